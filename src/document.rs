@@ -1,0 +1,1 @@
+//! Reading documents (YAML as kubectl reads it, and JSON) into values with positions.

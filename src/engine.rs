@@ -1,0 +1,21 @@
+//! The merge engine: pure, no I/O, no UI.
+//!
+//! Its modules read like the merge tables kubectl's documentation gives:
+//! - [`schema`]: patch metadata (strategy, merge key, list type) per field;
+//! - [`smp`]: strategic merge patch (two-way diff, three-way diff, apply);
+//! - [`jsonmerge`]: RFC 7386 JSON merge patch, three-way as kubectl does it for custom resources;
+//! - [`jsonpatch`]: RFC 6902 JSON Patch;
+//! - [`gojson`]: JSON written byte for byte as Go's `encoding/json` writes it.
+
+pub mod error;
+pub mod gojson;
+pub mod jsonmerge;
+pub mod jsonpatch;
+pub mod schema;
+pub mod smp;
+
+pub use serde_json::Value;
+
+/// Maximum nesting depth the engine will walk. Deeper documents are an error, never a stack
+/// overflow. Loaders enforce a smaller limit on input, so this only guards patches built in memory.
+pub const MAX_DEPTH: usize = 512;
