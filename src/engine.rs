@@ -5,12 +5,16 @@
 //! - [`smp`]: strategic merge patch (two-way diff, three-way diff, apply);
 //! - [`jsonmerge`]: RFC 7386 JSON merge patch, three-way as kubectl does it for custom resources;
 //! - [`jsonpatch`]: RFC 6902 JSON Patch;
-//! - [`gojson`]: JSON written byte for byte as Go's `encoding/json` writes it.
+//! - [`plan`]: what `kubectl apply` would send, the result, and every field's action and why;
+//! - [`gojson`]: JSON written byte for byte as Go's `encoding/json` writes it;
+//! - [`gofmt`]: how Go's `%v`, `reflect` and `==` see a value (sorting and matching rely on it).
 
 pub mod error;
+pub mod gofmt;
 pub mod gojson;
 pub mod jsonmerge;
 pub mod jsonpatch;
+pub mod plan;
 pub mod schema;
 pub mod smp;
 

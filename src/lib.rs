@@ -15,3 +15,4 @@
 pub mod cli;
 pub mod document;
 pub mod engine;
+pub mod examples;

@@ -1,1 +1,391 @@
-//! TODO(skeleton)
+//! JSON written byte for byte as Go's `encoding/json` writes the equivalent
+//! `map[string]interface{}` value (int64 for integers, float64 for the rest).
+//!
+//! - [`to_string`]: `json.Marshal` (compact, object keys sorted by bytes as Go sorts map keys);
+//! - [`to_string_pretty`]: `json.MarshalIndent(v, "", "  ")` (sorted keys);
+//! - [`to_string_in_order`]: compact, keeping the Value's own key order (for display);
+//! - [`write_float`]: a float64 as the encoder writes it (ES6 style: `1e-7`, `1e+21`);
+//! - [`go_format_g`]: `strconv.FormatFloat(f, 'g', -1, 64)`, as `fmt`'s `%v` prints a float64.
+//!
+//! Strings are escaped as Go 1.22+ does (`\b` and `\f` get short escapes since Go 1.22; kubectl
+//! and apimachinery build with Go >= 1.24). Equality: `serde_json::Value`'s `==` already keeps
+//! integers and floats apart (`0 != 0.0`), which is what Go's `reflect.DeepEqual` does on decoded
+//! values, so no separate helper is needed.
+
+use std::fmt::Write as _;
+
+use serde_json::{Number, Value};
+
+use crate::engine::MAX_DEPTH;
+
+/// Why a value cannot be written as Go would.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum GoJsonError {
+    /// NaN or ±Inf (Go: `json: unsupported value: NaN`). A `serde_json::Value` cannot hold
+    /// them, so only [`write_float`] can return this.
+    #[error("json: unsupported value: {0}")]
+    UnsupportedValue(String),
+    /// The value nests deeper than [`MAX_DEPTH`].
+    #[error("json: value nests deeper than {MAX_DEPTH} levels")]
+    TooDeep,
+}
+
+#[derive(Clone, Copy)]
+struct Style {
+    sorted: bool,
+    indent: bool,
+}
+
+/// `json.Marshal`: compact, object keys sorted by byte order.
+pub fn to_string(v: &Value) -> Result<String, GoJsonError> {
+    write(
+        v,
+        Style {
+            sorted: true,
+            indent: false,
+        },
+    )
+}
+
+/// `json.MarshalIndent(v, "", "  ")`: two-space indent, sorted keys, empty `{}`/`[]` compact.
+pub fn to_string_pretty(v: &Value) -> Result<String, GoJsonError> {
+    write(
+        v,
+        Style {
+            sorted: true,
+            indent: true,
+        },
+    )
+}
+
+/// Compact like [`to_string`] but keeping the Value's own object key order.
+pub fn to_string_in_order(v: &Value) -> Result<String, GoJsonError> {
+    write(
+        v,
+        Style {
+            sorted: false,
+            indent: false,
+        },
+    )
+}
+
+fn write(v: &Value, style: Style) -> Result<String, GoJsonError> {
+    let mut out = String::new();
+    write_value(v, &mut out, style, 0)?;
+    Ok(out)
+}
+
+fn newline(out: &mut String, style: Style, level: usize) {
+    if style.indent {
+        out.push('\n');
+        for _ in 0..level {
+            out.push_str("  ");
+        }
+    }
+}
+
+fn write_value(v: &Value, out: &mut String, style: Style, depth: usize) -> Result<(), GoJsonError> {
+    match v {
+        Value::Null => out.push_str("null"),
+        Value::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
+        Value::Number(n) => write_number(n, out)?,
+        Value::String(s) => write_string(s, out),
+        Value::Array(items) => {
+            if depth >= MAX_DEPTH {
+                return Err(GoJsonError::TooDeep);
+            }
+            if items.is_empty() {
+                out.push_str("[]");
+                return Ok(());
+            }
+            out.push('[');
+            for (i, item) in items.iter().enumerate() {
+                if i > 0 {
+                    out.push(',');
+                }
+                newline(out, style, depth + 1);
+                write_value(item, out, style, depth + 1)?;
+            }
+            newline(out, style, depth);
+            out.push(']');
+        }
+        Value::Object(map) => {
+            if depth >= MAX_DEPTH {
+                return Err(GoJsonError::TooDeep);
+            }
+            if map.is_empty() {
+                out.push_str("{}");
+                return Ok(());
+            }
+            let mut entries: Vec<(&String, &Value)> = map.iter().collect();
+            if style.sorted {
+                entries.sort_by(|a, b| a.0.as_bytes().cmp(b.0.as_bytes()));
+            }
+            out.push('{');
+            for (i, (key, item)) in entries.into_iter().enumerate() {
+                if i > 0 {
+                    out.push(',');
+                }
+                newline(out, style, depth + 1);
+                write_string(key, out);
+                out.push_str(if style.indent { ": " } else { ":" });
+                write_value(item, out, style, depth + 1)?;
+            }
+            newline(out, style, depth);
+            out.push('}');
+        }
+    }
+    Ok(())
+}
+
+/// A number: an int64 in decimal, anything else as the float64 Go would have decoded it to
+/// (apimachinery reads an integer beyond int64, like `18446744073709551615`, as float64).
+pub fn write_number(n: &Number, out: &mut String) -> Result<(), GoJsonError> {
+    if let Some(i) = n.as_i64() {
+        let _ = write!(out, "{i}");
+    } else if let Some(f) = n.as_f64() {
+        write_float(f, out)?;
+    }
+    Ok(())
+}
+
+/// A float64 as `encoding/json` writes it: `strconv.AppendFloat(f, 'f', -1, 64)` when
+/// `1e-6 <= |f| < 1e21` (or f is zero), else the `'e'` format with `e-07` cleaned to `e-7`.
+pub fn write_float(f: f64, out: &mut String) -> Result<(), GoJsonError> {
+    if !f.is_finite() {
+        return Err(GoJsonError::UnsupportedValue(go_format_g(f)));
+    }
+    let abs = f.abs();
+    if abs != 0.0 && !(1e-6..1e21).contains(&abs) {
+        // Rust's `{:e}` prints the same shortest digits; only the exponent differs: Go writes a
+        // sign and at least two digits, then shortens `e-0X` to `e-X`.
+        let s = format!("{f:e}");
+        let (mantissa, exp) = s.split_once('e').unwrap_or((s.as_str(), "0"));
+        out.push_str(mantissa);
+        out.push('e');
+        match exp.strip_prefix('-') {
+            Some(digits) => {
+                out.push('-');
+                out.push_str(digits);
+            }
+            None => {
+                out.push('+');
+                if exp.len() < 2 {
+                    out.push('0');
+                }
+                out.push_str(exp);
+            }
+        }
+    } else {
+        // Rust's Display for f64 is the shortest round-trip decimal, never exponential,
+        // exactly like Go's 'f' format with precision -1 (including "-0").
+        let _ = write!(out, "{f}");
+    }
+    Ok(())
+}
+
+/// `strconv.FormatFloat(f, 'g', -1, 64)` (also `fmt`'s `%v` for float64): shortest digits,
+/// exponent form when the exponent is < -4 or >= 6, exponent with sign and >= 2 digits.
+pub fn go_format_g(f: f64) -> String {
+    if f.is_nan() {
+        return "NaN".to_owned();
+    }
+    if f.is_infinite() {
+        return if f > 0.0 { "+Inf" } else { "-Inf" }.to_owned();
+    }
+    if f == 0.0 {
+        return format!("{f}");
+    }
+    let s = format!("{f:e}");
+    let (mantissa, exp) = s.split_once('e').unwrap_or((s.as_str(), "0"));
+    let exp: i32 = exp.parse().unwrap_or(0);
+    if !(-4..6).contains(&exp) {
+        let sign = if exp < 0 { '-' } else { '+' };
+        format!("{mantissa}e{sign}{:02}", exp.unsigned_abs())
+    } else {
+        format!("{f}")
+    }
+}
+
+/// A string as Go escapes it (with HTML escaping, as `json.Marshal` does).
+pub fn write_string(s: &str, out: &mut String) {
+    out.push('"');
+    for c in s.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\u{8}' => out.push_str("\\b"),
+            '\u{c}' => out.push_str("\\f"),
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '\t' => out.push_str("\\t"),
+            '<' | '>' | '&' | '\u{2028}' | '\u{2029}' => {
+                let _ = write!(out, "\\u{:04x}", u32::from(c));
+            }
+            c if u32::from(c) < 0x20 => {
+                let _ = write!(out, "\\u{:04x}", u32::from(c));
+            }
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn float(f: f64) -> String {
+        let mut s = String::new();
+        write_float(f, &mut s).unwrap();
+        s
+    }
+
+    fn roundtrip(text: &str) -> String {
+        to_string(&serde_json::from_str::<Value>(text).unwrap()).unwrap()
+    }
+
+    #[test]
+    fn marshal_sorts_keys_by_bytes_and_is_compact() {
+        let v = json!({"b": 1, "a": [true, null], "B": {}, "é": "x", "a0": []});
+        assert_eq!(
+            to_string(&v).unwrap(),
+            r#"{"B":{},"a":[true,null],"a0":[],"b":1,"é":"x"}"#
+        );
+    }
+
+    #[test]
+    fn in_order_keeps_value_key_order() {
+        let v = json!({"b": 1, "a": {"z": 1, "y": 2}});
+        assert_eq!(
+            to_string_in_order(&v).unwrap(),
+            r#"{"b":1,"a":{"z":1,"y":2}}"#
+        );
+    }
+
+    #[test]
+    fn marshal_indent_two_spaces_with_compact_empties() {
+        let v = json!({"b": [1, {"c": null}], "a": {}, "d": []});
+        let want = "{\n  \"a\": {},\n  \"b\": [\n    1,\n    {\n      \"c\": null\n    }\n  ],\n  \"d\": []\n}";
+        assert_eq!(to_string_pretty(&v).unwrap(), want);
+        assert_eq!(to_string_pretty(&json!(5)).unwrap(), "5");
+    }
+
+    #[test]
+    fn strings_escape_html_and_line_separators() {
+        let v = json!("<a href=\"x\">&</a>\u{2028}\u{2029}");
+        assert_eq!(
+            to_string(&v).unwrap(),
+            r#""\u003ca href=\"x\"\u003e\u0026\u003c/a\u003e\u2028\u2029""#
+        );
+    }
+
+    #[test]
+    fn strings_escape_control_chars_short_for_b_f_n_r_t() {
+        let v = json!("\u{0}\u{1}\u{8}\u{c}\n\r\t\u{b}\u{1f}\u{7f}\\é😀");
+        assert_eq!(
+            to_string(&v).unwrap(),
+            "\"\\u0000\\u0001\\b\\f\\n\\r\\t\\u000b\\u001f\u{7f}\\\\é😀\""
+        );
+    }
+
+    #[test]
+    fn integers_are_decimal_including_extremes() {
+        assert_eq!(
+            roundtrip("[0,-1,9223372036854775807,-9223372036854775808]"),
+            "[0,-1,9223372036854775807,-9223372036854775808]"
+        );
+        // Beyond int64 Go holds a float64.
+        assert_eq!(roundtrip("18446744073709551615"), "18446744073709552000");
+    }
+
+    #[test]
+    fn float_f_format_between_1e_minus6_and_1e21() {
+        assert_eq!(float(1.0), "1");
+        assert_eq!(float(0.0), "0");
+        assert_eq!(float(-0.0), "-0");
+        assert_eq!(float(1.5), "1.5");
+        assert_eq!(float(0.1 + 0.2), "0.30000000000000004");
+        assert_eq!(float(0.000001), "0.000001");
+        assert_eq!(float(1e20), "100000000000000000000");
+        assert_eq!(float(123456789.125), "123456789.125");
+        assert_eq!(float(-2.5e-5), "-0.000025");
+    }
+
+    #[test]
+    fn float_e_format_outside_range_with_go_exponent() {
+        assert_eq!(float(1e-7), "1e-7");
+        assert_eq!(float(1.5e-10), "1.5e-10");
+        assert_eq!(float(9.99e-7), "9.99e-7");
+        assert_eq!(float(1e21), "1e+21");
+        assert_eq!(float(-1.2345e100), "-1.2345e+100");
+        assert_eq!(float(f64::MAX), "1.7976931348623157e+308");
+        assert_eq!(float(5e-324), "5e-324");
+        assert_eq!(float(3.4028234663852886e38), "3.4028234663852886e+38");
+    }
+
+    #[test]
+    fn float_nan_and_inf_are_unsupported_values() {
+        let mut s = String::new();
+        assert_eq!(
+            write_float(f64::NAN, &mut s).unwrap_err().to_string(),
+            "json: unsupported value: NaN"
+        );
+        assert_eq!(
+            write_float(f64::INFINITY, &mut s).unwrap_err().to_string(),
+            "json: unsupported value: +Inf"
+        );
+        assert_eq!(
+            write_float(f64::NEG_INFINITY, &mut s)
+                .unwrap_err()
+                .to_string(),
+            "json: unsupported value: -Inf"
+        );
+    }
+
+    #[test]
+    fn exact_text_from_reference_round_trips() {
+        // smp-number-precision.json `exactText` values, as Go wrote them.
+        for text in [
+            "{}",
+            r#"{"int64":9223372036854775807,"name":"newname"}"#,
+            r#"{"int64":9223372036854775807}"#,
+            r#"{"float32":3.4028234663852886e+38,"name":"newname"}"#,
+            r#"{"float32":3.4028234663852886e+38}"#,
+        ] {
+            assert_eq!(roundtrip(text), text);
+        }
+    }
+
+    #[test]
+    fn format_g_matches_strconv_shortest() {
+        assert_eq!(go_format_g(1.0), "1");
+        assert_eq!(go_format_g(100000.0), "100000");
+        assert_eq!(go_format_g(1e6), "1e+06");
+        assert_eq!(go_format_g(1234567.0), "1.234567e+06");
+        assert_eq!(go_format_g(0.0001), "0.0001");
+        assert_eq!(go_format_g(0.00001), "1e-05");
+        assert_eq!(go_format_g(3.4028234663852886e38), "3.4028234663852886e+38");
+        assert_eq!(go_format_g(1e100), "1e+100");
+    }
+
+    #[test]
+    fn too_deep_is_an_error_not_a_stack_overflow() {
+        let mut v = json!(1);
+        for _ in 0..=MAX_DEPTH {
+            v = json!([v]);
+        }
+        assert_eq!(to_string(&v), Err(GoJsonError::TooDeep));
+    }
+
+    #[test]
+    fn value_equality_keeps_int_and_float_apart() {
+        assert_ne!(json!(0), json!(0.0));
+        assert_eq!(json!(0.0), json!(-0.0));
+        // serde_json reads "-0" as float -0.0; Go (apimachinery's json) reads it as int64 0.
+        let minus_zero = serde_json::from_str::<Value>("-0").unwrap();
+        assert_eq!(minus_zero, json!(0.0));
+        assert_eq!(to_string(&minus_zero).unwrap(), "-0");
+    }
+}

@@ -1,7 +1,12 @@
 //! One integration-test binary (fast builds, shared helpers).
 
-mod support;
-mod conformance_smp;
+// Test code: a failed unwrap is a failed test.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
 mod conformance_jsonmerge;
+mod conformance_smp;
 mod document_yaml;
+mod oracle_cases;
+mod properties;
 mod schema_embedded;
+mod support;

@@ -1,1 +1,41 @@
-//! (to be written)
+//! Shared helpers: where `../shared` is, reading conformance files, skipping loudly.
+
+#![allow(dead_code)]
+
+use std::path::{Path, PathBuf};
+
+use serde_json::Value;
+
+/// `../shared` next to the package, if present.
+pub fn shared_dir() -> Option<PathBuf> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared");
+    dir.is_dir().then_some(dir)
+}
+
+/// A folder under `../shared`, or `None` after printing `SKIPPED: <test>: ...` to stderr.
+pub fn shared_or_skip(sub: &str, test: &str) -> Option<PathBuf> {
+    let dir = shared_dir().map(|d| d.join(sub)).filter(|d| d.exists());
+    if dir.is_none() {
+        eprintln!("SKIPPED: {test}: ../shared/{sub} not present");
+    }
+    dir
+}
+
+/// Read a JSON file.
+pub fn read_json(path: &Path) -> Value {
+    let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    serde_json::from_str(&text).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+}
+
+/// The `cases` of a conformance file, checked against its `count`.
+pub fn cases(dir: &Path, file: &str) -> Vec<Value> {
+    let doc = read_json(&dir.join(file));
+    let cases = doc["cases"].as_array().cloned().unwrap_or_default();
+    assert_eq!(
+        Some(cases.len() as u64),
+        doc["count"].as_u64(),
+        "{file}: count"
+    );
+    assert!(!cases.is_empty(), "{file}: no cases");
+    cases
+}

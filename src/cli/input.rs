@@ -1,0 +1,127 @@
+//! Reading input files: every failure is a [`CliError::Input`] naming the file and the place.
+
+use std::path::Path;
+
+use serde_json::Value;
+
+use super::CliError;
+use crate::document;
+use crate::engine::schema::{Meta, Schema};
+
+/// Read a file's bytes.
+pub fn read_bytes(path: &Path) -> Result<Vec<u8>, CliError> {
+    if path.is_dir() {
+        return Err(CliError::Input(format!(
+            "{}: is a directory, expected a file",
+            path.display()
+        )));
+    }
+    std::fs::read(path)
+        .map_err(|e| CliError::Input(format!("{}: {}", path.display(), io_reason(&e))))
+}
+
+fn io_reason(e: &std::io::Error) -> String {
+    match e.kind() {
+        std::io::ErrorKind::NotFound => "no such file".into(),
+        std::io::ErrorKind::PermissionDenied => "permission denied".into(),
+        _ => e.to_string(),
+    }
+}
+
+/// Read a file holding exactly one YAML or JSON document, of any shape.
+pub fn read_value(path: &Path) -> Result<Value, CliError> {
+    let bytes = read_bytes(path)?;
+    let name = path.display().to_string();
+    let mut docs = document::parse_documents_bytes(&bytes, &name)
+        .map_err(|e| CliError::Input(e.to_string()))?;
+    match docs.len() {
+        1 => Ok(docs.remove(0).value),
+        0 => Err(CliError::Input(format!("{name}: no document found"))),
+        n => Err(CliError::Input(format!(
+            "{name}: expected one document, found {n}"
+        ))),
+    }
+}
+
+/// Read a file holding exactly one object (a Kubernetes object, a patch).
+pub fn read_object(path: &Path) -> Result<Value, CliError> {
+    let v = read_value(path)?;
+    if v.is_object() {
+        Ok(v)
+    } else {
+        Err(CliError::Input(format!(
+            "{}: expected an object at the top level, found {}",
+            path.display(),
+            kind_name(&v)
+        )))
+    }
+}
+
+/// What a JSON value is, for messages.
+#[must_use]
+pub fn kind_name(v: &Value) -> &'static str {
+    match v {
+        Value::Null => "null",
+        Value::Bool(_) => "a boolean",
+        Value::Number(_) => "a number",
+        Value::String(_) => "a string",
+        Value::Array(_) => "a list",
+        Value::Object(_) => "an object",
+    }
+}
+
+/// Where patch metadata comes from: an OpenAPI file given on the command line, or the embedded
+/// Kubernetes 1.36 schema.
+pub enum SchemaSource {
+    File(Box<Schema>),
+    Embedded,
+}
+
+impl SchemaSource {
+    /// Load `--schema` if given.
+    pub fn load(schema: Option<&Path>) -> Result<SchemaSource, CliError> {
+        let Some(path) = schema else {
+            return Ok(SchemaSource::Embedded);
+        };
+        let doc = read_object(path)?;
+        let schema = Schema::from_openapi(&doc)
+            .map_err(|e| CliError::Input(format!("{}: {e}", path.display())))?;
+        Ok(SchemaSource::File(Box::new(schema)))
+    }
+
+    pub fn schema(&self) -> &Schema {
+        match self {
+            SchemaSource::File(s) => s,
+            SchemaSource::Embedded => Schema::embedded(),
+        }
+    }
+
+    /// The root type: `--definition`, else the kind of the first document that names one.
+    pub fn root<'s>(
+        &'s self,
+        definition: Option<&str>,
+        docs: &[&Value],
+    ) -> Result<Meta<'s>, CliError> {
+        let schema = self.schema();
+        if let Some(name) = definition {
+            return schema.root(name).ok_or_else(|| {
+                CliError::Input(format!(
+                    "--definition {name}: no such definition in the schema"
+                ))
+            });
+        }
+        let gvk = docs
+            .iter()
+            .find_map(|d| Some((d.get("apiVersion")?.as_str()?, d.get("kind")?.as_str()?)));
+        let Some((api_version, kind)) = gvk else {
+            return Err(CliError::Input(
+                "the documents name no apiVersion/kind: pass --definition NAME".into(),
+            ));
+        };
+        schema.root_for_gvk(api_version, kind).ok_or_else(|| {
+            CliError::Input(format!(
+                "no patch metadata for {api_version} {kind}: pass --schema F --definition NAME, or --type merge"
+            ))
+        })
+    }
+}

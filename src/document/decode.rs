@@ -1,0 +1,303 @@
+//! Node tree to JSON value, as go-yaml v2 decodes into `interface{}` and sigs.k8s.io/yaml
+//! converts the result, with a [`Spans`] table built on the way.
+//!
+//! What this reproduces, each verified against kubectl 1.37:
+//! - keys become strings (`y` → `"true"`, `0x10` → `"16"`, `1.5` → `"1.5"`); null, uint64,
+//!   mapping and sequence keys are errors; duplicate keys are allowed and the last one wins;
+//! - `<<` merges are applied **in document order** into the same map, so an explicit key
+//!   written *before* `<<` is overwritten by the merged one and a key written after it wins;
+//!   in `<<: [*a, *b]` the earlier mapping wins;
+//! - aliases are expanded, an alias inside its own anchor is an error, and go-yaml's budget
+//!   for alias expansion (`document contains excessive aliasing`) is applied with its formula;
+//! - nesting through aliases is bounded by [`MAX_DEPTH`] too.
+
+use std::borrow::Cow;
+
+use serde_json::{Map, Value};
+
+use super::resolve::{self, GoScalar};
+use super::spans::{Span, Spans};
+use super::tree::{Kind, Node, NodeId, Tree};
+use super::{Fail, MAX_DEPTH};
+
+/// go-yaml v2's `allowedAliasRatio`: the share of decode steps that may come from aliases.
+fn allowed_alias_ratio(decode_count: u64) -> f64 {
+    const LOW: u64 = 400_000;
+    const HIGH: u64 = 4_000_000;
+    if decode_count <= LOW {
+        0.99
+    } else if decode_count >= HIGH {
+        0.10
+    } else {
+        0.99 - 0.89 * ((decode_count - LOW) as f64 / (HIGH - LOW) as f64)
+    }
+}
+
+struct Decoder<'t, 'a> {
+    nodes: &'t [Node<'a>],
+    children: &'t [NodeId],
+    /// Scalar texts; those no alias can reach are moved out, the others copied.
+    texts: &'t mut [Cow<'a, str>],
+    spans: Spans,
+    decode_count: u64,
+    alias_count: u64,
+    /// The alias nodes being expanded, innermost last (go-yaml's `d.aliases`).
+    active: Vec<NodeId>,
+}
+
+const WANT_MAP: &str = "map merge requires map or sequence of maps as the value";
+
+/// Decodes a document tree; the value and the span table of every value in it.
+pub(super) fn decode(tree: &mut Tree<'_>) -> Result<(Value, Spans), Fail> {
+    let root = &tree.nodes[tree.root];
+    let span = Span {
+        key: None,
+        value: root.pos,
+        end: root.end,
+    };
+    let spans = Spans::with_capacity(span, tree.nodes.len());
+    let mut d = Decoder {
+        nodes: &tree.nodes,
+        children: &tree.children,
+        texts: &mut tree.texts,
+        spans,
+        // go-yaml counts the document node too.
+        decode_count: 1,
+        alias_count: 0,
+        active: Vec::new(),
+    };
+    let value = d.value(tree.root, 0, 1)?;
+    Ok((value, d.spans))
+}
+
+impl<'t, 'a> Decoder<'t, 'a> {
+    /// go-yaml's bookkeeping at the start of each `unmarshal` call.
+    fn count(&mut self, id: NodeId) -> Result<(), Fail> {
+        self.decode_count += 1;
+        if !self.active.is_empty() {
+            self.alias_count += 1;
+        }
+        if self.alias_count > 100
+            && self.decode_count > 1000
+            && self.alias_count as f64 / self.decode_count as f64
+                > allowed_alias_ratio(self.decode_count)
+        {
+            return Err(self.fail(id, "document contains excessive aliasing".to_owned()));
+        }
+        Ok(())
+    }
+
+    fn fail(&self, id: NodeId, msg: String) -> Fail {
+        Fail::new(self.nodes[id].pos, msg)
+    }
+
+    /// The children of a collection node (none for other nodes).
+    fn items(&self, id: NodeId) -> &'t [NodeId] {
+        match self.nodes[id].kind {
+            Kind::Seq { start, len } | Kind::Map { start, len } => {
+                self.children.get(start..start + len).unwrap_or_default()
+            }
+            Kind::Scalar { .. } | Kind::Alias { .. } => &[],
+        }
+    }
+
+    /// Enters alias `id`, refusing an alias inside its own anchor.
+    fn enter_alias(&mut self, id: NodeId) -> Result<(), Fail> {
+        if self.active.contains(&id) {
+            let name = match &self.nodes[id].kind {
+                Kind::Alias { name, .. } => *name,
+                _ => "",
+            };
+            return Err(self.fail(id, format!("anchor '{name}' value contains itself")));
+        }
+        self.active.push(id);
+        Ok(())
+    }
+
+    fn span_of(&self, id: NodeId, key: Option<NodeId>) -> Span {
+        let n = &self.nodes[id];
+        Span {
+            key: key.map(|k| self.nodes[k].pos),
+            value: n.pos,
+            end: n.end,
+        }
+    }
+
+    /// Resolves scalar node `id` (text `text`) to go-yaml's Go value.
+    fn scalar(
+        &mut self,
+        id: NodeId,
+        text: usize,
+        style: saphyr_parser::ScalarStyle,
+        tag: Option<&str>,
+        shared: bool,
+    ) -> Result<GoScalar<'a>, Fail> {
+        let value = match self.texts.get_mut(text) {
+            Some(t) if shared => t.clone(),
+            Some(t) => std::mem::take(t),
+            None => Cow::Borrowed(""),
+        };
+        resolve::scalar(value, style, tag).map_err(|m| self.fail(id, m))
+    }
+
+    /// Decodes node `id`, whose span entry is `span`, at nesting `depth` (the root is 1).
+    fn value(&mut self, id: NodeId, span: usize, depth: usize) -> Result<Value, Fail> {
+        self.count(id)?;
+        let nodes = self.nodes;
+        match &nodes[id].kind {
+            Kind::Alias { target, .. } => {
+                self.enter_alias(id)?;
+                let v = self.value(*target, span, depth);
+                self.active.pop();
+                v
+            }
+            Kind::Scalar {
+                text,
+                style,
+                tag,
+                shared,
+            } => {
+                let go = self.scalar(id, *text, *style, tag.as_deref(), *shared)?;
+                resolve::to_json(go).map_err(|m| self.fail(id, m))
+            }
+            Kind::Seq { .. } => {
+                self.check_depth(id, depth)?;
+                let items = self.items(id);
+                let mut out = Vec::with_capacity(items.len());
+                for (i, &item) in items.iter().enumerate() {
+                    let child = self.spans.push_index(span, i, self.span_of(item, None));
+                    out.push(self.value(item, child, depth + 1)?);
+                }
+                Ok(Value::Array(out))
+            }
+            Kind::Map { len, .. } => {
+                self.check_depth(id, depth)?;
+                let mut out = Map::with_capacity(len / 2);
+                self.mapping_into(id, &mut out, span, depth)?;
+                Ok(Value::Object(out))
+            }
+        }
+    }
+
+    fn check_depth(&self, id: NodeId, depth: usize) -> Result<(), Fail> {
+        if depth > MAX_DEPTH {
+            let msg = format!("document nests deeper than {MAX_DEPTH} levels (through aliases)");
+            return Err(self.fail(id, msg));
+        }
+        Ok(())
+    }
+
+    /// Whether key node `k` is go-yaml's merge key `<<`.
+    fn is_merge_key(&self, k: NodeId) -> bool {
+        match &self.nodes[k].kind {
+            Kind::Scalar {
+                text, style, tag, ..
+            } => self
+                .texts
+                .get(*text)
+                .is_some_and(|t| resolve::is_merge_key(t, *style, tag.as_deref())),
+            _ => false,
+        }
+    }
+
+    /// go-yaml's `mapping` into an existing map: pairs in order, `<<` merged where it stands.
+    fn mapping_into(
+        &mut self,
+        id: NodeId,
+        out: &mut Map<String, Value>,
+        span: usize,
+        depth: usize,
+    ) -> Result<(), Fail> {
+        for pair in self.items(id).chunks(2) {
+            let [k, v] = *pair else { continue };
+            if self.is_merge_key(k) {
+                self.merge(v, out, span, depth)?;
+                continue;
+            }
+            let key = self.key(k)?;
+            let child = self.spans.push_key(span, &key, self.span_of(v, Some(k)));
+            let value = self.value(v, child, depth + 1)?;
+            out.insert(key, value);
+        }
+        Ok(())
+    }
+
+    /// A mapping key as sigs.k8s.io/yaml writes it.
+    fn key(&mut self, id: NodeId) -> Result<String, Fail> {
+        self.count(id)?;
+        let nodes = self.nodes;
+        match &nodes[id].kind {
+            Kind::Alias { target, .. } => {
+                self.enter_alias(id)?;
+                let k = self.key(*target);
+                self.active.pop();
+                k
+            }
+            Kind::Scalar {
+                text,
+                style,
+                tag,
+                shared,
+            } => {
+                let go = self.scalar(id, *text, *style, tag.as_deref(), *shared)?;
+                resolve::to_key(go).map_err(|m| self.fail(id, m))
+            }
+            Kind::Seq { .. } | Kind::Map { .. } => {
+                let msg = "invalid map key: a mapping or a sequence cannot be a key";
+                Err(self.fail(id, msg.to_owned()))
+            }
+        }
+    }
+
+    /// Whether node `n` is a mapping or an alias of one.
+    fn is_map(&self, n: NodeId) -> bool {
+        match &self.nodes[n].kind {
+            Kind::Map { .. } => true,
+            Kind::Alias { target, .. } => matches!(self.nodes[*target].kind, Kind::Map { .. }),
+            _ => false,
+        }
+    }
+
+    /// go-yaml's `merge`: a mapping, an alias of one, or a sequence of those (last first, so
+    /// that the earlier ones win).
+    fn merge(
+        &mut self,
+        id: NodeId,
+        out: &mut Map<String, Value>,
+        span: usize,
+        depth: usize,
+    ) -> Result<(), Fail> {
+        if self.is_map(id) {
+            return self.merge_one(id, out, span, depth);
+        }
+        if !matches!(self.nodes[id].kind, Kind::Seq { .. }) {
+            return Err(self.fail(id, WANT_MAP.to_owned()));
+        }
+        for &item in self.items(id).iter().rev() {
+            if !self.is_map(item) {
+                return Err(self.fail(item, WANT_MAP.to_owned()));
+            }
+            self.merge_one(item, out, span, depth)?;
+        }
+        Ok(())
+    }
+
+    /// Decodes one mapping (or alias of one) into `out`.
+    fn merge_one(
+        &mut self,
+        id: NodeId,
+        out: &mut Map<String, Value>,
+        span: usize,
+        depth: usize,
+    ) -> Result<(), Fail> {
+        self.count(id)?;
+        if let Kind::Alias { target, .. } = self.nodes[id].kind {
+            self.enter_alias(id)?;
+            self.count(target)?;
+            let r = self.mapping_into(target, out, span, depth);
+            self.active.pop();
+            return r;
+        }
+        self.mapping_into(id, out, span, depth)
+    }
+}

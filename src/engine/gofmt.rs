@@ -1,0 +1,325 @@
+//! How Go sees a value: its `%v` text (which the reference sorts and matches list items by), its
+//! `reflect` type (which decides "types changed, replace"), and `==` on `interface{}` values
+//! (which matches merge keys). Reproducing these exactly is what makes our list order and our
+//! patches byte-identical to kubectl's.
+
+use std::borrow::Cow;
+use std::cmp::Ordering;
+use std::collections::{HashMap, HashSet};
+use std::fmt::Write as _;
+
+use serde_json::{Number, Value};
+
+/// The dynamic type of a decoded JSON value as Go's `encoding/json` (with int64 numbers) gives it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum GoType {
+    Nil,
+    Bool,
+    Int64,
+    Float64,
+    String,
+    Slice,
+    Map,
+}
+
+impl GoType {
+    /// The type of `v`.
+    #[must_use]
+    pub fn of(v: &Value) -> GoType {
+        match v {
+            Value::Null => GoType::Nil,
+            Value::Bool(_) => GoType::Bool,
+            Value::Number(n) if is_int(n) => GoType::Int64,
+            Value::Number(_) => GoType::Float64,
+            Value::String(_) => GoType::String,
+            Value::Array(_) => GoType::Slice,
+            Value::Object(_) => GoType::Map,
+        }
+    }
+
+    /// `reflect.TypeOf(v)` as `%s` prints it (used in error messages).
+    #[must_use]
+    pub fn name(self) -> &'static str {
+        match self {
+            GoType::Nil => "%!s(<nil>)",
+            GoType::Bool => "bool",
+            GoType::Int64 => "int64",
+            GoType::Float64 => "float64",
+            GoType::String => "string",
+            GoType::Slice => "[]interface {}",
+            GoType::Map => "map[string]interface {}",
+        }
+    }
+}
+
+fn is_int(n: &Number) -> bool {
+    n.is_i64() || n.is_u64()
+}
+
+/// `fmt.Sprintf("%v", v)`: `map[a:1 b:[x y]]` (keys sorted), strings unquoted, null as `<nil>`.
+#[must_use]
+pub fn sprint(v: &Value) -> String {
+    let mut s = String::new();
+    write_v(v, &mut s, 0);
+    s
+}
+
+/// A hash map with a fast, non-cryptographic hasher (keys here are document values, and only
+/// lookups depend on hashing, never output order).
+pub type FastMap<K, V> = HashMap<K, V, foldhash::fast::RandomState>;
+
+/// A hash set, as [`FastMap`].
+pub type FastSet<K> = HashSet<K, foldhash::fast::RandomState>;
+
+/// `%v` without allocating for strings (the usual merge key).
+#[must_use]
+pub fn sprint_cow(v: &Value) -> Cow<'_, str> {
+    match v {
+        Value::String(s) => Cow::Borrowed(s),
+        other => Cow::Owned(sprint(other)),
+    }
+}
+
+/// `fmt.Sprintf("%v", m)` for a map.
+#[must_use]
+pub fn sprint_map(m: &serde_json::Map<String, Value>) -> String {
+    let mut s = String::new();
+    write_map_v(m, &mut s, 0);
+    s
+}
+
+fn write_map_v(map: &serde_json::Map<String, Value>, out: &mut String, depth: usize) {
+    out.push_str("map[");
+    let mut keys: Vec<&String> = map.keys().collect();
+    keys.sort();
+    for (i, k) in keys.into_iter().enumerate() {
+        if i > 0 {
+            out.push(' ');
+        }
+        out.push_str(k);
+        out.push(':');
+        if let Some(item) = map.get(k) {
+            write_v(item, out, depth + 1);
+        }
+    }
+    out.push(']');
+}
+
+fn write_v(v: &Value, out: &mut String, depth: usize) {
+    if depth > crate::engine::MAX_DEPTH {
+        out.push_str("...");
+        return;
+    }
+    match v {
+        Value::Null => out.push_str("<nil>"),
+        Value::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
+        Value::Number(n) => write_number_v(n, out),
+        Value::String(s) => out.push_str(s),
+        Value::Array(items) => {
+            out.push('[');
+            for (i, item) in items.iter().enumerate() {
+                if i > 0 {
+                    out.push(' ');
+                }
+                write_v(item, out, depth + 1);
+            }
+            out.push(']');
+        }
+        Value::Object(map) => write_map_v(map, out, depth),
+    }
+}
+
+fn write_number_v(n: &Number, out: &mut String) {
+    if let Some(i) = n.as_i64() {
+        let _ = write!(out, "{i}");
+    } else if let Some(u) = n.as_u64() {
+        let _ = write!(out, "{u}");
+    } else if let Some(f) = n.as_f64() {
+        out.push_str(&super::gojson::go_format_g(f));
+    }
+}
+
+/// A scalar as Go's `==` on `interface{}` values compares it, usable as a hash key.
+/// Objects and arrays (which Go cannot compare with `==`) have no key and never match.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum ScalarKey<'a> {
+    Nil,
+    Bool(bool),
+    Int(i64),
+    Float(u64),
+    Str(&'a str),
+}
+
+impl<'a> ScalarKey<'a> {
+    /// The key of `v`, if `v` is comparable.
+    #[must_use]
+    pub fn of(v: &'a Value) -> Option<ScalarKey<'a>> {
+        Some(match v {
+            Value::Null => ScalarKey::Nil,
+            Value::Bool(b) => ScalarKey::Bool(*b),
+            Value::Number(n) => match n.as_i64() {
+                Some(i) => ScalarKey::Int(i),
+                None => {
+                    let f = n.as_f64().unwrap_or(0.0);
+                    // Go: 0.0 == -0.0.
+                    ScalarKey::Float(if f == 0.0 { 0 } else { f.to_bits() })
+                }
+            },
+            Value::String(s) => ScalarKey::Str(s),
+            Value::Array(_) | Value::Object(_) => return None,
+        })
+    }
+
+    /// The key a list item is matched by: the merge key's value for a map (missing = nil, as Go's
+    /// map index gives), the item itself otherwise.
+    #[must_use]
+    pub fn of_item(item: &'a Value, merge_key: Option<&str>) -> Option<ScalarKey<'a>> {
+        match (merge_key, item) {
+            (Some(key), Value::Object(m)) => m.get(key).map_or(Some(ScalarKey::Nil), ScalarKey::of),
+            (Some(_), _) => Some(ScalarKey::Nil),
+            (None, v) => ScalarKey::of(v),
+        }
+    }
+}
+
+/// Go `==` between two `interface{}` values holding JSON scalars.
+#[must_use]
+pub fn go_eq(a: &Value, b: &Value) -> bool {
+    match (ScalarKey::of(a), ScalarKey::of(b)) {
+        (Some(x), Some(y)) => x == y,
+        _ => false,
+    }
+}
+
+/// Position of the first key in a key list (see `order::order_keys`): the reference's `index`,
+/// in O(1) after an O(n) build.
+pub struct FirstIndex<'a> {
+    map: FastMap<ScalarKey<'a>, usize>,
+}
+
+impl<'a> FirstIndex<'a> {
+    #[must_use]
+    pub fn new(keys: &'a [Value]) -> Self {
+        let mut map = FastMap::with_capacity_and_hasher(keys.len(), Default::default());
+        for (i, k) in keys.iter().enumerate() {
+            if let Some(k) = ScalarKey::of(k) {
+                map.entry(k).or_insert(i);
+            }
+        }
+        FirstIndex { map }
+    }
+
+    /// Where the key `key` first appears.
+    #[must_use]
+    pub fn get_key(&self, key: ScalarKey<'_>) -> Option<usize> {
+        self.map.get(&key).copied()
+    }
+
+    /// Where `item` (a map matched by `merge_key`, or a primitive) first appears.
+    #[must_use]
+    pub fn get(&self, item: &Value, merge_key: Option<&str>) -> Option<usize> {
+        ScalarKey::of_item(item, merge_key).and_then(|k| self.map.get(&k).copied())
+    }
+}
+
+/// The reference's `sortScalars`: by `%v` text.
+pub fn sort_scalars(list: &mut Vec<Value>) {
+    let mut keyed: Vec<(String, Value)> = list.drain(..).map(|v| (sprint(&v), v)).collect();
+    go_sort_by_text(&mut keyed, |(text, _)| text);
+    list.extend(keyed.into_iter().map(|(_, v)| v));
+}
+
+/// Go's `sort.Sort` with the reference's comparator `less(i, j) = text(i) <= text(j)`. For up to
+/// 12 items Go runs an insertion sort, which with `<=` reverses runs of equal texts; we do the
+/// same. Longer lists are sorted stably (Go's pdqsort differs only in the order of equal texts,
+/// e.g. duplicate merge keys).
+pub fn go_sort_by_text<T>(items: &mut [T], text: impl Fn(&T) -> &str) {
+    if items.len() <= 12 {
+        for i in 1..items.len() {
+            let mut j = i;
+            while j > 0 && text(&items[j]) <= text(&items[j - 1]) {
+                items.swap(j, j - 1);
+                j -= 1;
+            }
+        }
+    } else {
+        items.sort_by(|a, b| cmp_text(text(a), text(b)));
+    }
+}
+
+/// Compare two texts the way the reference compares `%v` strings (byte order).
+#[must_use]
+pub fn cmp_text(a: &str, b: &str) -> Ordering {
+    a.as_bytes().cmp(b.as_bytes())
+}
+
+/// The reference's `deduplicateScalars`, including the order it leaves behind: a later
+/// duplicate's slot is filled with the current last element. Linear when there are no
+/// duplicates (the usual case); the reference's exact algorithm otherwise.
+pub fn deduplicate_scalars(list: &mut Vec<Value>) {
+    let mut seen = FastSet::with_capacity_and_hasher(list.len(), Default::default());
+    let has_duplicates = list.iter().any(|v| match ScalarKey::of(v) {
+        Some(k) => !seen.insert(k),
+        None => false,
+    });
+    if !has_duplicates {
+        return;
+    }
+    let mut length = list.len().saturating_sub(1);
+    let mut i = 0;
+    while i < length {
+        let mut j = i + 1;
+        while j <= length {
+            if go_eq(&list[i], &list[j]) {
+                list.swap(j, length);
+                list.truncate(length);
+                length -= 1;
+            } else {
+                j += 1;
+            }
+        }
+        i += 1;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn sprint_is_go_percent_v() {
+        assert_eq!(sprint(&json!(null)), "<nil>");
+        assert_eq!(
+            sprint(&json!({"b": 1, "a": [true, "x"]})),
+            "map[a:[true x] b:1]"
+        );
+        assert_eq!(sprint(&json!(1.5)), "1.5");
+        assert_eq!(sprint(&json!(1_000_000.0)), "1e+06");
+        assert_eq!(sprint(&json!(123_456.0)), "123456");
+        assert_eq!(sprint(&json!(0.0001)), "0.0001");
+        assert_eq!(sprint(&json!(0.00001)), "1e-05");
+        assert_eq!(
+            sprint(&json!(3.402_823_466_385_288_6e38)),
+            "3.4028234663852886e+38"
+        );
+    }
+
+    #[test]
+    fn go_types_keep_int_and_float_apart() {
+        assert_eq!(GoType::of(&json!(0)), GoType::Int64);
+        assert_eq!(GoType::of(&json!(0.0)), GoType::Float64);
+        assert!(!go_eq(&json!(0), &json!(0.0)));
+        assert!(go_eq(&json!("a"), &json!("a")));
+    }
+
+    #[test]
+    fn deduplicate_scalars_fills_holes_from_the_end() {
+        let mut v = vec![json!("a"), json!("b"), json!("a"), json!("c")];
+        deduplicate_scalars(&mut v);
+        assert_eq!(v, vec![json!("a"), json!("b"), json!("c")]);
+        let mut v = vec![json!(1), json!(1), json!(2), json!(3)];
+        deduplicate_scalars(&mut v);
+        assert_eq!(v, vec![json!(1), json!(3), json!(2)]);
+    }
+}

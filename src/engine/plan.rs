@@ -1,0 +1,407 @@
+//! The plan: what `kubectl apply` (client-side, 1.37) would send for a local file against a live
+//! object, the live object after it, and every field's action and why.
+//!
+//! The flow is kubectl's (`apply.go`, `patcher.go`): fill in the namespace; encode the new
+//! last-applied annotation; no live object → create; else take last-applied from the live
+//! annotation, compute the three-way patch (strategic for kinds kubectl knows, JSON merge patch
+//! for custom resources), and if it is not `{}`, apply it to the live object.
+
+mod annotation;
+mod fields;
+mod path;
+mod warnings;
+
+use serde::Serialize;
+use serde_json::Value;
+
+pub use annotation::LAST_APPLIED;
+pub use fields::{Action, FieldPlan, Reason};
+pub use path::FieldPath;
+pub use warnings::Warning;
+
+use super::jsonmerge::{self, Precondition};
+use super::schema::{Meta, Schema};
+use super::smp::{self, SmpError, ThreeWay};
+
+/// Which patch kubectl sends.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub enum PatchType {
+    /// `application/strategic-merge-patch+json`: kinds compiled into kubectl.
+    #[serde(rename = "application/strategic-merge-patch+json")]
+    Strategic,
+    /// `application/merge-patch+json`: custom resources.
+    #[serde(rename = "application/merge-patch+json")]
+    Merge,
+}
+
+impl PatchType {
+    /// The HTTP content type.
+    #[must_use]
+    pub fn content_type(self) -> &'static str {
+        match self {
+            PatchType::Strategic => "application/strategic-merge-patch+json",
+            PatchType::Merge => "application/merge-patch+json",
+        }
+    }
+}
+
+/// Where last-applied comes from.
+#[derive(Clone, Copy, Debug)]
+pub enum LastApplied<'a> {
+    /// The live object's annotation (kubectl's behaviour).
+    FromLive,
+    /// Given explicitly: the plan is the one kubectl would make if the live annotation held it.
+    Given(&'a Value),
+}
+
+/// What to plan.
+#[derive(Clone, Copy, Debug)]
+pub struct PlanInput<'a> {
+    /// The local file's object.
+    pub local: &'a Value,
+    /// The live object; `None` when it does not exist (create).
+    pub live: Option<&'a Value>,
+    pub last_applied: LastApplied<'a>,
+    /// `-n`: the namespace to use when the file names none.
+    pub namespace: Option<&'a str>,
+    /// `--overwrite` (default true).
+    pub overwrite: bool,
+}
+
+/// The plan of one object.
+#[derive(Clone, Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Plan {
+    /// `null` when nothing would be sent (unchanged, or a create).
+    pub patch_type: Option<PatchType>,
+    /// The PATCH body; `null` when nothing would be sent.
+    pub patch: Option<Value>,
+    /// The live object after the apply (the created object for a create).
+    pub result: Value,
+    /// The POST body of a create.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub created: Option<Value>,
+    /// Every field's action and why.
+    pub fields: Vec<FieldPlan>,
+    pub warnings: Vec<Warning>,
+    /// The new last-applied annotation, exactly as it would be stored.
+    pub annotation: String,
+    /// The last-applied configuration the plan started from (`null`: none).
+    #[serde(skip)]
+    pub last_applied: Option<Value>,
+    /// The local object as kubectl sends it (namespace filled, annotation set).
+    #[serde(skip)]
+    pub modified: Value,
+    /// The two halves of the three-way strategic merge patch (teaching view).
+    #[serde(skip)]
+    pub halves: Option<ThreeWay>,
+}
+
+/// Why there is no plan.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum PlanError {
+    /// The inputs do not describe one object (exit 2).
+    #[error("{0}")]
+    Input(String),
+    /// kubectl apply would fail (exit 1), with kubectl's reason.
+    #[error("{0}")]
+    Kubectl(String),
+    /// `--overwrite=false` and the patch changes what changed since last-applied (exit 1).
+    #[error("{0}")]
+    Conflict(String),
+}
+
+/// The object's identity, as kubectl names and matches objects.
+fn identity(obj: &Value) -> (&str, &str, &str, &str) {
+    fn s(v: Option<&Value>) -> &str {
+        v.and_then(Value::as_str).unwrap_or("")
+    }
+    let metadata = obj.get("metadata");
+    (
+        s(obj.get("apiVersion")),
+        s(obj.get("kind")),
+        s(metadata.and_then(|m| m.get("namespace"))),
+        s(metadata.and_then(|m| m.get("name"))),
+    )
+}
+
+/// Groups whose kinds kubectl has no Go types for: they get the JSON merge patch, like custom
+/// resources (kubectl's scheme holds k8s.io/api only).
+const GROUPS_OUTSIDE_KUBECTL: [&str; 2] = ["apiextensions.k8s.io", "apiregistration.k8s.io"];
+
+/// The strategic merge metadata kubectl would use for an object, or `None` for a JSON merge patch.
+#[must_use]
+pub fn strategic_root<'s>(schema: &'s Schema, obj: &Value) -> Option<Meta<'s>> {
+    let (api_version, kind, _, _) = identity(obj);
+    let group = api_version.rsplit_once('/').map_or("", |(g, _)| g);
+    if GROUPS_OUTSIDE_KUBECTL.contains(&group) {
+        return None;
+    }
+    schema.root_for_gvk(api_version, kind)
+}
+
+/// Plan one object.
+///
+/// # Errors
+/// [`PlanError`]: input mismatches, kubectl failures, `--overwrite=false` conflicts.
+pub fn plan(input: &PlanInput<'_>, schema: &Schema) -> Result<Plan, PlanError> {
+    let local = prepare_local(input, schema)?;
+    let annotation =
+        annotation::encode(&local).map_err(|e| PlanError::Input(format!("local object: {e}")))?;
+    let modified = annotation::with_annotation(&local, &annotation);
+    let meta = strategic_root(schema, &local);
+
+    let Some(live) = input.live else {
+        return Ok(plan_create(&local, annotation, modified, meta));
+    };
+    check_same_object(&local, live)?;
+
+    let mut warnings = Vec::new();
+    let mut current = live.clone();
+    let original: Option<Value> = match input.last_applied {
+        LastApplied::Given(doc) => {
+            let text = annotation::encode(doc)
+                .map_err(|e| PlanError::Input(format!("last-applied: {e}")))?;
+            current = annotation::with_annotation(&current, &text);
+            Some(doc.clone())
+        }
+        LastApplied::FromLive => match annotation::of(live) {
+            None => {
+                if !has_annotation_key(live) {
+                    warnings.push(Warning::missing_annotation(live));
+                }
+                None
+            }
+            Some("") => None,
+            Some(text) => Some(parse_annotation(text)?),
+        },
+    };
+    let empty = Value::Object(serde_json::Map::new());
+    let original_doc = original.as_ref().unwrap_or(&empty);
+
+    let (patch_type, patch, halves) = match meta {
+        Some(meta) => {
+            let halves = smp::diff3_parts(original_doc, &modified, &current, meta, input.overwrite)
+                .map_err(|e| match e {
+                    SmpError::Conflict { .. } => PlanError::Conflict(format!(
+                        "conflict: {e}(kubectl --overwrite=false refuses any apply that changes something: \
+                         the new last-applied annotation itself differs from the live one)"
+                    )),
+                    other => kubectl_error(&other),
+                })?;
+            (PatchType::Strategic, halves.patch.clone(), Some(halves))
+        }
+        None => {
+            let patch = jsonmerge::create_three_way_json_merge_patch(
+                original_doc,
+                &modified,
+                &current,
+                &Precondition::kubectl_apply(),
+            )
+            .map_err(|e| PlanError::Kubectl(e.to_string()))?;
+            (PatchType::Merge, patch, None)
+        }
+    };
+
+    let unchanged = patch.as_object().is_some_and(serde_json::Map::is_empty);
+    let result = if unchanged {
+        current.clone()
+    } else {
+        match meta {
+            Some(meta) => smp::apply(current.clone(), patch.clone(), meta).map_err(|e| {
+                PlanError::Kubectl(format!("the server would reject the patch: {e}"))
+            })?,
+            None => jsonmerge::apply_merge_patch(&current, &patch).map_err(|e| {
+                PlanError::Kubectl(format!("the server would reject the patch: {e}"))
+            })?,
+        }
+    };
+
+    let docs = fields::Docs {
+        last_applied: original.as_ref(),
+        local: Some(&modified),
+        live: Some(&current),
+        result: Some(&result),
+        patch: (!unchanged).then_some(&patch),
+    };
+    let fields = fields::walk(&docs, meta, patch_type);
+    warnings.extend(warnings::check(&docs, &fields, meta));
+    Ok(Plan {
+        patch_type: (!unchanged).then_some(patch_type),
+        patch: (!unchanged).then_some(patch),
+        result,
+        created: None,
+        fields,
+        warnings,
+        annotation,
+        last_applied: original,
+        modified,
+        halves,
+    })
+}
+
+/// The create plan: kubectl POSTs the object with its annotation, explicit nulls pruned.
+fn plan_create(local: &Value, annotation: String, modified: Value, meta: Option<Meta<'_>>) -> Plan {
+    let mut created = modified.clone();
+    prune_nulls(&mut created, 0);
+    let patch_type = if meta.is_some() {
+        PatchType::Strategic
+    } else {
+        PatchType::Merge
+    };
+    let docs = fields::Docs {
+        last_applied: None,
+        local: Some(&modified),
+        live: None,
+        result: Some(&created),
+        patch: None,
+    };
+    let fields = fields::walk(&docs, meta, patch_type);
+    let _ = local;
+    Plan {
+        patch_type: None,
+        patch: None,
+        result: created.clone(),
+        created: Some(created),
+        fields,
+        warnings: Vec::new(),
+        annotation,
+        last_applied: None,
+        modified,
+        halves: None,
+    }
+}
+
+/// kubectl's `pruneNullsFromMap` on a create.
+fn prune_nulls(v: &mut Value, depth: usize) {
+    if depth > super::MAX_DEPTH {
+        return;
+    }
+    match v {
+        Value::Object(m) => {
+            m.retain(|_, item| !item.is_null());
+            for item in m.values_mut() {
+                prune_nulls(item, depth + 1);
+            }
+        }
+        Value::Array(items) => {
+            for item in items {
+                prune_nulls(item, depth + 1);
+            }
+        }
+        _ => {}
+    }
+}
+
+/// The local object as kubectl sends it: the namespace filled in for namespaced kinds.
+fn prepare_local(input: &PlanInput<'_>, schema: &Schema) -> Result<Value, PlanError> {
+    let mut local = input.local.clone();
+    let (api_version, kind, namespace, name) = identity(&local);
+    if api_version.is_empty() || kind.is_empty() {
+        return Err(PlanError::Input(
+            "the local object has no apiVersion or kind".into(),
+        ));
+    }
+    if name.is_empty() {
+        return Err(PlanError::Input(
+            "the local object has no metadata.name".into(),
+        ));
+    }
+    check_string_maps(&local)?;
+    let namespaced = match schema.is_namespaced(api_version, kind) {
+        Some(n) => n,
+        // Unknown kinds (custom resources): namespaced unless the live object says otherwise.
+        None => input.live.is_none_or(|live| !identity(live).2.is_empty()),
+    };
+    if !namespaced {
+        return Ok(local);
+    }
+    if let Some(flag) = input.namespace
+        && !namespace.is_empty()
+        && namespace != flag
+    {
+        return Err(PlanError::Input(format!(
+            "the namespace from the provided object {namespace:?} does not match the namespace {flag:?}. \
+             You must pass '--namespace={namespace}' to perform this operation."
+        )));
+    }
+    if namespace.is_empty() {
+        let live_namespace = input.live.map(|l| identity(l).2).filter(|n| !n.is_empty());
+        let ns = input
+            .namespace
+            .or(live_namespace)
+            .unwrap_or("default")
+            .to_owned();
+        if let Some(metadata) = local.get_mut("metadata").and_then(Value::as_object_mut) {
+            metadata.insert("namespace".into(), Value::String(ns));
+        }
+    }
+    Ok(local)
+}
+
+/// kubectl reads labels and annotations as string maps: anything else fails to load.
+fn check_string_maps(obj: &Value) -> Result<(), PlanError> {
+    for field in ["labels", "annotations"] {
+        let Some(map) = obj.get("metadata").and_then(|m| m.get(field)) else {
+            continue;
+        };
+        let Value::Object(map) = map else {
+            if map.is_null() {
+                continue;
+            }
+            return Err(PlanError::Input(format!(
+                "metadata.{field}: expected a map of strings"
+            )));
+        };
+        for (k, v) in map {
+            if !v.is_string() {
+                return Err(PlanError::Input(format!(
+                    "metadata.{field}.{k}: values must be strings (quote it), found {}; kubectl cannot read this file",
+                    match v {
+                        Value::Null => "null",
+                        Value::Bool(_) => "a boolean",
+                        Value::Number(_) => "a number",
+                        Value::Array(_) => "a list",
+                        _ => "a map",
+                    }
+                )));
+            }
+        }
+    }
+    Ok(())
+}
+
+fn check_same_object(local: &Value, live: &Value) -> Result<(), PlanError> {
+    let (la, lk, ln, lname) = identity(local);
+    let (va, vk, vn, vname) = identity(live);
+    let group = |api: &str| api.rsplit_once('/').map_or("", |(g, _)| g).to_owned();
+    if lk != vk || group(la) != group(va) || lname != vname || (!vn.is_empty() && ln != vn) {
+        return Err(PlanError::Input(format!(
+            "local and live are different objects: local is {lk} {}/{lname} ({la}), live is {vk} {}/{vname} ({va})",
+            if ln.is_empty() { "-" } else { ln },
+            if vn.is_empty() { "-" } else { vn },
+        )));
+    }
+    Ok(())
+}
+
+fn has_annotation_key(obj: &Value) -> bool {
+    obj.get("metadata")
+        .and_then(|m| m.get("annotations"))
+        .and_then(|a| a.get(LAST_APPLIED))
+        .is_some()
+}
+
+/// The live annotation's JSON (kubectl: `null` means none).
+fn parse_annotation(text: &str) -> Result<Value, PlanError> {
+    let v = smp::parse_json(text).map_err(|_| {
+        PlanError::Input(format!(
+            "the live object's {LAST_APPLIED} annotation is not a JSON object"
+        ))
+    })?;
+    Ok(v)
+}
+
+fn kubectl_error(e: &SmpError) -> PlanError {
+    PlanError::Kubectl(format!("kubectl apply would fail: {e}"))
+}

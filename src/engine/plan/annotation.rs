@@ -1,0 +1,93 @@
+//! The `kubectl.kubernetes.io/last-applied-configuration` annotation, encoded byte for byte as
+//! kubectl encodes it (`GetModifiedConfiguration`): the object without the annotation, compact
+//! JSON with sorted keys, `"annotations":{}` kept when otherwise empty, `<` `>` `&` escaped,
+//! Go's numbers, and a trailing newline.
+
+use serde_json::{Map, Value};
+
+use crate::engine::gojson;
+
+/// The annotation key.
+pub const LAST_APPLIED: &str = "kubectl.kubernetes.io/last-applied-configuration";
+
+/// The annotation kubectl would store for `local`.
+///
+/// # Errors
+/// When the object cannot be written as JSON (it always can, short of absurd nesting).
+pub fn encode(local: &Value) -> Result<String, gojson::GoJsonError> {
+    let mut obj = local.clone();
+    set_annotations(&mut obj, |annotations| {
+        annotations.shift_remove(LAST_APPLIED);
+    });
+    let mut text = gojson::to_string(&obj)?;
+    text.push('\n');
+    Ok(text)
+}
+
+/// `local` with its annotation set to `annotation` (kubectl's "modified" document).
+#[must_use]
+pub fn with_annotation(local: &Value, annotation: &str) -> Value {
+    let mut obj = local.clone();
+    set_annotations(&mut obj, |annotations| {
+        annotations.insert(LAST_APPLIED.into(), Value::String(annotation.into()));
+    });
+    obj
+}
+
+/// The annotation of an object, if it has one.
+#[must_use]
+pub fn of(obj: &Value) -> Option<&str> {
+    obj.get("metadata")?
+        .get("annotations")?
+        .get(LAST_APPLIED)?
+        .as_str()
+}
+
+/// Edit `metadata.annotations`, creating `metadata` and `annotations` as kubectl's
+/// `SetAnnotations` does (an empty map is kept).
+fn set_annotations(obj: &mut Value, edit: impl FnOnce(&mut Map<String, Value>)) {
+    let Value::Object(root) = obj else { return };
+    let metadata = root
+        .entry("metadata")
+        .or_insert_with(|| Value::Object(Map::new()));
+    if !metadata.is_object() {
+        *metadata = Value::Object(Map::new());
+    }
+    let Value::Object(metadata) = metadata else {
+        return;
+    };
+    let annotations = metadata
+        .entry("annotations")
+        .or_insert_with(|| Value::Object(Map::new()));
+    if !annotations.is_object() {
+        *annotations = Value::Object(Map::new());
+    }
+    if let Value::Object(annotations) = annotations {
+        edit(annotations);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn annotation_is_sorted_compact_escaped_with_newline() {
+        let local = json!({"kind": "ConfigMap", "apiVersion": "v1", "metadata": {"name": "a&b"},
+                           "data": {"z": "<x>", "a": null}});
+        assert_eq!(
+            encode(&local).unwrap(),
+            "{\"apiVersion\":\"v1\",\"data\":{\"a\":null,\"z\":\"\\u003cx\\u003e\"},\"kind\":\"ConfigMap\",\"metadata\":{\"annotations\":{},\"name\":\"a\\u0026b\"}}\n"
+        );
+    }
+
+    #[test]
+    fn annotation_drops_an_old_annotation_and_keeps_others() {
+        let local = json!({"metadata": {"annotations": {LAST_APPLIED: "old", "team": "x"}}});
+        assert_eq!(
+            encode(&local).unwrap(),
+            "{\"metadata\":{\"annotations\":{\"team\":\"x\"}}}\n"
+        );
+    }
+}

@@ -1,0 +1,566 @@
+//! Every field's action and why.
+//!
+//! A field's action is what happens to the live object (live → result): `add`, `set`, `clear`,
+//! `retain` (live-only, kept), `unchanged`; list elements are `add`, `set`, `delete`, `keep`,
+//! `unchanged`. Computing the action from the two documents makes it agree with the patch by
+//! construction. The reason says which row of kubectl's merge table applies (is the field in the
+//! configuration file? in the live object? in last-applied?), the field's kind and list strategy,
+//! and the patch directive involved; where the result differs from what the row alone predicts
+//! (`$retainKeys` clearing a key, a replaced list), the note says why.
+
+use serde::Serialize;
+use serde_json::{Map, Value};
+
+use super::PatchType;
+use super::path::{FieldPath, Seg};
+use crate::engine::gofmt::{self, ScalarKey};
+use crate::engine::schema::Meta;
+use crate::engine::smp::{RETAIN_KEYS_DIRECTIVE, Strategy, strategy_of};
+
+/// The documents a plan compares.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Docs<'a> {
+    pub last_applied: Option<&'a Value>,
+    pub local: Option<&'a Value>,
+    pub live: Option<&'a Value>,
+    pub result: Option<&'a Value>,
+    pub patch: Option<&'a Value>,
+}
+
+/// What happens to a field of the live object.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Action {
+    /// Absent from live, set from the file.
+    Add,
+    /// Present in live, changed to the file's value.
+    Set,
+    /// Removed from live (in last-applied, gone from the file; or an explicit null).
+    Clear,
+    /// Live-only, kept (not in the file, not in last-applied).
+    Retain,
+    /// Same before and after, and in the file.
+    Unchanged,
+    /// A list element removed from live.
+    Delete,
+    /// A live-only list element, kept.
+    Keep,
+}
+
+impl Action {
+    /// Every action, for legends.
+    pub const ALL: [Action; 7] = [
+        Action::Add,
+        Action::Set,
+        Action::Clear,
+        Action::Retain,
+        Action::Unchanged,
+        Action::Delete,
+        Action::Keep,
+    ];
+
+    /// The action's name in the JSON output.
+    #[must_use]
+    pub fn name(self) -> &'static str {
+        match self {
+            Action::Add => "add",
+            Action::Set => "set",
+            Action::Clear => "clear",
+            Action::Retain => "retain",
+            Action::Unchanged => "unchanged",
+            Action::Delete => "delete",
+            Action::Keep => "keep",
+        }
+    }
+}
+
+/// Which of the seeds' merge tables a field falls under.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub enum Table {
+    Primitive,
+    Map,
+    ListElement,
+}
+
+/// Why a field gets its action.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Reason {
+    pub table: Table,
+    pub in_config: bool,
+    pub in_live: bool,
+    pub in_last_applied: bool,
+    /// The table row's action, as kubectl's documentation words it.
+    pub row: &'static str,
+    /// `primitive`, `map`, `map (retainKeys)`, `list: replace`, `list: merge by key name`, ...
+    pub kind: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub merge_key: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub directive: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
+}
+
+/// One field of the plan.
+#[derive(Clone, Debug, Serialize)]
+pub struct FieldPlan {
+    pub path: FieldPath,
+    pub action: Action,
+    pub reason: Reason,
+    /// The live value (primitives and whole lists only).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub live: Option<Value>,
+    /// The value after the apply (primitives and whole lists only).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub result: Option<Value>,
+}
+
+/// The four documents (and the patch) at one place.
+#[derive(Clone, Copy, Default)]
+struct Quad<'v> {
+    l: Option<&'v Value>,
+    c: Option<&'v Value>,
+    v: Option<&'v Value>,
+    r: Option<&'v Value>,
+    p: Option<&'v Value>,
+}
+
+impl<'v> Quad<'v> {
+    fn key(&self, k: &str) -> Quad<'v> {
+        let get = |d: Option<&'v Value>| d.and_then(|d| d.as_object()).and_then(|m| m.get(k));
+        Quad {
+            l: get(self.l),
+            c: get(self.c),
+            v: get(self.v),
+            r: get(self.r),
+            p: get(self.p),
+        }
+    }
+
+    /// The first present value, to tell the field's shape.
+    fn shape(&self) -> Option<&'v Value> {
+        self.c.or(self.v).or(self.r).or(self.l)
+    }
+}
+
+/// How a field merges.
+#[derive(Clone, Debug, PartialEq, Eq)]
+enum Kind {
+    Primitive,
+    Map { retain_keys: bool, replace: bool },
+    KeyedList(String),
+    SetList,
+    AtomicList,
+}
+
+struct Walker {
+    mode: PatchType,
+    out: Vec<FieldPlan>,
+}
+
+/// Every field of the union of the documents, in result order.
+pub(crate) fn walk(docs: &Docs<'_>, meta: Option<Meta<'_>>, mode: PatchType) -> Vec<FieldPlan> {
+    let mut w = Walker {
+        mode,
+        out: Vec::new(),
+    };
+    let q = Quad {
+        l: docs.last_applied,
+        c: docs.local,
+        v: docs.live,
+        r: docs.result,
+        p: docs.patch,
+    };
+    w.object(q, meta, &FieldPath::default(), 0);
+    w.out
+}
+
+/// The union of the keys of some objects, first-seen order.
+fn keys<'v>(docs: &[Option<&'v Value>]) -> Vec<&'v String> {
+    let mut seen = gofmt::FastSet::default();
+    let mut out = Vec::new();
+    for d in docs.iter().flatten() {
+        if let Value::Object(m) = d {
+            for k in m.keys() {
+                if seen.insert(k.as_str()) {
+                    out.push(k);
+                }
+            }
+        }
+    }
+    out
+}
+
+fn action_of(q: &Quad<'_>) -> Action {
+    match (q.v, q.r) {
+        (None, Some(_)) => Action::Add,
+        (Some(_), None) => Action::Clear,
+        (Some(a), Some(b)) if a == b => {
+            if q.c.is_some_and(|c| !c.is_null()) {
+                Action::Unchanged
+            } else {
+                Action::Retain
+            }
+        }
+        (Some(_), Some(_)) => Action::Set,
+        (None, None) => Action::Unchanged,
+    }
+}
+
+fn element_action(q: &Quad<'_>) -> Action {
+    match action_of(q) {
+        Action::Clear => Action::Delete,
+        Action::Retain => Action::Keep,
+        other => other,
+    }
+}
+
+impl Walker {
+    fn object(&mut self, q: Quad<'_>, meta: Option<Meta<'_>>, path: &FieldPath, depth: usize) {
+        if depth > crate::engine::MAX_DEPTH {
+            return;
+        }
+        let retain_list =
+            q.p.and_then(|p| p.get(RETAIN_KEYS_DIRECTIVE))
+                .and_then(Value::as_array);
+        for k in keys(&[q.v, q.r, q.c, q.l]) {
+            if k.starts_with('$') {
+                continue;
+            }
+            let child = q.key(k);
+            let Some(shape) = child.shape() else { continue };
+            let (kind, sub) = self.kind_of(meta, k, shape);
+            let path = path.child(Seg::Key(k.clone()));
+            let action = action_of(&child);
+            let mut reason = row_reason(&child, &kind, self.mode);
+            reason.directive = field_directive(q.p, k, &kind);
+            if action == Action::Clear && child.l.is_none_or(|_| child.c.is_some()) {
+                if child.c.is_some_and(Value::is_null) {
+                    reason.note = Some(
+                        "an explicit null in the file: sent as null, which deletes the live value"
+                            .into(),
+                    );
+                } else if retain_list
+                    .is_some_and(|list| !list.iter().any(|x| x.as_str() == Some(k)))
+                {
+                    reason.directive = Some(RETAIN_KEYS_DIRECTIVE.into());
+                    reason.note = Some("cleared by $retainKeys: the parent has the retainKeys strategy and the patch keeps only the keys the file sets".into());
+                } else {
+                    reason.note = Some("the parent is replaced whole".into());
+                }
+            }
+            let leaf = matches!(kind, Kind::Primitive | Kind::AtomicList);
+            self.out.push(FieldPlan {
+                path: path.clone(),
+                action,
+                reason,
+                live: if leaf { child.v.cloned() } else { None },
+                result: if leaf { child.r.cloned() } else { None },
+            });
+            match kind {
+                Kind::Map { .. } => self.object(child, sub, &path, depth + 1),
+                Kind::KeyedList(key) => self.keyed_list(child, sub, &key, &path, depth + 1),
+                Kind::SetList => self.set_list(child, k, q.p, &path),
+                Kind::AtomicList => self.atomic_list(child, &path),
+                Kind::Primitive => {}
+            }
+        }
+    }
+
+    fn kind_of<'s>(
+        &self,
+        meta: Option<Meta<'s>>,
+        key: &str,
+        shape: &Value,
+    ) -> (Kind, Option<Meta<'s>>) {
+        let strategic = self.mode == PatchType::Strategic;
+        match shape {
+            Value::Object(_) => {
+                let found = meta
+                    .filter(|_| strategic)
+                    .and_then(|m| m.lookup_struct(key).ok());
+                let (retain_keys, strategy) = found
+                    .and_then(|(_, pm)| strategy_of(&pm).ok())
+                    .unwrap_or((false, Strategy::Default));
+                let kind = Kind::Map {
+                    retain_keys,
+                    replace: strategy == Strategy::Replace,
+                };
+                (kind, found.map(|(m, _)| m))
+            }
+            Value::Array(_) => {
+                let found = meta
+                    .filter(|_| strategic)
+                    .and_then(|m| m.lookup_slice(key).ok());
+                let Some((sub, pm)) = found else {
+                    return (Kind::AtomicList, None);
+                };
+                let strategy = strategy_of(&pm)
+                    .map(|(_, s)| s)
+                    .unwrap_or(Strategy::Default);
+                let kind = match (strategy, pm.merge_key) {
+                    (Strategy::Merge, Some(k)) => Kind::KeyedList(k.to_owned()),
+                    (Strategy::Merge, None) => Kind::SetList,
+                    _ => Kind::AtomicList,
+                };
+                (kind, Some(sub))
+            }
+            _ => (Kind::Primitive, None),
+        }
+    }
+
+    fn keyed_list<'v>(
+        &mut self,
+        q: Quad<'v>,
+        meta: Option<Meta<'_>>,
+        key: &str,
+        path: &FieldPath,
+        depth: usize,
+    ) {
+        let (l, c, v, r, p) = (items(q.l), items(q.c), items(q.v), items(q.r), items(q.p));
+        let mut seen = gofmt::FastSet::default();
+        let mut order: Vec<&Value> = Vec::new();
+        for item in r.iter().chain(&v).chain(&c).chain(&l) {
+            if let Some(kv) = item.get(key)
+                && let Some(sk) = ScalarKey::of(kv)
+                && seen.insert(sk)
+            {
+                order.push(kv);
+            }
+        }
+        let (il, ic, iv, ir, ip) = (
+            index_by(&l, Some(key)),
+            index_by(&c, Some(key)),
+            index_by(&v, Some(key)),
+            index_by(&r, Some(key)),
+            index_by(&p, Some(key)),
+        );
+        let find = |index: &gofmt::FastMap<ScalarKey<'v>, &'v Value>, kv: &'v Value| {
+            ScalarKey::of(kv).and_then(|k| index.get(&k).copied())
+        };
+        for kv in order {
+            let el = Quad {
+                l: find(&il, kv),
+                c: find(&ic, kv),
+                v: find(&iv, kv),
+                r: find(&ir, kv),
+                p: find(&ip, kv),
+            };
+            let path = path.child(Seg::Merge {
+                key: key.to_owned(),
+                value: gofmt::sprint(kv),
+            });
+            let mut reason = element_reason(&el, format!("list: merge by key {key}"));
+            reason.merge_key = Some(key.to_owned());
+            if el.p.and_then(|p| p.get("$patch")).and_then(Value::as_str) == Some("delete") {
+                reason.directive = Some("$patch: delete".into());
+            }
+            self.out.push(FieldPlan {
+                path: path.clone(),
+                action: element_action(&el),
+                reason,
+                live: None,
+                result: None,
+            });
+            self.object(el, meta, &path, depth + 1);
+        }
+    }
+
+    fn set_list<'v>(
+        &mut self,
+        q: Quad<'v>,
+        field: &str,
+        parent_patch: Option<&Value>,
+        path: &FieldPath,
+    ) {
+        let (l, c, v, r) = (items(q.l), items(q.c), items(q.v), items(q.r));
+        let (il, ic, iv, ir) = (
+            index_by(&l, None),
+            index_by(&c, None),
+            index_by(&v, None),
+            index_by(&r, None),
+        );
+        let deleted = parent_patch
+            .and_then(|p| p.get(format!("$deleteFromPrimitiveList/{field}")))
+            .and_then(Value::as_array);
+        let mut seen = gofmt::FastSet::default();
+        for item in r.iter().chain(&v).chain(&c).chain(&l) {
+            let Some(sk) = ScalarKey::of(item) else {
+                continue;
+            };
+            if !seen.insert(sk) {
+                continue;
+            }
+            let has = |index: &gofmt::FastMap<ScalarKey<'v>, &'v Value>| index.get(&sk).copied();
+            let el = Quad {
+                l: has(&il),
+                c: has(&ic),
+                v: has(&iv),
+                r: has(&ir),
+                p: None,
+            };
+            let mut reason = element_reason(&el, "list: merge primitives".into());
+            if deleted.is_some_and(|d| d.iter().any(|x| gofmt::go_eq(x, item))) {
+                reason.directive = Some(format!("$deleteFromPrimitiveList/{field}"));
+            }
+            self.out.push(FieldPlan {
+                path: path.child(Seg::Item(gofmt::sprint(item))),
+                action: element_action(&el),
+                reason,
+                live: None,
+                result: None,
+            });
+        }
+    }
+
+    fn atomic_list(&mut self, q: Quad<'_>, path: &FieldPath) {
+        let (l, c, v, r) = (slice(q.l), slice(q.c), slice(q.v), slice(q.r));
+        for i in 0..v.len().max(r.len()).max(c.len()) {
+            let el = Quad {
+                l: l.get(i),
+                c: c.get(i),
+                v: v.get(i),
+                r: r.get(i),
+                p: None,
+            };
+            if el.v.is_none() && el.r.is_none() {
+                continue;
+            }
+            let mut reason = element_reason(&el, list_kind_atomic(self.mode));
+            reason.row = "The list is replaced whole: the result holds the file's items, in the file's order.";
+            self.out.push(FieldPlan {
+                path: path.child(Seg::Index(i)),
+                action: element_action(&el),
+                reason,
+                live: el.v.cloned(),
+                result: el.r.cloned(),
+            });
+        }
+    }
+}
+
+fn items(d: Option<&Value>) -> Vec<&Value> {
+    d.and_then(Value::as_array)
+        .map(|a| a.iter().collect())
+        .unwrap_or_default()
+}
+
+fn slice(d: Option<&Value>) -> &[Value] {
+    d.and_then(Value::as_array).map_or(&[], Vec::as_slice)
+}
+
+/// Items by their merge key's value (or by themselves), first occurrence.
+fn index_by<'v>(list: &[&'v Value], key: Option<&str>) -> gofmt::FastMap<ScalarKey<'v>, &'v Value> {
+    let mut index = gofmt::FastMap::with_capacity_and_hasher(list.len(), Default::default());
+    for item in list {
+        let k = match key {
+            Some(key) => item.get(key).and_then(ScalarKey::of),
+            None => ScalarKey::of(item),
+        };
+        if let Some(k) = k {
+            index.entry(k).or_insert(*item);
+        }
+    }
+    index
+}
+
+fn list_kind_atomic(mode: PatchType) -> String {
+    match mode {
+        PatchType::Strategic => "list: replace".into(),
+        PatchType::Merge => {
+            "list: replace (JSON merge patch: custom resources replace lists whole)".into()
+        }
+    }
+}
+
+fn kind_name(kind: &Kind, mode: PatchType) -> String {
+    match kind {
+        Kind::Primitive => "primitive".into(),
+        Kind::Map {
+            retain_keys: true, ..
+        } => "map (retainKeys)".into(),
+        Kind::Map { replace: true, .. } => "map (replace)".into(),
+        Kind::Map { .. } => "map".into(),
+        Kind::KeyedList(k) => format!("list: merge by key {k}"),
+        Kind::SetList => "list: merge primitives".into(),
+        Kind::AtomicList => list_kind_atomic(mode),
+    }
+}
+
+/// The row of the primitive or map table (seeds: "将更改合并到原始字段", "Merging changes to map
+/// fields"). Lists are fields like primitives: replaced, or merged element by element below.
+fn row_reason(q: &Quad<'_>, kind: &Kind, mode: PatchType) -> Reason {
+    let (in_config, in_live, in_last_applied) = (q.c.is_some(), q.v.is_some(), q.l.is_some());
+    let is_map = matches!(kind, Kind::Map { .. } | Kind::KeyedList(_) | Kind::SetList);
+    let row = match (in_config, in_live, in_last_applied, is_map) {
+        (true, true, _, false) => "Set live to configuration file value.",
+        (true, true, _, true) => "Compare sub fields values.",
+        (true, false, _, _) => "Set live to local configuration.",
+        (false, _, true, false) => "Clear from live configuration.",
+        (false, _, true, true) => "Delete from live configuration.",
+        (false, _, false, _) => "Do nothing. Keep live value.",
+    };
+    Reason {
+        table: if matches!(kind, Kind::Map { .. }) {
+            Table::Map
+        } else {
+            Table::Primitive
+        },
+        in_config,
+        in_live,
+        in_last_applied,
+        row,
+        kind: kind_name(kind, mode),
+        merge_key: match kind {
+            Kind::KeyedList(k) => Some(k.clone()),
+            _ => None,
+        },
+        directive: None,
+        note: None,
+    }
+}
+
+/// The row for a list element (seeds: "合并一个复杂元素列表中的单个元素").
+fn element_reason(q: &Quad<'_>, kind: String) -> Reason {
+    let (in_config, in_live, in_last_applied) = (q.c.is_some(), q.v.is_some(), q.l.is_some());
+    let row = match (in_config, in_live, in_last_applied) {
+        (true, true, _) => "Merge the element with the live element of the same key.",
+        (true, false, _) => "Add the element.",
+        (false, _, true) => "Delete the element: in last-applied, gone from the file.",
+        (false, _, false) => "Keep the element: not in last-applied, someone else added it.",
+    };
+    Reason {
+        table: Table::ListElement,
+        in_config,
+        in_live,
+        in_last_applied,
+        row,
+        kind,
+        merge_key: None,
+        directive: None,
+        note: None,
+    }
+}
+
+/// The directive the patch uses for a field, if any.
+fn field_directive(parent_patch: Option<&Value>, key: &str, kind: &Kind) -> Option<String> {
+    let p: &Map<String, Value> = parent_patch?.as_object()?;
+    let own = p.get(key);
+    if own.is_some_and(Value::is_null) {
+        return Some("null (delete)".into());
+    }
+    match kind {
+        Kind::KeyedList(_) | Kind::SetList => {
+            let order = format!("$setElementOrder/{key}");
+            p.contains_key(&order).then_some(order)
+        }
+        Kind::Map {
+            retain_keys: true, ..
+        } => own
+            .and_then(|o| o.get(RETAIN_KEYS_DIRECTIVE))
+            .map(|_| RETAIN_KEYS_DIRECTIVE.to_owned()),
+        _ => None,
+    }
+}

@@ -1,0 +1,250 @@
+//! Warnings: what an operator should know before applying.
+//!
+//! - `missing-annotation`: the live object has no last-applied annotation (kubectl's warning);
+//!   the merge is two-way, nothing is deleted.
+//! - `clear-changed-live`: a field leaves the file and is cleared, but its live value differs
+//!   from last-applied: someone changed it since the last apply.
+//! - `list-items-lost`: a list is replaced whole and live-only items disappear.
+//! - `union-two-members`: a one-of (probe handler, volume source) ends up with two members,
+//!   which the server rejects.
+
+use serde::Serialize;
+use serde_json::Value;
+
+use super::fields::{Action, Docs, FieldPlan};
+use super::path::Seg;
+use crate::engine::gofmt;
+use crate::engine::schema::Meta;
+
+/// One warning.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Warning {
+    pub code: &'static str,
+    /// The field it concerns (`null` for the whole object).
+    pub path: Option<String>,
+    pub message: String,
+}
+
+impl Warning {
+    /// kubectl's warning for a live object without the annotation.
+    #[must_use]
+    pub fn missing_annotation(live: &Value) -> Warning {
+        Warning {
+            code: "missing-annotation",
+            path: None,
+            message: format!(
+                "Warning: resource {} is missing the kubectl.kubernetes.io/last-applied-configuration annotation which is required by kubectl apply. kubectl apply should only be used on resources created declaratively by either kubectl create --save-config or kubectl apply. The missing annotation will be patched automatically.",
+                object_name(live)
+            ),
+        }
+    }
+}
+
+/// `info.ObjectName()`: `deployments.apps/nginx`, `configmaps/x`.
+fn object_name(obj: &Value) -> String {
+    let kind = obj
+        .get("kind")
+        .and_then(Value::as_str)
+        .unwrap_or("")
+        .to_lowercase();
+    let plural = if kind.ends_with('s') || kind.ends_with("ch") || kind.ends_with('x') {
+        format!("{kind}es")
+    } else if let Some(stem) = kind.strip_suffix('y') {
+        format!("{stem}ies")
+    } else {
+        format!("{kind}s")
+    };
+    let group = obj
+        .get("apiVersion")
+        .and_then(Value::as_str)
+        .and_then(|a| a.rsplit_once('/'))
+        .map(|(g, _)| format!(".{g}"))
+        .unwrap_or_default();
+    let name = obj
+        .get("metadata")
+        .and_then(|m| m.get("name"))
+        .and_then(Value::as_str)
+        .unwrap_or("");
+    format!("{plural}{group}/{name}")
+}
+
+/// One-of groups: a map holding more than one of these keys is invalid.
+const UNIONS: [(&[&str], &[&str], &str); 2] = [
+    (
+        &[
+            "livenessProbe",
+            "readinessProbe",
+            "startupProbe",
+            "postStart",
+            "preStop",
+        ],
+        &["exec", "httpGet", "tcpSocket", "grpc", "sleep"],
+        "a probe or lifecycle handler may have only one handler",
+    ),
+    (
+        &["volumes"],
+        &[
+            "hostPath",
+            "emptyDir",
+            "gcePersistentDisk",
+            "awsElasticBlockStore",
+            "gitRepo",
+            "secret",
+            "nfs",
+            "iscsi",
+            "glusterfs",
+            "persistentVolumeClaim",
+            "rbd",
+            "flexVolume",
+            "cinder",
+            "cephfs",
+            "flocker",
+            "downwardAPI",
+            "fc",
+            "azureFile",
+            "configMap",
+            "vsphereVolume",
+            "quobyte",
+            "azureDisk",
+            "photonPersistentDisk",
+            "projected",
+            "portworxVolume",
+            "scaleIO",
+            "storageos",
+            "csi",
+            "ephemeral",
+            "image",
+        ],
+        "a volume may have only one source",
+    ),
+];
+
+/// The warnings a plan's fields call for.
+pub(crate) fn check(
+    docs: &Docs<'_>,
+    fields: &[FieldPlan],
+    _meta: Option<Meta<'_>>,
+) -> Vec<Warning> {
+    let mut out = Vec::new();
+    for f in fields {
+        let path = f.path.to_string();
+        if f.action == Action::Clear && f.reason.in_last_applied && !f.reason.in_config {
+            let l = docs.last_applied.and_then(|d| f.path.lookup(d));
+            let v = docs.live.and_then(|d| f.path.lookup(d));
+            if let (Some(l), Some(v)) = (l, v)
+                && l != v
+            {
+                out.push(Warning {
+                    code: "clear-changed-live",
+                    path: Some(path.clone()),
+                    message: format!(
+                        "{path} will be cleared, but its live value ({}) differs from last-applied ({}): someone changed it since the last apply",
+                        short(v),
+                        short(l)
+                    ),
+                });
+            }
+        }
+        if f.reason.kind.starts_with("list: replace") && f.reason.in_live {
+            let live = f.live.as_ref().and_then(Value::as_array);
+            let result = f.result.as_ref().and_then(Value::as_array);
+            let last_applied = docs
+                .last_applied
+                .and_then(|d| f.path.lookup(d))
+                .and_then(Value::as_array);
+            let contains =
+                |list: Option<&Vec<Value>>, item: &Value| list.is_some_and(|l| l.contains(item));
+            if let (Some(live), Some(_)) = (live, result) {
+                // Live-only: not in last-applied (someone else added it) and gone after the apply.
+                let lost: Vec<String> = live
+                    .iter()
+                    .filter(|item| !contains(result, item) && !contains(last_applied, item))
+                    .map(short)
+                    .collect();
+                if !lost.is_empty() {
+                    out.push(Warning {
+                        code: "list-items-lost",
+                        path: Some(path.clone()),
+                        message: format!(
+                            "{path} is replaced whole ({}); live-only items will be lost: {}",
+                            f.reason.kind,
+                            lost.join(", ")
+                        ),
+                    });
+                }
+            }
+        }
+    }
+    out.extend(unions(docs, fields));
+    out
+}
+
+/// Maps that end up holding two members of a one-of.
+fn unions(docs: &Docs<'_>, fields: &[FieldPlan]) -> Vec<Warning> {
+    let mut out = Vec::new();
+    let Some(result) = docs.result else {
+        return out;
+    };
+    for f in fields {
+        let Some(parent) = parent_name(f) else {
+            continue;
+        };
+        for (parents, members, rule) in UNIONS {
+            if !parents.contains(&parent.as_str()) {
+                continue;
+            }
+            let Some(Value::Object(m)) = f.path.lookup(result) else {
+                continue;
+            };
+            let present: Vec<&str> = members
+                .iter()
+                .copied()
+                .filter(|k| m.contains_key(*k))
+                .collect();
+            let live_count = docs
+                .live
+                .and_then(|d| f.path.lookup(d))
+                .and_then(Value::as_object)
+                .map_or(0, |lm| {
+                    members.iter().filter(|k| lm.contains_key(**k)).count()
+                });
+            if present.len() > 1 && live_count <= 1 {
+                let path = f.path.to_string();
+                out.push(Warning {
+                    code: "union-two-members",
+                    path: Some(path.clone()),
+                    message: format!(
+                        "{path} will hold {} at once and the server will reject it ({rule}): with no last-applied entry for the old one, nothing deletes it",
+                        present.join(" and ")
+                    ),
+                });
+            }
+        }
+    }
+    out
+}
+
+/// The field name that makes a path a union holder: the key itself (`livenessProbe`) or, for a
+/// list element, the list's name (`volumes`).
+fn parent_name(f: &FieldPlan) -> Option<String> {
+    match f.path.last()? {
+        Seg::Key(k) => Some(k.clone()),
+        Seg::Merge { .. } | Seg::Index(_) => match f.path.0.get(f.path.depth().checked_sub(2)?)? {
+            Seg::Key(k) => Some(k.clone()),
+            _ => None,
+        },
+        Seg::Item(_) => None,
+    }
+}
+
+fn short(v: &Value) -> String {
+    let s = match v {
+        Value::String(s) => format!("{s:?}"),
+        other => gofmt::sprint(other),
+    };
+    if s.chars().count() > 60 {
+        format!("{}…", s.chars().take(59).collect::<String>())
+    } else {
+        s
+    }
+}

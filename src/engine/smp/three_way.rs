@@ -1,0 +1,95 @@
+//! Three-way: the patch kubectl apply sends (`CreateThreeWayMergePatch`).
+//!
+//! The patch is the delta from live to local without deletions, merged with the deletions from
+//! last-applied to local without additions. With `overwrite=false`, the patch must not touch a
+//! key that was changed differently from last-applied to live.
+
+use serde_json::Value;
+
+use super::conflict::merging_maps_have_conflicts;
+use super::diff::{DiffOptions, diff_maps};
+use super::merge::{MergeOptions, merge_map};
+use super::{Meta, SmpError, as_map};
+
+/// The two halves kubectl merges, and the result (for teaching: where each line came from).
+#[derive(Clone, Debug, PartialEq)]
+pub struct ThreeWay {
+    /// Deletions: last-applied → local, changes and additions ignored.
+    pub deletions: Value,
+    /// Delta: live → local, deletions ignored.
+    pub delta: Value,
+    /// The patch: the delta merged into the deletions.
+    pub patch: Value,
+}
+
+/// Compute both halves and the patch, without the conflict check.
+///
+/// # Errors
+/// As [`super::diff2`].
+pub fn three_way_parts(
+    original: &Value,
+    modified: &Value,
+    current: &Value,
+    meta: Meta<'_>,
+) -> Result<ThreeWay, SmpError> {
+    let (original, modified, current) = (as_map(original)?, as_map(modified)?, as_map(current)?);
+    let delta_opts = DiffOptions {
+        ignore_deletions: true,
+        set_element_order: true,
+        ..DiffOptions::default()
+    };
+    let delta = diff_maps(current, modified, meta, delta_opts, 0)?;
+    let deletions_opts = DiffOptions {
+        set_element_order: true,
+        ignore_changes_and_additions: true,
+        ..DiffOptions::default()
+    };
+    let deletions = diff_maps(original, modified, meta, deletions_opts, 0)?;
+    let patch = merge_map(
+        deletions.clone(),
+        delta.clone(),
+        meta,
+        MergeOptions::default(),
+        0,
+    )?;
+    Ok(ThreeWay {
+        deletions: Value::Object(deletions),
+        delta: Value::Object(delta),
+        patch: Value::Object(patch),
+    })
+}
+
+/// The three-way patch with both halves, checked for conflicts when `overwrite` is false.
+///
+/// # Errors
+/// As [`super::diff3`].
+pub fn diff3_parts(
+    original: &Value,
+    modified: &Value,
+    current: &Value,
+    meta: Meta<'_>,
+    overwrite: bool,
+) -> Result<ThreeWay, SmpError> {
+    let parts = three_way_parts(original, modified, current, meta)?;
+    if !overwrite {
+        let changed = diff_maps(
+            as_map(original)?,
+            as_map(current)?,
+            meta,
+            DiffOptions::default(),
+            0,
+        )?;
+        if merging_maps_have_conflicts(as_map(&parts.patch)?, &changed, meta)? {
+            return Err(SmpError::Conflict {
+                patch: conflict_text(&parts.patch),
+                changed: conflict_text(&Value::Object(changed)),
+            });
+        }
+    }
+    Ok(parts)
+}
+
+/// How a side of a conflict is shown in the message: YAML, as kubectl prints it.
+fn conflict_text(v: &Value) -> String {
+    crate::engine::jsonmerge::to_yaml(v)
+}
