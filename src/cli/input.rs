@@ -57,6 +57,41 @@ pub fn read_object(path: &Path) -> Result<Value, CliError> {
     }
 }
 
+/// Read a file holding exactly one Kubernetes object, as kubectl reads `-f`: a `kind: List`
+/// (what `kubectl get -o yaml` exports) is flattened into its items.
+pub fn read_one_object(path: &Path) -> Result<Value, CliError> {
+    let v = read_object(path)?;
+    let mut objects = flatten_lists(v);
+    match objects.len() {
+        1 => Ok(objects.remove(0)),
+        n => Err(CliError::Input(format!(
+            "{}: expected one object, found a list of {n}",
+            path.display()
+        ))),
+    }
+}
+
+/// kubectl's list flattening: an object whose kind ends in `List` and that has `items` stands
+/// for its items.
+#[must_use]
+pub fn flatten_lists(v: Value) -> Vec<Value> {
+    let is_list = v
+        .get("kind")
+        .and_then(Value::as_str)
+        .is_some_and(|k| k.ends_with("List"))
+        && v.get("items").is_some_and(Value::is_array);
+    if !is_list {
+        return vec![v];
+    }
+    match v {
+        Value::Object(mut m) => match m.remove("items") {
+            Some(Value::Array(items)) => items,
+            _ => Vec::new(),
+        },
+        other => vec![other],
+    }
+}
+
 /// What a JSON value is, for messages.
 #[must_use]
 pub fn kind_name(v: &Value) -> &'static str {

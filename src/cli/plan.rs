@@ -7,7 +7,7 @@ use clap::{Args, ValueEnum};
 use serde_json::Value;
 
 use super::CliError;
-use super::input::read_object;
+use super::input::{read_object, read_one_object};
 use crate::engine::plan::{self, Action, LastApplied, Plan, PlanError, PlanInput};
 use crate::engine::schema::Schema;
 use crate::engine::{gojson, jsonmerge};
@@ -53,7 +53,7 @@ pub struct PlanDocs {
 
 pub fn run(args: &PlanArgs) -> Result<String, CliError> {
     let live = match (&args.live, args.no_live) {
-        (Some(path), _) => Some(read_object(path)?),
+        (Some(path), _) => Some(read_one_object(path)?),
         (None, true) => None,
         (None, false) => {
             return Err(CliError::Input(
@@ -62,7 +62,7 @@ pub fn run(args: &PlanArgs) -> Result<String, CliError> {
         }
     };
     let docs = PlanDocs {
-        local: read_object(&args.local)?,
+        local: read_one_object(&args.local)?,
         live,
         last_applied: args.last_applied.as_deref().map(read_object).transpose()?,
     };

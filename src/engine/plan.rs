@@ -354,7 +354,7 @@ fn check_string_maps(obj: &Value) -> Result<(), PlanError> {
             )));
         };
         for (k, v) in map {
-            if !v.is_string() {
+            if !(v.is_string() || v.is_null()) {
                 return Err(PlanError::Input(format!(
                     "metadata.{field}.{k}: values must be strings (quote it), found {}; kubectl cannot read this file",
                     match v {
@@ -405,3 +405,6 @@ fn parse_annotation(text: &str) -> Result<Value, PlanError> {
 fn kubectl_error(e: &SmpError) -> PlanError {
     PlanError::Kubectl(format!("kubectl apply would fail: {e}"))
 }
+
+#[cfg(test)]
+mod tests;

@@ -150,7 +150,8 @@ pub fn merging_maps_have_conflicts(
     right: &Value,
     meta: Meta<'_>,
 ) -> Result<bool, SmpError> {
-    conflict::merging_maps_have_conflicts(as_map(left)?, as_map(right)?, meta)
+    let (mut left, mut right) = (as_map(left)?.clone(), as_map(right)?.clone());
+    conflict::merging_maps_have_conflicts(&mut left, &mut right, meta)
 }
 
 static EMPTY: std::sync::LazyLock<Map<String, Value>> = std::sync::LazyLock::new(Map::new);

@@ -3,6 +3,8 @@
 // Test code: a failed unwrap is a failed test.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
+mod boundary;
+mod cli_conformance;
 mod conformance_jsonmerge;
 mod conformance_smp;
 mod document_yaml;

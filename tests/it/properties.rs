@@ -153,6 +153,33 @@ impl<S: Strategy<Value = Value> + 'static> ShuffleArray for S {
     }
 }
 
+/// A patch without `$setElementOrder/*` keys, and without what they leave empty (maps, list
+/// items holding only their merge key `name`, lists).
+fn strip_set_element_order(v: &Value) -> Value {
+    let empty = |v: &Value| match v {
+        Value::Object(m) => m.is_empty() || (m.len() == 1 && m.contains_key("name")),
+        Value::Array(items) => items.is_empty(),
+        _ => false,
+    };
+    match v {
+        Value::Object(m) => Value::Object(
+            m.iter()
+                .filter(|(k, _)| !k.starts_with("$setElementOrder/"))
+                .map(|(k, v)| (k.clone(), strip_set_element_order(v)))
+                .filter(|(k, v)| k == "name" || !empty(v))
+                .collect(),
+        ),
+        Value::Array(items) => Value::Array(
+            items
+                .iter()
+                .map(strip_set_element_order)
+                .filter(|v| !empty(v))
+                .collect(),
+        ),
+        other => other.clone(),
+    }
+}
+
 /// Reverse the key order of every object (a different order, same document).
 fn reverse_keys(v: &Value) -> Value {
     match v {
@@ -194,10 +221,15 @@ proptest! {
         })?;
     }
 
+    /// `diff(x, x)` holds nothing but `$setElementOrder` lists: the reference sorts the
+    /// original's primitive merge lists in place before comparing orders, so an unsorted one is
+    /// re-sent in the file's order (kubectl always patches unsorted `finalizers`).
     #[test]
-    fn diff_of_a_document_with_itself_is_empty((s, doc, _, _) in case_strategy()) {
+    fn diff_of_a_document_with_itself_only_orders((s, doc, _, _) in case_strategy()) {
         with_root(&s, |meta| {
-            prop_assert_eq!(smp::diff2(&doc, &doc, meta).expect("diff2"), json!({}));
+            let patch = smp::diff2(&doc, &doc, meta).expect("diff2");
+            prop_assert_eq!(strip_set_element_order(&patch), json!({}), "patch {}", patch);
+            prop_assert_eq!(smp::apply(doc.clone(), patch, meta).expect("apply"), doc);
             Ok(())
         })?;
     }

@@ -1,19 +1,22 @@
 //! Conflicts (`MergingMapsHaveConflicts`): do two patches touch the same keys differently?
 //! Used by `kubectl apply --overwrite=false`.
-
-use std::collections::HashMap;
+//!
+//! The reference deduplicates and sorts non-merging primitive lists *in place* while comparing
+//! them, so a patch that passes the check is sent with those lists sorted (and a conflict
+//! message shows them sorted). Both sides are therefore taken mutably and changed as Go changes
+//! them.
 
 use serde_json::{Map, Value};
 
 use super::{DIRECTIVE_MARKER, Meta, RETAIN_KEYS_DIRECTIVE, SmpError, Strategy, check_depth};
 use super::{slice_element_type, strategy_of};
-use crate::engine::gofmt::{self, GoType};
+use crate::engine::gofmt::{self, FastMap, GoType};
 
 type Object = Map<String, Value>;
 
 pub(super) fn merging_maps_have_conflicts(
-    left: &Object,
-    right: &Object,
+    left: &mut Object,
+    right: &mut Object,
     meta: Meta<'_>,
 ) -> Result<bool, SmpError> {
     maps_have_conflicts(left, right, meta, 0)
@@ -21,8 +24,8 @@ pub(super) fn merging_maps_have_conflicts(
 
 /// `mergingMapFieldsHaveConflicts`.
 fn fields_have_conflicts(
-    left: &Value,
-    right: &Value,
+    left: &mut Value,
+    right: &mut Value,
     meta: Meta<'_>,
     strategy: Strategy,
     merge_key: &str,
@@ -42,14 +45,14 @@ fn fields_have_conflicts(
             };
             slices_have_conflicts(l, r, meta, strategy, merge_key, depth + 1)
         }
-        _ => Ok(left != right),
+        _ => Ok(*left != *right),
     }
 }
 
 /// The map case of `mergingMapFieldsHaveConflicts`: directives first, then key by key.
 fn objects_have_conflicts(
-    l: &Object,
-    r: &Object,
+    l: &mut Object,
+    r: &mut Object,
     meta: Meta<'_>,
     strategy: Strategy,
     depth: usize,
@@ -69,17 +72,17 @@ fn objects_have_conflicts(
 
 /// `mapsHaveConflicts`: keys in both, compared with their field's metadata.
 fn maps_have_conflicts(
-    left: &Object,
-    right: &Object,
+    left: &mut Object,
+    right: &mut Object,
     meta: Meta<'_>,
     depth: usize,
 ) -> Result<bool, SmpError> {
     check_depth(depth)?;
-    for (key, left_value) in left {
+    for (key, left_value) in left.iter_mut() {
         if key == DIRECTIVE_MARKER || key == RETAIN_KEYS_DIRECTIVE {
             continue;
         }
-        let Some(right_value) = right.get(key) else {
+        let Some(right_value) = right.get_mut(key) else {
             continue;
         };
         let (sub, patch_meta) = match left_value {
@@ -98,8 +101,8 @@ fn maps_have_conflicts(
 
 /// `slicesHaveConflicts`.
 fn slices_have_conflicts(
-    left: &[Value],
-    right: &[Value],
+    left: &mut [Value],
+    right: &mut [Value],
     meta: Meta<'_>,
     strategy: Strategy,
     merge_key: &str,
@@ -111,10 +114,9 @@ fn slices_have_conflicts(
         if element_type != GoType::Map {
             return Ok(false);
         }
-        let l = by_merge_key(left, merge_key)?;
-        let r = by_merge_key(right, merge_key)?;
-        for (k, lv) in &l {
-            if let Some(rv) = r.get(k)
+        let mut r = by_merge_key(right, merge_key)?;
+        for (k, lv) in by_merge_key(left, merge_key)? {
+            if let Some(rv) = r.get_mut(&k)
                 && objects_have_conflicts(lv, rv, meta, Strategy::Default, depth + 1)?
             {
                 return Ok(true);
@@ -125,32 +127,71 @@ fn slices_have_conflicts(
     if left.len() != right.len() {
         return Ok(true);
     }
-    let (mut l, mut r) = (left.to_vec(), right.to_vec());
-    if element_type != GoType::Map {
-        gofmt::deduplicate_scalars(&mut l);
-        gofmt::sort_scalars(&mut l);
-        gofmt::deduplicate_scalars(&mut r);
-        gofmt::sort_scalars(&mut r);
+    let (left_len, right_len) = if element_type == GoType::Map {
+        (left.len(), right.len())
+    } else {
+        (
+            dedup_and_sort_in_place(left),
+            dedup_and_sort_in_place(right),
+        )
+    };
+    if left_len > right_len {
+        // Go would index past the end of the shorter list here; call it a conflict.
+        return Ok(true);
     }
-    for (a, b) in l.iter().zip(&r) {
-        if fields_have_conflicts(a, b, meta, Strategy::Default, "", depth + 1)? {
+    for i in 0..left_len {
+        if fields_have_conflicts(
+            &mut left[i],
+            &mut right[i],
+            meta,
+            Strategy::Default,
+            "",
+            depth + 1,
+        )? {
             return Ok(true);
         }
     }
     Ok(false)
 }
 
-/// `sliceOfMapsToMapOfMaps`: items by their merge key (as Go's `%s` tells them apart).
+/// `deduplicateAndSortScalars` on a slice header: deduplicates the prefix in place (a later
+/// duplicate's slot gets a copy of the current last element; the tail keeps stale values), sorts
+/// the deduplicated prefix, and returns its length.
+fn dedup_and_sort_in_place(list: &mut [Value]) -> usize {
+    let mut length = list.len();
+    let mut i = 0;
+    while i + 1 < length {
+        let mut j = i + 1;
+        while j < length {
+            if gofmt::go_eq(&list[i], &list[j]) {
+                list[j] = list[length - 1].clone();
+                length -= 1;
+            } else {
+                j += 1;
+            }
+        }
+        i += 1;
+    }
+    let mut prefix = list[..length].to_vec();
+    gofmt::sort_scalars(&mut prefix);
+    for (slot, v) in list.iter_mut().zip(prefix) {
+        *slot = v;
+    }
+    length
+}
+
+/// `sliceOfMapsToMapOfMaps`: items by their merge key (as Go's `%s` tells them apart; a later
+/// item with the same key wins).
 fn by_merge_key<'v>(
-    list: &'v [Value],
+    list: &'v mut [Value],
     merge_key: &str,
-) -> Result<HashMap<(GoType, String), &'v Object>, SmpError> {
-    let mut out = HashMap::with_capacity(list.len());
-    for v in list {
+) -> Result<FastMap<(GoType, String), &'v mut Object>, SmpError> {
+    let text = gofmt::sprint(&Value::Array(list.to_vec()));
+    let mut out = FastMap::with_capacity_and_hasher(list.len(), Default::default());
+    for v in list.iter_mut() {
         let Value::Object(m) = v else {
             return Err(SmpError::Other(format!(
-                "invalid element type in merging list:{}",
-                gofmt::sprint(&Value::Array(list.to_vec()))
+                "invalid element type in merging list:{text}"
             )));
         };
         let Some(key) = m.get(merge_key) else {
@@ -162,4 +203,18 @@ fn by_merge_key<'v>(
         out.insert((GoType::of(key), gofmt::sprint(key)), m);
     }
     Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn dedup_and_sort_in_place_leaves_go_tail() {
+        let mut v = vec![json!("b"), json!("a"), json!("b")];
+        let n = dedup_and_sort_in_place(&mut v);
+        assert_eq!(n, 2);
+        assert_eq!(v, vec![json!("a"), json!("b"), json!("b")]);
+    }
 }

@@ -250,10 +250,15 @@ fn diff_lists(
         _ => {
             let (patch, delete) = diff_lists_of_scalars(original, modified, opts);
             let patch = normalize_slice_order(patch, modified, merge_key, false)?;
+            // The reference sorts `original` in place while diffing (`sortScalars` on the
+            // caller's slice), so the order check sees it sorted: a live list that differs from
+            // the file only in order needs no `$setElementOrder` (oracle case 86).
+            let mut original_sorted = original.to_vec();
+            gofmt::sort_scalars(&mut original_sorted);
             let mut set_order = Vec::new();
             if opts.set_element_order
                 && ((!opts.ignore_deletions && !delete.is_empty())
-                    || (!opts.ignore_changes_and_additions && original != modified))
+                    || (!opts.ignore_changes_and_additions && original_sorted != modified))
             {
                 set_order = modified.to_vec();
             }

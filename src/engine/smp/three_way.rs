@@ -70,16 +70,20 @@ pub fn diff3_parts(
     meta: Meta<'_>,
     overwrite: bool,
 ) -> Result<ThreeWay, SmpError> {
-    let parts = three_way_parts(original, modified, current, meta)?;
+    let mut parts = three_way_parts(original, modified, current, meta)?;
     if !overwrite {
-        let changed = diff_maps(
+        let mut changed = diff_maps(
             as_map(original)?,
             as_map(current)?,
             meta,
             DiffOptions::default(),
             0,
         )?;
-        if merging_maps_have_conflicts(as_map(&parts.patch)?, &changed, meta)? {
+        let Value::Object(patch) = &mut parts.patch else {
+            return Ok(parts);
+        };
+        // The check may sort lists of the patch in place, as the reference's does.
+        if merging_maps_have_conflicts(patch, &mut changed, meta)? {
             return Err(SmpError::Conflict {
                 patch: conflict_text(&parts.patch),
                 changed: conflict_text(&Value::Object(changed)),

@@ -1,0 +1,226 @@
+//! The seeds' worked examples: each field's action and the table row that decided it.
+
+use serde_json::{Value, json};
+
+use super::{Action, LastApplied, Plan, PlanInput, plan};
+use crate::engine::schema::Schema;
+
+fn run(last_applied: Value, local: Value, live: Value) -> Plan {
+    let input = PlanInput {
+        local: &local,
+        live: Some(&live),
+        last_applied: LastApplied::Given(&last_applied),
+        namespace: None,
+        overwrite: true,
+    };
+    plan(&input, Schema::embedded()).unwrap()
+}
+
+fn field<'p>(p: &'p Plan, path: &str) -> &'p super::FieldPlan {
+    p.fields
+        .iter()
+        .find(|f| f.path.to_string() == path)
+        .unwrap_or_else(|| {
+            panic!(
+                "no field {path} in {:?}",
+                p.fields
+                    .iter()
+                    .map(|f| f.path.to_string())
+                    .collect::<Vec<_>>()
+            )
+        })
+}
+
+fn deployment(spec: Value) -> Value {
+    json!({"apiVersion": "apps/v1", "kind": "Deployment", "metadata": {"name": "nginx-deployment", "namespace": "default"}, "spec": spec})
+}
+
+fn pod_template(containers: Value) -> Value {
+    json!({"selector": {"matchLabels": {"app": "nginx"}}, "template": {"metadata": {"labels": {"app": "nginx"}}, "spec": {"containers": containers}}})
+}
+
+#[test]
+fn nginx_image_set_min_ready_seconds_cleared_replicas_retained() {
+    let mut la = deployment(pod_template(
+        json!([{"name": "nginx", "image": "nginx:1.7.9"}]),
+    ));
+    la["spec"]["minReadySeconds"] = json!(5);
+    let local = deployment(pod_template(
+        json!([{"name": "nginx", "image": "nginx:1.11.9"}]),
+    ));
+    let mut live = la.clone();
+    live["spec"]["replicas"] = json!(2);
+    let p = run(la, local, live);
+
+    let image = field(&p, "spec.template.spec.containers[name=nginx].image");
+    assert_eq!(image.action, Action::Set);
+    assert_eq!(image.reason.row, "Set live to configuration file value.");
+    let min = field(&p, "spec.minReadySeconds");
+    assert_eq!(min.action, Action::Clear);
+    assert_eq!(min.reason.row, "Clear from live configuration.");
+    assert_eq!(min.reason.directive.as_deref(), Some("null (delete)"));
+    let replicas = field(&p, "spec.replicas");
+    assert_eq!(replicas.action, Action::Retain);
+    assert_eq!(replicas.reason.row, "Do nothing. Keep live value.");
+    assert!(
+        (
+            replicas.reason.in_live,
+            replicas.reason.in_config,
+            replicas.reason.in_last_applied
+        ) == (true, false, false)
+    );
+}
+
+#[test]
+fn helper_containers_merged_by_name() {
+    let c = |name: &str| json!({"name": name, "image": "helper:1.3"});
+    let la = deployment(pod_template(
+        json!([{"name": "nginx", "image": "nginx:1.10"}, c("nginx-helper-a"), c("nginx-helper-b")]),
+    ));
+    let local = deployment(pod_template(
+        json!([{"name": "nginx", "image": "nginx:1.10"}, c("nginx-helper-b"), c("nginx-helper-c")]),
+    ));
+    let mut b = c("nginx-helper-b");
+    b["args"] = json!(["run"]);
+    let mut live = deployment(pod_template(
+        json!([{"name": "nginx", "image": "nginx:1.10"}, c("nginx-helper-a"), b, c("nginx-helper-d")]),
+    ));
+    live["metadata"]["annotations"] = json!({});
+    let p = run(la, local, live);
+
+    let containers = "spec.template.spec.containers";
+    let a = field(&p, &format!("{containers}[name=nginx-helper-a]"));
+    assert_eq!(a.action, Action::Delete);
+    assert_eq!(a.reason.directive.as_deref(), Some("$patch: delete"));
+    assert_eq!(a.reason.merge_key.as_deref(), Some("name"));
+    assert_eq!(
+        field(&p, &format!("{containers}[name=nginx-helper-b]")).action,
+        Action::Unchanged
+    );
+    assert_eq!(
+        field(&p, &format!("{containers}[name=nginx-helper-b].args")).action,
+        Action::Retain
+    );
+    assert_eq!(
+        field(&p, &format!("{containers}[name=nginx-helper-c]")).action,
+        Action::Add
+    );
+    let d = field(&p, &format!("{containers}[name=nginx-helper-d]"));
+    assert_eq!(d.action, Action::Keep);
+    assert_eq!(
+        d.reason.row,
+        "Keep the element: not in last-applied, someone else added it."
+    );
+    // kubectl's order: the live-only d before the new c.
+    let names: Vec<&str> = p.result["spec"]["template"]["spec"]["containers"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        names,
+        [
+            "nginx",
+            "nginx-helper-b",
+            "nginx-helper-d",
+            "nginx-helper-c"
+        ]
+    );
+}
+
+#[test]
+fn args_are_replaced_whole_and_live_items_lost() {
+    let with_args = |args: Value| {
+        deployment(pod_template(
+            json!([{"name": "nginx", "image": "x", "args": args}]),
+        ))
+    };
+    let p = run(
+        with_args(json!(["a", "b"])),
+        with_args(json!(["a", "c"])),
+        with_args(json!(["a", "b", "d"])),
+    );
+    let args = field(&p, "spec.template.spec.containers[name=nginx].args");
+    assert_eq!(args.action, Action::Set);
+    assert_eq!(args.reason.kind, "list: replace");
+    assert_eq!(args.result, Some(json!(["a", "c"])));
+    assert_eq!(
+        field(&p, "spec.template.spec.containers[name=nginx].args[2]").action,
+        Action::Delete
+    );
+    let lost: Vec<_> = p
+        .warnings
+        .iter()
+        .filter(|w| w.code == "list-items-lost")
+        .collect();
+    assert_eq!(lost.len(), 1, "{:?}", p.warnings);
+    assert!(
+        lost[0].message.contains("\"d\"") && !lost[0].message.contains("\"b\""),
+        "{}",
+        lost[0].message
+    );
+}
+
+#[test]
+fn finalizers_merge_as_a_set() {
+    let cm = |finalizers: Value| json!({"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "x", "namespace": "default", "finalizers": finalizers}});
+    let p = run(
+        cm(json!(["a", "b"])),
+        cm(json!(["a", "c"])),
+        cm(json!(["a", "b", "d"])),
+    );
+    assert_eq!(p.result["metadata"]["finalizers"], json!(["a", "c", "d"]));
+    let b = field(&p, "metadata.finalizers[=b]");
+    assert_eq!(b.action, Action::Delete);
+    assert_eq!(
+        b.reason.directive.as_deref(),
+        Some("$deleteFromPrimitiveList/finalizers")
+    );
+    assert_eq!(field(&p, "metadata.finalizers[=c]").action, Action::Add);
+    assert_eq!(field(&p, "metadata.finalizers[=d]").action, Action::Keep);
+    assert_eq!(
+        field(&p, "metadata.finalizers").reason.kind,
+        "list: merge primitives"
+    );
+}
+
+#[test]
+fn retain_keys_clears_rolling_update() {
+    let strategy = |s: Value| {
+        let mut d = deployment(pod_template(json!([{"name": "nginx", "image": "x"}])));
+        d["spec"]["strategy"] = s;
+        d
+    };
+    let p = run(
+        strategy(json!({"type": "RollingUpdate"})),
+        strategy(json!({"type": "Recreate"})),
+        strategy(json!({"type": "RollingUpdate", "rollingUpdate": {"maxSurge": "25%"}})),
+    );
+    let ru = field(&p, "spec.strategy.rollingUpdate");
+    assert_eq!(ru.action, Action::Clear);
+    assert_eq!(ru.reason.directive.as_deref(), Some("$retainKeys"));
+    assert_eq!(field(&p, "spec.strategy").reason.kind, "map (retainKeys)");
+}
+
+#[test]
+fn probe_handler_change_without_annotation_warns() {
+    let probe = |p: Value| {
+        deployment(pod_template(
+            json!([{"name": "nginx", "image": "x", "livenessProbe": p}]),
+        ))
+    };
+    let local = probe(json!({"httpGet": {"path": "/", "port": 80}}));
+    let live = probe(json!({"tcpSocket": {"port": 80}}));
+    let input = PlanInput {
+        local: &local,
+        live: Some(&live),
+        last_applied: LastApplied::FromLive,
+        namespace: None,
+        overwrite: true,
+    };
+    let p = plan(&input, Schema::embedded()).unwrap();
+    let codes: Vec<&str> = p.warnings.iter().map(|w| w.code).collect();
+    assert!(codes.contains(&"missing-annotation"), "{codes:?}");
+    assert!(codes.contains(&"union-two-members"), "{codes:?}");
+}
