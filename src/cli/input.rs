@@ -8,12 +8,27 @@ use super::CliError;
 use crate::document;
 use crate::engine::schema::{Meta, Schema};
 
+/// The largest input file read (Kubernetes objects are limited to about 1.5 MB by etcd; large
+/// generated lists stay well under this).
+pub const MAX_INPUT_BYTES: u64 = 100_000_000;
+
 /// Read a file's bytes.
 pub fn read_bytes(path: &Path) -> Result<Vec<u8>, CliError> {
     if path.is_dir() {
         return Err(CliError::Input(format!(
             "{}: is a directory, expected a file",
             path.display()
+        )));
+    }
+    let size = std::fs::metadata(path)
+        .map_err(|e| CliError::Input(format!("{}: {}", path.display(), io_reason(&e))))?
+        .len();
+    if size > MAX_INPUT_BYTES {
+        return Err(CliError::Input(format!(
+            "{}: {} MB is larger than the {} MB applyscope reads",
+            path.display(),
+            size / 1_000_000,
+            MAX_INPUT_BYTES / 1_000_000
         )));
     }
     std::fs::read(path)

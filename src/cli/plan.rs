@@ -8,7 +8,7 @@ use serde_json::Value;
 
 use super::CliError;
 use super::input::{read_object, read_one_object};
-use crate::engine::plan::{self, Action, LastApplied, Plan, PlanError, PlanInput};
+use crate::engine::plan::{self, Action, InputDoc, LastApplied, Plan, PlanError, PlanInput};
 use crate::engine::schema::Schema;
 use crate::engine::{gojson, jsonmerge};
 
@@ -66,7 +66,13 @@ pub fn run(args: &PlanArgs) -> Result<String, CliError> {
         live,
         last_applied: args.last_applied.as_deref().map(read_object).transpose()?,
     };
-    let p = compute(&docs, args.namespace.as_deref(), args.overwrite)?;
+    let show = |p: &std::path::Path| p.display().to_string();
+    let names = DocNames {
+        local: show(&args.local),
+        live: args.live.as_deref().map(show).unwrap_or_default(),
+        last_applied: args.last_applied.as_deref().map(show).unwrap_or_default(),
+    };
+    let p = compute_named(&docs, args.namespace.as_deref(), args.overwrite, &names)?;
     render(&p, args.output)
 }
 
@@ -75,6 +81,33 @@ pub fn compute(
     docs: &PlanDocs,
     namespace: Option<&str>,
     overwrite: bool,
+) -> Result<Plan, CliError> {
+    compute_named(docs, namespace, overwrite, &DocNames::default())
+}
+
+/// The names of the input documents, for messages.
+pub struct DocNames {
+    pub local: String,
+    pub live: String,
+    pub last_applied: String,
+}
+
+impl Default for DocNames {
+    fn default() -> Self {
+        DocNames {
+            local: "local".into(),
+            live: "live".into(),
+            last_applied: "last-applied".into(),
+        }
+    }
+}
+
+/// Plan documents with the embedded schema; input errors name the document.
+pub fn compute_named(
+    docs: &PlanDocs,
+    namespace: Option<&str>,
+    overwrite: bool,
+    names: &DocNames,
 ) -> Result<Plan, CliError> {
     let input = PlanInput {
         local: &docs.local,
@@ -87,7 +120,14 @@ pub fn compute(
         overwrite,
     };
     plan::plan(&input, Schema::embedded()).map_err(|e| match e {
-        PlanError::Input(m) => CliError::Input(m),
+        PlanError::Input { about, message } => {
+            let name = match about {
+                InputDoc::Local => &names.local,
+                InputDoc::Live => &names.live,
+                InputDoc::LastApplied => &names.last_applied,
+            };
+            CliError::Input(format!("{name}: {message}"))
+        }
         PlanError::Kubectl(m) | PlanError::Conflict(m) => CliError::Failed(m),
     })
 }

@@ -100,15 +100,30 @@ pub struct Plan {
 /// Why there is no plan.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum PlanError {
-    /// The inputs do not describe one object (exit 2).
-    #[error("{0}")]
-    Input(String),
+    /// The inputs do not describe one object (exit 2). `about` says which input.
+    #[error("{message}")]
+    Input { about: InputDoc, message: String },
     /// kubectl apply would fail (exit 1), with kubectl's reason.
     #[error("{0}")]
     Kubectl(String),
     /// `--overwrite=false` and the patch changes what changed since last-applied (exit 1).
     #[error("{0}")]
     Conflict(String),
+}
+
+/// Which input a [`PlanError::Input`] is about.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum InputDoc {
+    Local,
+    Live,
+    LastApplied,
+}
+
+fn input_error(about: InputDoc, message: impl Into<String>) -> PlanError {
+    PlanError::Input {
+        about,
+        message: message.into(),
+    }
 }
 
 /// The object's identity, as kubectl names and matches objects.
@@ -147,7 +162,7 @@ pub fn strategic_root<'s>(schema: &'s Schema, obj: &Value) -> Option<Meta<'s>> {
 pub fn plan(input: &PlanInput<'_>, schema: &Schema) -> Result<Plan, PlanError> {
     let local = prepare_local(input, schema)?;
     let annotation =
-        annotation::encode(&local).map_err(|e| PlanError::Input(format!("local object: {e}")))?;
+        annotation::encode(&local).map_err(|e| input_error(InputDoc::Local, e.to_string()))?;
     let modified = annotation::with_annotation(&local, &annotation);
     let meta = strategic_root(schema, &local);
 
@@ -161,7 +176,7 @@ pub fn plan(input: &PlanInput<'_>, schema: &Schema) -> Result<Plan, PlanError> {
     let original: Option<Value> = match input.last_applied {
         LastApplied::Given(doc) => {
             let text = annotation::encode(doc)
-                .map_err(|e| PlanError::Input(format!("last-applied: {e}")))?;
+                .map_err(|e| input_error(InputDoc::LastApplied, e.to_string()))?;
             current = annotation::with_annotation(&current, &text);
             Some(doc.clone())
         }
@@ -298,13 +313,15 @@ fn prepare_local(input: &PlanInput<'_>, schema: &Schema) -> Result<Value, PlanEr
     let mut local = input.local.clone();
     let (api_version, kind, namespace, name) = identity(&local);
     if api_version.is_empty() || kind.is_empty() {
-        return Err(PlanError::Input(
-            "the local object has no apiVersion or kind".into(),
+        return Err(input_error(
+            InputDoc::Local,
+            "the object has no apiVersion or kind",
         ));
     }
     if name.is_empty() {
-        return Err(PlanError::Input(
-            "the local object has no metadata.name".into(),
+        return Err(input_error(
+            InputDoc::Local,
+            "the object has no metadata.name",
         ));
     }
     check_string_maps(&local)?;
@@ -320,10 +337,13 @@ fn prepare_local(input: &PlanInput<'_>, schema: &Schema) -> Result<Value, PlanEr
         && !namespace.is_empty()
         && namespace != flag
     {
-        return Err(PlanError::Input(format!(
-            "the namespace from the provided object {namespace:?} does not match the namespace {flag:?}. \
+        return Err(input_error(
+            InputDoc::Local,
+            format!(
+                "the namespace from the provided object {namespace:?} does not match the namespace {flag:?}. \
              You must pass '--namespace={namespace}' to perform this operation."
-        )));
+            ),
+        ));
     }
     if namespace.is_empty() {
         let live_namespace = input.live.map(|l| identity(l).2).filter(|n| !n.is_empty());
@@ -349,22 +369,26 @@ fn check_string_maps(obj: &Value) -> Result<(), PlanError> {
             if map.is_null() {
                 continue;
             }
-            return Err(PlanError::Input(format!(
-                "metadata.{field}: expected a map of strings"
-            )));
+            return Err(input_error(
+                InputDoc::Local,
+                format!("metadata.{field}: expected a map of strings"),
+            ));
         };
         for (k, v) in map {
             if !(v.is_string() || v.is_null()) {
-                return Err(PlanError::Input(format!(
-                    "metadata.{field}.{k}: values must be strings (quote it), found {}; kubectl cannot read this file",
-                    match v {
-                        Value::Null => "null",
-                        Value::Bool(_) => "a boolean",
-                        Value::Number(_) => "a number",
-                        Value::Array(_) => "a list",
-                        _ => "a map",
-                    }
-                )));
+                return Err(input_error(
+                    InputDoc::Local,
+                    format!(
+                        "metadata.{field}.{k}: values must be strings (quote it), found {}; kubectl cannot read this file",
+                        match v {
+                            Value::Null => "null",
+                            Value::Bool(_) => "a boolean",
+                            Value::Number(_) => "a number",
+                            Value::Array(_) => "a list",
+                            _ => "a map",
+                        }
+                    ),
+                ));
             }
         }
     }
@@ -376,11 +400,23 @@ fn check_same_object(local: &Value, live: &Value) -> Result<(), PlanError> {
     let (va, vk, vn, vname) = identity(live);
     let group = |api: &str| api.rsplit_once('/').map_or("", |(g, _)| g).to_owned();
     if lk != vk || group(la) != group(va) || lname != vname || (!vn.is_empty() && ln != vn) {
-        return Err(PlanError::Input(format!(
-            "local and live are different objects: local is {lk} {}/{lname} ({la}), live is {vk} {}/{vname} ({va})",
-            if ln.is_empty() { "-" } else { ln },
-            if vn.is_empty() { "-" } else { vn },
-        )));
+        let show = |kind: &str, ns: &str, name: &str, api: &str| {
+            let kind = if kind.is_empty() { "(no kind)" } else { kind };
+            let name = if name.is_empty() { "(no name)" } else { name };
+            if ns.is_empty() {
+                format!("{kind} {name} ({api})")
+            } else {
+                format!("{kind} {ns}/{name} ({api})")
+            }
+        };
+        return Err(input_error(
+            InputDoc::Live,
+            format!(
+                "not the same object as the local file: live is {}, local is {}",
+                show(vk, vn, vname, va),
+                show(lk, ln, lname, la)
+            ),
+        ));
     }
     Ok(())
 }
@@ -395,9 +431,16 @@ fn has_annotation_key(obj: &Value) -> bool {
 /// The live annotation's JSON (kubectl: `null` means none).
 fn parse_annotation(text: &str) -> Result<Value, PlanError> {
     let v = smp::parse_json(text).map_err(|_| {
-        PlanError::Input(format!(
-            "the live object's {LAST_APPLIED} annotation is not a JSON object"
-        ))
+        let why = match serde_json::from_str::<Value>(text) {
+            Err(e) => format!("not JSON (line {}, column {}: {e})", e.line(), e.column()),
+            Ok(_) => "JSON but not an object".to_owned(),
+        };
+        input_error(
+            InputDoc::Live,
+            format!(
+                "metadata.annotations[\"{LAST_APPLIED}\"]: the last-applied annotation is {why}"
+            ),
+        )
     })?;
     Ok(v)
 }

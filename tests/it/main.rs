@@ -3,6 +3,7 @@
 // Test code: a failed unwrap is a failed test.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
+mod bad_input;
 mod boundary;
 mod cli_conformance;
 mod conformance_jsonmerge;

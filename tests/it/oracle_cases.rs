@@ -90,7 +90,10 @@ fn check_lib(case: &Case) -> Result<(), String> {
         overwrite: case.overwrite,
     };
     let got = if case.modified.is_null() {
-        Err(plan::PlanError::Input("unreadable".into()))
+        Err(plan::PlanError::Input {
+            about: plan::InputDoc::Local,
+            message: "unreadable".into(),
+        })
     } else {
         plan::plan(&input, Schema::embedded())
     };
