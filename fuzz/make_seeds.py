@@ -1,15 +1,17 @@
 #!/usr/bin/env python3
 """Write the seed corpora (fuzz/corpus/<target>/) from the project's own test cases
 (tests/cases/*), the oracle examples and the conformance vectors (../shared beside the repo).
+Files are named by their SHA-1, so running it again rewrites the same seeds and leaves the
+other corpus files (inputs kept from fuzzing runs, see README.md) alone.
 
 Documents of one input are separated by a 0xFF byte (see fuzz_targets/common/mod.rs).
-Run once; the seeds are committed. Needs python3 with PyYAML (Debian: python3-yaml), used only
-to turn the YAML examples into JSON for the strategic-merge targets.
+The seeds are committed; this script documents where they came from. Needs python3 with
+PyYAML (Debian: python3-yaml), used only to turn the YAML examples into JSON for the
+strategic-merge targets.
 """
 import hashlib
 import json
 import pathlib
-import shutil
 
 import yaml
 
@@ -36,8 +38,7 @@ def load_cases(name):
 
 def write(target, items, limit):
     out = FUZZ / "corpus" / target
-    shutil.rmtree(out, ignore_errors=True)
-    out.mkdir(parents=True)
+    out.mkdir(parents=True, exist_ok=True)
     seen = set()
     for data in items:
         h = hashlib.sha1(data).hexdigest()

@@ -3,22 +3,67 @@
 //! Exit status: 0 success, 1 the operation failed (e.g. a three-way conflict, a patch the
 //! reference rejects), 2 bad input (unreadable or malformed files, bad arguments).
 
+pub mod diff;
 mod input;
+mod last_applied;
+pub mod objects;
 mod patch;
 pub mod plan;
 
 use std::fmt;
+use std::io::IsTerminal as _;
+use std::path::PathBuf;
 
-use clap::{Parser, Subcommand};
+use clap::{Args, Parser, Subcommand};
 
+pub use last_applied::ANNOTATIONS_LIMIT;
 pub use patch::PatchCommand;
 
 /// See what `kubectl apply` will do to a live Kubernetes object, field by field, and why.
 #[derive(Debug, Parser)]
-#[command(name = "applyscope", version, about, long_about = None)]
+///
+/// With no command it opens the TUI (when stdout is a terminal; otherwise it prints the text
+/// plan): on the first built-in example, on `--example NAME`, or on files (`-f LOCAL --live LIVE`).
+#[command(name = "applyscope", version, about, long_about = None, args_conflicts_with_subcommands = true)]
 pub struct Cli {
     #[command(subcommand)]
     pub command: Option<Command>,
+    #[command(flatten)]
+    pub open: OpenArgs,
+}
+
+/// What the TUI opens.
+#[derive(Debug, Default, Args)]
+pub struct OpenArgs {
+    /// The file you would apply (`--local` is an alias of `-f`).
+    #[arg(
+        short = 'f',
+        long = "local",
+        visible_alias = "filename",
+        conflicts_with = "example"
+    )]
+    pub local: Option<PathBuf>,
+    /// The live object, as a file (e.g. `kubectl get -o yaml`).
+    #[arg(long, requires = "local", conflicts_with = "no_live")]
+    pub live: Option<PathBuf>,
+    /// The object does not exist yet: a create.
+    #[arg(long, requires = "local")]
+    pub no_live: bool,
+    /// The last-applied configuration (default: the live object's annotation).
+    #[arg(long, requires = "local")]
+    pub last_applied: Option<PathBuf>,
+    /// A built-in example (`applyscope examples` lists them).
+    #[arg(long, value_name = "NAME")]
+    pub example: Option<String>,
+    /// TUI: the keys that edit and commit last-applied are off.
+    #[arg(long)]
+    pub read_only: bool,
+    /// TUI: a commit shows what it would write, and writes nothing.
+    #[arg(long)]
+    pub dry_run: bool,
+    /// TUI: a commit writes the last-applied document alone to PATH (not the live file).
+    #[arg(long, value_name = "PATH")]
+    pub write_last_applied: Option<PathBuf>,
 }
 
 #[derive(Debug, Subcommand)]
@@ -28,6 +73,14 @@ pub enum Command {
     Patch(PatchCommand),
     /// What `kubectl apply` would send, the live object after it, and every field's action and why.
     Plan(plan::PlanArgs),
+    /// Like `kubectl diff`: a unified diff of each live object against the result of the apply
+    /// (exit 0 no differences, 1 differences, 2 error).
+    Diff(diff::DiffArgs),
+    /// View or edit the last-applied annotation in a live object's file.
+    #[command(subcommand, name = "last-applied")]
+    LastApplied(last_applied::LastAppliedCommand),
+    /// List the built-in examples (open one with `--example NAME`).
+    Examples,
 }
 
 /// Why a command failed, and so its exit status.
@@ -67,8 +120,103 @@ pub fn run(cli: Cli) -> Result<String, CliError> {
     match cli.command {
         Some(Command::Patch(cmd)) => patch::run(&cmd),
         Some(Command::Plan(args)) => plan::run(&args),
-        None => example_plan(&crate::examples::EXAMPLES[0]),
+        Some(Command::Diff(args)) => diff::main(&args),
+        Some(Command::LastApplied(cmd)) => last_applied::run(&cmd),
+        Some(Command::Examples) => Ok(list_examples()),
+        None => open(&cli.open),
     }
+}
+
+/// `applyscope examples`: one line per example, its name and what it teaches.
+fn list_examples() -> String {
+    let width = crate::examples::EXAMPLES
+        .iter()
+        .map(|e| e.name.len())
+        .max()
+        .unwrap_or(0);
+    let mut out = String::new();
+    for e in crate::examples::EXAMPLES {
+        let about = e.about.split_whitespace().collect::<Vec<_>>().join(" ");
+        let about = match about.char_indices().nth(90) {
+            Some((i, _)) => format!("{}…", &about[..i]),
+            None => about,
+        };
+        out.push_str(&format!("{:<width$}  {about}\n", e.name));
+    }
+    out
+}
+
+/// The no-command run: the TUI on a terminal, the text plan otherwise.
+fn open(args: &OpenArgs) -> Result<String, CliError> {
+    let example = match &args.example {
+        Some(name) => Some(crate::examples::find(name).ok_or_else(|| {
+            CliError::Input(format!(
+                "no example {name:?}; `applyscope examples` lists them"
+            ))
+        })?),
+        None if args.local.is_none() => crate::examples::EXAMPLES.first(),
+        None => None,
+    };
+    let tty = std::io::stdout().is_terminal();
+    let source = match (example, &args.local) {
+        (Some(e), _) if !tty => return example_plan(e),
+        (Some(e), _) => crate::app::Source::from_example(e)?,
+        (None, Some(local)) => files_source(args, local)?,
+        (None, None) => return Err(CliError::Input("no examples built in".into())),
+    };
+    if !tty {
+        let p = plan::compute(&source.docs, None, true)?;
+        return plan::render(&p, plan::Format::Text);
+    }
+    let model = crate::app::Model::new(source)?;
+    let options = crate::app::EditOptions {
+        read_only: args.read_only,
+        dry_run: args.dry_run,
+        write_last_applied: args.write_last_applied.clone(),
+    };
+    let files = match (example, &args.local) {
+        (None, Some(local)) => Some(crate::app::Files {
+            local: local.clone(),
+            live: args.live.clone(),
+            last_applied: args.last_applied.clone(),
+        }),
+        _ => None,
+    };
+    let model = crate::tui::prepare(model, options, files).map_err(CliError::Input)?;
+    let no_color = std::env::var("NO_COLOR").ok();
+    let theme = crate::theme::Theme::from_no_color(no_color.as_deref());
+    crate::tui::run(model, &theme).map_err(|e| CliError::Failed(format!("terminal: {e}")))?;
+    Ok(String::new())
+}
+
+/// The documents named by `-f`, `--live`, `--last-applied`.
+fn files_source(args: &OpenArgs, local: &std::path::Path) -> Result<crate::app::Source, CliError> {
+    let live = match (&args.live, args.no_live) {
+        (Some(path), _) => Some(input::read_one_object(path)?),
+        (None, true) => None,
+        (None, false) => {
+            return Err(CliError::Input(
+                "no live object: pass --live FILE, or --no-live for a create".into(),
+            ));
+        }
+    };
+    let title = match &args.live {
+        Some(l) => format!("{} → {}", local.display(), l.display()),
+        None => format!("{} (create)", local.display()),
+    };
+    Ok(crate::app::Source {
+        title,
+        about: String::new(),
+        docs: plan::PlanDocs {
+            local: input::read_one_object(local)?,
+            live,
+            last_applied: args
+                .last_applied
+                .as_deref()
+                .map(input::read_object)
+                .transpose()?,
+        },
+    })
 }
 
 /// The plan of a built-in example, as text.

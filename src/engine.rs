@@ -5,15 +5,19 @@
 //! - [`smp`]: strategic merge patch (two-way diff, three-way diff, apply);
 //! - [`jsonmerge`]: RFC 7386 JSON merge patch, three-way as kubectl does it for custom resources;
 //! - [`jsonpatch`]: RFC 6902 JSON Patch;
+//! - [`edit`]: edits of the last-applied configuration (drop, adopt, set);
 //! - [`plan`]: what `kubectl apply` would send, the result, and every field's action and why;
+//! - [`lint`]: hazard lints (duplicate merge keys, immutable fields, ...) added to a plan's warnings;
 //! - [`gojson`]: JSON written byte for byte as Go's `encoding/json` writes it;
 //! - [`gofmt`]: how Go's `%v`, `reflect` and `==` see a value (sorting and matching rely on it).
 
+pub mod edit;
 pub mod error;
 pub mod gofmt;
 pub mod gojson;
 pub mod jsonmerge;
 pub mod jsonpatch;
+pub mod lint;
 pub mod plan;
 pub mod schema;
 pub mod smp;

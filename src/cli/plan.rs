@@ -1,29 +1,41 @@
 //! `applyscope plan`: what `kubectl apply` would send, the result, every field's action and why.
 
 use std::fmt::Write as _;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use clap::{Args, ValueEnum};
 use serde_json::Value;
 
 use super::CliError;
 use super::input::{read_object, read_one_object};
+use super::objects::{self, Pair};
 use crate::engine::plan::{self, Action, InputDoc, LastApplied, Plan, PlanError, PlanInput};
 use crate::engine::schema::Schema;
 use crate::engine::{gojson, jsonmerge};
 
 #[derive(Debug, Args)]
 pub struct PlanArgs {
-    /// The file you would apply.
-    #[arg(long, short = 'f')]
-    pub local: PathBuf,
-    /// The live object, as a file (e.g. `kubectl get -o yaml`).
-    #[arg(long, conflicts_with = "no_live")]
-    pub live: Option<PathBuf>,
+    /// The files you would apply: a file, a directory, or `-` (standard input); repeatable.
+    /// One file holding one object gives one plan; anything else, one plan per object.
+    #[arg(
+        long,
+        short = 'f',
+        visible_alias = "filename",
+        required = true,
+        value_name = "FILE|DIR|-"
+    )]
+    pub local: Vec<PathBuf>,
+    /// The live objects, as files or directories (e.g. `kubectl get -o yaml`), matched by group,
+    /// kind, namespace and name; an object with no live match is a create. Repeatable.
+    #[arg(long, conflicts_with = "no_live", value_name = "FILE|DIR|-")]
+    pub live: Vec<PathBuf>,
     /// The object does not exist yet: plan a create.
     #[arg(long)]
     pub no_live: bool,
-    /// The last-applied configuration (default: the live object's annotation).
+    /// Read directories recursively.
+    #[arg(short = 'R', long)]
+    pub recursive: bool,
+    /// The last-applied configuration (default: the live object's annotation); one object only.
     #[arg(long)]
     pub last_applied: Option<PathBuf>,
     /// With false, refuse the apply as `kubectl apply --overwrite=false` does.
@@ -52,28 +64,259 @@ pub struct PlanDocs {
 }
 
 pub fn run(args: &PlanArgs) -> Result<String, CliError> {
-    let live = match (&args.live, args.no_live) {
+    match single(args) {
+        Some((local, live)) => run_one(args, local, live),
+        None => run_many(args),
+    }
+}
+
+/// The one-object invocation: one `-f` file and at most one `--live` file, neither holding
+/// several objects. (Its output and messages are the contract from before many objects.)
+fn single(args: &PlanArgs) -> Option<(&Path, Option<&Path>)> {
+    let plain = |p: &Path| p.as_os_str() != "-" && !p.is_dir();
+    let ([local], live) = (args.local.as_slice(), args.live.as_slice()) else {
+        return None;
+    };
+    let live = match live {
+        [] => None,
+        [one] => Some(one.as_path()),
+        _ => return None,
+    };
+    let one = |p: &Path| plain(p) && !holds_many_objects(p);
+    (!args.recursive && one(local) && live.is_none_or(one)).then_some((local.as_path(), live))
+}
+
+/// Whether a file holds two or more Kubernetes objects (documents or `List` items with a
+/// `kind`). Unreadable files are not: the one-object path reports them as before.
+fn holds_many_objects(path: &Path) -> bool {
+    let Ok(bytes) = super::input::read_bytes(path) else {
+        return false;
+    };
+    let Ok(docs) = crate::document::parse_documents_bytes(&bytes, "") else {
+        return false;
+    };
+    docs.into_iter()
+        .flat_map(|d| super::input::flatten_lists(d.value))
+        .filter(|v| v.get("kind").is_some_and(Value::is_string))
+        .count()
+        > 1
+}
+
+fn run_one(args: &PlanArgs, local: &Path, live_path: Option<&Path>) -> Result<String, CliError> {
+    let live = match (live_path, args.no_live) {
         (Some(path), _) => Some(read_one_object(path)?),
         (None, true) => None,
-        (None, false) => {
-            return Err(CliError::Input(
-                "no live object: pass --live FILE, or --no-live for a create (reading the live object from a cluster is not built yet)".into(),
-            ));
-        }
+        (None, false) => return Err(no_live_error()),
     };
     let docs = PlanDocs {
-        local: read_one_object(&args.local)?,
+        local: read_one_object(local)?,
         live,
         last_applied: args.last_applied.as_deref().map(read_object).transpose()?,
     };
     let show = |p: &std::path::Path| p.display().to_string();
     let names = DocNames {
-        local: show(&args.local),
-        live: args.live.as_deref().map(show).unwrap_or_default(),
+        local: show(local),
+        live: live_path.map(show).unwrap_or_default(),
         last_applied: args.last_applied.as_deref().map(show).unwrap_or_default(),
     };
     let p = compute_named(&docs, args.namespace.as_deref(), args.overwrite, &names)?;
     render(&p, args.output)
+}
+
+fn no_live_error() -> CliError {
+    CliError::Input(
+        "no live object: pass --live FILE, or --no-live for a create (reading the live object from a cluster is not built yet)".into(),
+    )
+}
+
+/// Many objects: every object's plan, in the order of the files; exit 1 when one of them would
+/// fail (the others are still printed), 2 on bad input.
+fn run_many(args: &PlanArgs) -> Result<String, CliError> {
+    if args.last_applied.is_some() {
+        return Err(CliError::Input(
+            "--last-applied works with one object (one -f file holding one object)".into(),
+        ));
+    }
+    if args.live.is_empty() && !args.no_live {
+        return Err(no_live_error());
+    }
+    let namespace = args.namespace.as_deref();
+    let mut stdin_used = false;
+    let locals = objects::read_all(&args.local, args.recursive, &mut stdin_used)?;
+    let lives = objects::read_all(&args.live, args.recursive, &mut stdin_used)?;
+    let pairs = objects::pair(locals, lives, namespace)?;
+    let plans = objects::plan_all(&pairs, namespace, args.overwrite);
+    let out = render_many(&pairs, &plans, args.output)?;
+    let errors: Vec<String> = pairs
+        .iter()
+        .zip(&plans)
+        .filter_map(|(pair, plan)| plan.as_ref().err().map(|e| format!("{}: {e}", pair.key)))
+        .collect();
+    let code = plans
+        .iter()
+        .filter_map(|p| p.as_ref().err().map(CliError::exit_code))
+        .max()
+        .unwrap_or(0);
+    objects::finish(out, &errors, code)
+}
+
+/// One object's entry in the many-object output (JSON lines, YAML documents).
+fn entry(pair: &Pair, plan: &Result<Plan, CliError>) -> Result<Value, CliError> {
+    let api_version = pair
+        .local
+        .value
+        .get("apiVersion")
+        .cloned()
+        .unwrap_or(Value::Null);
+    let mut e = serde_json::json!({
+        "object": {
+            "apiVersion": api_version,
+            "kind": pair.key.kind,
+            "namespace": pair.key.namespace,
+            "name": pair.key.name,
+        },
+        "source": pair.local.source,
+        "live": pair.live.as_ref().map(|l| l.source.clone()),
+    });
+    match plan {
+        Ok(p) => {
+            e["plan"] = serde_json::to_value(p).map_err(|err| CliError::Failed(err.to_string()))?;
+        }
+        Err(err) => {
+            e["error"] =
+                serde_json::json!({"exitCode": err.exit_code(), "message": err.to_string()});
+        }
+    }
+    Ok(e)
+}
+
+/// The many-object output: `json`, one line per object (JSON lines); `yaml`, one document
+/// per object; `text`, each object's plan then a summary, riskiest first.
+pub fn render_many(
+    pairs: &[Pair],
+    plans: &[Result<Plan, CliError>],
+    format: Format,
+) -> Result<String, CliError> {
+    let items: Vec<(&Pair, &Result<Plan, CliError>)> = pairs.iter().zip(plans).collect();
+    // Writing a plan costs more than planning it: each object's text is made in parallel too.
+    let parts = objects::parallel_map(&items, |(pair, plan)| -> Result<String, CliError> {
+        Ok(match format {
+            Format::Json => {
+                let mut line = gojson::to_string(&entry(pair, plan)?)
+                    .map_err(|e| CliError::Failed(e.to_string()))?;
+                line.push('\n');
+                line
+            }
+            Format::Yaml => format!("---\n{}", jsonmerge::to_yaml(&entry(pair, plan)?)),
+            Format::Text => {
+                let live = pair.live.as_ref().map_or_else(
+                    || "no live object".to_owned(),
+                    |l| format!("live {}", l.source),
+                );
+                let mut out = format!("=== {} ({}, {live})\n", pair.key, pair.local.source);
+                match plan {
+                    Ok(p) => out.push_str(&text(p)),
+                    Err(e) => {
+                        let _ = writeln!(out, "error: {e}");
+                    }
+                }
+                out.push('\n');
+                out
+            }
+        })
+    });
+    let mut out = String::new();
+    for part in parts {
+        out.push_str(&part?);
+    }
+    if format == Format::Text {
+        out.push_str(&summary(pairs, plans));
+    }
+    Ok(out)
+}
+
+/// One row per object, riskiest first: failures, then most warnings, then most deletions
+/// (`clear` + `delete`), then most changes.
+fn summary(pairs: &[Pair], plans: &[Result<Plan, CliError>]) -> String {
+    struct Row<'a> {
+        index: usize,
+        pair: &'a Pair,
+        action: &'static str,
+        counts: [usize; 4],
+        warnings: usize,
+        failed: bool,
+    }
+    let count = |p: &Plan, a: Action| p.fields.iter().filter(|f| f.action == a).count();
+    let mut rows: Vec<Row<'_>> = pairs
+        .iter()
+        .zip(plans)
+        .enumerate()
+        .map(|(index, (pair, plan))| match plan {
+            Ok(p) => Row {
+                index,
+                pair,
+                action: match (&p.created, p.patch_type) {
+                    (Some(_), _) => "create",
+                    (None, Some(_)) => "patch",
+                    (None, None) => "unchanged",
+                },
+                counts: [
+                    count(p, Action::Add),
+                    count(p, Action::Set),
+                    count(p, Action::Clear),
+                    count(p, Action::Delete),
+                ],
+                warnings: p.warnings.len(),
+                failed: false,
+            },
+            Err(_) => Row {
+                index,
+                pair,
+                action: "FAILS",
+                counts: [0; 4],
+                warnings: 0,
+                failed: true,
+            },
+        })
+        .collect();
+    rows.sort_by_key(|r| {
+        (
+            std::cmp::Reverse(r.failed),
+            std::cmp::Reverse(r.warnings),
+            std::cmp::Reverse(r.counts[2] + r.counts[3]),
+            std::cmp::Reverse(r.counts[0] + r.counts[1]),
+            r.index,
+        )
+    });
+    let tally = |name: &str| rows.iter().filter(|r| r.action == name).count();
+    let mut out = format!(
+        "summary: {} objects: {} create, {} patch, {} unchanged, {} fail; riskiest first\n",
+        rows.len(),
+        tally("create"),
+        tally("patch"),
+        tally("unchanged"),
+        tally("FAILS")
+    );
+    let _ = writeln!(
+        out,
+        "{:<9} {:>5} {:>5} {:>5} {:>6} {:>8}  object",
+        "action", "add", "set", "clear", "delete", "warnings"
+    );
+    for r in rows {
+        let _ = writeln!(
+            out,
+            "{:<9} {:>5} {:>5} {:>5} {:>6} {:>8}  {} ({})",
+            r.action,
+            r.counts[0],
+            r.counts[1],
+            r.counts[2],
+            r.counts[3],
+            r.warnings,
+            r.pair.key,
+            r.pair.local.source
+        );
+    }
+    out
 }
 
 /// Plan documents with the embedded schema.

@@ -14,9 +14,9 @@ mod warnings;
 use serde::Serialize;
 use serde_json::Value;
 
-pub use annotation::LAST_APPLIED;
+pub use annotation::{LAST_APPLIED, encode as encode_annotation, of as annotation_of};
 pub use fields::{Action, FieldPlan, Reason};
-pub use path::FieldPath;
+pub use path::{FieldPath, Seg};
 pub use warnings::Warning;
 
 use super::jsonmerge::{self, Precondition};
@@ -175,10 +175,19 @@ pub fn plan(input: &PlanInput<'_>, schema: &Schema) -> Result<Plan, PlanError> {
     let mut current = live.clone();
     let original: Option<Value> = match input.last_applied {
         LastApplied::Given(doc) => {
-            let text = annotation::encode(doc)
+            // As kubectl recorded it when it applied: with the namespace it applied to.
+            let mut doc = doc.clone();
+            let (_, _, local_ns, _) = identity(&local);
+            if !local_ns.is_empty()
+                && identity(&doc).2.is_empty()
+                && let Some(metadata) = doc.get_mut("metadata").and_then(Value::as_object_mut)
+            {
+                metadata.insert("namespace".into(), Value::String(local_ns.to_owned()));
+            }
+            let text = annotation::encode(&doc)
                 .map_err(|e| input_error(InputDoc::LastApplied, e.to_string()))?;
             current = annotation::with_annotation(&current, &text);
-            Some(doc.clone())
+            Some(doc)
         }
         LastApplied::FromLive => match annotation::of(live) {
             None => {
@@ -241,6 +250,14 @@ pub fn plan(input: &PlanInput<'_>, schema: &Schema) -> Result<Plan, PlanError> {
     };
     let fields = fields::walk(&docs, meta, patch_type);
     warnings.extend(warnings::check(&docs, &fields, meta));
+    warnings.extend(super::lint::check(&super::lint::LintInput {
+        local: &modified,
+        live: Some(&current),
+        last_applied: original.as_ref(),
+        result: &result,
+        annotation: &annotation,
+        meta,
+    }));
     Ok(Plan {
         patch_type: (!unchanged).then_some(patch_type),
         patch: (!unchanged).then_some(patch),
@@ -273,13 +290,21 @@ fn plan_create(local: &Value, annotation: String, modified: Value, meta: Option<
     };
     let fields = fields::walk(&docs, meta, patch_type);
     let _ = local;
+    let warnings = super::lint::check(&super::lint::LintInput {
+        local: &modified,
+        live: None,
+        last_applied: None,
+        result: &created,
+        annotation: &annotation,
+        meta,
+    });
     Plan {
         patch_type: None,
         patch: None,
         result: created.clone(),
         created: Some(created),
         fields,
-        warnings: Vec::new(),
+        warnings,
         annotation,
         last_applied: None,
         modified,

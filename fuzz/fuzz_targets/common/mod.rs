@@ -28,7 +28,10 @@ pub fn json_doc(bytes: &[u8]) -> Option<Value> {
 /// The schema of the conformance vectors (apimachinery's `mergeItem` test type), so the seeds
 /// taken from them reach the merge-key, retainKeys and primitive-list code paths.
 static MERGE_ITEM: LazyLock<Schema> = LazyLock::new(|| {
-    let doc: Value = serde_json::from_str(include_str!("../../schema/swagger-merge-item.strict.json"))
+    // Read from ../shared (third-party data, not copied into the repo); fuzzing runs where it is.
+    let doc: Value = serde_json::from_str(include_str!(
+        "../../../../shared/conformance/schema/swagger-merge-item.strict.json"
+    ))
         .expect("the mergeItem schema is JSON");
     Schema::from_openapi(&doc).expect("the mergeItem schema loads")
 });

@@ -80,6 +80,8 @@ impl Action {
 pub enum Table {
     Primitive,
     Map,
+    /// A list field: replaced like a primitive, or merged element by element like a map.
+    List,
     ListElement,
 }
 
@@ -173,7 +175,7 @@ pub(crate) fn walk(docs: &Docs<'_>, meta: Option<Meta<'_>>, mode: PatchType) -> 
         r: docs.result,
         p: docs.patch,
     };
-    w.object(q, meta, &FieldPath::default(), 0);
+    w.object(q, meta, &FieldPath::default(), None, 0);
     w.out
 }
 
@@ -218,7 +220,16 @@ fn element_action(q: &Quad<'_>) -> Action {
 }
 
 impl Walker {
-    fn object(&mut self, q: Quad<'_>, meta: Option<Meta<'_>>, path: &FieldPath, depth: usize) {
+    /// The fields of a map. `removed` says why the map itself leaves live, if it does: its
+    /// fields go with it.
+    fn object(
+        &mut self,
+        q: Quad<'_>,
+        meta: Option<Meta<'_>>,
+        path: &FieldPath,
+        removed: Option<&str>,
+        depth: usize,
+    ) {
         if depth > crate::engine::MAX_DEPTH {
             return;
         }
@@ -248,9 +259,11 @@ impl Walker {
                     reason.directive = Some(RETAIN_KEYS_DIRECTIVE.into());
                     reason.note = Some("cleared by $retainKeys: the parent has the retainKeys strategy and the patch keeps only the keys the file sets".into());
                 } else {
-                    reason.note = Some("the parent is replaced whole".into());
+                    reason.note = Some(removed.unwrap_or("the parent is replaced whole").into());
                 }
             }
+            let gone = (action == Action::Clear)
+                .then(|| format!("{path} leaves live, and with it this field"));
             let leaf = matches!(kind, Kind::Primitive | Kind::AtomicList);
             self.out.push(FieldPlan {
                 path: path.clone(),
@@ -259,11 +272,12 @@ impl Walker {
                 live: if leaf { child.v.cloned() } else { None },
                 result: if leaf { child.r.cloned() } else { None },
             });
+            let gone = gone.as_deref().or(removed);
             match kind {
-                Kind::Map { .. } => self.object(child, sub, &path, depth + 1),
-                Kind::KeyedList(key) => self.keyed_list(child, sub, &key, &path, depth + 1),
-                Kind::SetList => self.set_list(child, k, q.p, &path),
-                Kind::AtomicList => self.atomic_list(child, &path),
+                Kind::Map { .. } => self.object(child, sub, &path, gone, depth + 1),
+                Kind::KeyedList(key) => self.keyed_list(child, sub, &key, &path, gone, depth + 1),
+                Kind::SetList => self.set_list(child, k, q.p, &path, gone),
+                Kind::AtomicList => self.atomic_list(child, &path, gone),
                 Kind::Primitive => {}
             }
         }
@@ -317,6 +331,7 @@ impl Walker {
         meta: Option<Meta<'_>>,
         key: &str,
         path: &FieldPath,
+        removed: Option<&str>,
         depth: usize,
     ) {
         let (l, c, v, r, p) = (items(q.l), items(q.c), items(q.v), items(q.r), items(q.p));
@@ -357,14 +372,18 @@ impl Walker {
             if el.p.and_then(|p| p.get("$patch")).and_then(Value::as_str) == Some("delete") {
                 reason.directive = Some("$patch: delete".into());
             }
+            let action = element_action(&el);
+            explain_removal(&mut reason, action, &el, removed);
+            let gone = (action == Action::Delete)
+                .then(|| format!("{path} leaves live, and with it this field"));
             self.out.push(FieldPlan {
                 path: path.clone(),
-                action: element_action(&el),
+                action,
                 reason,
                 live: None,
                 result: None,
             });
-            self.object(el, meta, &path, depth + 1);
+            self.object(el, meta, &path, gone.as_deref().or(removed), depth + 1);
         }
     }
 
@@ -374,6 +393,7 @@ impl Walker {
         field: &str,
         parent_patch: Option<&Value>,
         path: &FieldPath,
+        removed: Option<&str>,
     ) {
         let (l, c, v, r) = (items(q.l), items(q.c), items(q.v), items(q.r));
         let (il, ic, iv, ir) = (
@@ -405,9 +425,11 @@ impl Walker {
             if deleted.is_some_and(|d| d.iter().any(|x| gofmt::go_eq(x, item))) {
                 reason.directive = Some(format!("$deleteFromPrimitiveList/{field}"));
             }
+            let action = element_action(&el);
+            explain_removal(&mut reason, action, &el, removed);
             self.out.push(FieldPlan {
                 path: path.child(Seg::Item(gofmt::sprint(item))),
-                action: element_action(&el),
+                action,
                 reason,
                 live: None,
                 result: None,
@@ -415,7 +437,7 @@ impl Walker {
         }
     }
 
-    fn atomic_list(&mut self, q: Quad<'_>, path: &FieldPath) {
+    fn atomic_list(&mut self, q: Quad<'_>, path: &FieldPath, removed: Option<&str>) {
         let (l, c, v, r) = (slice(q.l), slice(q.c), slice(q.v), slice(q.r));
         for i in 0..v.len().max(r.len()).max(c.len()) {
             let el = Quad {
@@ -430,14 +452,27 @@ impl Walker {
             }
             let mut reason = element_reason(&el, list_kind_atomic(self.mode));
             reason.row = "The list is replaced whole: the result holds the file's items, in the file's order.";
+            let action = element_action(&el);
+            if let (Action::Delete, Some(why)) = (action, removed) {
+                reason.note = Some(why.to_owned());
+            }
             self.out.push(FieldPlan {
                 path: path.child(Seg::Index(i)),
-                action: element_action(&el),
+                action,
                 reason,
                 live: el.v.cloned(),
                 result: el.r.cloned(),
             });
         }
+    }
+}
+
+/// A removed element whose own row does not explain it (it is not "in last-applied, gone from
+/// the file") goes because its list or an ancestor leaves live.
+fn explain_removal(reason: &mut Reason, action: Action, el: &Quad<'_>, removed: Option<&str>) {
+    let row_explains = el.l.is_some() && el.c.is_none();
+    if action == Action::Delete && !row_explains {
+        reason.note = Some(removed.unwrap_or("the list is replaced whole").to_owned());
     }
 }
 
@@ -503,10 +538,10 @@ fn row_reason(q: &Quad<'_>, kind: &Kind, mode: PatchType) -> Reason {
         (false, _, false, _) => "Do nothing. Keep live value.",
     };
     Reason {
-        table: if matches!(kind, Kind::Map { .. }) {
-            Table::Map
-        } else {
-            Table::Primitive
+        table: match kind {
+            Kind::Map { .. } => Table::Map,
+            Kind::Primitive => Table::Primitive,
+            Kind::KeyedList(_) | Kind::SetList | Kind::AtomicList => Table::List,
         },
         in_config,
         in_live,

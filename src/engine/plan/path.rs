@@ -146,3 +146,121 @@ mod tests {
         assert_eq!(f.to_string(), "args[0]");
     }
 }
+
+impl std::str::FromStr for FieldPath {
+    type Err = String;
+
+    /// Parse the plan's path syntax: `a.b`, `a["x.y"]`, `list[name=nginx]`, `set[=value]`,
+    /// `list[0]`; bracket values may be bare or JSON-quoted.
+    fn from_str(s: &str) -> Result<FieldPath, String> {
+        let mut segs = Vec::new();
+        let chars: Vec<char> = s.chars().collect();
+        let mut i = 0;
+        let err = |i: usize, what: &str| format!("bad path {s:?} at character {}: {what}", i + 1);
+        while i < chars.len() {
+            match chars[i] {
+                '.' if !segs.is_empty() => i += 1,
+                '[' => {
+                    let (inner, next) =
+                        bracket(&chars, i + 1).ok_or_else(|| err(i, "unclosed ["))?;
+                    i = next;
+                    segs.push(bracket_seg(&inner).map_err(|m| err(i, &m))?);
+                    continue;
+                }
+                _ => {}
+            }
+            if i >= chars.len() {
+                break;
+            }
+            if chars[i] == '[' {
+                continue;
+            }
+            let start = i;
+            while i < chars.len() && chars[i] != '.' && chars[i] != '[' {
+                i += 1;
+            }
+            if start == i {
+                return Err(err(i, "empty field name"));
+            }
+            segs.push(Seg::Key(chars[start..i].iter().collect()));
+        }
+        if segs.is_empty() {
+            return Err(format!("bad path {s:?}: empty"));
+        }
+        Ok(FieldPath(segs))
+    }
+}
+
+/// The text inside `[...]` (honouring JSON quotes) and the index after `]`.
+fn bracket(chars: &[char], mut i: usize) -> Option<(String, usize)> {
+    let mut out = String::new();
+    let mut in_quote = false;
+    while i < chars.len() {
+        let c = chars[i];
+        match c {
+            '"' => in_quote = !in_quote,
+            '\\' if in_quote => {
+                out.push(c);
+                i += 1;
+                out.push(*chars.get(i)?);
+                i += 1;
+                continue;
+            }
+            ']' if !in_quote => return Some((out, i + 1)),
+            _ => {}
+        }
+        out.push(c);
+        i += 1;
+    }
+    None
+}
+
+fn unquote(text: &str) -> Result<String, String> {
+    if text.starts_with('"') {
+        serde_json::from_str::<String>(text).map_err(|e| format!("bad quoted text: {e}"))
+    } else {
+        Ok(text.to_owned())
+    }
+}
+
+fn bracket_seg(inner: &str) -> Result<Seg, String> {
+    if inner.starts_with('"') {
+        return Ok(Seg::Key(unquote(inner)?));
+    }
+    if let Some(value) = inner.strip_prefix('=') {
+        return Ok(Seg::Item(unquote(value)?));
+    }
+    if let Some((key, value)) = inner.split_once('=') {
+        return Ok(Seg::Merge {
+            key: key.to_owned(),
+            value: unquote(value)?,
+        });
+    }
+    inner
+        .parse::<usize>()
+        .map(Seg::Index)
+        .map_err(|_| format!("[{inner}] is not an index, [key=value], [=value] or [\"key\"]"))
+}
+
+#[cfg(test)]
+mod parse_tests {
+    use super::*;
+
+    #[test]
+    fn paths_parse_back_from_their_text() {
+        for text in [
+            "spec.replicas",
+            "spec.template.spec.containers[name=nginx].image",
+            "metadata.annotations[\"kubectl.kubernetes.io/last-applied-configuration\"]",
+            "metadata.finalizers[=foregroundDeletion]",
+            "spec.args[0]",
+            "data[\"a b\"]",
+            "spec.ports[port=\"80 x\"]",
+        ] {
+            let p: FieldPath = text.parse().unwrap();
+            assert_eq!(p.to_string(), text);
+        }
+        assert!("spec.[".parse::<FieldPath>().is_err());
+        assert!("".parse::<FieldPath>().is_err());
+    }
+}

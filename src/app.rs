@@ -1,0 +1,507 @@
+//! The TUI's state and logic, Elm-style: a [`Model`], [`Message`]s named by intent, and a pure
+//! [`update`] that returns effects as [`Command`]s. No terminal, no files: the runtime
+//! (`tui`) feeds messages in and runs the commands; the view (`ui`) only reads the model.
+
+pub mod commit;
+pub mod edit;
+pub mod editor;
+pub mod files;
+mod marks;
+mod model;
+pub mod patch;
+mod source;
+pub mod why;
+pub mod yaml;
+
+use std::path::PathBuf;
+
+pub use commit::{AnnotationPreview, CommitPreview, WriteFailure};
+pub use edit::{EditOptions, EditState};
+pub use editor::EditorSession;
+pub use files::{Docs, Files, Loaded, ReloadRequest};
+pub use model::{Model, Pane, PaneKind};
+pub use source::Source;
+
+use crate::engine::plan::Action;
+
+/// What the user (or the runtime) asks for.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Message {
+    Down,
+    Up,
+    PageDown,
+    PageUp,
+    Top,
+    Bottom,
+    NextChange,
+    PrevChange,
+    NextPane,
+    PrevPane,
+    ToggleWhy,
+    TogglePatch,
+    ToggleSecrets,
+    Fold,
+    OpenSearch,
+    OpenWarnings,
+    OpenHelp,
+    OpenLegend,
+    /// A character typed into the search query.
+    Type(char),
+    Backspace,
+    /// Go to the selection (search match, warning).
+    Accept,
+    /// Close the overlay.
+    Back,
+    Quit,
+    /// Select a pane and a field (mouse click): pane index, field index in the plan.
+    Select {
+        pane: usize,
+        field: usize,
+    },
+    /// The terminal's size (the runtime reports it).
+    Resized {
+        width: u16,
+        height: u16,
+    },
+    /// Drop the selected field from last-applied (hand it over).
+    DropField,
+    /// Copy the selected field's live value into last-applied (take it over).
+    AdoptField,
+    /// Edit the whole last-applied document in an editor.
+    EditLastApplied,
+    Undo,
+    Redo,
+    /// Open the commit confirmation.
+    Commit,
+    /// Yes (the commit confirmation).
+    Confirm,
+    /// Show the annotation a commit would store, and its sizes.
+    ShowAnnotation,
+    /// Read the files again.
+    Reload,
+    /// The editor closed (the runtime reports it): the saved text, or why it could not run.
+    EditorDone(Result<String, String>),
+    /// A write finished (the runtime reports it): the path written, or why not.
+    Written(Result<PathBuf, WriteFailure>),
+    /// A reload finished (the runtime reports it).
+    Reloaded(Result<Box<Loaded>, String>),
+}
+
+/// Effects, run by the runtime.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Command {
+    Quit,
+    /// Write `content` to `path` if the file still holds `expected` (`None`: must not exist);
+    /// atomically, keeping a `.bak`. Reported back as [`Message::Written`].
+    WriteFile {
+        path: PathBuf,
+        content: String,
+        expected: Option<Vec<u8>>,
+    },
+    /// Run the editor on `text`; reported back as [`Message::EditorDone`].
+    Edit {
+        text: String,
+    },
+    /// Read the files again; reported back as [`Message::Reloaded`].
+    Reload(ReloadRequest),
+}
+
+/// The search being typed.
+#[derive(Clone, Debug, PartialEq, Eq, Default)]
+pub struct Search {
+    pub query: String,
+    /// Matching fields (indices into the plan's fields, in order).
+    pub matches: Vec<usize>,
+    /// Which match the cursor is on.
+    pub at: usize,
+    /// The cursor before the search (restored on cancel).
+    pub origin: usize,
+}
+
+/// The patch view's state.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub struct PatchView {
+    pub tab: usize,
+    pub scroll: usize,
+}
+
+/// What the screen shows, with the data each mode needs.
+#[derive(Clone, Debug, PartialEq, Eq, Default)]
+pub enum Mode {
+    /// The panes.
+    #[default]
+    Browse,
+    Search(Search),
+    Patch(PatchView),
+    /// The warnings list, with the selected warning.
+    Warnings(usize),
+    /// The help screen, scrolled, over the mode it came from.
+    Help {
+        scroll: usize,
+        back: Box<Mode>,
+    },
+    Legend,
+    /// The commit confirmation: the diff, the sizes, what `y` writes.
+    Confirm(Box<CommitPreview>),
+    /// The annotation a commit would store, scrolled.
+    Annotation {
+        scroll: usize,
+        preview: Box<AnnotationPreview>,
+    },
+    /// A write was refused (the file changed on disk): the message; reload is offered.
+    Refused(String),
+    /// The editor is open (the runtime runs it).
+    Editor(Box<EditorSession>),
+}
+
+/// A mode's name, for the keymap.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum ModeKind {
+    Browse,
+    Search,
+    Patch,
+    Warnings,
+    Help,
+    Legend,
+    Confirm,
+    Annotation,
+    Refused,
+    Editor,
+}
+
+impl ModeKind {
+    /// Every mode, in help order.
+    pub const ALL: [ModeKind; 10] = [
+        ModeKind::Browse,
+        ModeKind::Search,
+        ModeKind::Patch,
+        ModeKind::Warnings,
+        ModeKind::Confirm,
+        ModeKind::Annotation,
+        ModeKind::Refused,
+        ModeKind::Help,
+        ModeKind::Legend,
+        ModeKind::Editor,
+    ];
+
+    #[must_use]
+    pub fn name(self) -> &'static str {
+        match self {
+            ModeKind::Browse => "panes",
+            ModeKind::Search => "search",
+            ModeKind::Patch => "patch view",
+            ModeKind::Warnings => "warnings",
+            ModeKind::Help => "help",
+            ModeKind::Legend => "legend",
+            ModeKind::Confirm => "commit",
+            ModeKind::Annotation => "annotation",
+            ModeKind::Refused => "write refused",
+            ModeKind::Editor => "editor",
+        }
+    }
+}
+
+impl Mode {
+    #[must_use]
+    pub fn kind(&self) -> ModeKind {
+        match self {
+            Mode::Browse => ModeKind::Browse,
+            Mode::Search(_) => ModeKind::Search,
+            Mode::Patch(_) => ModeKind::Patch,
+            Mode::Warnings(_) => ModeKind::Warnings,
+            Mode::Help { .. } => ModeKind::Help,
+            Mode::Legend => ModeKind::Legend,
+            Mode::Confirm(_) => ModeKind::Confirm,
+            Mode::Annotation { .. } => ModeKind::Annotation,
+            Mode::Refused(_) => ModeKind::Refused,
+            Mode::Editor(_) => ModeKind::Editor,
+        }
+    }
+}
+
+/// Is this action a change to the live object?
+#[must_use]
+pub fn is_change(action: Action) -> bool {
+    matches!(
+        action,
+        Action::Add | Action::Set | Action::Clear | Action::Delete
+    )
+}
+
+/// Apply a message to the model; returns the effects to run.
+pub fn update(model: &mut Model, message: Message) -> Vec<Command> {
+    model.notice = None;
+    let message = match message {
+        Message::Resized { width, height } => {
+            model.size = (width, height);
+            return Vec::new();
+        }
+        Message::EditorDone(result) => return editor::done(model, result),
+        Message::Written(result) => {
+            commit::written(model, result);
+            return Vec::new();
+        }
+        Message::Reloaded(result) => {
+            commit::reloaded(model, result);
+            return Vec::new();
+        }
+        other => other,
+    };
+    let mode = std::mem::take(&mut model.mode);
+    let (mode, commands) = match mode {
+        Mode::Browse => browse(model, message),
+        Mode::Search(s) => search(model, s, message),
+        Mode::Patch(p) => patch_view(model, p, message),
+        Mode::Warnings(i) => warnings(model, i, message),
+        Mode::Help { scroll, back } => match message {
+            Message::Down => (
+                Mode::Help {
+                    scroll: scroll + 1,
+                    back,
+                },
+                Vec::new(),
+            ),
+            Message::Up => (
+                Mode::Help {
+                    scroll: scroll.saturating_sub(1),
+                    back,
+                },
+                Vec::new(),
+            ),
+            Message::Back => (*back, Vec::new()),
+            Message::Quit => (*back, vec![Command::Quit]),
+            _ => (Mode::Help { scroll, back }, Vec::new()),
+        },
+        Mode::Legend => match message {
+            Message::Back => (Mode::Browse, Vec::new()),
+            Message::Quit => (Mode::Browse, vec![Command::Quit]),
+            _ => (Mode::Legend, Vec::new()),
+        },
+        Mode::Confirm(p) => confirm(model, *p, message),
+        Mode::Annotation { scroll, preview } => match message {
+            Message::Down | Message::Up => {
+                let scroll = if message == Message::Down {
+                    (scroll + 1).min(preview.rows(model.overlay_width()).saturating_sub(1))
+                } else {
+                    scroll.saturating_sub(1)
+                };
+                (Mode::Annotation { scroll, preview }, Vec::new())
+            }
+            Message::Back => (Mode::Browse, Vec::new()),
+            _ => (Mode::Annotation { scroll, preview }, Vec::new()),
+        },
+        Mode::Refused(why) => match message {
+            Message::Reload => commit::reload(model),
+            Message::Back => (Mode::Browse, Vec::new()),
+            _ => (Mode::Refused(why), Vec::new()),
+        },
+        // The runtime is running the editor; only its report (above) ends this mode.
+        Mode::Editor(s) => (Mode::Editor(s), Vec::new()),
+    };
+    model.mode = mode;
+    commands
+}
+
+fn browse(model: &mut Model, message: Message) -> (Mode, Vec<Command>) {
+    let page = model.page();
+    match message {
+        Message::Down => model.move_by(1),
+        Message::Up => model.move_by(-1),
+        Message::PageDown => model.move_by(page),
+        Message::PageUp => model.move_by(-page),
+        Message::Top => model.cursor = 0,
+        Message::Bottom => model.cursor = model.nav.len().saturating_sub(1),
+        Message::NextChange => model.next_change(true),
+        Message::PrevChange => model.next_change(false),
+        Message::NextPane => model.focus = (model.focus + 1) % model.panes.len(),
+        Message::PrevPane => {
+            model.focus = (model.focus + model.panes.len() - 1) % model.panes.len();
+        }
+        Message::ToggleWhy => model.why = !model.why,
+        Message::ToggleSecrets => {
+            model.reveal = !model.reveal;
+            model.patches = None;
+            model.notice = Some(if model.reveal {
+                "secrets revealed".into()
+            } else {
+                "secrets masked".into()
+            });
+        }
+        Message::Fold => model.toggle_fold(),
+        Message::TogglePatch => {
+            model.ensure_patches();
+            return (Mode::Patch(PatchView::default()), Vec::new());
+        }
+        Message::OpenWarnings => {
+            if model.plan.warnings.is_empty() {
+                model.notice = Some("no warnings".into());
+            } else {
+                return (Mode::Warnings(0), Vec::new());
+            }
+        }
+        Message::OpenSearch => {
+            return (
+                Mode::Search(Search {
+                    origin: model.cursor,
+                    ..Search::default()
+                }),
+                Vec::new(),
+            );
+        }
+        Message::OpenHelp => {
+            return (
+                Mode::Help {
+                    scroll: 0,
+                    back: Box::new(Mode::Browse),
+                },
+                Vec::new(),
+            );
+        }
+        Message::OpenLegend => return (Mode::Legend, Vec::new()),
+        Message::DropField => edit::drop_field(model),
+        Message::AdoptField => edit::adopt_field(model),
+        Message::Undo => edit::undo(model),
+        Message::Redo => edit::redo(model),
+        Message::EditLastApplied => return editor::open(model),
+        Message::Commit => return commit::open(model),
+        Message::Reload => return commit::reload(model),
+        Message::ShowAnnotation => {
+            let preview = Box::new(commit::annotation_preview(model));
+            return (Mode::Annotation { scroll: 0, preview }, Vec::new());
+        }
+        Message::Select { pane, field } => {
+            if pane < model.panes.len() {
+                model.focus = pane;
+            }
+            model.select_field(field);
+        }
+        Message::Quit => return (Mode::Browse, vec![Command::Quit]),
+        _ => {}
+    }
+    (Mode::Browse, Vec::new())
+}
+
+fn search(model: &mut Model, mut s: Search, message: Message) -> (Mode, Vec<Command>) {
+    match message {
+        Message::Type(c) => {
+            s.query.push(c);
+            model.run_search(&mut s);
+        }
+        Message::Backspace => {
+            s.query.pop();
+            model.run_search(&mut s);
+        }
+        Message::Down | Message::Up if !s.matches.is_empty() => {
+            let n = s.matches.len();
+            s.at = if message == Message::Down {
+                (s.at + 1) % n
+            } else {
+                (s.at + n - 1) % n
+            };
+            model.select_field(s.matches[s.at]);
+        }
+        Message::Accept => {
+            model.notice = Some(match s.matches.len() {
+                0 => format!("no match for {:?}", s.query),
+                n => format!("match {} of {n} for {:?}", s.at + 1, s.query),
+            });
+            return (Mode::Browse, Vec::new());
+        }
+        Message::Back => {
+            model.cursor = s.origin;
+            return (Mode::Browse, Vec::new());
+        }
+        Message::Quit => return (Mode::Browse, vec![Command::Quit]),
+        _ => {}
+    }
+    (Mode::Search(s), Vec::new())
+}
+
+fn patch_view(model: &mut Model, mut p: PatchView, message: Message) -> (Mode, Vec<Command>) {
+    model.ensure_patches();
+    let tabs = model.patches.as_ref().map_or(1, Vec::len).max(1);
+    let len = model
+        .patches
+        .as_ref()
+        .and_then(|d| d.get(p.tab))
+        .map_or(0, |d| d.lines.len());
+    let page = model.page();
+    let scroll_by = |p: &mut PatchView, by: isize| {
+        p.scroll = p
+            .scroll
+            .saturating_add_signed(by)
+            .min(len.saturating_sub(1));
+    };
+    match message {
+        Message::NextPane => {
+            p = PatchView {
+                tab: (p.tab + 1) % tabs,
+                scroll: 0,
+            }
+        }
+        Message::PrevPane => {
+            p = PatchView {
+                tab: (p.tab + tabs - 1) % tabs,
+                scroll: 0,
+            }
+        }
+        Message::Down => scroll_by(&mut p, 1),
+        Message::Up => scroll_by(&mut p, -1),
+        Message::PageDown => scroll_by(&mut p, page),
+        Message::PageUp => scroll_by(&mut p, -page),
+        Message::Top => p.scroll = 0,
+        Message::Bottom => p.scroll = len.saturating_sub(1),
+        Message::Back => return (Mode::Browse, Vec::new()),
+        Message::OpenHelp => {
+            return (
+                Mode::Help {
+                    scroll: 0,
+                    back: Box::new(Mode::Patch(p)),
+                },
+                Vec::new(),
+            );
+        }
+        Message::Quit => return (Mode::Browse, vec![Command::Quit]),
+        _ => {}
+    }
+    (Mode::Patch(p), Vec::new())
+}
+
+fn warnings(model: &mut Model, selected: usize, message: Message) -> (Mode, Vec<Command>) {
+    let n = model.plan.warnings.len().max(1);
+    match message {
+        Message::Down => return (Mode::Warnings((selected + 1) % n), Vec::new()),
+        Message::Up => return (Mode::Warnings((selected + n - 1) % n), Vec::new()),
+        Message::Accept => {
+            match model.warning_field(selected) {
+                Some(field) => {
+                    model.select_field(field);
+                    model.why = true;
+                }
+                None => model.notice = Some("this warning concerns the whole object".into()),
+            }
+            return (Mode::Browse, Vec::new());
+        }
+        Message::Back => return (Mode::Browse, Vec::new()),
+        Message::Quit => return (Mode::Browse, vec![Command::Quit]),
+        _ => {}
+    }
+    (Mode::Warnings(selected), Vec::new())
+}
+
+fn confirm(model: &mut Model, mut p: CommitPreview, message: Message) -> (Mode, Vec<Command>) {
+    match message {
+        Message::Confirm => return commit::confirm(model, p),
+        Message::Back => return (Mode::Browse, Vec::new()),
+        Message::Down => p.scroll += 1,
+        Message::Up => p.scroll = p.scroll.saturating_sub(1),
+        Message::PageDown => p.scroll += model.page().unsigned_abs(),
+        Message::PageUp => p.scroll = p.scroll.saturating_sub(model.page().unsigned_abs()),
+        Message::Top => p.scroll = 0,
+        _ => {}
+    }
+    p.scroll = p
+        .scroll
+        .min(p.rows(model.overlay_width()).saturating_sub(1));
+    (Mode::Confirm(Box::new(p)), Vec::new())
+}

@@ -1,0 +1,453 @@
+//! Committing edited last-applied: the annotation preview (kubectl's bytes, their size and the
+//! whole annotations map's against the server's limit), the confirmation with the diff, the
+//! content written (the live file with only its annotation rewritten, or the document alone),
+//! and what the runtime reports back: written, refused because the file changed, failed; and
+//! reload.
+
+use std::path::PathBuf;
+
+use serde_json::{Map, Value};
+
+use super::edit::{TargetKind, Writing, edited_count, refusal};
+use super::files::{Loaded, ReloadRequest};
+use super::{Command, Mode, Model};
+use crate::cli::ANNOTATIONS_LIMIT;
+use crate::engine::plan::{LAST_APPLIED, encode_annotation};
+use crate::engine::{gojson, jsonmerge};
+use crate::rewrite;
+
+/// Why a write did not happen (the runtime's report).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum WriteFailure {
+    /// The file on disk is no longer what was loaded: nothing was written.
+    Changed(String),
+    /// An I/O error; the original is intact.
+    Io(String),
+}
+
+/// The annotation a commit would store, and the sizes the server checks.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct AnnotationPreview {
+    /// `None`: there is no last-applied annotation.
+    pub text: Option<String>,
+    /// The text shown: `text`, with a Secret's values masked until revealed.
+    pub shown: String,
+    pub masked: bool,
+    /// The annotation's size in bytes.
+    pub bytes: usize,
+    /// The whole annotations map (every key and value) with it.
+    pub map_bytes: usize,
+    /// The annotation the next apply stores (the file's configuration), in bytes.
+    pub next_apply_bytes: usize,
+}
+
+impl AnnotationPreview {
+    #[must_use]
+    pub fn over_limit(&self) -> bool {
+        self.map_bytes > ANNOTATIONS_LIMIT
+    }
+}
+
+/// One line of the last-applied diff.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum DiffTag {
+    Hunk,
+    Same,
+    Old,
+    New,
+}
+
+/// The commit confirmation.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CommitPreview {
+    pub annotation: AnnotationPreview,
+    /// The line diff of the committed and the edited last-applied, as YAML.
+    pub diff: Vec<(DiffTag, String)>,
+    /// What `y` does, in words.
+    pub action: String,
+    /// The write `y` sends; `None`: nothing to write (why is in `action`).
+    pub write: Option<(PathBuf, String, Option<Vec<u8>>)>,
+    /// The live object as the rewritten file reads.
+    pub live_after: Option<Value>,
+    /// The content written, for a dry run (`None` when hidden or not a dry run).
+    pub content: Option<String>,
+    pub scroll: usize,
+}
+
+/// Rows a text takes wrapped at `width` columns (at least one).
+fn rows(text: &str, width: usize) -> usize {
+    text.chars().count().max(1).div_ceil(width.max(1))
+}
+
+impl CommitPreview {
+    /// About how many rows the confirmation takes at a width (the scroll limit).
+    #[must_use]
+    pub fn rows(&self, width: usize) -> usize {
+        let diff: usize = self.diff.iter().map(|(_, l)| rows(l, width)).sum();
+        let content: usize = self
+            .content
+            .as_ref()
+            .map_or(0, |c| c.lines().map(|l| rows(l, width)).sum::<usize>() + 2);
+        8 + rows(&self.action, width) + diff + content
+    }
+}
+
+impl AnnotationPreview {
+    /// About how many rows the preview takes at a width (the scroll limit).
+    #[must_use]
+    pub fn rows(&self, width: usize) -> usize {
+        8 + rows(&self.shown, width)
+    }
+}
+
+/// The preview of the current last-applied document's annotation.
+#[must_use]
+pub fn annotation_preview(model: &Model) -> AnnotationPreview {
+    let text = model
+        .plan
+        .last_applied
+        .as_ref()
+        .map(|doc| encode_annotation(doc).unwrap_or_default());
+    let masked = model.secret && !model.reveal && text.is_some();
+    let shown = match &text {
+        Some(t) if masked => super::patch::mask_annotation(t),
+        Some(t) => t.clone(),
+        None => String::new(),
+    };
+    let others: usize = model
+        .docs
+        .live
+        .as_ref()
+        .and_then(|l| l.pointer("/metadata/annotations"))
+        .and_then(Value::as_object)
+        .map(|m| {
+            m.iter()
+                .filter(|(k, _)| *k != LAST_APPLIED)
+                .map(|(k, v)| k.len() + v.as_str().map_or(0, str::len))
+                .sum()
+        })
+        .unwrap_or(0);
+    let bytes = text.as_ref().map_or(0, String::len);
+    let map_bytes = others + text.as_ref().map_or(0, |t| LAST_APPLIED.len() + t.len());
+    AnnotationPreview {
+        shown,
+        masked,
+        bytes,
+        map_bytes,
+        next_apply_bytes: model.plan.annotation.len(),
+        text,
+    }
+}
+
+/// `W`: open the confirmation.
+pub(super) fn open(model: &mut Model) -> (Mode, Vec<Command>) {
+    if let Some(why) = refusal(model) {
+        model.notice = Some(why.replace("editing last-applied", "commit"));
+        return (Mode::Browse, Vec::new());
+    }
+    if !model.edits_pending() {
+        model.notice = Some("nothing to commit: last-applied is as committed".into());
+        return (Mode::Browse, Vec::new());
+    }
+    (Mode::Confirm(Box::new(preview(model))), Vec::new())
+}
+
+/// The confirmation's contents.
+#[must_use]
+pub fn preview(model: &Model) -> CommitPreview {
+    let annotation = annotation_preview(model);
+    let doc = model.last_applied_doc();
+    let (old, new) = masked_pair(model, model.edit.base.as_ref(), &doc);
+    let old_yaml = old.as_ref().map_or_else(String::new, jsonmerge::to_yaml);
+    let diff = diff_lines(&old_yaml, &jsonmerge::to_yaml(&new));
+    let hidden = model.secret && !model.reveal;
+    let mut p = CommitPreview {
+        annotation,
+        diff,
+        action: String::new(),
+        write: None,
+        live_after: None,
+        content: None,
+        scroll: 0,
+    };
+    let Some((path, kind)) = model.edit.target() else {
+        p.action = "no file to write: this is a built-in example (open files with -f LOCAL --live LIVE, or pass --write-last-applied PATH)".into();
+        return p;
+    };
+    let path = path.to_owned();
+    let text = p.annotation.text.clone().unwrap_or_default();
+    match content(model, kind, &doc, &text) {
+        Ok((content, live_after)) => {
+            let bytes = content.len();
+            let what = match kind {
+                TargetKind::LiveFile => "rewrite the annotation in",
+                TargetKind::Document => "write the last-applied document to",
+            };
+            p.action = if model.edit.options.dry_run {
+                format!(
+                    "dry run (--dry-run): would {what} {} ({bytes} bytes); nothing is written",
+                    path.display()
+                )
+            } else {
+                let keep = match &model.edit.target_bytes {
+                    Some(_) => format!("the original kept as {}.bak", path.display()),
+                    None => "a new file".to_owned(),
+                };
+                format!(
+                    "commit: {what} {} ({bytes} bytes, atomically; {keep})",
+                    path.display()
+                )
+            };
+            if model.edit.options.dry_run && !hidden {
+                p.content = Some(content.clone());
+            }
+            p.write = Some((path, content, model.edit.target_bytes.clone()));
+            p.live_after = live_after;
+        }
+        Err(e) => p.action = format!("cannot write {}: {e}", path.display()),
+    }
+    p
+}
+
+/// The new content of the target, and for a live file the object it reads as.
+fn content(
+    model: &Model,
+    kind: TargetKind,
+    doc: &Value,
+    annotation: &str,
+) -> Result<(String, Option<Value>), String> {
+    match kind {
+        TargetKind::Document => {
+            let json = model
+                .edit
+                .target()
+                .is_some_and(|(p, _)| p.extension().is_some_and(|e| e == "json"));
+            let text = if json {
+                let mut s = gojson::to_string_pretty(doc).map_err(|e| e.to_string())?;
+                s.push('\n');
+                s
+            } else {
+                jsonmerge::to_yaml(doc)
+            };
+            Ok((text, None))
+        }
+        TargetKind::LiveFile => {
+            let bytes = model
+                .edit
+                .target_bytes
+                .as_deref()
+                .ok_or("the live file was not read")?;
+            let text = std::str::from_utf8(bytes).map_err(|_| "not UTF-8")?;
+            let live = model.docs.live.as_ref().ok_or("no live object")?;
+            let want = with_annotation(live, annotation);
+            let content = rewrite::set_annotation(text, annotation, &want)?;
+            Ok((content, Some(want)))
+        }
+    }
+}
+
+/// `live` with its last-applied annotation set (`metadata.annotations` created if needed).
+fn with_annotation(live: &Value, annotation: &str) -> Value {
+    let mut want = live.clone();
+    if let Some(metadata) = want.get_mut("metadata").and_then(Value::as_object_mut) {
+        let annotations = metadata
+            .entry("annotations")
+            .or_insert_with(|| Value::Object(Map::new()));
+        if let Value::Object(m) = annotations {
+            m.insert(LAST_APPLIED.into(), Value::String(annotation.into()));
+        }
+    }
+    want
+}
+
+/// The two documents to diff, a Secret's values masked as the panes mask them.
+fn masked_pair(model: &Model, old: Option<&Value>, new: &Value) -> (Option<Value>, Value) {
+    let (mut old, mut new) = (old.cloned(), new.clone());
+    if !model.secret || model.reveal {
+        return (old, new);
+    }
+    for field in ["data", "stringData"] {
+        let before = old.as_ref().and_then(|o| o.get(field)).cloned();
+        let after = new.get(field).cloned();
+        let mask = |doc: Option<&mut Value>, other: Option<&Value>, changed: &str| {
+            if let Some(Value::Object(m)) = doc.and_then(|d| d.get_mut(field)) {
+                for (k, v) in m.iter_mut() {
+                    let same = other.and_then(|o| o.get(k)) == Some(v);
+                    let text = if same { "***" } else { changed };
+                    *v = Value::String(text.into());
+                }
+            }
+        };
+        mask(old.as_mut(), after.as_ref(), "*** (before)");
+        mask(Some(&mut new), before.as_ref(), "*** (after)");
+    }
+    (old, new)
+}
+
+/// A unified line diff (3 lines of context).
+#[must_use]
+pub fn diff_lines(old: &str, new: &str) -> Vec<(DiffTag, String)> {
+    let diff = similar::TextDiff::from_lines(old, new);
+    let mut out = Vec::new();
+    for group in diff.grouped_ops(3) {
+        out.push((
+            DiffTag::Hunk,
+            similar::udiff::UnifiedHunkHeader::new(&group).to_string(),
+        ));
+        for op in &group {
+            for change in diff.iter_changes(op) {
+                let tag = match change.tag() {
+                    similar::ChangeTag::Equal => DiffTag::Same,
+                    similar::ChangeTag::Delete => DiffTag::Old,
+                    similar::ChangeTag::Insert => DiffTag::New,
+                };
+                let text = change.value().trim_end_matches('\n').to_owned();
+                out.push((tag, text));
+            }
+        }
+    }
+    out
+}
+
+/// `y` / Enter in the confirmation.
+pub(super) fn confirm(model: &mut Model, preview: CommitPreview) -> (Mode, Vec<Command>) {
+    let Some((path, content, expected)) = preview.write else {
+        model.notice = Some(preview.action);
+        return (Mode::Browse, Vec::new());
+    };
+    if model.edit.options.dry_run {
+        model.notice = Some(format!(
+            "dry run: nothing written (would write {}, {} bytes)",
+            path.display(),
+            content.len()
+        ));
+        return (Mode::Browse, Vec::new());
+    }
+    model.edit.writing = Some(Writing {
+        path: path.clone(),
+        content: content.clone(),
+        live: preview.live_after,
+    });
+    model.notice = Some(format!("writing {}…", path.display()));
+    (
+        Mode::Browse,
+        vec![Command::WriteFile {
+            path,
+            content,
+            expected,
+        }],
+    )
+}
+
+/// The runtime's report on a write.
+pub(super) fn written(model: &mut Model, result: Result<PathBuf, WriteFailure>) {
+    let Some(writing) = model.edit.writing.take() else {
+        return;
+    };
+    match result {
+        Ok(path) => {
+            let had_original = model.edit.target_bytes.is_some();
+            let count = edited_count(model);
+            model.edit.target_bytes = Some(writing.content.into_bytes());
+            let mut docs = model.docs.clone();
+            if let Some(live) = writing.live {
+                docs.live = Some(live);
+            }
+            let result = model.replan_rebased(docs);
+            let backup = if had_original {
+                format!("; the original is {}.bak", path.display())
+            } else {
+                String::new()
+            };
+            model.notice = Some(match result {
+                Ok(()) => format!("wrote {} ({count} committed){backup}", path.display()),
+                Err(e) => format!("wrote {}{backup}; but: {e}", path.display()),
+            });
+        }
+        Err(WriteFailure::Changed(message)) => model.mode = Mode::Refused(message),
+        Err(WriteFailure::Io(message)) => {
+            model.notice = Some(format!("not written: {message}"));
+        }
+    }
+}
+
+impl Model {
+    /// Take in what the first load read: the write target's bytes, and the documents (if they
+    /// differ from those the model was built from, they are newer).
+    ///
+    /// # Errors
+    /// The plan's error for the newer documents.
+    pub fn attach(&mut self, loaded: Loaded) -> Result<(), crate::cli::CliError> {
+        self.edit.target_bytes = loaded.target_bytes;
+        match loaded.docs {
+            Some(docs) if docs != self.docs => self.replan_rebased(docs),
+            _ => Ok(()),
+        }
+    }
+}
+
+/// `r` after a refusal, `R` any time: read the files again.
+pub(super) fn reload(model: &mut Model) -> (Mode, Vec<Command>) {
+    let target = model.edit.target().map(|(p, _)| p.to_owned());
+    if model.edit.files.is_none() && target.is_none() {
+        model.notice = Some("nothing to reload: this is a built-in example".into());
+        return (Mode::Browse, Vec::new());
+    }
+    (
+        Mode::Browse,
+        vec![Command::Reload(ReloadRequest {
+            files: model.edit.files.clone(),
+            target,
+        })],
+    )
+}
+
+/// The runtime's report on a reload: the documents as now on disk; edits are discarded.
+pub(super) fn reloaded(model: &mut Model, result: Result<Box<Loaded>, String>) {
+    let loaded = match result {
+        Ok(l) => *l,
+        Err(e) => {
+            model.notice = Some(format!("reload failed: {e}; nothing changed"));
+            return;
+        }
+    };
+    model.edit.target_bytes = loaded.target_bytes;
+    let Some(docs) = loaded.docs else {
+        model.notice = Some("re-read the write target; edits kept".into());
+        return;
+    };
+    let discarded = model.edits_pending();
+    match model.replan_rebased(docs) {
+        Ok(()) => {
+            model.edit.undo.clear();
+            model.edit.redo.clear();
+            model.notice = Some(if discarded {
+                "reloaded from disk; your uncommitted edits were discarded".into()
+            } else {
+                "reloaded from disk".into()
+            });
+        }
+        Err(e) => model.notice = Some(format!("reload: {e}; still showing the old documents")),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn diff_has_hunks_and_tags() {
+        let d = diff_lines("a: 1\nb: 2\nc: 3\n", "a: 1\nc: 3\nd: 4\n");
+        assert_eq!(d[0].0, DiffTag::Hunk);
+        assert!(d.contains(&(DiffTag::Old, "b: 2".into())));
+        assert!(d.contains(&(DiffTag::New, "d: 4".into())));
+        assert!(d.contains(&(DiffTag::Same, "a: 1".into())));
+    }
+
+    #[test]
+    fn annotation_inserted_where_there_was_none() {
+        let live = serde_json::json!({"metadata": {"name": "x"}});
+        let want = with_annotation(&live, "{}\n");
+        assert_eq!(want["metadata"]["annotations"][LAST_APPLIED], "{}\n");
+    }
+}

@@ -1,0 +1,171 @@
+//! The patch view's documents: the patch kubectl sends, an RFC 6902 JSON Patch from live to
+//! the result, and the two halves of the three-way strategic merge patch.
+
+use serde_json::Value;
+
+use super::yaml::escape;
+use crate::engine::jsonmerge::to_yaml;
+use crate::engine::jsonpatch::diff_json_patch;
+use crate::engine::plan::{LAST_APPLIED, PatchType, Plan};
+
+/// One tab of the patch view.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PatchDoc {
+    /// The tab's name.
+    pub tab: &'static str,
+    /// What this document is.
+    pub title: String,
+    /// Lines, escaped.
+    pub lines: Vec<String>,
+}
+
+/// Every tab of the patch view, with Secret values masked unless `reveal`.
+#[must_use]
+pub fn patch_docs(plan: &Plan, live: Option<&Value>, secret: bool, reveal: bool) -> Vec<PatchDoc> {
+    let mask = secret && !reveal;
+    let yaml = |v: &Value| -> Vec<String> {
+        let mut v = v.clone();
+        if mask {
+            mask_object(&mut v);
+        }
+        to_yaml(&v).lines().map(escape).collect()
+    };
+    let sent = match (&plan.created, &plan.patch, plan.patch_type) {
+        (Some(created), _, _) => PatchDoc {
+            tab: "patch",
+            title: "create: kubectl POSTs the whole object (explicit nulls pruned)".into(),
+            lines: yaml(created),
+        },
+        (None, Some(patch), Some(t)) => PatchDoc {
+            tab: "patch",
+            title: match t {
+                PatchType::Strategic => {
+                    "strategic merge patch (application/strategic-merge-patch+json), with its directives".into()
+                }
+                PatchType::Merge => {
+                    "JSON merge patch (application/merge-patch+json): kubectl's patch for a custom resource".into()
+                }
+            },
+            lines: yaml(patch),
+        },
+        _ => PatchDoc {
+            tab: "patch",
+            title: "unchanged: the patch is {} and kubectl sends nothing".into(),
+            lines: vec!["{}".into()],
+        },
+    };
+    let empty = Value::Object(serde_json::Map::new());
+    let ops = diff_json_patch(live.unwrap_or(&empty), &plan.result);
+    let json = PatchDoc {
+        tab: "json patch",
+        title:
+            "RFC 6902 JSON Patch from live to the result (for reading: kubectl does not send it)"
+                .into(),
+        lines: json_patch_lines(&ops, mask),
+    };
+    let (deletions, delta) = match &plan.halves {
+        Some(h) => (
+            PatchDoc {
+                tab: "deletions",
+                title: "deletions: last-applied → local, additions and changes ignored".into(),
+                lines: yaml(&h.deletions),
+            },
+            PatchDoc {
+                tab: "delta",
+                title: "delta: live → local, deletions ignored; the patch is the delta merged into the deletions".into(),
+                lines: yaml(&h.delta),
+            },
+        ),
+        None => {
+            let why = if plan.created.is_some() {
+                "a create sends the whole object: there is no three-way merge"
+            } else if plan.patch_type == Some(PatchType::Merge) {
+                "a JSON merge patch (custom resource) is computed in one step: no halves"
+            } else {
+                "no three-way strategic merge patch was computed"
+            };
+            let doc = |tab| PatchDoc {
+                tab,
+                title: why.into(),
+                lines: vec![format!("({why})")],
+            };
+            (doc("deletions"), doc("delta"))
+        }
+    };
+    vec![sent, json, deletions, delta]
+}
+
+fn json_patch_lines(ops: &Value, mask: bool) -> Vec<String> {
+    let Some(items) = ops.as_array() else {
+        return vec![escape(&ops.to_string())];
+    };
+    if items.is_empty() {
+        return vec!["[]".into()];
+    }
+    let mut out = vec!["[".to_owned()];
+    for (i, op) in items.iter().enumerate() {
+        let mut op = op.clone();
+        if mask {
+            let path = op
+                .get("path")
+                .and_then(Value::as_str)
+                .unwrap_or("")
+                .to_owned();
+            let secret = path.starts_with("/data") || path.starts_with("/stringData");
+            let annotation = path.ends_with(&LAST_APPLIED.replace('/', "~1"));
+            if let Some(v) = op.get_mut("value") {
+                if secret && path.matches('/').count() >= 2 {
+                    *v = Value::String("***".into());
+                } else if secret {
+                    mask_map(v);
+                } else if annotation && let Value::String(s) = v {
+                    *s = mask_annotation(s);
+                } else {
+                    mask_object(v);
+                }
+            }
+        }
+        let comma = if i + 1 < items.len() { "," } else { "" };
+        out.push(format!("  {}{comma}", escape(&op.to_string())));
+    }
+    out.push("]".into());
+    out
+}
+
+fn mask_map(v: &mut Value) {
+    if let Value::Object(m) = v {
+        for item in m.values_mut() {
+            *item = Value::String("***".into());
+        }
+    }
+}
+
+/// Mask a Secret-shaped object: `data`/`stringData` values and the annotation's copy of them.
+pub fn mask_object(v: &mut Value) {
+    for field in ["data", "stringData"] {
+        if let Some(m) = v.get_mut(field) {
+            mask_map(m);
+        }
+    }
+    if let Some(Value::String(s)) = v
+        .get_mut("metadata")
+        .and_then(|m| m.get_mut("annotations"))
+        .and_then(|a| a.get_mut(LAST_APPLIED))
+    {
+        *s = mask_annotation(s);
+    }
+}
+
+/// The annotation's JSON with the Secret's values masked.
+#[must_use]
+pub fn mask_annotation(json: &str) -> String {
+    let Ok(mut v) = serde_json::from_str::<Value>(json) else {
+        return "***".into();
+    };
+    for field in ["data", "stringData"] {
+        if let Some(m) = v.get_mut(field) {
+            mask_map(m);
+        }
+    }
+    serde_json::to_string(&v).unwrap_or_else(|_| "***".into())
+}

@@ -1,0 +1,728 @@
+//! A document as YAML lines, each carrying the field path it shows, so panes align by path.
+//!
+//! Block style as `kubectl get -o yaml` prints it, but in the document's own key order; list
+//! items as `- `, with the first key of a map item on the dash line. Scalars are quoted where
+//! YAML would misread them, and every control character, escape sequence or bidi override is
+//! written as an escape: nothing in a document can drive the terminal.
+
+use serde_json::{Map, Value};
+
+use crate::engine::gofmt::{self, FastMap};
+use crate::engine::plan::LAST_APPLIED;
+use crate::theme::Tok;
+
+/// A path, interned: an index into [`Paths`].
+pub type PathId = u32;
+
+/// One step of a path, named as the plan names it (`engine::plan`'s path segments, whose type
+/// that module keeps private): the text form is what ties a line to its field.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Seg {
+    Key(String),
+    Merge { key: String, value: String },
+    Item(String),
+    Index(usize),
+}
+
+impl Seg {
+    /// Append this step to a path's text, exactly as `FieldPath`'s `Display` does.
+    fn write(&self, out: &mut String) {
+        match self {
+            Seg::Key(k) if is_plain(k) => {
+                if !out.is_empty() {
+                    out.push('.');
+                }
+                out.push_str(k);
+            }
+            Seg::Key(k) => {
+                out.push('[');
+                out.push_str(&json_quoted(k));
+                out.push(']');
+            }
+            Seg::Merge { key, value } => {
+                out.push('[');
+                out.push_str(key);
+                out.push('=');
+                out.push_str(&bracket_text(value));
+                out.push(']');
+            }
+            Seg::Item(value) => {
+                out.push_str("[=");
+                out.push_str(&bracket_text(value));
+                out.push(']');
+            }
+            Seg::Index(n) => {
+                out.push('[');
+                out.push_str(&n.to_string());
+                out.push(']');
+            }
+        }
+    }
+
+    /// The value this step selects in `v`.
+    fn select<'v>(&self, v: &'v Value) -> Option<&'v Value> {
+        match (self, v) {
+            (Seg::Key(k), Value::Object(m)) => m.get(k),
+            (Seg::Merge { key, value }, Value::Array(items)) => items
+                .iter()
+                .find(|i| i.get(key).is_some_and(|x| gofmt::sprint(x) == *value)),
+            (Seg::Item(value), Value::Array(items)) => {
+                items.iter().find(|i| gofmt::sprint(i) == *value)
+            }
+            (Seg::Index(i), Value::Array(items)) => items.get(*i),
+            _ => None,
+        }
+    }
+}
+
+fn is_plain(key: &str) -> bool {
+    let mut chars = key.chars();
+    chars
+        .next()
+        .is_some_and(|c| c.is_ascii_alphabetic() || c == '_' || c == '$')
+        && chars.all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '$' || c == '-')
+}
+
+fn json_quoted(s: &str) -> String {
+    serde_json::to_string(s).unwrap_or_default()
+}
+
+fn bracket_text(s: &str) -> String {
+    if !s.is_empty()
+        && s.chars()
+            .all(|c| c.is_ascii_alphanumeric() || "-_./:@".contains(c))
+    {
+        s.to_owned()
+    } else {
+        json_quoted(s)
+    }
+}
+
+#[derive(Debug)]
+struct PathRec {
+    text: String,
+    seg: Option<Seg>,
+    parent: Option<PathId>,
+    depth: usize,
+}
+
+/// Every field path the panes and the plan mention, interned by their text, with each one's
+/// parent.
+#[derive(Debug)]
+pub struct Paths {
+    list: Vec<PathRec>,
+    ids: FastMap<String, PathId>,
+}
+
+impl Default for Paths {
+    fn default() -> Self {
+        Paths::new()
+    }
+}
+
+impl Paths {
+    /// The root path's id is 0.
+    pub const ROOT: PathId = 0;
+
+    #[must_use]
+    pub fn new() -> Paths {
+        let mut ids = FastMap::default();
+        ids.insert(String::new(), 0);
+        Paths {
+            list: vec![PathRec {
+                text: String::new(),
+                seg: None,
+                parent: None,
+                depth: 0,
+            }],
+            ids,
+        }
+    }
+
+    /// The id of `parent`'s child.
+    pub fn child(&mut self, parent: PathId, seg: Seg) -> PathId {
+        let mut text = self.text(parent).to_owned();
+        seg.write(&mut text);
+        if let Some(id) = self.ids.get(&text) {
+            return *id;
+        }
+        let id = PathId::try_from(self.list.len()).unwrap_or(PathId::MAX);
+        let depth = self.depth(parent) + 1;
+        self.ids.insert(text.clone(), id);
+        self.list.push(PathRec {
+            text,
+            seg: Some(seg),
+            parent: Some(parent),
+            depth,
+        });
+        id
+    }
+
+    /// A path known only by its text (a plan field no pane shows).
+    pub fn opaque(&mut self, parent: PathId, text: &str) -> PathId {
+        if let Some(id) = self.ids.get(text) {
+            return *id;
+        }
+        let id = PathId::try_from(self.list.len()).unwrap_or(PathId::MAX);
+        let depth = self.depth(parent) + 1;
+        self.ids.insert(text.to_owned(), id);
+        self.list.push(PathRec {
+            text: text.to_owned(),
+            seg: None,
+            parent: Some(parent),
+            depth,
+        });
+        id
+    }
+
+    /// A path's text, as the plan prints it (`spec.containers[name=nginx].image`).
+    #[must_use]
+    pub fn text(&self, id: PathId) -> &str {
+        self.list.get(id as usize).map_or("", |r| r.text.as_str())
+    }
+
+    /// The id of a path's text.
+    #[must_use]
+    pub fn find(&self, text: &str) -> Option<PathId> {
+        self.ids.get(text).copied()
+    }
+
+    #[must_use]
+    pub fn parent(&self, id: PathId) -> Option<PathId> {
+        self.list.get(id as usize).and_then(|r| r.parent)
+    }
+
+    #[must_use]
+    pub fn depth(&self, id: PathId) -> usize {
+        self.list.get(id as usize).map_or(0, |r| r.depth)
+    }
+
+    /// The last step's key, if it is an object key.
+    #[must_use]
+    pub fn key(&self, id: PathId) -> Option<&str> {
+        match self.list.get(id as usize).and_then(|r| r.seg.as_ref()) {
+            Some(Seg::Key(k)) => Some(k),
+            _ => None,
+        }
+    }
+
+    /// Is `ancestor` a strict ancestor of `id`?
+    #[must_use]
+    pub fn is_strict_ancestor(&self, ancestor: PathId, id: PathId) -> bool {
+        let mut at = self.parent(id);
+        while let Some(p) = at {
+            if p == ancestor {
+                return true;
+            }
+            at = self.parent(p);
+        }
+        false
+    }
+
+    /// The value at a path in a document.
+    #[must_use]
+    pub fn lookup<'v>(&self, id: PathId, doc: &'v Value) -> Option<&'v Value> {
+        let mut chain = Vec::new();
+        let mut at = Some(id);
+        while let Some(i) = at {
+            if let Some(seg) = self.list.get(i as usize).and_then(|r| r.seg.as_ref()) {
+                chain.push(seg);
+            }
+            at = self.parent(i);
+        }
+        chain.iter().rev().try_fold(doc, |v, seg| seg.select(v))
+    }
+
+    #[must_use]
+    pub fn len(&self) -> usize {
+        self.list.len()
+    }
+
+    #[must_use]
+    pub fn is_empty(&self) -> bool {
+        self.list.is_empty()
+    }
+}
+
+/// How a list's elements are named in paths (from the plan: merge key, set, or position).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ElemSeg {
+    Merge(String),
+    Item,
+    Index,
+}
+
+/// A masked secret value, and the revealed one.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Masked {
+    pub text: String,
+}
+
+/// One line of a pane.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DocLine {
+    pub path: PathId,
+    /// A second path shown on this line: the first key of a map list item, on the dash line.
+    pub also: Option<PathId>,
+    pub indent: u16,
+    pub dash: bool,
+    /// The key, quoted and escaped as needed (`None` for list items and continuation lines).
+    pub key: Option<String>,
+    /// The value text, if this line shows one (escaped, quoted).
+    pub value: Option<String>,
+    pub tok: Tok,
+    /// What to show instead of the value while secrets are hidden.
+    pub masked: Option<Masked>,
+    /// A word diff from the value before the apply (result pane, changed strings).
+    pub words: Option<Vec<Word>>,
+}
+
+impl DocLine {
+    fn new(path: PathId, indent: usize, dash: bool) -> DocLine {
+        DocLine {
+            path,
+            also: None,
+            indent: u16::try_from(indent).unwrap_or(u16::MAX),
+            dash,
+            key: None,
+            value: None,
+            tok: Tok::Punct,
+            masked: None,
+            words: None,
+        }
+    }
+
+    /// The whole line as plain text (secrets as shown).
+    #[must_use]
+    pub fn text(&self, reveal: bool) -> String {
+        let mut s = " ".repeat(self.indent as usize);
+        if self.dash {
+            s.push_str("- ");
+        }
+        if let Some(k) = &self.key {
+            s.push_str(k);
+            s.push(':');
+            if self.value.is_some() {
+                s.push(' ');
+            }
+        }
+        if let Some(v) = self.shown_value(reveal) {
+            s.push_str(v);
+        }
+        s
+    }
+
+    /// The value text as shown: masked unless revealed.
+    #[must_use]
+    pub fn shown_value(&self, reveal: bool) -> Option<&str> {
+        match (&self.masked, reveal) {
+            (Some(m), false) => Some(&m.text),
+            _ => self.value.as_deref(),
+        }
+    }
+}
+
+/// A piece of a word diff.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Word {
+    Same(String),
+    Old(String),
+    New(String),
+}
+
+/// The words of `new` against `old` (escaped): runs of letters and digits, and single other
+/// characters, so `nginx:1.7.9` → `nginx:1.11.9` changes only `7` to `11`.
+#[must_use]
+pub fn word_diff(old: &str, new: &str) -> Vec<Word> {
+    let (a, b) = (tokens(old), tokens(new));
+    let diff = similar::TextDiff::from_slices(&a, &b);
+    let mut out: Vec<Word> = Vec::new();
+    for c in diff.iter_all_changes() {
+        let text = escape(c.value());
+        let tag = c.tag();
+        match (out.last_mut(), tag) {
+            (Some(Word::Same(t)), similar::ChangeTag::Equal)
+            | (Some(Word::Old(t)), similar::ChangeTag::Delete)
+            | (Some(Word::New(t)), similar::ChangeTag::Insert) => t.push_str(&text),
+            _ => out.push(match tag {
+                similar::ChangeTag::Equal => Word::Same(text),
+                similar::ChangeTag::Delete => Word::Old(text),
+                similar::ChangeTag::Insert => Word::New(text),
+            }),
+        }
+    }
+    out
+}
+
+fn tokens(s: &str) -> Vec<&str> {
+    let mut out = Vec::new();
+    let mut start = 0;
+    let mut in_word = false;
+    for (i, c) in s.char_indices() {
+        let word = c.is_alphanumeric();
+        if i > start && !(word && in_word) {
+            out.push(&s[start..i]);
+            start = i;
+        }
+        in_word = word;
+    }
+    if start < s.len() {
+        out.push(&s[start..]);
+    }
+    out
+}
+
+/// Which side of a before/after pair a pane shows, for secret masking.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Side {
+    Before,
+    After,
+}
+
+/// How to render one document.
+pub struct Render<'a> {
+    pub lists: &'a FastMap<String, ElemSeg>,
+    /// The other document of the before/after pair (masking as `kubectl diff` does).
+    pub counterpart: Option<&'a Value>,
+    pub side: Side,
+    /// Mask `data`/`stringData` (a Secret).
+    pub secret: bool,
+    /// Longest value shown for the last-applied annotation.
+    pub annotation_width: usize,
+    /// Attach the counterpart's value for a word diff of changed strings.
+    pub word_diff: bool,
+}
+
+/// Longest annotation shown in a pane before `…`.
+pub const ANNOTATION_WIDTH: usize = 48;
+
+/// Is this object a Secret (whose `data`/`stringData` values are masked)?
+#[must_use]
+pub fn is_secret(doc: &Value) -> bool {
+    doc.get("kind").and_then(Value::as_str) == Some("Secret")
+}
+
+/// The lines of a document.
+pub fn render(doc: &Value, paths: &mut Paths, how: &Render<'_>) -> Vec<DocLine> {
+    let mut out = Vec::new();
+    let root = Paths::ROOT;
+    match doc {
+        Value::Object(map) if !map.is_empty() => object(map, root, 0, false, paths, how, &mut out),
+        _ => {
+            let mut line = DocLine::new(root, 0, false);
+            let (text, tok) = scalar(doc);
+            line.value = Some(text);
+            line.tok = tok;
+            out.push(line);
+        }
+    }
+    out
+}
+
+fn object(
+    map: &Map<String, Value>,
+    parent: PathId,
+    indent: usize,
+    dash: bool,
+    paths: &mut Paths,
+    how: &Render<'_>,
+    out: &mut Vec<DocLine>,
+) {
+    let depth = paths.depth(parent);
+    if depth > crate::document::MAX_DEPTH {
+        return;
+    }
+    let inner = if dash { indent + 2 } else { indent };
+    for (i, (k, v)) in map.iter().enumerate() {
+        let first = dash && i == 0;
+        let id = paths.child(parent, Seg::Key(k.clone()));
+        let mut line = DocLine::new(id, if first { indent } else { inner }, first);
+        if first {
+            // The dash line shows the element and its first key.
+            line.path = parent;
+            line.also = Some(id);
+        }
+        line.key = Some(key_text(k));
+        match v {
+            Value::Object(m) if !m.is_empty() => {
+                out.push(line);
+                object(m, id, inner + 2, false, paths, how, out);
+            }
+            Value::Array(items) if !items.is_empty() => {
+                out.push(line);
+                array(items, id, inner, paths, how, out);
+            }
+            Value::String(s) if k == LAST_APPLIED && depth == 2 => {
+                // The annotation: one line of JSON, truncated (the patch view shows it whole).
+                line.value = Some(truncate(&escape(s.trim_end()), how.annotation_width));
+                line.tok = Tok::Str;
+                if how.secret {
+                    let hidden = super::patch::mask_annotation(s);
+                    line.masked = Some(Masked {
+                        text: truncate(&escape(&hidden), how.annotation_width),
+                    });
+                }
+                out.push(line);
+            }
+            Value::String(s) if s.contains('\n') && !needs_escape(s) => {
+                line.value = Some(if s.ends_with('\n') { "|" } else { "|-" }.to_owned());
+                line.tok = Tok::Punct;
+                let masked = mask(how, paths, id, v);
+                let block = s.strip_suffix('\n').unwrap_or(s);
+                line.masked = masked.clone();
+                out.push(line);
+                for text in block.split('\n') {
+                    let mut cont = DocLine::new(id, inner + 2, false);
+                    cont.value = Some(text.to_owned());
+                    cont.tok = Tok::Str;
+                    if masked.is_some() {
+                        cont.masked = Some(Masked { text: "…".into() });
+                    }
+                    out.push(cont);
+                }
+            }
+            _ => {
+                let (text, tok) = scalar(v);
+                line.masked = mask(how, paths, id, v);
+                if how.word_diff
+                    && let (Value::String(new), Some(Value::String(old))) =
+                        (v, how.counterpart.and_then(|c| paths.lookup(id, c)))
+                    && old != new
+                {
+                    line.words = Some(word_diff(old, new));
+                }
+                line.value = Some(text);
+                line.tok = tok;
+                out.push(line);
+            }
+        }
+    }
+}
+
+fn array(
+    items: &[Value],
+    parent: PathId,
+    indent: usize,
+    paths: &mut Paths,
+    how: &Render<'_>,
+    out: &mut Vec<DocLine>,
+) {
+    let elem = how
+        .lists
+        .get(paths.text(parent))
+        .cloned()
+        .unwrap_or(ElemSeg::Index);
+    for (i, item) in items.iter().enumerate() {
+        let seg = match &elem {
+            ElemSeg::Merge(key) => match item.get(key) {
+                Some(kv) => Seg::Merge {
+                    key: key.clone(),
+                    value: gofmt::sprint(kv),
+                },
+                None => Seg::Index(i),
+            },
+            ElemSeg::Item => Seg::Item(gofmt::sprint(item)),
+            ElemSeg::Index => Seg::Index(i),
+        };
+        let id = paths.child(parent, seg);
+        match item {
+            Value::Object(m) if !m.is_empty() => object(m, id, indent, true, paths, how, out),
+            Value::Array(inner) if !inner.is_empty() => {
+                out.push(DocLine::new(id, indent, true));
+                array(inner, id, indent + 2, paths, how, out);
+            }
+            _ => {
+                let mut line = DocLine::new(id, indent, true);
+                let (text, tok) = scalar(item);
+                line.value = Some(text);
+                line.tok = tok;
+                out.push(line);
+            }
+        }
+    }
+}
+
+/// `***`, `*** (before)` or `*** (after)` for a Secret's `data`/`stringData` value.
+fn mask(how: &Render<'_>, paths: &Paths, id: PathId, v: &Value) -> Option<Masked> {
+    if !how.secret || paths.depth(id) != 2 {
+        return None;
+    }
+    let top = paths.parent(id).and_then(|p| paths.key(p));
+    if !matches!(top, Some("data" | "stringData")) {
+        return None;
+    }
+    let other = how.counterpart.and_then(|c| paths.lookup(id, c));
+    let text = match other {
+        Some(o) if o != v => match how.side {
+            Side::Before => "*** (before)",
+            Side::After => "*** (after)",
+        },
+        _ => "***",
+    };
+    Some(Masked { text: text.into() })
+}
+
+fn truncate(s: &str, width: usize) -> String {
+    if s.chars().count() <= width {
+        s.to_owned()
+    } else {
+        let mut t: String = s.chars().take(width.saturating_sub(1)).collect();
+        t.push('…');
+        t
+    }
+}
+
+/// A scalar's text and token.
+#[must_use]
+pub fn scalar(v: &Value) -> (String, Tok) {
+    match v {
+        Value::Null => ("null".into(), Tok::Null),
+        Value::Bool(b) => (b.to_string(), Tok::Bool),
+        Value::Number(n) => (gofmt::sprint(&Value::Number(n.clone())), Tok::Num),
+        Value::String(s) => (string_text(s), Tok::Str),
+        Value::Array(_) => ("[]".into(), Tok::Punct),
+        Value::Object(_) => ("{}".into(), Tok::Punct),
+    }
+}
+
+/// Characters that must never reach the terminal as themselves: C0/C1 controls (ESC, BEL,
+/// CR ...), DEL, and bidi overrides/isolates that reorder what is shown.
+#[must_use]
+pub fn is_unsafe(c: char) -> bool {
+    c.is_control()
+        || matches!(c, '\u{200E}' | '\u{200F}' | '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}')
+        || matches!(c, '\u{FEFF}' | '\u{200B}')
+}
+
+fn needs_escape(s: &str) -> bool {
+    s.chars().any(|c| c != '\n' && is_unsafe(c))
+}
+
+/// Text with every unsafe character written as an escape (`\e`, `\t`, `\u{202e}`).
+#[must_use]
+pub fn escape(s: &str) -> String {
+    if !s.chars().any(is_unsafe) {
+        return s.to_owned();
+    }
+    let mut out = String::with_capacity(s.len() + 8);
+    for c in s.chars() {
+        match c {
+            '\n' => out.push_str("\\n"),
+            '\t' => out.push_str("\\t"),
+            '\r' => out.push_str("\\r"),
+            '\u{1b}' => out.push_str("\\e"),
+            c if is_unsafe(c) => out.push_str(&format!("\\u{{{:x}}}", c as u32)),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// A key as YAML shows it.
+fn key_text(k: &str) -> String {
+    string_text(k)
+}
+
+/// A string as a YAML scalar: plain when safe, `"…"` when it would read as another type or
+/// holds escapes, `'…'` when it starts with an indicator.
+#[must_use]
+pub fn string_text(s: &str) -> String {
+    if s.chars().any(is_unsafe) || resolves_to_non_string(s) {
+        return format!("\"{}\"", escape(s).replace('"', "\\\""));
+    }
+    let first = s.chars().next().unwrap_or(' ');
+    let unsafe_plain = "-?:,[]{}#&*!|>'\"%@`".contains(first)
+        || s.starts_with(' ')
+        || s.ends_with(' ')
+        || s.ends_with(':')
+        || s.contains(": ")
+        || s.contains(" #");
+    if unsafe_plain {
+        format!("'{}'", s.replace('\'', "''"))
+    } else {
+        s.to_owned()
+    }
+}
+
+/// Would a plain scalar with this text read as something other than a string (YAML 1.1)?
+fn resolves_to_non_string(s: &str) -> bool {
+    const WORDS: [&str; 33] = [
+        "", "~", "null", "Null", "NULL", "true", "True", "TRUE", "false", "False", "FALSE", "y",
+        "Y", "yes", "Yes", "YES", "n", "N", "no", "No", "NO", "on", "On", "ON", "off", "Off",
+        "OFF", ".inf", ".Inf", "-.inf", ".nan", ".NaN", "<<",
+    ];
+    if WORDS.contains(&s) {
+        return true;
+    }
+    let body = s.strip_prefix(['-', '+']).unwrap_or(s).replace('_', "");
+    let radix = |prefix: &str, r: u32| {
+        body.strip_prefix(prefix)
+            .is_some_and(|d| !d.is_empty() && d.chars().all(|c| c.is_digit(r)))
+    };
+    body.starts_with(|c: char| c.is_ascii_digit() || c == '.')
+        && (body.parse::<f64>().is_ok() || radix("0x", 16) || radix("0b", 2) || radix("0o", 8))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn lines(v: &Value) -> Vec<String> {
+        let mut paths = Paths::new();
+        let lists = FastMap::default();
+        let how = Render {
+            lists: &lists,
+            counterpart: None,
+            side: Side::After,
+            secret: false,
+            annotation_width: ANNOTATION_WIDTH,
+            word_diff: false,
+        };
+        render(v, &mut paths, &how)
+            .iter()
+            .map(|l| format!("{} @{}", l.text(true), paths.text(l.path)))
+            .collect()
+    }
+
+    #[test]
+    fn block_style_in_document_order_with_paths() {
+        let v = json!({"b": {"q": 1, "x": "yes"}, "a": [{"name": "m", "v": null}, "s"], "e": {}});
+        assert_eq!(
+            lines(&v),
+            [
+                "b: @b",
+                "  q: 1 @b.q",
+                "  x: \"yes\" @b.x",
+                "a: @a",
+                "- name: m @a[0]",
+                "  v: null @a[0].v",
+                "- s @a[1]",
+                "e: {} @e",
+            ]
+        );
+    }
+
+    #[test]
+    fn control_characters_and_bidi_are_escaped() {
+        let v = json!({"k\u{1b}[31m": "a\u{1b}]0;x\u{7}b\u{202e}c", "m": "l1\nl2\n"});
+        let out = lines(&v);
+        assert_eq!(
+            out[0],
+            "\"k\\e[31m\": \"a\\e]0;x\\u{7}b\\u{202e}c\" @[\"k\\u001b[31m\"]"
+        );
+        assert_eq!(out[1..], ["m: | @m", "  l1 @m", "  l2 @m"]);
+        for l in &out {
+            assert!(!l.chars().any(|c| c.is_control()), "{l:?}");
+        }
+    }
+
+    #[test]
+    fn ambiguous_scalars_are_quoted() {
+        for s in ["yes", "010", "1_000", "0x1F", "", "~", "1.5", "on"] {
+            assert!(string_text(s).starts_with('"'), "{s}");
+        }
+        assert_eq!(string_text("a: b"), "'a: b'");
+        assert_eq!(string_text("nginx:1.7.9"), "nginx:1.7.9");
+    }
+}

@@ -1,0 +1,148 @@
+//! Hazard lints: what `kubectl apply` will do that an operator would not expect, each with a
+//! code, the field it concerns, and a message saying what will happen and what to do. Pure:
+//! documents in, [`Warning`]s out; [`plan`](super::plan::plan) adds them to every plan's
+//! `warnings`.
+//!
+//! | code | hazard | where |
+//! | --- | --- | --- |
+//! | `duplicate-merge-key` | a merge-keyed list names the same key twice (e.g. an env var): apply merges them into one, and removing the duplicate later deletes every copy (kubernetes#58477) | [`keys`] |
+//! | `port-protocol-merged` | two ports share `containerPort` (or a Service `port`) with different protocols: strategic merge keys ports by number alone (kubernetes#39188) | [`keys`] |
+//! | `annotation-too-large` | the last-applied annotation, or all annotations together, over 262,144 bytes: the server rejects the object | [`size`] |
+//! | `hpa-replicas-reset` | `spec.replicas` in the file while something else (a HorizontalPodAutoscaler) scaled the object: apply resets it | [`replicas`] |
+//! | `replicas-removed` | `spec.replicas` removed from the file while last-applied has it: apply deletes it and the server defaults it to 1 | [`replicas`] |
+//! | `immutable-field` | a field the server refuses to change (Deployment `spec.selector`, StatefulSet `volumeClaimTemplates`/`serviceName`, Job `spec.template`, Service `clusterIP`, ...) | [`immutable`] |
+//! | `secret-in-annotation` | a Secret's data copied in clear into the last-applied annotation | [`secret`] |
+//!
+//! Hazards the plan already reports (`plan/warnings.rs`), not repeated here:
+//! `missing-annotation` (no last-applied: a two-way merge, nothing is deleted),
+//! `union-two-members` (a one-of such as a probe handler or a volume source changed without
+//! `$retainKeys` or a last-applied entry to delete the old member: both remain, the server
+//! rejects), `list-items-lost` (a replaced list, e.g. any list of a custom resource, drops the
+//! live-only items it names) and `clear-changed-live`.
+
+pub mod immutable;
+pub mod keys;
+pub mod replicas;
+pub mod secret;
+pub mod size;
+
+use serde_json::Value;
+
+use super::plan::Warning;
+use super::schema::Meta;
+
+/// The codes this module emits, with a one-line summary (for documentation and listings).
+pub const CODES: [(&str, &str); 7] = [
+    (
+        keys::DUPLICATE_MERGE_KEY,
+        "a merge-keyed list names the same key twice",
+    ),
+    (
+        keys::PORT_PROTOCOL_MERGED,
+        "ports share a number with different protocols",
+    ),
+    (
+        size::ANNOTATION_TOO_LARGE,
+        "annotations over 262,144 bytes: the server rejects the object",
+    ),
+    (
+        replicas::HPA_REPLICAS_RESET,
+        "spec.replicas resets what an autoscaler set",
+    ),
+    (
+        replicas::REPLICAS_REMOVED,
+        "spec.replicas removed without the hand-over: the server defaults it to 1",
+    ),
+    (
+        immutable::IMMUTABLE_FIELD,
+        "an immutable field changes: the server rejects the apply",
+    ),
+    (
+        secret::SECRET_IN_ANNOTATION,
+        "Secret data copied in clear into the last-applied annotation",
+    ),
+];
+
+/// What the lints look at.
+#[derive(Clone, Copy, Debug)]
+pub struct LintInput<'a> {
+    /// The object kubectl sends (the file, namespace filled in, new annotation set).
+    pub local: &'a Value,
+    /// The live object (`None`: a create).
+    pub live: Option<&'a Value>,
+    /// The last-applied configuration the plan started from (`None`: none).
+    pub last_applied: Option<&'a Value>,
+    /// The object after the apply.
+    pub result: &'a Value,
+    /// The new last-applied annotation, as it would be stored.
+    pub annotation: &'a str,
+    /// Strategic merge metadata of the object's kind (`None`: a JSON merge patch).
+    pub meta: Option<Meta<'a>>,
+}
+
+/// Every lint's warnings, in the order of the table above.
+#[must_use]
+pub fn check(input: &LintInput<'_>) -> Vec<Warning> {
+    let mut out = keys::check(input);
+    out.extend(size::check(input));
+    out.extend(replicas::check(input));
+    out.extend(immutable::check(input));
+    out.extend(secret::check(input));
+    out
+}
+
+/// `apiVersion` and `kind` of an object.
+fn gvk(obj: &Value) -> (&str, &str) {
+    let s = |k: &str| obj.get(k).and_then(Value::as_str).unwrap_or("");
+    (s("apiVersion"), s("kind"))
+}
+
+/// The API group of an object (`""` for the core group).
+fn group(obj: &Value) -> &str {
+    gvk(obj).0.rsplit_once('/').map_or("", |(g, _)| g)
+}
+
+/// A value in a message: strings quoted, long values cut.
+fn show(v: &Value) -> String {
+    let s = match v {
+        Value::String(s) => format!("{s:?}"),
+        other => super::gojson::to_string(other).unwrap_or_default(),
+    };
+    if s.chars().count() > 60 {
+        format!("{}…", s.chars().take(59).collect::<String>())
+    } else {
+        s
+    }
+}
+
+#[cfg(test)]
+pub(crate) mod testing {
+    //! Helpers for the lints' unit tests: plan a case with the embedded schema.
+
+    use serde_json::Value;
+
+    use crate::engine::plan::{LastApplied, Plan, PlanError, PlanInput, Warning, plan};
+    use crate::engine::schema::Schema;
+
+    /// The plan of local against live (last-applied from `last_applied`, else the live
+    /// annotation).
+    pub fn plan_of(
+        local: &Value,
+        live: Option<&Value>,
+        last_applied: Option<&Value>,
+    ) -> Result<Plan, PlanError> {
+        let input = PlanInput {
+            local,
+            live,
+            last_applied: last_applied.map_or(LastApplied::FromLive, LastApplied::Given),
+            namespace: None,
+            overwrite: true,
+        };
+        plan(&input, Schema::embedded())
+    }
+
+    /// The warnings with this code.
+    pub fn with_code<'w>(warnings: &'w [Warning], code: &str) -> Vec<&'w Warning> {
+        warnings.iter().filter(|w| w.code == code).collect()
+    }
+}

@@ -1,0 +1,173 @@
+//! Rewrite the last-applied annotation inside a live object's file, leaving every other byte as
+//! it was (comments, order, quoting). YAML and JSON files.
+//!
+//! The new value is written as a double-quoted string (valid in both YAML and JSON). The result
+//! is read back and checked to be the intended object before it is returned.
+
+use serde_json::Value;
+
+use crate::document::{self, Pos};
+use crate::engine::gojson;
+use crate::engine::plan::LAST_APPLIED;
+
+/// `text` (one object) with its annotation set to `annotation`. `expected` is the object the new
+/// text must read as.
+///
+/// # Errors
+/// A message when the file cannot be edited in place (several documents, a flow-style
+/// `metadata`, ...) or the edit does not read back as `expected`.
+pub fn set_annotation(text: &str, annotation: &str, expected: &Value) -> Result<String, String> {
+    let docs = document::parse_documents(text, "live").map_err(|e| e.to_string())?;
+    let [doc] = docs.as_slice() else {
+        return Err(format!(
+            "the file holds {} documents; expected one",
+            docs.len()
+        ));
+    };
+    let mut quoted = String::new();
+    gojson::write_string(annotation, &mut quoted);
+    let lines = LineIndex::new(text);
+    let annotation_path = ["metadata", "annotations", LAST_APPLIED];
+    let new = if let Some(span) = doc.spans.get_str(&annotation_path) {
+        let key = span.key.ok_or("the annotation has no key position")?;
+        let key_at = lines.offset(key).ok_or("bad key position")?;
+        let colon = text[key_at..]
+            .find("last-applied-configuration")
+            .and_then(|i| text[key_at + i..].find(':').map(|j| key_at + i + j))
+            .ok_or("no ':' after the annotation key")?;
+        let end = lines.offset(span.end).ok_or("bad end position")?;
+        // Keep the line break and indentation that follow a block scalar.
+        let end = match text[..end].rfind('\n') {
+            Some(nl) if nl > colon && text[nl + 1..end].chars().all(char::is_whitespace) => nl,
+            _ => end,
+        };
+        let value_start = lines.offset(span.value).ok_or("bad value position")?;
+        let json = text.trim_start().starts_with('{');
+        if json {
+            let value_end = lines.offset(span.end).ok_or("bad end position")?;
+            format!("{}{quoted}{}", &text[..value_start], &text[value_end..])
+        } else {
+            format!("{} {quoted}{}", &text[..=colon], &text[end..])
+        }
+    } else if let Some(span) = doc.spans.get_str(&["metadata", "annotations"]) {
+        insert_line(
+            text,
+            &lines,
+            span.value,
+            &format!("{LAST_APPLIED}: {quoted}"),
+        )?
+    } else if let Some(span) = doc.spans.get_str(&["metadata"]) {
+        let indent = span.value.col.saturating_sub(1);
+        let line = format!(
+            "annotations:\n{}  {LAST_APPLIED}: {quoted}",
+            " ".repeat(indent)
+        );
+        insert_line(text, &lines, span.value, &line)?
+    } else {
+        return Err("the object has no metadata".into());
+    };
+    let check = document::parse_documents(&new, "live").map_err(|e| e.to_string())?;
+    match check.as_slice() {
+        [d] if d.value == *expected => Ok(new),
+        _ => {
+            Err("cannot edit this file in place (flow style or JSON without the annotation)".into())
+        }
+    }
+}
+
+/// Insert `line` (without indentation) before the block-map entry that starts at `at`, with the
+/// same indentation.
+fn insert_line(text: &str, lines: &LineIndex, at: Pos, line: &str) -> Result<String, String> {
+    let start = lines
+        .offset(Pos {
+            line: at.line,
+            col: 1,
+        })
+        .ok_or("bad position")?;
+    let indent = at.col.saturating_sub(1);
+    if !text[start..].chars().take(indent).all(|c| c == ' ') {
+        return Err("not a block-style map".into());
+    }
+    Ok(format!(
+        "{}{}{line}\n{}",
+        &text[..start],
+        " ".repeat(indent),
+        &text[start..]
+    ))
+}
+
+/// Byte offsets of line starts, to turn (line, column in characters) into a byte offset.
+struct LineIndex {
+    text_len: usize,
+    starts: Vec<usize>,
+    text: String,
+}
+
+impl LineIndex {
+    fn new(text: &str) -> LineIndex {
+        let mut starts = vec![0];
+        starts.extend(text.match_indices('\n').map(|(i, _)| i + 1));
+        LineIndex {
+            text_len: text.len(),
+            starts,
+            text: text.to_owned(),
+        }
+    }
+
+    fn offset(&self, pos: Pos) -> Option<usize> {
+        let start = *self.starts.get(pos.line.checked_sub(1)?)?;
+        let line = &self.text[start..];
+        let within = line
+            .char_indices()
+            .nth(pos.col.checked_sub(1)?)
+            .map_or(line.len(), |(i, _)| i);
+        Some((start + within).min(self.text_len))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn expected(text: &str, annotation: &str) -> Value {
+        let mut v = document::parse_documents(text, "t")
+            .unwrap()
+            .remove(0)
+            .value;
+        v["metadata"]["annotations"][LAST_APPLIED] = json!(annotation);
+        v
+    }
+
+    #[test]
+    fn replaces_a_block_scalar_keeping_the_rest() {
+        let text = "# live\napiVersion: v1\nkind: ConfigMap\nmetadata:\n  annotations:\n    kubectl.kubernetes.io/last-applied-configuration: |\n      {\"a\":1}\n    other: x  # keep me\n  name: x\n";
+        let new = set_annotation(
+            text,
+            "{\"b\":\"<2>\"}\n",
+            &expected(text, "{\"b\":\"<2>\"}\n"),
+        )
+        .unwrap();
+        assert_eq!(
+            new,
+            "# live\napiVersion: v1\nkind: ConfigMap\nmetadata:\n  annotations:\n    kubectl.kubernetes.io/last-applied-configuration: \"{\\\"b\\\":\\\"\\u003c2\\u003e\\\"}\\n\"\n    other: x  # keep me\n  name: x\n"
+        );
+    }
+
+    #[test]
+    fn inserts_the_annotation_where_there_is_none() {
+        let text = "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: x\ndata:\n  a: b\n";
+        let new = set_annotation(text, "{}\n", &expected(text, "{}\n")).unwrap();
+        assert!(new.starts_with("apiVersion: v1\nkind: ConfigMap\nmetadata:\n  annotations:\n    kubectl.kubernetes.io/last-applied-configuration: \"{}\\n\"\n  name: x\n"), "{new}");
+    }
+
+    #[test]
+    fn replaces_in_json() {
+        let text = "{\n  \"apiVersion\": \"v1\",\n  \"kind\": \"ConfigMap\",\n  \"metadata\": {\"name\": \"x\", \"annotations\": {\"kubectl.kubernetes.io/last-applied-configuration\": \"old\"}}\n}\n";
+        let new = set_annotation(text, "{}\n", &expected(text, "{}\n")).unwrap();
+        assert!(
+            new.contains("\"kubectl.kubernetes.io/last-applied-configuration\": \"{}\\n\"}}"),
+            "{new}"
+        );
+    }
+}

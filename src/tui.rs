@@ -1,0 +1,270 @@
+//! The runtime: the only place that touches the terminal and the files. It sets the terminal
+//! up (`ratatui::init`, whose panic hook restores it), reads events, keeps key presses only,
+//! turns keys into messages through the keymap and mouse events into messages through the
+//! layout, runs `update`, and runs the commands it returns: quit, write a file (guarded,
+//! atomic), read the files again, and run the editor (the TUI is suspended meanwhile). Each
+//! command's result goes back to `update` as a message.
+
+use std::collections::VecDeque;
+use std::io;
+use std::path::{Path, PathBuf};
+
+use ratatui::DefaultTerminal;
+use ratatui::crossterm::event::{
+    self, DisableMouseCapture, EnableMouseCapture, Event, MouseButton, MouseEventKind,
+};
+use ratatui::crossterm::execute;
+use ratatui::crossterm::terminal::{EnterAlternateScreen, enable_raw_mode};
+use ratatui::layout::Rect;
+
+use crate::app::files::{self, RawFiles};
+use crate::app::{
+    Command, EditOptions, Files, Loaded, Message, Model, ReloadRequest, WriteFailure, update,
+};
+use crate::fsutil::{self, WriteError};
+use crate::keymap::{self, Key};
+use crate::theme::Theme;
+use crate::ui;
+
+/// Restores the terminal when dropped (normal return and errors; panics go through the hook).
+struct Restore;
+
+impl Drop for Restore {
+    fn drop(&mut self) {
+        let _ = execute!(io::stdout(), DisableMouseCapture);
+        ratatui::restore();
+    }
+}
+
+/// Give a model its edit options and files: read the files (and the file a commit writes)
+/// once more, so the bytes a commit checks are the bytes of the documents shown.
+///
+/// # Errors
+/// A one-line message when a file cannot be read or parsed.
+pub fn prepare(
+    mut model: Model,
+    options: EditOptions,
+    files: Option<Files>,
+) -> Result<Model, String> {
+    model.edit.options = options;
+    model.edit.files = files;
+    let request = ReloadRequest {
+        files: model.edit.files.clone(),
+        target: model.edit.target().map(|(p, _)| p.to_owned()),
+    };
+    let loaded = load(&request)?;
+    model.attach(loaded).map_err(|e| e.to_string())?;
+    Ok(model)
+}
+
+/// Read what a reload asks for (each file once; a missing file is `None`).
+///
+/// # Errors
+/// A one-line message naming the file.
+pub fn load(request: &ReloadRequest) -> Result<Loaded, String> {
+    let mut cache: Vec<(PathBuf, Option<Vec<u8>>)> = Vec::new();
+    let mut read = |path: &Path| -> Result<Option<Vec<u8>>, String> {
+        if let Some((_, bytes)) = cache.iter().find(|(p, _)| p == path) {
+            return Ok(bytes.clone());
+        }
+        let bytes = match std::fs::read(path) {
+            Ok(b) => Some(b),
+            Err(e) if e.kind() == io::ErrorKind::NotFound => None,
+            Err(e) => return Err(format!("{}: {e}", path.display())),
+        };
+        cache.push((path.to_owned(), bytes.clone()));
+        Ok(bytes)
+    };
+    let mut raw = RawFiles::default();
+    if let Some(f) = &request.files {
+        raw.local = read(&f.local)?;
+        if let Some(live) = &f.live {
+            raw.live = read(live)?;
+        }
+        if let Some(la) = &f.last_applied {
+            raw.last_applied = read(la)?;
+        }
+    }
+    if let Some(target) = &request.target {
+        raw.target = read(target)?;
+    }
+    files::parse(request, raw)
+}
+
+/// Run a command that needs no terminal (a write, a reload) and return its report.
+/// `Quit` and `Edit` need the terminal: `None`.
+#[must_use]
+pub fn perform(command: &Command) -> Option<Message> {
+    match command {
+        Command::WriteFile {
+            path,
+            content,
+            expected,
+        } => Some(Message::Written(write(path, content, expected.as_deref()))),
+        Command::Reload(request) => Some(Message::Reloaded(load(request).map(Box::new))),
+        Command::Quit | Command::Edit { .. } => None,
+    }
+}
+
+fn write(path: &Path, content: &str, expected: Option<&[u8]>) -> Result<PathBuf, WriteFailure> {
+    match fsutil::write_guarded(path, content.as_bytes(), expected) {
+        Ok(()) => Ok(path.to_owned()),
+        Err(e @ WriteError::Changed(_)) => Err(WriteFailure::Changed(e.to_string())),
+        Err(e) => Err(WriteFailure::Io(e.to_string())),
+    }
+}
+
+/// Run the TUI on a model until the user quits.
+///
+/// # Errors
+/// Terminal I/O errors.
+pub fn run(model: Model, theme: &Theme) -> io::Result<()> {
+    // Installed before ratatui's hook, so it runs after ratatui has restored the terminal.
+    let previous = std::panic::take_hook();
+    std::panic::set_hook(Box::new(move |info| {
+        let _ = execute!(io::stdout(), DisableMouseCapture);
+        previous(info);
+    }));
+    let mut terminal = ratatui::init();
+    let _restore = Restore;
+    execute!(io::stdout(), EnableMouseCapture)?;
+    event_loop(&mut terminal, model, theme)
+}
+
+fn event_loop(terminal: &mut DefaultTerminal, mut model: Model, theme: &Theme) -> io::Result<()> {
+    let size = terminal.size()?;
+    update(
+        &mut model,
+        Message::Resized {
+            width: size.width,
+            height: size.height,
+        },
+    );
+    loop {
+        terminal.draw(|frame| ui::view(&model, theme, frame))?;
+        let area = Rect::new(0, 0, model.size.0, model.size.1);
+        let message = match event::read()? {
+            Event::Key(key) if key.is_press() => {
+                keymap::resolve(model.mode.kind(), Key::from_event(&key))
+            }
+            Event::Mouse(m) => match m.kind {
+                MouseEventKind::ScrollDown => Some(Message::Down),
+                MouseEventKind::ScrollUp => Some(Message::Up),
+                MouseEventKind::Down(MouseButton::Left) => ui::click(&model, area, m.column, m.row),
+                _ => None,
+            },
+            Event::Resize(width, height) => Some(Message::Resized { width, height }),
+            _ => None,
+        };
+        let mut queue: VecDeque<Message> = message.into_iter().collect();
+        while let Some(message) = queue.pop_front() {
+            for command in update(&mut model, message) {
+                match command {
+                    Command::Quit => return Ok(()),
+                    Command::Edit { text } => {
+                        queue.push_back(Message::EditorDone(edit_suspended(terminal, &text)?));
+                    }
+                    other => queue.extend(perform(&other)),
+                }
+            }
+        }
+    }
+}
+
+/// Leave the TUI, run the editor on `text`, come back. The outer error is the terminal's;
+/// the inner one is the editor's (reported to `update`).
+fn edit_suspended(
+    terminal: &mut DefaultTerminal,
+    text: &str,
+) -> io::Result<Result<String, String>> {
+    let _ = execute!(io::stdout(), DisableMouseCapture);
+    ratatui::restore();
+    let result = run_editor(text);
+    // ratatui::init's terminal steps, without installing its panic hook again.
+    enable_raw_mode()?;
+    execute!(io::stdout(), EnterAlternateScreen, EnableMouseCapture)?;
+    terminal.clear()?;
+    Ok(result)
+}
+
+/// The editor kubectl would use: `$KUBE_EDITOR`, else `$EDITOR`, else `vi`.
+#[must_use]
+pub fn editor_command() -> String {
+    ["KUBE_EDITOR", "EDITOR"]
+        .iter()
+        .filter_map(|v| std::env::var(v).ok())
+        .find(|v| !v.trim().is_empty())
+        .unwrap_or_else(|| "vi".into())
+}
+
+/// Write `text` to a private temp file, run the editor on it, read it back, remove it.
+///
+/// # Errors
+/// The editor could not run or failed; the temp file could not be written or read.
+pub fn run_editor(text: &str) -> Result<String, String> {
+    let path = temp_file(text).map_err(|e| format!("temp file: {e}"))?;
+    let result = (|| {
+        let editor = editor_command();
+        // As kubectl: a command with spaces (`code --wait`) goes through the shell.
+        let mut command = if editor.contains(' ') {
+            let mut c = std::process::Command::new("sh");
+            c.arg("-c")
+                .arg(format!("{editor} {}", shell_quote(&path.to_string_lossy())));
+            c
+        } else {
+            let mut c = std::process::Command::new(&editor);
+            c.arg(&path);
+            c
+        };
+        let status = command
+            .status()
+            .map_err(|e| format!("cannot run {editor:?}: {e}"))?;
+        if !status.success() {
+            return Err(format!("{editor:?} exited with {status}"));
+        }
+        std::fs::read_to_string(&path).map_err(|e| format!("{}: {e}", path.display()))
+    })();
+    let _ = std::fs::remove_file(&path);
+    result
+}
+
+fn temp_file(text: &str) -> io::Result<PathBuf> {
+    use std::io::Write as _;
+    let dir = std::env::temp_dir();
+    for n in 0..1000u32 {
+        let path = dir.join(format!("applyscope-edit-{}-{n}.yaml", std::process::id()));
+        let mut options = std::fs::OpenOptions::new();
+        options.write(true).create_new(true);
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::OpenOptionsExt as _;
+            // The document may hold a Secret's data.
+            options.mode(0o600);
+        }
+        match options.open(&path) {
+            Ok(mut f) => {
+                f.write_all(text.as_bytes())?;
+                f.sync_all()?;
+                return Ok(path);
+            }
+            Err(e) if e.kind() == io::ErrorKind::AlreadyExists => {}
+            Err(e) => return Err(e),
+        }
+    }
+    Err(io::Error::other("no free temp file name"))
+}
+
+fn shell_quote(s: &str) -> String {
+    format!("'{}'", s.replace('\'', "'\\''"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn quotes_for_the_shell() {
+        assert_eq!(shell_quote("/tmp/a b"), "'/tmp/a b'");
+        assert_eq!(shell_quote("it's"), "'it'\\''s'");
+    }
+}

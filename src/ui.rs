@@ -1,0 +1,158 @@
+//! The view: draws the model, reads it only. Layout, panes, the why panel, the patch view,
+//! warnings, help, legend, the commit and annotation overlays, and the status bar.
+//!
+//! Wide terminals (at least [`WIDE`] columns) show the four panes side by side; narrower ones
+//! show the focused pane under a tab bar. Only visible lines are drawn.
+
+mod commit;
+mod overlay;
+mod pane;
+mod patch;
+mod status;
+mod why;
+
+use ratatui::Frame;
+use ratatui::buffer::Buffer;
+use ratatui::layout::{Constraint, Layout, Rect};
+
+use crate::app::{Message, Mode, Model};
+use crate::theme::Theme;
+
+/// The narrowest terminal that shows the four panes side by side.
+pub const WIDE: u16 = 120;
+
+/// Where everything goes.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Areas {
+    pub header: Rect,
+    /// The tab bar (narrow layouts).
+    pub tabs: Option<Rect>,
+    /// Each shown pane with its rectangle (borders included).
+    pub panes: Vec<(usize, Rect)>,
+    pub why: Option<Rect>,
+    /// Panes and why panel together (the patch view and overlays use it).
+    pub body: Rect,
+    pub status: Rect,
+}
+
+/// The layout of a screen: a pure function of the model and the size.
+#[must_use]
+pub fn areas(model: &Model, area: Rect) -> Areas {
+    let [header, body, status] = Layout::vertical([
+        Constraint::Length(1),
+        Constraint::Min(1),
+        Constraint::Length(1),
+    ])
+    .areas(area);
+    let wide = area.width >= WIDE;
+    let (panes_area, why) = if model.why {
+        let h = if wide {
+            (body.height / 2).min(12)
+        } else {
+            (body.height * 2 / 5).min(10)
+        };
+        let [p, w] = Layout::vertical([Constraint::Min(1), Constraint::Length(h)]).areas(body);
+        (p, Some(w))
+    } else {
+        (body, None)
+    };
+    let (tabs, panes) = if wide {
+        let n = u32::try_from(model.panes.len()).unwrap_or(1).max(1);
+        let rects = Layout::horizontal(vec![Constraint::Ratio(1, n); n as usize]).split(panes_area);
+        (None, rects.iter().copied().enumerate().collect())
+    } else {
+        let [t, p] =
+            Layout::vertical([Constraint::Length(1), Constraint::Min(1)]).areas(panes_area);
+        (Some(t), vec![(model.focus, p)])
+    };
+    Areas {
+        header,
+        tabs,
+        panes,
+        why,
+        body,
+        status,
+    }
+}
+
+/// Draw the model.
+pub fn view(model: &Model, theme: &Theme, frame: &mut Frame) {
+    let area = frame.area();
+    render(model, theme, area, frame.buffer_mut());
+}
+
+/// Draw the model into a buffer (tests and screenshots use this directly).
+pub fn render(model: &Model, theme: &Theme, area: Rect, buf: &mut Buffer) {
+    if area.width < 20 || area.height < 6 {
+        buf.set_stringn(
+            area.x,
+            area.y,
+            "applyscope: window too small",
+            area.width as usize,
+            theme.error,
+        );
+        return;
+    }
+    let a = areas(model, area);
+    status::header(model, theme, a.header, buf);
+    if let Mode::Patch(p) = &model.mode {
+        patch::render(model, theme, *p, a.body, buf);
+    } else {
+        if let Some(tabs) = a.tabs {
+            status::tabs(model, theme, tabs, buf);
+        }
+        for (i, rect) in &a.panes {
+            pane::render(model, theme, *i, *rect, buf);
+        }
+        if let Some(w) = a.why {
+            why::render(model, theme, w, buf);
+        }
+    }
+    match &model.mode {
+        Mode::Help { scroll, .. } => overlay::help(theme, *scroll, a.body, buf),
+        Mode::Legend => overlay::legend(theme, a.body, buf),
+        Mode::Warnings(selected) => overlay::warnings(model, theme, *selected, a.body, buf),
+        Mode::Confirm(p) => commit::confirm(model, p, theme, a.body, buf),
+        Mode::Annotation { scroll, preview } => {
+            commit::annotation(model, preview, *scroll, theme, a.body, buf);
+        }
+        Mode::Refused(message) => commit::refused(message, theme, a.body, buf),
+        _ => {}
+    }
+    status::status(model, theme, a.status, buf);
+}
+
+/// The message a mouse click at a cell sends: select the pane and the field on that line.
+#[must_use]
+pub fn click(model: &Model, area: Rect, col: u16, row: u16) -> Option<Message> {
+    if !matches!(model.mode, Mode::Browse) {
+        return None;
+    }
+    let a = areas(model, area);
+    if let Some(t) = a.tabs
+        && row == t.y
+    {
+        let pane = status::tab_at(model, t, col)?;
+        return Some(Message::Select {
+            pane,
+            field: model.current_field()?,
+        });
+    }
+    a.panes.iter().find_map(|(i, rect)| {
+        let inner = pane::inner(*rect);
+        let inside = col >= inner.x
+            && col < inner.x + inner.width
+            && row >= inner.y
+            && row < inner.y + inner.height;
+        if !inside {
+            return None;
+        }
+        let field = pane::field_at_row(model, *i, inner, row - inner.y)?;
+        Some(Message::Select { pane: *i, field })
+    })
+}
+
+/// Text from a document, made safe for the terminal.
+fn safe(s: &str) -> String {
+    crate::app::yaml::escape(s)
+}

@@ -1,0 +1,237 @@
+//! The overlays of editing last-applied: the commit confirmation (what `y` writes, the sizes,
+//! the diff), the annotation preview, and the refusal of a write whose file changed on disk.
+
+use ratatui::buffer::Buffer;
+use ratatui::layout::Rect;
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Paragraph, Widget as _, Wrap};
+
+use super::overlay::{centred, frame};
+use super::safe;
+use crate::app::commit::DiffTag;
+use crate::app::{AnnotationPreview, CommitPreview, Message, ModeKind, Model};
+use crate::cli::ANNOTATIONS_LIMIT;
+use crate::keymap;
+use crate::theme::{self, Theme};
+
+/// `262144` → `262,144`.
+#[must_use]
+pub fn thousands(n: usize) -> String {
+    let digits = n.to_string();
+    let mut out = String::new();
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
+/// The size lines, with the warning past the server's limit.
+fn sizes<'a>(p: &AnnotationPreview, theme: &Theme) -> Vec<Line<'a>> {
+    let mut lines = vec![Line::raw(if p.text.is_some() {
+        format!(
+            "annotation: {} bytes · annotations map: {} of {} bytes",
+            thousands(p.bytes),
+            thousands(p.map_bytes),
+            thousands(ANNOTATIONS_LIMIT)
+        )
+    } else {
+        format!(
+            "no last-applied annotation · annotations map: {} of {} bytes",
+            thousands(p.map_bytes),
+            thousands(ANNOTATIONS_LIMIT)
+        )
+    })];
+    if p.over_limit() {
+        lines.push(Line::styled(
+            format!(
+                "{} the annotations map is over the server's {}-byte limit: the object would be rejected",
+                theme::WARNING_GLYPH,
+                thousands(ANNOTATIONS_LIMIT)
+            ),
+            theme.warning,
+        ));
+    }
+    lines
+}
+
+fn key(message: &Message, mode: ModeKind) -> String {
+    keymap::key_for(mode, message).unwrap_or_default()
+}
+
+/// The lines of the confirmation (its height decides the scroll limit).
+#[must_use]
+pub fn confirm_lines<'a>(model: &Model, p: &CommitPreview, theme: &Theme) -> Vec<Line<'a>> {
+    let can_write = p.write.is_some();
+    let mut lines = vec![Line::styled(
+        safe(&p.action),
+        if can_write {
+            theme.title
+        } else {
+            theme.warning
+        },
+    )];
+    lines.extend(sizes(&p.annotation, theme));
+    lines.push(Line::raw(format!(
+        "{} edited; the panes show the next apply with this last-applied",
+        crate::app::edit::edited_count(model)
+    )));
+    lines.push(Line::raw(""));
+    lines.push(Line::styled(
+        "last-applied: committed (-) → edited (+)",
+        theme.title,
+    ));
+    if p.annotation.masked {
+        lines.push(Line::styled(
+            "a Secret: values masked (s reveals)",
+            theme.muted,
+        ));
+    }
+    for (tag, text) in &p.diff {
+        let text = safe(text);
+        lines.push(match tag {
+            DiffTag::Hunk => Line::styled(text, theme.directive),
+            DiffTag::Old => Line::styled(format!("-{text}"), theme.clear),
+            DiffTag::New => Line::styled(format!("+{text}"), theme.add),
+            DiffTag::Same => Line::raw(format!(" {text}")),
+        });
+    }
+    if let Some(content) = &p.content {
+        lines.push(Line::raw(""));
+        lines.push(Line::styled("what would be written:", theme.title));
+        lines.extend(content.lines().map(|l| Line::raw(safe(l))));
+    }
+    lines
+}
+
+/// Rows the lines take wrapped at `width` columns.
+fn rows(lines: &[Line<'_>], width: u16) -> usize {
+    let width = usize::from(width).max(1);
+    lines.iter().map(|l| l.width().max(1).div_ceil(width)).sum()
+}
+
+/// A box as tall as its (wrapped) lines need, at most the area.
+fn fitted(area: Rect, width: u16, lines: &[Line<'_>]) -> Rect {
+    let h = u16::try_from(rows(lines, width.saturating_sub(2)) + 2).unwrap_or(u16::MAX);
+    centred(area, width, h)
+}
+
+/// The scroll offset, so the last row can reach the bottom (word wrapping can take a few more
+/// rows than the count: a tenth more is allowed).
+fn clamp(scroll: usize, lines: &[Line<'_>], inner: Rect) -> u16 {
+    let n = rows(lines, inner.width);
+    let max = (n + n / 10).saturating_sub(usize::from(inner.height));
+    u16::try_from(scroll.min(max)).unwrap_or(u16::MAX)
+}
+
+pub fn confirm(model: &Model, p: &CommitPreview, theme: &Theme, area: Rect, buf: &mut Buffer) {
+    let lines = confirm_lines(model, p, theme);
+    let rect = fitted(area, area.width.saturating_sub(4), &lines);
+    let yes = key(&Message::Confirm, ModeKind::Confirm);
+    let no = key(&Message::Back, ModeKind::Confirm);
+    let title = match (&p.write, model.edit.options.dry_run) {
+        (Some(_), false) => format!("commit last-applied? ({yes} writes, {no} cancels)"),
+        (Some(_), true) => format!("commit last-applied: dry run ({no} closes)"),
+        (None, _) => format!("commit last-applied: nothing to write ({no} closes)"),
+    };
+    let inner = frame(theme, &title, rect, buf);
+    let scroll = clamp(p.scroll, &lines, inner);
+    Paragraph::new(lines)
+        .wrap(Wrap { trim: false })
+        .scroll((scroll, 0))
+        .render(inner, buf);
+}
+
+pub fn annotation(
+    model: &Model,
+    p: &AnnotationPreview,
+    scroll: usize,
+    theme: &Theme,
+    area: Rect,
+    buf: &mut Buffer,
+) {
+    let mut lines = Vec::new();
+    if model.edits_pending() {
+        lines.push(Line::styled(
+            format!(
+                "{} edited, not committed ({} commits)",
+                theme::EDIT_GLYPH,
+                key(&Message::Commit, ModeKind::Browse)
+            ),
+            theme.edited,
+        ));
+    }
+    lines.extend(sizes(p, theme));
+    lines.push(Line::raw(format!(
+        "the next apply replaces it with the file's configuration: {} bytes",
+        thousands(p.next_apply_bytes)
+    )));
+    lines.push(Line::raw(""));
+    match &p.text {
+        Some(_) => {
+            lines.push(Line::styled(
+                "kubectl.kubernetes.io/last-applied-configuration, byte for byte (then a newline):",
+                theme.title,
+            ));
+            if p.masked {
+                lines.push(Line::styled(
+                    "a Secret: values masked here (s reveals); the sizes are the real ones",
+                    theme.muted,
+                ));
+            }
+            lines.push(Line::styled(
+                safe(p.shown.trim_end_matches('\n')),
+                theme.string,
+            ));
+        }
+        None => lines.push(Line::styled(
+            "(none: the live object has no last-applied annotation)",
+            theme.muted,
+        )),
+    }
+    let rect = fitted(area, area.width.saturating_sub(4), &lines);
+    let close = key(&Message::Back, ModeKind::Annotation);
+    let inner = frame(theme, &format!("annotation ({close} closes)"), rect, buf);
+    let scroll = clamp(scroll, &lines, inner);
+    Paragraph::new(lines)
+        .wrap(Wrap { trim: false })
+        .scroll((scroll, 0))
+        .render(inner, buf);
+}
+
+pub fn refused(message: &str, theme: &Theme, area: Rect, buf: &mut Buffer) {
+    let reload = key(&Message::Reload, ModeKind::Refused);
+    let back = key(&Message::Back, ModeKind::Refused);
+    let lines = vec![
+        Line::styled(safe(message), theme.warning),
+        Line::raw(""),
+        Line::from(vec![
+            Span::styled(format!("{reload} "), theme.hint_key),
+            Span::raw("reload the files as they are now (your uncommitted edits are discarded)"),
+        ]),
+        Line::from(vec![
+            Span::styled(format!("{back} "), theme.hint_key),
+            Span::raw("keep your edits (commit again later, or write elsewhere)"),
+        ]),
+    ];
+    let rect = centred(area, area.width.saturating_sub(8).min(90), 9);
+    let inner = frame(theme, "write refused", rect, buf);
+    Paragraph::new(lines)
+        .wrap(Wrap { trim: false })
+        .render(inner, buf);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn thousands_separators() {
+        assert_eq!(thousands(0), "0");
+        assert_eq!(thousands(999), "999");
+        assert_eq!(thousands(262_144), "262,144");
+        assert_eq!(thousands(1_234_567), "1,234,567");
+    }
+}

@@ -1,0 +1,127 @@
+//! Overlays: help (generated from the keymap), the legend, and the warnings list.
+
+use ratatui::buffer::Buffer;
+use ratatui::layout::Rect;
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Block, Borders, Clear, Paragraph, Widget as _, Wrap};
+
+use super::safe;
+use crate::app::{ModeKind, Model};
+use crate::engine::plan::Action;
+use crate::keymap;
+use crate::theme::{self, Theme};
+
+/// A box inside `area`, at most `w` x `h`, centred.
+pub(super) fn centred(area: Rect, w: u16, h: u16) -> Rect {
+    let w = w.min(area.width);
+    let h = h.min(area.height);
+    Rect::new(
+        area.x + (area.width - w) / 2,
+        area.y + (area.height - h) / 2,
+        w,
+        h,
+    )
+}
+
+pub(super) fn frame(theme: &Theme, title: &str, rect: Rect, buf: &mut Buffer) -> Rect {
+    Clear.render(rect, buf);
+    let block = Block::default()
+        .borders(Borders::ALL)
+        .border_style(theme.border_focus)
+        .title(Span::styled(format!(" {title} "), theme.title));
+    let inner = block.inner(rect);
+    block.render(rect, buf);
+    inner
+}
+
+/// The help screen: every mode's keys, from the keymap.
+pub fn help(theme: &Theme, scroll: usize, area: Rect, buf: &mut Buffer) {
+    let mut lines = Vec::new();
+    for mode in ModeKind::ALL {
+        let rows = keymap::help_rows(mode);
+        if rows.is_empty() {
+            continue;
+        }
+        lines.push(Line::styled(mode.name().to_owned(), theme.title));
+        for (keys, what) in rows {
+            lines.push(Line::from(vec![
+                Span::styled(format!("  {keys:<22}"), theme.hint_key),
+                Span::raw(what),
+            ]));
+        }
+    }
+    let rect = centred(area, 64, area.height);
+    let inner = frame(theme, "help: keys (? or Esc closes)", rect, buf);
+    let scroll = u16::try_from(scroll.min(lines.len().saturating_sub(1))).unwrap_or(0);
+    Paragraph::new(lines).scroll((scroll, 0)).render(inner, buf);
+}
+
+/// What the glyphs and colours mean.
+pub fn legend(theme: &Theme, area: Rect, buf: &mut Buffer) {
+    let mut lines = Vec::new();
+    for a in Action::ALL {
+        lines.push(Line::from(vec![
+            Span::styled(
+                format!(" {} {:<10}", theme::glyph(a), a.name()),
+                theme.action(a),
+            ),
+            Span::raw(theme::meaning(a)),
+        ]));
+    }
+    lines.push(Line::from(vec![
+        Span::styled(
+            format!(" {} {:<10}", theme::WARNING_GLYPH, "warning"),
+            theme.warning,
+        ),
+        Span::raw("a warning or conflict at this field (! lists them)"),
+    ]));
+    lines.push(Line::from(vec![
+        Span::styled(format!("   {:<10}", "◂ absent"), theme.absent),
+        Span::raw("the path is not in this document: it would be here"),
+    ]));
+    lines.push(Line::from(vec![
+        Span::styled(format!("   {:<10}", "***"), theme.masked),
+        Span::raw("a Secret's value, masked (s reveals)"),
+    ]));
+    lines.push(Line::from(vec![
+        Span::styled(format!("   {:<10}", "…"), theme.folded),
+        Span::raw("folded (z unfolds)"),
+    ]));
+    lines.push(Line::from(vec![
+        Span::styled(
+            format!("   {:<10}", format!("{} edited", theme::EDIT_GLYPH)),
+            theme.edited,
+        ),
+        Span::raw("last-applied edited here, not yet committed (W commits, u undoes)"),
+    ]));
+    let rect = centred(area, 80, u16::try_from(lines.len() + 2).unwrap_or(u16::MAX));
+    let inner = frame(theme, "legend", rect, buf);
+    Paragraph::new(lines).render(inner, buf);
+}
+
+/// The warnings, the selected one highlighted; Enter jumps to its field.
+pub fn warnings(model: &Model, theme: &Theme, selected: usize, area: Rect, buf: &mut Buffer) {
+    let mut lines = Vec::new();
+    for (i, w) in model.plan.warnings.iter().enumerate() {
+        let style = if i == selected {
+            theme.selected_row
+        } else {
+            theme.warning
+        };
+        lines.push(Line::styled(
+            format!(
+                "{} {} {}",
+                theme::WARNING_GLYPH,
+                w.code,
+                safe(w.path.as_deref().unwrap_or("(the object)"))
+            ),
+            style,
+        ));
+        lines.push(Line::raw(format!("  {}", safe(&w.message))));
+    }
+    let rect = centred(area, area.width.saturating_sub(4), area.height);
+    let inner = frame(theme, "warnings (Enter jumps to the field)", rect, buf);
+    Paragraph::new(lines)
+        .wrap(Wrap { trim: false })
+        .render(inner, buf);
+}

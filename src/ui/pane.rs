@@ -1,0 +1,182 @@
+//! One document pane: YAML lines with an action gutter, the selected path highlighted and
+//! scrolled into view, or the place it would be when the document lacks it.
+
+use ratatui::buffer::Buffer;
+use ratatui::layout::Rect;
+use ratatui::style::Style;
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Block, Borders, Widget as _};
+
+use crate::app::yaml::{DocLine, Word};
+use crate::app::{Model, Pane, PaneKind};
+use crate::theme::{self, Theme, Tok};
+
+/// The marker on the line where an absent path would be.
+pub const ABSENT: &str = " ◂ absent here";
+
+/// The area inside a pane's border.
+#[must_use]
+pub fn inner(rect: Rect) -> Rect {
+    Block::default().borders(Borders::ALL).inner(rect)
+}
+
+/// The selected line of a pane (if any) and whether it shows the path itself.
+fn target(model: &Model, pane: &Pane) -> Option<(u32, bool)> {
+    pane.locate(&model.paths, model.current_path())
+}
+
+/// The first visible line shown, so that the selected line sits a third of the way down.
+#[must_use]
+pub fn top(model: &Model, pane: &Pane, height: usize) -> usize {
+    let Some((line, _)) = target(model, pane) else {
+        return 0;
+    };
+    let pos = pane.visible.partition_point(|v| *v < line);
+    pos.saturating_sub(height / 3)
+        .min(pane.visible.len().saturating_sub(height))
+}
+
+/// The plan field shown on a row of a pane.
+#[must_use]
+pub fn field_at_row(model: &Model, pane: usize, inner: Rect, row: u16) -> Option<usize> {
+    let pane = model.panes.get(pane)?;
+    let idx = top(model, pane, inner.height as usize) + row as usize;
+    let line = pane.lines.get(*pane.visible.get(idx)? as usize)?;
+    model.field_of_path(line.path)
+}
+
+pub fn render(model: &Model, theme: &Theme, index: usize, rect: Rect, buf: &mut Buffer) {
+    let Some(pane) = model.panes.get(index) else {
+        return;
+    };
+    let focused = index == model.focus;
+    let border = if focused {
+        theme.border_focus
+    } else {
+        theme.border
+    };
+    let edited = pane.kind == PaneKind::LastApplied && model.edits_pending();
+    let title = if edited {
+        format!(" {} {} edited ", pane.kind.name(), theme::EDIT_GLYPH)
+    } else {
+        format!(" {} ", pane.kind.name())
+    };
+    let title_style = match (edited, focused) {
+        (true, _) => theme.edited,
+        (false, true) => theme.title,
+        (false, false) => theme.muted,
+    };
+    Block::default()
+        .borders(Borders::ALL)
+        .border_style(border)
+        .title(Span::styled(title, title_style))
+        .render(rect, buf);
+    let area = inner(rect);
+    if area.height == 0 || area.width == 0 {
+        return;
+    }
+    if !pane.present {
+        buf.set_stringn(
+            area.x,
+            area.y,
+            pane.kind.absent(),
+            area.width as usize,
+            theme.muted,
+        );
+        return;
+    }
+    let height = area.height as usize;
+    let selected = target(model, pane);
+    // The last-applied pane gets a column of edit marks while edits are not committed.
+    let marks = pane.kind == PaneKind::LastApplied && model.edits_pending();
+    let first = top(model, pane, height);
+    for (row, &li) in pane.visible.iter().skip(first).take(height).enumerate() {
+        let Some(line) = pane.lines.get(li as usize) else {
+            continue;
+        };
+        let y = area.y + u16::try_from(row).unwrap_or(0);
+        let mut spans = Vec::with_capacity(8);
+        if marks {
+            spans.push(if model.edit_lines.contains(&li) {
+                Span::styled(theme::EDIT_GLYPH.to_string(), theme.edited)
+            } else {
+                Span::raw(" ")
+            });
+        }
+        spans.extend(gutter(model, theme, line));
+        spans.extend(body(model, theme, line));
+        let is_selected = selected.is_some_and(|(l, _)| l == li);
+        if is_selected && selected.is_some_and(|(_, exact)| !exact) {
+            spans.push(Span::styled(ABSENT, theme.absent));
+        }
+        let row_rect = Rect::new(area.x, y, area.width, 1);
+        buf.set_line(area.x, y, &Line::from(spans), area.width);
+        if is_selected {
+            buf.set_style(row_rect, theme.cursor);
+        }
+    }
+}
+
+/// The action glyph and the warning glyph.
+fn gutter<'a>(model: &Model, theme: &Theme, line: &DocLine) -> Vec<Span<'a>> {
+    let (action, warned) = model
+        .action_at(line.path)
+        .unwrap_or((crate::engine::plan::Action::Unchanged, false));
+    let warn = if warned {
+        Span::styled(theme::WARNING_GLYPH.to_string(), theme.warning)
+    } else {
+        Span::raw(" ")
+    };
+    vec![
+        Span::styled(theme::glyph(action).to_string(), theme.action(action)),
+        warn,
+    ]
+}
+
+fn body<'a>(model: &Model, theme: &Theme, line: &'a DocLine) -> Vec<Span<'a>> {
+    let (action, _) = model
+        .action_at(line.path)
+        .unwrap_or((crate::engine::plan::Action::Unchanged, false));
+    let mut spans = vec![Span::raw(" ".repeat(line.indent as usize))];
+    if line.dash {
+        spans.push(Span::styled("- ", theme.punct));
+    }
+    if let Some(k) = &line.key {
+        let key_style = if crate::app::is_change(action) {
+            theme.key.patch(theme.action(action))
+        } else {
+            theme.key
+        };
+        spans.push(Span::styled(k.as_str(), key_style));
+        spans.push(Span::styled(":", theme.punct));
+        if line.value.is_some() {
+            spans.push(Span::raw(" "));
+        }
+    }
+    match (&line.masked, model.reveal, &line.words) {
+        (Some(m), false, _) => spans.push(Span::styled(m.text.as_str(), theme.masked)),
+        (_, _, Some(words)) => {
+            for w in words {
+                spans.push(match w {
+                    Word::Same(t) => Span::styled(t.as_str(), theme.string),
+                    Word::Old(t) => Span::styled(format!("[-{t}-]"), theme.word_delete),
+                    Word::New(t) => Span::styled(format!("{{+{t}+}}"), theme.word_insert),
+                });
+            }
+        }
+        _ => {
+            if let Some(v) = &line.value {
+                spans.push(Span::styled(v.as_str(), value_style(theme, line.tok)));
+            }
+        }
+    }
+    let folded = model.folded.contains(&line.path) && (line.key.is_some() || line.dash);
+    if folded {
+        spans.push(Span::styled(" …", theme.folded));
+    }
+    spans
+}
+
+fn value_style(theme: &Theme, tok: Tok) -> Style {
+    theme.token(tok)
+}

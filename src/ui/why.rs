@@ -1,0 +1,137 @@
+//! The why panel: the selected field's action, its merge table with the deciding row, the list
+//! strategy and merge key, the directive and note, and the patch fragment at the field.
+
+use ratatui::buffer::Buffer;
+use ratatui::layout::{Constraint, Layout, Rect};
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Block, Borders, Paragraph, Widget as _, Wrap};
+
+use super::{WIDE, safe};
+use crate::app::{Model, why};
+use crate::theme::{self, Theme};
+
+pub fn render(model: &Model, theme: &Theme, area: Rect, buf: &mut Buffer) {
+    let Some(field) = model.current_field().and_then(|f| model.plan.fields.get(f)) else {
+        Paragraph::new("no fields")
+            .block(Block::default().borders(Borders::ALL).title(" why "))
+            .render(area, buf);
+        return;
+    };
+    let path = safe(&field.path.to_string());
+    let block = Block::default()
+        .borders(Borders::ALL)
+        .border_style(theme.border)
+        .title(Span::styled(format!(" why: {path} "), theme.title));
+    let inner = block.inner(area);
+    block.render(area, buf);
+    let (left, right) = if area.width >= WIDE {
+        let [l, r] = Layout::horizontal([Constraint::Percentage(62), Constraint::Percentage(38)])
+            .areas(inner);
+        (l, Some(r))
+    } else {
+        (inner, None)
+    };
+
+    let r = &field.reason;
+    let a = field.action;
+    let mut lines = vec![Line::from(vec![
+        Span::styled(format!("{} {}", theme::glyph(a), a.name()), theme.action(a)),
+        Span::raw(": "),
+        Span::raw(r.row),
+    ])];
+    let mut facts = format!("kind: {}", r.kind);
+    if let Some(k) = &r.merge_key {
+        facts.push_str(&format!(" · merge key: {k}"));
+    }
+    if let Some(d) = &r.directive {
+        facts.push_str(&format!(" · directive: {d}"));
+    }
+    lines.push(Line::styled(safe(&facts), theme.muted));
+    if let Some(n) = &r.note {
+        lines.push(Line::styled(format!("note: {}", safe(n)), theme.directive));
+    }
+    if let Some(w) = model
+        .current_field()
+        .and_then(|f| model.field_warning.get(f).copied().flatten())
+        .and_then(|w| model.plan.warnings.get(w))
+    {
+        lines.push(Line::styled(
+            format!("{} {}", theme::WARNING_GLYPH, safe(&w.message)),
+            theme.warning,
+        ));
+    }
+    if let Some(note) = crate::app::edit::edit_note(model) {
+        lines.push(Line::styled(
+            format!("{} {}", theme::EDIT_GLYPH, safe(&note)),
+            theme.edited,
+        ));
+    }
+    let (title, rows) = why::table(r);
+    let decided = why::deciding_row(r);
+    lines.push(Line::styled(
+        format!("  merge table for {title}:"),
+        theme.muted,
+    ));
+    lines.push(Line::styled(
+        "  file │ live │ last │ action   (in the file? in live? in last-applied?)",
+        theme.muted,
+    ));
+    for (i, row) in rows.iter().enumerate() {
+        let on = decided == Some(i);
+        let text = format!(
+            "{} {:<4} │ {:<4} │ {:<4} │ {}",
+            if on { "▶" } else { " " },
+            row.in_file,
+            row.in_live,
+            row.in_last_applied,
+            row.action
+        );
+        lines.push(if on {
+            Line::styled(text, theme.selected_row)
+        } else {
+            Line::raw(text)
+        });
+    }
+    if decided.is_none() {
+        lines.push(Line::styled(format!("▶ {}", r.row), theme.selected_row));
+    }
+    let fragment = fragment_lines(model, field, theme);
+    match right {
+        Some(right) => {
+            Paragraph::new(lines).render(left, buf);
+            Paragraph::new(fragment)
+                .block(
+                    Block::default()
+                        .borders(Borders::LEFT)
+                        .border_style(theme.border),
+                )
+                .render(right, buf);
+        }
+        None => {
+            lines.extend(fragment);
+            Paragraph::new(lines)
+                .wrap(Wrap { trim: false })
+                .render(left, buf);
+        }
+    }
+}
+
+fn fragment_lines<'a>(
+    model: &Model,
+    field: &crate::engine::plan::FieldPlan,
+    theme: &Theme,
+) -> Vec<Line<'a>> {
+    let mask = model.secret && !model.reveal;
+    let mut out = vec![Line::styled("patch at this field:", theme.muted)];
+    match why::patch_fragment(&model.plan, field, mask, 40) {
+        Ok(lines) => out.extend(lines.into_iter().map(|l| {
+            if l.contains('$') {
+                Line::styled(l, theme.directive)
+            } else {
+                Line::raw(l)
+            }
+        })),
+        Err(why) => out.push(Line::styled(why, theme.muted)),
+    }
+    out
+}

@@ -1,0 +1,324 @@
+//! `applyscope plan` over many objects: files, directories, `-`, multi-document YAML and
+//! `kind: List`; JSON lines, YAML documents or text with a summary; and the one-object
+//! invocation, whose output is unchanged.
+
+use std::path::Path;
+use std::process::{Command, Stdio};
+
+use pretty_assertions::assert_eq;
+use serde_json::Value;
+
+fn run(args: &[&str], stdin: Option<&str>, cwd: &Path) -> (i32, String, String) {
+    use std::io::Write as _;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_applyscope"))
+        .arg("plan")
+        .args(args)
+        .current_dir(cwd)
+        .env_remove("RUST_BACKTRACE")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    if let Some(text) = stdin {
+        child
+            .stdin
+            .take()
+            .unwrap()
+            .write_all(text.as_bytes())
+            .unwrap();
+    }
+    drop(child.stdin.take());
+    let out = child.wait_with_output().unwrap();
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8(out.stdout).unwrap(),
+        String::from_utf8(out.stderr).unwrap(),
+    )
+}
+
+fn files(entries: &[(&str, &str)]) -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    for (name, text) in entries {
+        let path = dir.path().join(name);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, text).unwrap();
+    }
+    dir
+}
+
+const WEB: &str = "apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: web
+spec:
+  replicas: 3
+  selector:
+    matchLabels: {app: web}
+  template:
+    metadata:
+      labels: {app: web}
+    spec:
+      containers:
+      - name: web
+        image: web:2
+";
+
+const WEB_LIVE: &str = r#"apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: web
+  namespace: default
+  annotations:
+    kubectl.kubernetes.io/last-applied-configuration: '{"apiVersion":"apps/v1","kind":"Deployment","metadata":{"annotations":{},"name":"web","namespace":"default"},"spec":{"replicas":3,"selector":{"matchLabels":{"app":"web"}},"template":{"metadata":{"labels":{"app":"web"}},"spec":{"containers":[{"image":"web:1","name":"web"}]}}}}'
+spec:
+  replicas: 8
+  selector:
+    matchLabels: {app: web}
+  template:
+    metadata:
+      labels: {app: web}
+    spec:
+      containers:
+      - name: web
+        image: web:1
+        imagePullPolicy: IfNotPresent
+"#;
+
+const CM: &str = "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: settings}\ndata: {a: \"1\"}\n";
+const NS: &str = "apiVersion: v1\nkind: Namespace\nmetadata: {name: shop}\n";
+
+fn lines(out: &str) -> Vec<Value> {
+    out.lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect()
+}
+
+#[test]
+fn one_object_output_is_unchanged() {
+    let dir = files(&[("web.yaml", WEB), ("live/web.yaml", WEB_LIVE)]);
+    let p = dir.path();
+    let (code, one, _) = run(
+        &[
+            "-o",
+            "json",
+            "--local",
+            "web.yaml",
+            "--live",
+            "live/web.yaml",
+        ],
+        None,
+        p,
+    );
+    assert_eq!(code, 0);
+    // One pretty-printed plan object, as before.
+    assert!(one.starts_with("{\n"), "{one}");
+    let one: Value = serde_json::from_str(&one).unwrap();
+    // The same object through a directory: one JSON line holding the same plan.
+    let (code, many, _) = run(&["-o", "json", "-f", "web.yaml", "--live", "live"], None, p);
+    assert_eq!(code, 0);
+    let many = lines(&many);
+    assert_eq!(many.len(), 1);
+    assert_eq!(many[0]["plan"], one);
+    assert_eq!(
+        many[0]["object"],
+        serde_json::json!({"apiVersion": "apps/v1", "kind": "Deployment", "namespace": "default", "name": "web"})
+    );
+    assert_eq!(many[0]["source"], "web.yaml");
+    assert_eq!(many[0]["live"], "live/web.yaml");
+}
+
+#[test]
+fn json_lines_one_per_object_in_input_order() {
+    let stream = format!(
+        "{WEB}---\n{CM}---\napiVersion: v1\nkind: List\nitems:\n- {{apiVersion: v1, kind: Namespace, metadata: {{name: shop}}}}\n"
+    );
+    let dir = files(&[("live/web.yaml", WEB_LIVE)]);
+    let (code, out, err) = run(
+        &["-o", "json", "-f", "-", "--live", "live"],
+        Some(&stream),
+        dir.path(),
+    );
+    assert_eq!(code, 0, "{err}");
+    let entries = lines(&out);
+    let kinds: Vec<&str> = entries
+        .iter()
+        .map(|e| e["object"]["kind"].as_str().unwrap())
+        .collect();
+    assert_eq!(kinds, ["Deployment", "ConfigMap", "Namespace"]);
+    let sources: Vec<&str> = entries
+        .iter()
+        .map(|e| e["source"].as_str().unwrap())
+        .collect();
+    assert_eq!(sources, ["-#1", "-#2", "-#3"]);
+    // The Deployment is a patch (with the autoscaler warning); the others are creates.
+    assert_eq!(
+        entries[0]["plan"]["patchType"],
+        "application/strategic-merge-patch+json"
+    );
+    let codes: Vec<&str> = entries[0]["plan"]["warnings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|w| w["code"].as_str().unwrap())
+        .collect();
+    assert_eq!(codes, ["hpa-replicas-reset"]);
+    assert!(entries[1]["plan"]["created"].is_object());
+    assert_eq!(entries[1]["object"]["namespace"], "default");
+    assert_eq!(entries[2]["object"]["namespace"], "");
+    assert!(entries[2]["live"].is_null());
+}
+
+#[test]
+fn text_ends_with_a_summary_riskiest_first() {
+    let dir = files(&[
+        ("in/a-settings.yaml", CM),
+        ("in/b-web.yaml", WEB),
+        ("in/nested/ns.yaml", NS),
+        ("in/notes.txt", "not a manifest"),
+        ("live/web.yaml", WEB_LIVE),
+    ]);
+    let (code, out, err) = run(&["-f", "in", "--live", "live", "-R"], None, dir.path());
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("=== ConfigMap default/settings (in/a-settings.yaml, no live object)\nplan: create (POST)"), "{out}");
+    assert!(out.contains("=== Deployment.apps default/web (in/b-web.yaml, live live/web.yaml)\nplan: PATCH application/strategic-merge-patch+json"), "{out}");
+    let summary = &out[out.find("summary: ").unwrap()..];
+    let rows: Vec<&str> = summary.lines().skip(2).collect();
+    assert!(
+        summary.starts_with(
+            "summary: 3 objects: 2 create, 1 patch, 0 unchanged, 0 fail; riskiest first\n"
+        ),
+        "{summary}"
+    );
+    assert!(
+        rows[0].starts_with("patch")
+            && rows[0].ends_with("Deployment.apps default/web (in/b-web.yaml)"),
+        "{summary}"
+    );
+    assert!(
+        rows[0].contains("       1  Deployment"),
+        "one warning: {summary}"
+    );
+    // Without -R the nested directory is not read.
+    let (_, out, _) = run(&["-f", "in", "--live", "live"], None, dir.path());
+    assert!(!out.contains("Namespace shop"), "{out}");
+}
+
+#[test]
+fn yaml_is_one_document_per_object() {
+    let dir = files(&[("all.yaml", &format!("{CM}---\n{NS}"))]);
+    let (code, out, _) = run(
+        &["-o", "yaml", "-f", "all.yaml", "--no-live"],
+        None,
+        dir.path(),
+    );
+    assert_eq!(code, 0);
+    assert_eq!(out.matches("---\n").count(), 2);
+    let docs = applyscope::document::parse_documents(&out, "out.yaml").unwrap();
+    assert_eq!(docs.len(), 2);
+    assert_eq!(docs[1].value["object"]["name"], "shop");
+}
+
+#[test]
+fn a_failing_object_exits_1_and_the_others_are_still_planned() {
+    let bad = "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: broken\nbogus:\n  list: [2]\n";
+    let bad_live = r#"apiVersion: v1
+kind: ConfigMap
+metadata:
+  name: broken
+  namespace: default
+  annotations:
+    kubectl.kubernetes.io/last-applied-configuration: '{"apiVersion":"v1","bogus":{"list":[1]},"kind":"ConfigMap","metadata":{"annotations":{},"name":"broken","namespace":"default"}}'
+"#;
+    let dir = files(&[
+        ("all.yaml", &format!("{CM}---\n{bad}")),
+        ("live.yaml", bad_live),
+    ]);
+    let (code, out, err) = run(
+        &["-o", "json", "-f", "all.yaml", "--live", "live.yaml"],
+        None,
+        dir.path(),
+    );
+    assert_eq!(code, 1, "{err}");
+    let entries = lines(&out);
+    assert_eq!(entries.len(), 2);
+    assert!(entries[0]["plan"].is_object());
+    assert_eq!(entries[1]["error"]["exitCode"], 1);
+    assert!(
+        entries[1]["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("unable to find api field")
+    );
+    assert!(
+        err.contains(
+            "ConfigMap default/broken: kubectl apply would fail: unable to find api field"
+        ),
+        "{err}"
+    );
+    let (code, out, _) = run(&["-f", "all.yaml", "--live", "live.yaml"], None, dir.path());
+    assert_eq!(code, 1);
+    assert!(out.contains("FAILS"), "{out}");
+}
+
+#[test]
+fn bad_input_over_many_objects_exits_2() {
+    let dir = files(&[
+        ("all.yaml", &format!("{CM}---\n{NS}")),
+        ("one.yaml", CM),
+        ("empty/x.txt", ""),
+    ]);
+    let p = dir.path();
+    let (code, out, err) = run(
+        &["-f", "all.yaml", "--last-applied", "one.yaml", "--no-live"],
+        None,
+        p,
+    );
+    assert_eq!((code, out.as_str()), (2, ""));
+    assert!(
+        err.contains("--last-applied works with one object"),
+        "{err}"
+    );
+    let (code, _, err) = run(&["-f", "all.yaml"], None, p);
+    assert_eq!(code, 2);
+    assert!(err.contains("no live object"), "{err}");
+    let (code, _, err) = run(&["-f", "empty", "--no-live"], None, p);
+    assert_eq!(code, 2);
+    assert!(
+        err.contains("empty: is a directory holding no objects"),
+        "{err}"
+    );
+    let (code, _, err) = run(&["-f", "all.yaml", "-f", "one.yaml", "--no-live"], None, p);
+    assert_eq!(code, 2);
+    assert!(
+        err.contains("one.yaml: ConfigMap default/settings is also in all.yaml#1"),
+        "{err}"
+    );
+    let (code, _, err) = run(&["-f", "-", "--live", "-"], Some(CM), p);
+    assert_eq!(code, 2);
+    assert!(
+        err.contains("standard input can be read only once"),
+        "{err}"
+    );
+}
+
+#[test]
+fn namespace_flag_places_objects_without_one() {
+    let live = "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: settings, namespace: shop}\ndata: {a: \"0\"}\n";
+    let dir = files(&[
+        ("all.yaml", &format!("{CM}---\n{NS}")),
+        ("live/cm.yaml", live),
+    ]);
+    let (code, out, err) = run(
+        &[
+            "-o", "json", "-n", "shop", "-f", "all.yaml", "--live", "live",
+        ],
+        None,
+        dir.path(),
+    );
+    assert_eq!(code, 0, "{err}");
+    let entries = lines(&out);
+    assert_eq!(entries[0]["object"]["namespace"], "shop");
+    assert_eq!(entries[0]["live"], "live/cm.yaml");
+    assert_eq!(entries[0]["plan"]["result"]["data"]["a"], "1");
+}

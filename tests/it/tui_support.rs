@@ -1,0 +1,98 @@
+//! The TUI test harness: a model from a built-in example, key scripts through the real keymap
+//! and `update` (no terminal), and screens rendered into a `TestBackend` buffer.
+
+use applyscope::app::{Command, Message, Model, Source, update};
+use applyscope::keymap::{self, parse_keys};
+use applyscope::theme::Theme;
+use applyscope::ui;
+use ratatui::Terminal;
+use ratatui::backend::TestBackend;
+use ratatui::buffer::Buffer;
+use ratatui::layout::Rect;
+
+pub struct Harness {
+    pub model: Model,
+    pub theme: Theme,
+    pub commands: Vec<Command>,
+    pub size: (u16, u16),
+}
+
+impl Harness {
+    pub fn example(name: &str) -> Harness {
+        let example =
+            applyscope::examples::find(name).unwrap_or_else(|| panic!("no example {name}"));
+        let model = Model::new(Source::from_example(example).unwrap()).unwrap();
+        Harness::of(model)
+    }
+
+    pub fn of(model: Model) -> Harness {
+        let mut h = Harness {
+            model,
+            theme: Theme::colour(),
+            commands: Vec::new(),
+            size: (100, 30),
+        };
+        h.resize(100, 30);
+        h
+    }
+
+    pub fn resize(&mut self, width: u16, height: u16) -> &mut Self {
+        self.size = (width, height);
+        self.send(Message::Resized { width, height })
+    }
+
+    pub fn send(&mut self, message: Message) -> &mut Self {
+        let out = update(&mut self.model, message);
+        self.commands.extend(out);
+        self
+    }
+
+    /// Press keys (key notation, space-separated), each through the keymap of the current mode.
+    pub fn press(&mut self, script: &str) -> &mut Self {
+        for key in parse_keys(script).unwrap() {
+            let message = keymap::resolve(self.model.mode.kind(), key)
+                .unwrap_or_else(|| panic!("{key} is unbound in {:?}", self.model.mode.kind()));
+            self.send(message);
+        }
+        self
+    }
+
+    pub fn quit_requested(&self) -> bool {
+        self.commands.contains(&Command::Quit)
+    }
+
+    /// The selected path's text.
+    pub fn path(&self) -> String {
+        self.model.paths.text(self.model.current_path()).to_owned()
+    }
+
+    pub fn buffer(&self) -> Buffer {
+        let (w, h) = self.size;
+        let mut buf = Buffer::empty(Rect::new(0, 0, w, h));
+        ui::render(&self.model, &self.theme, buf.area, &mut buf);
+        buf
+    }
+
+    /// The screen as a terminal (its `Display` is the text snapshot).
+    pub fn terminal(&self) -> Terminal<TestBackend> {
+        let (w, h) = self.size;
+        let mut t = Terminal::new(TestBackend::new(w, h)).unwrap();
+        t.draw(|f| ui::view(&self.model, &self.theme, f)).unwrap();
+        t
+    }
+
+    /// The screen as text, one line per row, trailing spaces trimmed.
+    pub fn text(&self) -> String {
+        let buf = self.buffer();
+        let mut out = String::new();
+        for y in 0..buf.area.height {
+            let mut line = String::new();
+            for x in 0..buf.area.width {
+                line.push_str(buf[(x, y)].symbol());
+            }
+            out.push_str(line.trim_end());
+            out.push('\n');
+        }
+        out
+    }
+}
