@@ -17,6 +17,7 @@ mod lint;
 mod many;
 mod oracle_cases;
 mod properties;
+mod readme;
 mod schema_embedded;
 mod support;
 mod tui;
