@@ -22,8 +22,16 @@ fn table() -> String {
             }
         }
         for (keys, description) in rows {
-            let keys: Vec<String> = keys.iter().map(|k| format!("`{}`", k.replace('|', "\\|"))).collect();
-            let _ = writeln!(out, "| {} | {} | {description} |", mode.name(), keys.join(" "));
+            let keys: Vec<String> = keys
+                .iter()
+                .map(|k| format!("`{}`", k.replace('|', "\\|")))
+                .collect();
+            let _ = writeln!(
+                out,
+                "| {} | {} | {description} |",
+                mode.name(),
+                keys.join(" ")
+            );
         }
     }
     out
@@ -43,7 +51,9 @@ fn readme_key_table_is_generated_from_the_keymap() {
             let new = format!("{}{START}{want}{}", &readme[..start], &readme[end..]);
             std::fs::write(&path, new).unwrap();
         } else {
-            panic!("README.md's key table is stale: run UPDATE_README=1 cargo test --test it readme");
+            panic!(
+                "README.md's key table is stale: run UPDATE_README=1 cargo test --test it readme"
+            );
         }
     }
 }
