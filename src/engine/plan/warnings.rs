@@ -166,7 +166,7 @@ pub(crate) fn check(
                         code: "list-items-lost",
                         path: Some(path.clone()),
                         message: format!(
-                            "{path} is replaced whole ({}); live-only items will be lost: {}",
+                            "{path} is replaced whole ({}); live-only items will be lost: {}. Add them to the file to keep them",
                             f.reason.kind,
                             lost.join(", ")
                         ),
@@ -214,7 +214,7 @@ fn unions(docs: &Docs<'_>, fields: &[FieldPlan]) -> Vec<Warning> {
                     code: "union-two-members",
                     path: Some(path.clone()),
                     message: format!(
-                        "{path} will hold {} at once and the server will reject it ({rule}): with no last-applied entry for the old one, nothing deletes it",
+                        "{path} will hold {} at once and the server will reject it ({rule}): with no last-applied entry for the old one, nothing deletes it. Set the old one to null in the file for this apply",
                         present.join(" and ")
                     ),
                 });
