@@ -198,13 +198,15 @@ class Bench:
     def object_set(self, count):
         d = self.work / "set"
         shutil.rmtree(d, ignore_errors=True)
-        local_dir, oracle_dir = d / "local", d / "oracle-cases"
+        local_dir, live_dir, oracle_dir = d / "local", d / "live", d / "oracle-cases"
         local_dir.mkdir(parents=True)
+        live_dir.mkdir()
         log("%d objects of about 1 KB (one container, 6 env vars), each its own name" % count)
         total = {"object": 0, "live": 0}
         for i in range(count):
             c = gen.write_case(d / "cases" / ("%04d" % i), "obj-%04d" % i, 1, 6, uid=i)
             shutil.copyfile(c / "local.yaml", local_dir / ("obj-%04d.yaml" % i))
+            shutil.copyfile(c / "live.json", live_dir / ("obj-%04d.json" % i))
             oc = oracle_dir / ("%04d" % i)
             oc.mkdir(parents=True)
             shutil.copyfile(c / "original.yaml", oc / "original.yaml")
@@ -226,6 +228,12 @@ class Bench:
         m = {}
         m["plan"] = self.measure("set-applyscope-plan-each", ["bash", str(d / "applyscope-plan-each.sh")],
                                  False, runs=3, warmup=1)
+        many = "directory" in subprocess.run([self.applyscope, "plan", "--help"],
+                                             capture_output=True, text=True).stdout
+        if many:  # applyscope plans many objects in one process
+            m["plan_one"] = self.measure("set-applyscope-plan-one-process", [
+                self.applyscope, "plan", "-f", str(local_dir), "--live", str(live_dir), "-o",
+                "json"], False, d / "plan-all.jsonl", runs=3, warmup=1)
         apply_all = [self.kubectl, "--kubeconfig", str(self.kube / "kubeconfig"), "--cache-dir",
                      str(self.kube / "cache"), "apply", "--validate=false", "-f", str(local_dir)]
         m["kubectl_one"] = self.measure("set-kubectl-apply-one-process", apply_all, True,
@@ -253,6 +261,14 @@ class Bench:
                 same_oracle += plan["patch"] == e["patch"] and plan["result"] == e["result"]
         self.check("1,000 objects", "patch: applyscope plan = kubectl apply, %d of %d objects"
                    % (same, count), same == count)
+        if "plan_one" in m:
+            lines = [json.loads(x) for x in (d / "plan-all.jsonl").read_text().splitlines() if x]
+            ok = 0
+            for e in lines:
+                ctype, sent = self.api.patches[object_path(e["plan"]["result"])]
+                ok += e["plan"]["patch"] == json.loads(sent) and e["plan"]["patchType"] == ctype
+            self.check("1,000 objects", "patch: applyscope plan in one process = kubectl apply, "
+                       "%d of %d objects" % (ok, count), ok == count)
         if "oracle" in m:
             self.check("1,000 objects", "patch and result: applyscope plan = oracle, %d of %d"
                        % (same_oracle, count), same_oracle == count)
@@ -290,10 +306,10 @@ class Bench:
         k = subprocess.run([self.kubectl, "version", "--client", "-o", "json"], env=self.env,
                            capture_output=True, text=True)
         a = subprocess.run([self.applyscope, "--version"], capture_output=True, text=True)
-        rev = subprocess.run(["git", "-C", str(BENCH), "rev-parse", "--short", "HEAD"],
+        rev = subprocess.run(["git", "-C", str(BENCH.parent), "rev-parse", "--short", "HEAD"],
                              capture_output=True, text=True).stdout.strip()
-        dirty = subprocess.run(["git", "-C", str(BENCH), "status", "--porcelain", "--", "src"],
-                               capture_output=True, text=True).stdout.strip()
+        dirty = subprocess.run(["git", "-C", str(BENCH.parent), "status", "--porcelain", "--",
+                                "src"], capture_output=True, text=True).stdout.strip()
         return {"kubectl": json.loads(k.stdout)["clientVersion"]["gitVersion"],
                 "applyscope": a.stdout.strip() + " (git %s%s)" % (rev, ", src/ modified" if dirty else ""),
                 "hyperfine": subprocess.run(["hyperfine", "--version"], capture_output=True,
@@ -314,7 +330,8 @@ class Bench:
               "|---|---|---|---|---|---|---|---|---|"]
         for r in self.rows:
             b, m = r["bytes"], r["m"]
-            lab = "%s (%s containers)" % (r["label"], r["containers"])
+            lab = "%s (%d container%s)" % (r["label"], r["containers"],
+                                          "" if r["containers"] == 1 else "s")
             pi, pa = b["plan_input"], b["patch_input"]
             L.append(row(lab, human(pi), "applyscope plan -o json", m["plan"], None,
                          m["plan"]["rss"] / pi, m["plan"]["rss"] / b["object"]))
@@ -331,14 +348,18 @@ class Bench:
             m, lab = s["m"], "%d objects of ~1 KB" % s["count"]
             L.append(row(lab, human(s["bytes"]["plan_input"]),
                          "applyscope plan, one process per object", m["plan"], None))
+            if "plan_one" in m:
+                L.append(row("", "", "applyscope plan, one process for all (`-f dir/ --live dir/`)",
+                             m["plan_one"], None))
             if "oracle" in m:
                 L.append(row("", "", "kubectl apply, oracle batch `--jobs 1`", m["oracle"],
                              m["oracle"]["median"] / m["plan"]["median"]))
             if "kubectl_each" in m:
                 L.append(row("", "", "kubectl apply alone, one process per object",
                              m["kubectl_each"], m["kubectl_each"]["median"] / m["plan"]["median"]))
+            base = m.get("plan_one", m["plan"])
             L.append(row("", "", "kubectl apply alone, one process for all (`-f dir/`)",
-                         m["kubectl_one"], m["kubectl_one"]["median"] / m["plan"]["median"]))
+                         m["kubectl_one"], m["kubectl_one"]["median"] / base["median"]))
         L += ["", "Output checks: %d of %d agree." % (
             sum(ok for _, _, ok in self.checks), len(self.checks))]
         L += ["- %s %s: %s" % ("ok" if ok else "**DIFFERS**", lab, what)

@@ -117,6 +117,9 @@ pub struct FieldPlan {
     /// The value after the apply (primitives and whole lists only).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub result: Option<Value>,
+    /// The last-applied value (primitives and whole lists only; not in the JSON output).
+    #[serde(skip)]
+    pub last_applied: Option<Value>,
 }
 
 /// The four documents (and the patch) at one place.
@@ -271,6 +274,7 @@ impl Walker {
                 reason,
                 live: if leaf { child.v.cloned() } else { None },
                 result: if leaf { child.r.cloned() } else { None },
+                last_applied: if leaf { child.l.cloned() } else { None },
             });
             let gone = gone.as_deref().or(removed);
             match kind {
@@ -382,6 +386,7 @@ impl Walker {
                 reason,
                 live: None,
                 result: None,
+                last_applied: None,
             });
             self.object(el, meta, &path, gone.as_deref().or(removed), depth + 1);
         }
@@ -433,6 +438,7 @@ impl Walker {
                 reason,
                 live: None,
                 result: None,
+                last_applied: None,
             });
         }
     }
@@ -462,6 +468,7 @@ impl Walker {
                 reason,
                 live: el.v.cloned(),
                 result: el.r.cloned(),
+                last_applied: el.l.cloned(),
             });
         }
     }

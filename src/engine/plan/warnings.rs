@@ -148,10 +148,8 @@ pub(crate) fn check(
         if f.reason.kind.starts_with("list: replace") && f.reason.in_live {
             let live = f.live.as_ref().and_then(Value::as_array);
             let result = f.result.as_ref().and_then(Value::as_array);
-            let last_applied = docs
-                .last_applied
-                .and_then(|d| f.path.lookup(d))
-                .and_then(Value::as_array);
+            // The field's own last-applied value: no lookup from the root (linear overall).
+            let last_applied = f.last_applied.as_ref().and_then(Value::as_array);
             let contains =
                 |list: Option<&Vec<Value>>, item: &Value| list.is_some_and(|l| l.contains(item));
             if let (Some(live), Some(_)) = (live, result) {
