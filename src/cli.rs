@@ -221,24 +221,8 @@ fn files_source(args: &OpenArgs, local: &std::path::Path) -> Result<crate::app::
 
 /// The plan of a built-in example, as text.
 fn example_plan(example: &crate::examples::Example) -> Result<String, CliError> {
-    let parse = |text: &str, name: &str| -> Result<serde_json::Value, CliError> {
-        let mut docs = crate::document::parse_documents(text, name)
-            .map_err(|e| CliError::Input(e.to_string()))?;
-        if docs.len() == 1 {
-            Ok(docs.remove(0).value)
-        } else {
-            Err(CliError::Input(format!("{name}: expected one document")))
-        }
-    };
-    let docs = plan::PlanDocs {
-        local: parse(example.local, "local.yaml")?,
-        live: example.live.map(|t| parse(t, "live.yaml")).transpose()?,
-        last_applied: example
-            .last_applied
-            .map(|t| parse(t, "last-applied.yaml"))
-            .transpose()?,
-    };
-    let p = plan::compute(&docs, None, true)?;
+    let source = crate::app::Source::from_example(example)?;
+    let p = plan::compute(&source.docs, None, true)?;
     let mut out = format!("example {}: {}\n", example.name, example.about.trim());
     out.push_str(&plan::render(&p, plan::Format::Text)?);
     Ok(out)

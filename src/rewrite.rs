@@ -77,7 +77,7 @@ pub fn set_annotation(text: &str, annotation: &str, expected: &Value) -> Result<
 
 /// Insert `line` (without indentation) before the block-map entry that starts at `at`, with the
 /// same indentation.
-fn insert_line(text: &str, lines: &LineIndex, at: Pos, line: &str) -> Result<String, String> {
+fn insert_line(text: &str, lines: &LineIndex<'_>, at: Pos, line: &str) -> Result<String, String> {
     let start = lines
         .offset(Pos {
             line: at.line,
@@ -97,21 +97,16 @@ fn insert_line(text: &str, lines: &LineIndex, at: Pos, line: &str) -> Result<Str
 }
 
 /// Byte offsets of line starts, to turn (line, column in characters) into a byte offset.
-struct LineIndex {
-    text_len: usize,
+struct LineIndex<'t> {
     starts: Vec<usize>,
-    text: String,
+    text: &'t str,
 }
 
-impl LineIndex {
-    fn new(text: &str) -> LineIndex {
+impl<'t> LineIndex<'t> {
+    fn new(text: &'t str) -> LineIndex<'t> {
         let mut starts = vec![0];
         starts.extend(text.match_indices('\n').map(|(i, _)| i + 1));
-        LineIndex {
-            text_len: text.len(),
-            starts,
-            text: text.to_owned(),
-        }
+        LineIndex { starts, text }
     }
 
     fn offset(&self, pos: Pos) -> Option<usize> {
@@ -121,7 +116,7 @@ impl LineIndex {
             .char_indices()
             .nth(pos.col.checked_sub(1)?)
             .map_or(line.len(), |(i, _)| i);
-        Some((start + within).min(self.text_len))
+        Some((start + within).min(self.text.len()))
     }
 }
 

@@ -167,7 +167,7 @@ pub fn plan(input: &PlanInput<'_>, schema: &Schema) -> Result<Plan, PlanError> {
     let meta = strategic_root(schema, &local);
 
     let Some(live) = input.live else {
-        return Ok(plan_create(&local, annotation, modified, meta));
+        return Ok(plan_create(annotation, modified, meta));
     };
     check_same_object(&local, live)?;
 
@@ -249,7 +249,7 @@ pub fn plan(input: &PlanInput<'_>, schema: &Schema) -> Result<Plan, PlanError> {
         patch: (!unchanged).then_some(&patch),
     };
     let fields = fields::walk(&docs, meta, patch_type);
-    warnings.extend(warnings::check(&docs, &fields, meta));
+    warnings.extend(warnings::check(&docs, &fields));
     warnings.extend(super::lint::check(&super::lint::LintInput {
         local: &modified,
         live: Some(&current),
@@ -273,7 +273,7 @@ pub fn plan(input: &PlanInput<'_>, schema: &Schema) -> Result<Plan, PlanError> {
 }
 
 /// The create plan: kubectl POSTs the object with its annotation, explicit nulls pruned.
-fn plan_create(local: &Value, annotation: String, modified: Value, meta: Option<Meta<'_>>) -> Plan {
+fn plan_create(annotation: String, modified: Value, meta: Option<Meta<'_>>) -> Plan {
     let mut created = modified.clone();
     prune_nulls(&mut created, 0);
     let patch_type = if meta.is_some() {
@@ -289,7 +289,6 @@ fn plan_create(local: &Value, annotation: String, modified: Value, meta: Option<
         patch: None,
     };
     let fields = fields::walk(&docs, meta, patch_type);
-    let _ = local;
     let warnings = super::lint::check(&super::lint::LintInput {
         local: &modified,
         live: None,

@@ -14,7 +14,6 @@ use serde_json::Value;
 use super::fields::{Action, Docs, FieldPlan};
 use super::path::Seg;
 use crate::engine::gofmt;
-use crate::engine::schema::Meta;
 
 /// One warning.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
@@ -120,11 +119,7 @@ const UNIONS: [(&[&str], &[&str], &str); 2] = [
 ];
 
 /// The warnings a plan's fields call for.
-pub(crate) fn check(
-    docs: &Docs<'_>,
-    fields: &[FieldPlan],
-    _meta: Option<Meta<'_>>,
-) -> Vec<Warning> {
+pub(crate) fn check(docs: &Docs<'_>, fields: &[FieldPlan]) -> Vec<Warning> {
     let mut out = Vec::new();
     for f in fields {
         let path = f.path.to_string();

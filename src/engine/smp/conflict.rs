@@ -186,21 +186,28 @@ fn by_merge_key<'v>(
     list: &'v mut [Value],
     merge_key: &str,
 ) -> Result<FastMap<(GoType, String), &'v mut Object>, SmpError> {
-    let text = gofmt::sprint(&Value::Array(list.to_vec()));
-    let mut out = FastMap::with_capacity_and_hasher(list.len(), Default::default());
-    for v in list.iter_mut() {
+    // Check first (read-only), so the error texts are only built when needed.
+    for v in list.iter() {
         let Value::Object(m) = v else {
             return Err(SmpError::Other(format!(
-                "invalid element type in merging list:{text}"
+                "invalid element type in merging list:{}",
+                gofmt::sprint(&Value::Array(list.to_vec()))
             )));
         };
-        let Some(key) = m.get(merge_key) else {
+        if !m.contains_key(merge_key) {
             return Err(SmpError::Other(format!(
                 "cannot find merge key `{merge_key}` in merging list element:{}",
                 gofmt::sprint_map(m)
             )));
-        };
-        out.insert((GoType::of(key), gofmt::sprint(key)), m);
+        }
+    }
+    let mut out = FastMap::with_capacity_and_hasher(list.len(), Default::default());
+    for v in list.iter_mut() {
+        if let Value::Object(m) = v
+            && let Some(key) = m.get(merge_key)
+        {
+            out.insert((GoType::of(key), gofmt::sprint(key)), m);
+        }
     }
     Ok(out)
 }
