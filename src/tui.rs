@@ -145,6 +145,8 @@ fn event_loop(terminal: &mut DefaultTerminal, mut model: Model, theme: &Theme) -
         let area = Rect::new(0, 0, model.size.0, model.size.1);
         let message = match event::read()? {
             Event::Key(key) if key.is_press() => {
+                #[cfg(debug_assertions)]
+                panic_on_test_key(&key);
                 keymap::resolve(model.mode.kind(), Key::from_event(&key))
             }
             Event::Mouse(m) => match m.kind {
@@ -168,6 +170,18 @@ fn event_loop(terminal: &mut DefaultTerminal, mut model: Model, theme: &Theme) -
                 }
             }
         }
+    }
+}
+
+/// Debug builds only: `APPLYSCOPE_TEST_PANIC_KEY=c` makes key `c` panic, so a test can check
+/// (under tmux) that a panic anywhere in the event loop restores the terminal.
+#[cfg(debug_assertions)]
+fn panic_on_test_key(key: &event::KeyEvent) {
+    if let (Some(wanted), event::KeyCode::Char(c)) =
+        (std::env::var_os("APPLYSCOPE_TEST_PANIC_KEY"), key.code)
+        && wanted.to_str().and_then(|w| w.chars().next()) == Some(c)
+    {
+        panic!("test panic on key {c:?} (APPLYSCOPE_TEST_PANIC_KEY)");
     }
 }
 

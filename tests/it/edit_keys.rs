@@ -707,11 +707,6 @@ fn write_last_applied_writes_the_document_alone() {
 
 #[test]
 fn fake_editor_invalid_then_valid_and_cancel_under_tmux() {
-    use std::time::{Duration, Instant};
-    if Process::new("tmux").arg("-V").output().is_err() {
-        eprintln!("SKIPPED: tmux is not installed");
-        return;
-    }
     let dir = tempfile::tempdir().unwrap();
     let (_, _) = case_03_files(dir.path(), EditOptions::default());
     let d = dir.path();
@@ -732,66 +727,29 @@ fn fake_editor_invalid_then_valid_and_cancel_under_tmux() {
         std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755)).unwrap();
     }
     let bin = env!("CARGO_BIN_EXE_applyscope");
-    let session = format!("applyscope-editor-{}", std::process::id());
-    let cmd = format!(
-        "cd {d} && KUBE_EDITOR={script} {bin} -f local.yaml --live live.yaml; echo $? > {d}/status",
-        d = d.display(),
-        script = script.display()
-    );
-    let tmux = |args: &[&str]| Process::new("tmux").args(args).output().unwrap();
-    let started = tmux(&[
-        "new-session",
-        "-d",
-        "-s",
-        &session,
-        "-x",
-        "140",
-        "-y",
-        "40",
-        &cmd,
-    ]);
-    assert!(started.status.success(), "{started:?}");
-    let capture = || {
-        String::from_utf8_lossy(&tmux(&["capture-pane", "-t", &session, "-p"]).stdout).into_owned()
+    let Some(tui) = crate::tmux::Session::start(
+        "editor",
+        &format!(
+            "cd {d} && KUBE_EDITOR={script} {bin} -f local.yaml --live live.yaml",
+            d = d.display(),
+            script = script.display()
+        ),
+        140,
+        40,
+    ) else {
+        return;
     };
-    let wait_for = |needle: &str| {
-        let t = Instant::now();
-        loop {
-            let screen = capture();
-            if screen.contains(needle) {
-                return screen;
-            }
-            if t.elapsed() > Duration::from_secs(20) {
-                let _ = tmux(&["kill-session", "-t", &session]);
-                panic!("no {needle:?} in:\n{screen}");
-            }
-            std::thread::sleep(Duration::from_millis(100));
-        }
-    };
-    wait_for("last-applied");
-    tmux(&["send-keys", "-t", &session, "e"]);
-    wait_for("edited last-applied");
-    tmux(&["send-keys", "-t", &session, "e"]);
-    wait_for("edit cancelled: no changes made");
-    tmux(&["send-keys", "-t", &session, "W"]);
-    wait_for("commit: rewrite the annotation");
-    tmux(&["send-keys", "-t", &session, "y"]);
-    wait_for("wrote ");
-    tmux(&["send-keys", "-t", &session, "q"]);
-    let t = Instant::now();
-    while !d.join("status").exists() {
-        assert!(
-            t.elapsed() < Duration::from_secs(20),
-            "did not quit:\n{}",
-            capture()
-        );
-        std::thread::sleep(Duration::from_millis(100));
-    }
-    let _ = tmux(&["kill-session", "-t", &session]);
-    assert_eq!(
-        std::fs::read_to_string(d.join("status")).unwrap().trim(),
-        "0"
-    );
+    tui.wait_for("last-applied");
+    tui.keys(&["e"]);
+    tui.wait_for("edited last-applied");
+    tui.keys(&["e"]);
+    tui.wait_for("edit cancelled: no changes made");
+    tui.keys(&["W"]);
+    tui.wait_for("commit: rewrite the annotation");
+    tui.keys(&["y"]);
+    tui.wait_for("wrote ");
+    tui.keys(&["q"]);
+    assert_eq!(tui.exit().0, 0);
     let first = std::fs::read_to_string(d.join("shown-1.yaml")).unwrap();
     assert!(first.starts_with(HEADER), "{first}");
     let second = std::fs::read_to_string(d.join("shown-2.yaml")).unwrap();

@@ -414,76 +414,21 @@ fn no_color_theme_has_no_colours() {
 
 #[test]
 fn smoke_tmux_real_binary() {
-    use std::process::Command;
-    use std::time::{Duration, Instant};
-    if Command::new("tmux").arg("-V").output().is_err() {
-        eprintln!("SKIPPED: tmux is not installed");
-        return;
-    }
     let bin = env!("CARGO_BIN_EXE_applyscope");
-    let session = format!("applyscope-smoke-{}", std::process::id());
-    let status_file = std::env::temp_dir().join(format!("{session}.status"));
-    let _ = std::fs::remove_file(&status_file);
-    let cmd = format!(
-        "{bin} --example {NGINX}; echo $? > {}; stty -a > {}.stty",
-        status_file.display(),
-        status_file.display()
-    );
-    let tmux = |args: &[&str]| Command::new("tmux").args(args).output().unwrap();
-    let started = tmux(&[
-        "new-session",
-        "-d",
-        "-s",
-        &session,
-        "-x",
-        "120",
-        "-y",
-        "40",
-        &cmd,
-    ]);
-    assert!(started.status.success(), "{started:?}");
-    let capture = || {
-        String::from_utf8_lossy(&tmux(&["capture-pane", "-t", &session, "-p"]).stdout).into_owned()
+    let Some(tui) =
+        crate::tmux::Session::start("smoke", &format!("{bin} --example {NGINX}"), 120, 40)
+    else {
+        return;
     };
-    let wait_for = |needle: &str| {
-        let t = Instant::now();
-        loop {
-            let screen = capture();
-            if screen.contains(needle) {
-                return screen;
-            }
-            assert!(
-                t.elapsed() < Duration::from_secs(20),
-                "no {needle:?} in:\n{screen}"
-            );
-            std::thread::sleep(Duration::from_millis(100));
-        }
-    };
-    wait_for("last-applied");
-    tmux(&["send-keys", "-t", &session, "j", "j", "n"]);
-    wait_for("why: ");
-    tmux(&["send-keys", "-t", &session, "?"]);
-    wait_for("help: keys");
-    tmux(&["send-keys", "-t", &session, "Escape"]);
-    std::thread::sleep(Duration::from_millis(300));
-    tmux(&["send-keys", "-t", &session, "q"]);
-    let t = Instant::now();
-    while !status_file.exists() {
-        assert!(
-            t.elapsed() < Duration::from_secs(20),
-            "did not quit:\n{}",
-            capture()
-        );
-        std::thread::sleep(Duration::from_millis(100));
-    }
-    std::thread::sleep(Duration::from_millis(200));
-    let status = std::fs::read_to_string(&status_file).unwrap();
-    let stty =
-        std::fs::read_to_string(status_file.with_extension("status.stty")).unwrap_or_default();
-    let _ = tmux(&["kill-session", "-t", &session]);
-    let _ = std::fs::remove_file(&status_file);
-    let _ = std::fs::remove_file(status_file.with_extension("status.stty"));
-    assert_eq!(status.trim(), "0");
-    // Restored: cooked mode again (echo and canonical input on).
-    assert!(stty.contains(" icanon") && stty.contains(" echo"), "{stty}");
+    tui.wait_for("last-applied");
+    tui.keys(&["j", "j", "n"]);
+    tui.wait_for("why: ");
+    tui.keys(&["?"]);
+    tui.wait_for("help: keys");
+    tui.keys(&["Escape"]);
+    std::thread::sleep(std::time::Duration::from_millis(300));
+    tui.keys(&["q"]);
+    let (status, stty) = tui.exit();
+    assert_eq!(status, 0);
+    crate::tmux::assert_cooked(&stty);
 }
