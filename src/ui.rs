@@ -5,6 +5,7 @@
 //! show the focused pane under a tab bar. Only visible lines are drawn.
 
 mod commit;
+pub mod highlight;
 mod overlay;
 mod pane;
 mod patch;

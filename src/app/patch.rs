@@ -17,6 +17,8 @@ pub struct PatchDoc {
     pub title: String,
     /// Lines, escaped.
     pub lines: Vec<String>,
+    /// JSON lines (else YAML), for the highlighter.
+    pub json: bool,
 }
 
 /// Every tab of the patch view, with Secret values masked unless `reveal`.
@@ -35,6 +37,7 @@ pub fn patch_docs(plan: &Plan, live: Option<&Value>, secret: bool, reveal: bool)
             tab: "patch",
             title: "create: kubectl POSTs the whole object (explicit nulls pruned)".into(),
             lines: yaml(created),
+            json: false,
         },
         (None, Some(patch), Some(t)) => PatchDoc {
             tab: "patch",
@@ -47,11 +50,13 @@ pub fn patch_docs(plan: &Plan, live: Option<&Value>, secret: bool, reveal: bool)
                 }
             },
             lines: yaml(patch),
+            json: false,
         },
         _ => PatchDoc {
             tab: "patch",
             title: "unchanged: the patch is {} and kubectl sends nothing".into(),
             lines: vec!["{}".into()],
+            json: false,
         },
     };
     let empty = Value::Object(serde_json::Map::new());
@@ -62,6 +67,7 @@ pub fn patch_docs(plan: &Plan, live: Option<&Value>, secret: bool, reveal: bool)
             "RFC 6902 JSON Patch from live to the result (for reading: kubectl does not send it)"
                 .into(),
         lines: json_patch_lines(&ops, mask),
+        json: true,
     };
     let (deletions, delta) = match &plan.halves {
         Some(h) => (
@@ -69,11 +75,13 @@ pub fn patch_docs(plan: &Plan, live: Option<&Value>, secret: bool, reveal: bool)
                 tab: "deletions",
                 title: "deletions: last-applied → local, additions and changes ignored".into(),
                 lines: yaml(&h.deletions),
+                json: false,
             },
             PatchDoc {
                 tab: "delta",
                 title: "delta: live → local, deletions ignored; the patch is the delta merged into the deletions".into(),
                 lines: yaml(&h.delta),
+                json: false,
             },
         ),
         None => {
@@ -88,6 +96,7 @@ pub fn patch_docs(plan: &Plan, live: Option<&Value>, secret: bool, reveal: bool)
                 tab,
                 title: why.into(),
                 lines: vec![format!("({why})")],
+                json: false,
             };
             (doc("deletions"), doc("delta"))
         }

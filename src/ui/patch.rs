@@ -9,6 +9,7 @@ use ratatui::widgets::{Block, Borders, Widget as _};
 
 use crate::app::{Model, PatchView};
 use crate::theme::Theme;
+use crate::ui::highlight::{self, Lang};
 
 pub fn render(model: &Model, theme: &Theme, view: PatchView, area: Rect, buf: &mut Buffer) {
     let docs = model.patches.as_deref().unwrap_or(&[]);
@@ -44,17 +45,14 @@ pub fn render(model: &Model, theme: &Theme, view: PatchView, area: Rect, buf: &m
     let height = inner.height.saturating_sub(1) as usize;
     for (row, text) in doc.lines.iter().skip(view.scroll).take(height).enumerate() {
         let y = inner.y + 1 + u16::try_from(row).unwrap_or(0);
-        buf.set_stringn(
-            inner.x,
-            y,
-            text,
-            inner.width as usize,
-            line_style(theme, text),
-        );
+        let lang = if doc.json { Lang::Json } else { Lang::Yaml };
+        let width = inner.width as usize;
+        let spans = highlight::spans(theme, lang, text, width, line_style(theme, text));
+        buf.set_line(inner.x, y, &Line::from(spans), inner.width);
     }
 }
 
-/// Directives and JSON Patch operations stand out.
+/// JSON Patch operations take their action's colour over the syntax colours.
 fn line_style(theme: &Theme, text: &str) -> Style {
     if text.contains("\"op\":\"add\"") {
         theme.add
@@ -62,9 +60,6 @@ fn line_style(theme: &Theme, text: &str) -> Style {
         theme.clear
     } else if text.contains("\"op\":\"replace\"") {
         theme.set
-    } else if text.trim_start().trim_start_matches("- ").starts_with('$') || text.contains("$patch")
-    {
-        theme.directive
     } else {
         Style::new()
     }
