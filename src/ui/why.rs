@@ -68,16 +68,37 @@ pub fn render(model: &Model, theme: &Theme, area: Rect, buf: &mut Buffer) {
     }
     let (title, rows) = why::table(r);
     let decided = why::deciding_row(r);
-    lines.push(Line::styled(
-        format!("  merge table for {title}:"),
-        theme.muted,
-    ));
-    lines.push(Line::styled(
-        "  file │ live │ last │ action   (in the file? in live? in last-applied?)",
-        theme.muted,
-    ));
+    // The whole table under the facts when it fits; else, right under the action line, the
+    // deciding row alone: a short panel still shows which row applied.
+    let full = 2 + rows.len() + usize::from(decided.is_none());
+    let compact =
+        decided.is_some() && wrapped_rows(&lines, left.width) + full > left.height as usize;
+    let mut table = Vec::with_capacity(full);
+    if compact {
+        let row = decided.map_or(0, |d| d + 1);
+        table.push(Line::styled(
+            format!("  {title}: row {row} of {}", rows.len()),
+            theme.muted,
+        ));
+    } else {
+        table.push(Line::styled(
+            format!("  merge table for {title}:"),
+            theme.muted,
+        ));
+        table.push(Line::styled(
+            if left.width >= 76 {
+                "  file │ live │ last │ action   (in the file? in live? in last-applied?)"
+            } else {
+                "  file │ live │ last │ action"
+            },
+            theme.muted,
+        ));
+    }
     for (i, row) in rows.iter().enumerate() {
         let on = decided == Some(i);
+        if compact && !on {
+            continue;
+        }
         let text = format!(
             "{} {:<4} │ {:<4} │ {:<4} │ {}",
             if on { "▶" } else { " " },
@@ -86,14 +107,19 @@ pub fn render(model: &Model, theme: &Theme, area: Rect, buf: &mut Buffer) {
             row.in_last_applied,
             row.action
         );
-        lines.push(if on {
+        table.push(if on {
             Line::styled(text, theme.selected_row)
         } else {
             Line::raw(text)
         });
     }
     if decided.is_none() {
-        lines.push(Line::styled(format!("▶ {}", r.row), theme.selected_row));
+        table.push(Line::styled(format!("▶ {}", r.row), theme.selected_row));
+    }
+    if compact {
+        lines.splice(1..1, table);
+    } else {
+        lines.extend(table);
     }
     let fragment = fragment_lines(model, field, theme);
     match right {
@@ -114,6 +140,12 @@ pub fn render(model: &Model, theme: &Theme, area: Rect, buf: &mut Buffer) {
                 .render(left, buf);
         }
     }
+}
+
+/// Rows `lines` take when wrapped at `width`.
+fn wrapped_rows(lines: &[Line<'_>], width: u16) -> usize {
+    let width = usize::from(width.max(1));
+    lines.iter().map(|l| l.width().div_ceil(width).max(1)).sum()
 }
 
 fn fragment_lines<'a>(

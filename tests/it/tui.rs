@@ -335,6 +335,26 @@ fn snapshot_every_example() {
     }
 }
 
+/// However short the why panel, the row of the merge table that applied is on screen.
+#[test]
+fn the_deciding_row_shows_in_a_short_why_panel() {
+    for example in EXAMPLES {
+        let mut h = Harness::example(example.name);
+        h.resize(60, 20);
+        for _ in 0..6 {
+            h.press("n");
+            let decided = h
+                .model
+                .current_field()
+                .map(|f| applyscope::app::why::deciding_row(&h.model.plan.fields[f].reason));
+            if let Some(Some(_)) = decided {
+                let text = h.text();
+                assert!(text.contains('▶'), "{}:\n{text}", example.name);
+            }
+        }
+    }
+}
+
 fn scenes() -> Vec<(&'static str, &'static str, &'static str)> {
     vec![
         ("help", NGINX, "?"),
