@@ -219,6 +219,13 @@ impl Mode {
     }
 }
 
+/// The help screen's last scroll position: its last line at the bottom of the box (the body
+/// less the box's borders).
+fn help_max_scroll(model: &Model) -> usize {
+    let inner = usize::from(model.size.1).saturating_sub(4);
+    crate::keymap::help_len().saturating_sub(inner)
+}
+
 /// Is this action a change to the live object?
 #[must_use]
 pub fn is_change(action: Action) -> bool {
@@ -256,7 +263,7 @@ pub fn update(model: &mut Model, message: Message) -> Vec<Command> {
         Mode::Help { scroll, back } => match message {
             Message::Down => (
                 Mode::Help {
-                    scroll: scroll + 1,
+                    scroll: (scroll + 1).min(help_max_scroll(model)),
                     back,
                 },
                 Vec::new(),

@@ -372,6 +372,17 @@ pub fn help_rows(mode: ModeKind) -> Vec<(String, &'static str)> {
     rows
 }
 
+/// Lines the help screen shows: each mode with keys, a title line and its rows.
+#[must_use]
+pub fn help_len() -> usize {
+    ModeKind::ALL
+        .iter()
+        .map(|m| help_rows(*m).len())
+        .filter(|n| *n > 0)
+        .map(|n| n + 1)
+        .sum()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

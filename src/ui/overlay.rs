@@ -51,9 +51,23 @@ pub fn help(theme: &Theme, scroll: usize, area: Rect, buf: &mut Buffer) {
         }
     }
     let rect = centred(area, 64, area.height);
-    let inner = frame(theme, "help: keys (? or Esc closes)", rect, buf);
-    let scroll = u16::try_from(scroll.min(lines.len().saturating_sub(1))).unwrap_or(0);
-    Paragraph::new(lines).scroll((scroll, 0)).render(inner, buf);
+    // Where the box is in the list, when it does not show it all.
+    let height = usize::from(rect.height.saturating_sub(2));
+    let total = lines.len();
+    let first = scroll.min(total.saturating_sub(height));
+    let title = if total > height {
+        let last = (first + height).min(total);
+        let more = if last < total { " ↓" } else { "" };
+        format!(
+            "help: keys (? or Esc closes) · {}–{last} of {total}{more}",
+            first + 1
+        )
+    } else {
+        "help: keys (? or Esc closes)".to_owned()
+    };
+    let inner = frame(theme, &title, rect, buf);
+    let first = u16::try_from(first).unwrap_or(0);
+    Paragraph::new(lines).scroll((first, 0)).render(inner, buf);
 }
 
 /// What the glyphs and colours mean.

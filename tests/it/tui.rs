@@ -335,6 +335,37 @@ fn snapshot_every_example() {
     }
 }
 
+/// The help box says which lines it shows, and scrolling stops at the last line.
+#[test]
+fn help_scrolls_to_its_end_and_says_where_it_is() {
+    let mut h = Harness::example(NGINX);
+    h.resize(60, 20);
+    h.press("?");
+    let total = applyscope::keymap::help_len();
+    assert!(total > 16, "help fits: nothing to scroll");
+    let first_page = h.text();
+    assert!(
+        first_page.contains(&format!("1–16 of {total} ↓")),
+        "{first_page}"
+    );
+    for _ in 0..total + 10 {
+        h.press("j");
+    }
+    let end = h.text();
+    let first = total - 16 + 1;
+    assert!(
+        end.contains(&format!("{first}–{total} of {total}")),
+        "{end}"
+    );
+    assert!(!end.contains(&format!("of {total} ↓")), "{end}");
+    // One step back up is one line up: no hidden overscroll to climb out of.
+    h.press("k");
+    assert!(
+        h.text()
+            .contains(&format!("{}–{} of {total} ↓", first - 1, total - 1))
+    );
+}
+
 /// However short the why panel, the row of the merge table that applied is on screen.
 #[test]
 fn the_deciding_row_shows_in_a_short_why_panel() {
