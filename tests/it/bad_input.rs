@@ -122,6 +122,26 @@ fn bad_input_matrix_exits_2_naming_the_file() {
         "adir",
         "is a directory",
     );
+    // An unreadable file. Permissions do not stop root, so also a file whose read fails
+    // whoever reads it: the process's own memory at offset 0 (Linux: EIO).
+    let locked = dir.path().join("locked.yaml");
+    std::fs::write(&locked, OK).unwrap();
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt as _;
+        std::fs::set_permissions(&locked, std::fs::Permissions::from_mode(0o000)).unwrap();
+        if std::fs::read(&locked).is_err() {
+            check(&plan(&ok, &locked), "locked.yaml", "ermission denied");
+        }
+        std::fs::set_permissions(&locked, std::fs::Permissions::from_mode(0o644)).unwrap();
+    }
+    if Path::new("/proc/self/mem").exists() {
+        check(
+            &plan(&ok, Path::new("/proc/self/mem")),
+            "/proc/self/mem",
+            "error",
+        );
+    }
     // A file over the size limit (sparse: no 200 MB written to disk).
     let huge = dir.path().join("huge.yaml");
     std::fs::File::create(&huge)
@@ -137,7 +157,7 @@ fn bad_input_matrix_exits_2_naming_the_file() {
         .collect();
     assert_eq!(
         after.len(),
-        before.len() + 2,
+        before.len() + 3,
         "only the two files this test made"
     );
 }
