@@ -15,6 +15,7 @@ pub mod edit;
 pub mod error;
 pub mod gofmt;
 pub mod gojson;
+pub mod goyaml;
 pub mod jsonmerge;
 pub mod jsonpatch;
 pub mod lint;

@@ -1,8 +1,10 @@
 //! Rewrite the last-applied annotation inside a live object's file, leaving every other byte as
 //! it was (comments, order, quoting). YAML and JSON files.
 //!
-//! The new value is written as a double-quoted string (valid in both YAML and JSON). The result
-//! is read back and checked to be the intended object before it is returned.
+//! The new value keeps the old one's style where it can: a literal block (`|`, as
+//! `kubectl get -o yaml` prints the annotation) stays a literal block when the new JSON is one
+//! line ending in a newline; anything else is written double-quoted (valid in YAML and JSON).
+//! The result is read back and checked to be the intended object before it is returned.
 
 use serde_json::Value;
 
@@ -43,9 +45,15 @@ pub fn set_annotation(text: &str, annotation: &str, expected: &Value) -> Result<
         };
         let value_start = lines.offset(span.value).ok_or("bad value position")?;
         let json = text.trim_start().starts_with('{');
+        let was_literal = text[colon + 1..]
+            .trim_start_matches([' ', '\t'])
+            .starts_with('|');
         if json {
             let value_end = lines.offset(span.end).ok_or("bad end position")?;
             format!("{}{quoted}{}", &text[..value_start], &text[value_end..])
+        } else if was_literal && let Some(body) = literal_line(annotation) {
+            let indent = " ".repeat(key.col.saturating_sub(1) + 2);
+            format!("{} |\n{indent}{body}{}", &text[..=colon], &text[end..])
         } else {
             format!("{} {quoted}{}", &text[..=colon], &text[end..])
         }
@@ -73,6 +81,19 @@ pub fn set_annotation(text: &str, annotation: &str, expected: &Value) -> Result<
             Err("cannot edit this file in place (flow style or JSON without the annotation)".into())
         }
     }
+}
+
+/// The annotation's one line when a clipped literal block (`|`) reads back as exactly it: one
+/// line of printable text without leading or trailing blanks, then one newline.
+fn literal_line(annotation: &str) -> Option<&str> {
+    let body = annotation.strip_suffix('\n')?;
+    let printable =
+        |c: char| !c.is_control() && !matches!(c, '\u{feff}' | '\u{85}' | '\u{2028}' | '\u{2029}');
+    (!body.is_empty()
+        && body.chars().all(printable)
+        && !body.starts_with([' ', '#'])
+        && !body.ends_with(' '))
+    .then_some(body)
 }
 
 /// Insert `line` (without indentation) before the block-map entry that starts at `at`, with the
@@ -145,8 +166,15 @@ mod tests {
         .unwrap();
         assert_eq!(
             new,
-            "# live\napiVersion: v1\nkind: ConfigMap\nmetadata:\n  annotations:\n    kubectl.kubernetes.io/last-applied-configuration: \"{\\\"b\\\":\\\"\\u003c2\\u003e\\\"}\\n\"\n    other: x  # keep me\n  name: x\n"
+            "# live\napiVersion: v1\nkind: ConfigMap\nmetadata:\n  annotations:\n    kubectl.kubernetes.io/last-applied-configuration: |\n      {\"b\":\"<2>\"}\n    other: x  # keep me\n  name: x\n"
         );
+        // Not one clean line: double-quoted instead.
+        for odd in ["{\"b\":\"\t\"}\n", "{\"b\":1}", " {}\n", "{}\n\n"] {
+            let new = set_annotation(text, odd, &expected(text, odd)).unwrap();
+            let mut quoted = String::new();
+            gojson::write_string(odd, &mut quoted);
+            assert!(new.contains(&format!("configuration: {quoted}\n")), "{new}");
+        }
     }
 
     #[test]

@@ -25,7 +25,6 @@
 //! object kubectl apply would fail on; the other objects' differences are still printed).
 
 mod mask;
-pub mod yaml;
 
 use std::fmt::Write as _;
 use std::io::IsTerminal as _;
@@ -211,7 +210,7 @@ pub fn object_diff(pair: &Pair, plan: &Plan, opts: Options) -> ObjectDiff {
         }
     }
     let live = match &live {
-        Some(v) => yaml::to_yaml(v),
+        Some(v) => crate::engine::goyaml::to_yaml(v),
         // kubectl's masker hands the printer a typed nil, which prints as `null`.
         None if masked => "null\n".to_owned(),
         None => String::new(),
@@ -219,7 +218,7 @@ pub fn object_diff(pair: &Pair, plan: &Plan, opts: Options) -> ObjectDiff {
     ObjectDiff {
         name: file_name(pair),
         live,
-        merged: yaml::to_yaml(&merged),
+        merged: crate::engine::goyaml::to_yaml(&merged),
     }
 }
 

@@ -17,14 +17,13 @@
 
 mod apply;
 mod create;
-mod goyaml;
 
 use serde_json::{Map, Value};
 
 pub use crate::engine::gofmt::sprint as go_sprint;
+pub use crate::engine::goyaml::to_yaml;
 pub use apply::apply_merge_patch;
 pub use create::create_merge_patch;
-pub use goyaml::to_yaml;
 
 use create::check_depth;
 

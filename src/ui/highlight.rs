@@ -3,9 +3,10 @@
 //!
 //! The panes need no highlighter: `app::yaml` writes their lines from the typed documents, so
 //! each token's kind is known exactly, as kubectl (YAML 1.1) reads it. The text views show
-//! text, so a grammar finds the tokens. Their lines are self-contained (multi-line strings are
-//! written double-quoted with `\n` escapes), so each line is parsed from a fresh state: the
-//! cost is bounded by what is visible, whatever the document's size.
+//! text, so a grammar finds the tokens. Each line is parsed from a fresh state, which is exact
+//! for go-yaml's block style (a line is a key, an item or a scalar) once the lines of block
+//! scalars (`key: |`) are set apart as string content (`ui::patch` does): the cost is bounded
+//! by what is visible, whatever the document's size.
 
 use std::sync::OnceLock;
 

@@ -43,13 +43,50 @@ pub fn render(model: &Model, theme: &Theme, view: PatchView, area: Rect, buf: &m
         theme.muted,
     );
     let height = inner.height.saturating_sub(1) as usize;
+    let blocks = block_lines(&doc.lines, view.scroll + height);
     for (row, text) in doc.lines.iter().skip(view.scroll).take(height).enumerate() {
         let y = inner.y + 1 + u16::try_from(row).unwrap_or(0);
-        let lang = if doc.json { Lang::Json } else { Lang::Yaml };
         let width = inner.width as usize;
-        let spans = highlight::spans(theme, lang, text, width, line_style(theme, text));
+        let base = line_style(theme, text);
+        let spans = if blocks.get(view.scroll + row).copied().unwrap_or(false) {
+            vec![Span::styled(text.as_str(), theme.string.patch(base))]
+        } else {
+            let lang = if doc.json { Lang::Json } else { Lang::Yaml };
+            highlight::spans(theme, lang, text, width, base)
+        };
         buf.set_line(inner.x, y, &Line::from(spans), inner.width);
     }
+}
+
+/// For the first `upto` lines: is the line inside a YAML block scalar (`key: |` and the more
+/// indented lines after it)? Those lines are string content, not YAML to highlight.
+fn block_lines(lines: &[String], upto: usize) -> Vec<bool> {
+    let mut out = Vec::with_capacity(upto.min(lines.len()));
+    // The indentation a block's content must exceed, while in a block.
+    let mut parent: Option<usize> = None;
+    for line in lines.iter().take(upto) {
+        let indent = line.len() - line.trim_start_matches(' ').len();
+        if let Some(p) = parent {
+            if line.trim().is_empty() || indent > p {
+                out.push(true);
+                continue;
+            }
+            parent = None;
+        }
+        out.push(false);
+        let t = line.trim_end();
+        let header = t.rsplit_once(": ").map_or(t, |(_, v)| v);
+        let header = header.strip_prefix("- ").unwrap_or(header);
+        if header.starts_with(['|', '>'])
+            && header[1..]
+                .chars()
+                .all(|c| matches!(c, '-' | '+' | '1'..='9'))
+        {
+            // The content is indented past the key (or the dash of `- |`).
+            parent = Some(indent);
+        }
+    }
+    out
 }
 
 /// JSON Patch operations take their action's colour over the syntax colours.
@@ -62,5 +99,36 @@ fn line_style(theme: &Theme, text: &str) -> Style {
         theme.set
     } else {
         Style::new()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn block_scalar_lines_are_found() {
+        let lines: Vec<String> = [
+            "metadata:",
+            "  annotations:",
+            "    a: |",
+            "      {\"x\": 1}",
+            "",
+            "      more: text",
+            "    b: plain",
+            "c:",
+            "- |-",
+            "  item text",
+            "- d",
+        ]
+        .map(String::from)
+        .to_vec();
+        assert_eq!(
+            block_lines(&lines, 100),
+            [
+                false, false, false, true, true, true, false, false, false, true, false
+            ]
+        );
+        assert_eq!(block_lines(&lines, 4).len(), 4);
     }
 }

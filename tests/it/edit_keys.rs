@@ -516,8 +516,14 @@ fn commit_rewrites_only_the_annotation_in_the_live_file() {
         .zip(now.lines())
         .filter(|(a, b)| a != b)
         .collect();
+    // The annotation is a literal block, as `kubectl get -o yaml` prints it, and stays one:
+    // only its content line changes.
+    assert!(
+        original.contains(&format!("{LAST_APPLIED}: |\n")),
+        "{original}"
+    );
     assert_eq!(differ.len(), 1, "{differ:?}");
-    assert!(differ[0].1.contains(LAST_APPLIED));
+    assert_eq!(differ[0].1.trim(), want.trim_end());
     assert_eq!(original.lines().count(), now.lines().count());
 
     // The plan is the one the file now gives: kubectl's case 88.

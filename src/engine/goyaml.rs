@@ -17,7 +17,8 @@
 //! - numbers as go-yaml reads Go's JSON text back: integers in decimal, other floats in Go's
 //!   `%g` form (`1e+21`, `1.5`).
 //!
-//! The engine's `jsonmerge::to_yaml` is a lighter approximation made for error messages.
+//! Everything that prints YAML uses it: `diff`, `plan -o yaml`, `last-applied view -o yaml`,
+//! the conflict error (`mergepatch.ToYAMLOrError` is the same `Marshal`), the patch view.
 
 use serde_json::{Map, Value};
 
