@@ -157,7 +157,8 @@ impl Columns {
         let longest = |f: &dyn Fn(&Row) -> usize| list.rows.iter().map(f).max().unwrap_or(4);
         Columns {
             count: if wide { 6 } else { 4 },
-            kind: longest(&|r| r.key.kind.chars().count()).clamp(4, 16),
+            kind: longest(&|r| r.key.kind.chars().count())
+                .clamp(4, if width >= 120 { 24 } else { 16 }),
             name: longest(&|r| name(r).chars().count()).clamp(14, 24),
             wide,
         }
@@ -314,7 +315,7 @@ fn note(row: &Row, theme: &Theme) -> (String, Style) {
     if let Some(e) = error_text(row) {
         return (e.to_owned(), theme.error);
     }
-    (row.summary.codes.join(", "), theme.warning)
+    (row.summary.codes.join(", "), theme.risk(row.summary.risk()))
 }
 
 /// The row's error without the file name it starts with (the detail line names the files).
@@ -357,7 +358,7 @@ fn detail(list: &List, theme: &Theme, area: Rect, buf: &mut Buffer) {
         None if !s.codes.is_empty() => {
             second.push(Span::styled(
                 format!("{} {}", theme::WARNING_GLYPH, s.codes.join(", ")),
-                theme.warning,
+                theme.risk(risk),
             ));
             second.push(Span::raw(format!(" ({})", risk.meaning())));
         }
