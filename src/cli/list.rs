@@ -33,8 +33,9 @@ pub fn items(args: &OpenArgs) -> Result<Vec<Item>, CliError> {
     Ok(plan_items(pairs))
 }
 
-/// Plan the pairs in parallel.
-fn plan_items(pairs: Vec<Pair>) -> Vec<Item> {
+/// Plan the pairs in parallel: the list's items.
+#[must_use]
+pub fn plan_items(pairs: Vec<Pair>) -> Vec<Item> {
     let plans = objects::plan_all(&pairs, None, true);
     pairs
         .into_iter()

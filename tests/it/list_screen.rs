@@ -473,3 +473,39 @@ fn smoke_tmux_list_from_stdin() {
     let _ = std::fs::remove_file(&status_file);
     assert_eq!(status.trim(), "0");
 }
+
+#[test]
+fn an_object_not_bound_to_files_says_so_on_reload_and_commit() {
+    let mut h = ListHarness::shop();
+    let role = h
+        .list()
+        .rows
+        .iter()
+        .position(|r| r.key.kind == "Role")
+        .unwrap();
+    for _ in 0..role {
+        h.press("j");
+    }
+    h.press("<Enter> R");
+    let model = h.list().opened().unwrap();
+    assert!(model.title.contains("rbac.yaml#1"), "{}", model.title);
+    assert!(
+        model
+            .notice
+            .as_deref()
+            .unwrap()
+            .contains("standard input or a file of several"),
+        "{:?}",
+        model.notice
+    );
+    // An edit is possible in memory; the commit explains there is no file.
+    h.press("/ r u l e s <Enter> x W");
+    let model = h.list().opened().unwrap();
+    match &model.mode {
+        applyscope::app::Mode::Confirm(p) => {
+            assert!(p.write.is_none());
+            assert!(p.action.starts_with("no file to write"), "{}", p.action);
+        }
+        other => panic!("not the confirmation: {other:?} {:?}", model.notice),
+    }
+}

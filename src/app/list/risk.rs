@@ -243,14 +243,9 @@ pub fn riskier_first(a: (&Summary, &Key), b: (&Summary, &Key)) -> Ordering {
             Reverse(s.add),
         )
     };
-    let name = |k: &Key| {
-        (
-            k.kind.clone(),
-            k.namespace.clone(),
-            k.name.clone(),
-            k.group.clone(),
-        )
-    };
+    fn name(k: &Key) -> (&str, &str, &str, &str) {
+        (&k.kind, &k.namespace, &k.name, &k.group)
+    }
     rank(a.0)
         .cmp(&rank(b.0))
         .then_with(|| name(a.1).cmp(&name(b.1)))
