@@ -509,3 +509,18 @@ fn an_object_not_bound_to_files_says_so_on_reload_and_commit() {
         other => panic!("not the confirmation: {other:?} {:?}", model.notice),
     }
 }
+
+#[test]
+fn an_empty_list_draws_and_ignores_enter() {
+    let list = List::new("-".into(), Vec::new(), EditOptions::default());
+    let mut h = ListHarness {
+        app: App::Many(Box::new(list)),
+        theme: Theme::colour(),
+        size: (60, 20),
+        quit: false,
+    };
+    h.resize(60, 20).press("j G <Enter> k");
+    assert_eq!(h.app.keymap_mode(), ModeKind::List);
+    assert!(h.text().contains("(no objects)"), "{}", h.text());
+    assert!(h.text().contains("0 objects"));
+}
