@@ -159,8 +159,6 @@ pub enum Mode {
 /// A mode's name, for the keymap.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum ModeKind {
-    /// The object list (input holding several objects).
-    List,
     Browse,
     Search,
     Patch,
@@ -171,6 +169,8 @@ pub enum ModeKind {
     Annotation,
     Refused,
     Editor,
+    /// The object list (input holding several objects).
+    List,
 }
 
 impl ModeKind {
@@ -192,7 +192,6 @@ impl ModeKind {
     #[must_use]
     pub fn name(self) -> &'static str {
         match self {
-            ModeKind::List => "object list",
             ModeKind::Browse => "panes",
             ModeKind::Search => "search",
             ModeKind::Patch => "patch view",
@@ -203,6 +202,7 @@ impl ModeKind {
             ModeKind::Annotation => "annotation",
             ModeKind::Refused => "write refused",
             ModeKind::Editor => "editor",
+            ModeKind::List => "object list",
         }
     }
 }
