@@ -8,6 +8,8 @@
 //! - `read_pair_plan_print`: parse both YAML streams, match objects, plan, write JSON lines;
 //! - `plan_parallel` / `plan_sequential`: planning alone, on every core or on one;
 //! - `diff_all`: plan, then both YAML sides and the unified diff of every object.
+//! - `list_first_frame`: the TUI's object list: parse, match, plan, sum up and sort the rows,
+//!   draw the first frame (160x50); `list_build_and_draw` the same from planned objects.
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
@@ -192,4 +194,36 @@ fn print_json(bencher: divan::Bencher) {
     let pairs = pairs(&local, &live);
     let plans = objects::plan_all(&pairs, None, true);
     bencher.bench(|| render_many(&pairs, &plans, Format::Json).unwrap());
+}
+
+/// The list's first frame; the list is returned so that dropping it is not timed.
+fn first_frame(
+    items: Vec<applyscope::app::list::Item>,
+) -> (applyscope::app::App, ratatui::buffer::Buffer) {
+    use applyscope::app::{App, EditOptions, List, Message};
+    let list = List::new("bench".into(), items, EditOptions::default());
+    let mut app = App::Many(Box::new(list));
+    app.update(Message::Resized {
+        width: 160,
+        height: 50,
+    });
+    let area = ratatui::layout::Rect::new(0, 0, 160, 50);
+    let mut buf = ratatui::buffer::Buffer::empty(area);
+    let theme = applyscope::theme::Theme::colour();
+    applyscope::ui::render_app(&app, &theme, area, &mut buf);
+    (app, buf)
+}
+
+#[divan::bench(sample_count = 10)]
+fn list_first_frame(bencher: divan::Bencher) {
+    let (local, live) = inputs();
+    bencher.bench(|| first_frame(applyscope::cli::list::plan_items(pairs(&local, &live))));
+}
+
+#[divan::bench(sample_count = 10)]
+fn list_build_and_draw(bencher: divan::Bencher) {
+    let (local, live) = inputs();
+    bencher
+        .with_inputs(|| applyscope::cli::list::plan_items(pairs(&local, &live)))
+        .bench_values(first_frame);
 }

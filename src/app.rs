@@ -6,6 +6,7 @@ pub mod commit;
 pub mod edit;
 pub mod editor;
 pub mod files;
+pub mod list;
 mod marks;
 mod model;
 pub mod patch;
@@ -19,6 +20,7 @@ pub use commit::{AnnotationPreview, CommitPreview, WriteFailure};
 pub use edit::{EditOptions, EditState};
 pub use editor::EditorSession;
 pub use files::{Docs, Files, Loaded, ReloadRequest};
+pub use list::{App, List};
 pub use model::{Model, Pane, PaneKind};
 pub use source::Source;
 
@@ -167,11 +169,13 @@ pub enum ModeKind {
     Annotation,
     Refused,
     Editor,
+    /// The object list (input holding several objects).
+    List,
 }
 
 impl ModeKind {
     /// Every mode, in help order.
-    pub const ALL: [ModeKind; 10] = [
+    pub const ALL: [ModeKind; 11] = [
         ModeKind::Browse,
         ModeKind::Search,
         ModeKind::Patch,
@@ -182,6 +186,7 @@ impl ModeKind {
         ModeKind::Help,
         ModeKind::Legend,
         ModeKind::Editor,
+        ModeKind::List,
     ];
 
     #[must_use]
@@ -197,6 +202,7 @@ impl ModeKind {
             ModeKind::Annotation => "annotation",
             ModeKind::Refused => "write refused",
             ModeKind::Editor => "editor",
+            ModeKind::List => "object list",
         }
     }
 }
@@ -382,7 +388,8 @@ fn browse(model: &mut Model, message: Message) -> (Mode, Vec<Command>) {
             }
             model.select_field(field);
         }
-        Message::Quit => return (Mode::Browse, vec![Command::Quit]),
+        // `Back` returns to the object list; with one object there is nothing to go back to.
+        Message::Quit | Message::Back => return (Mode::Browse, vec![Command::Quit]),
         _ => {}
     }
     (Mode::Browse, Vec::new())

@@ -6,6 +6,7 @@
 pub mod diff;
 mod input;
 mod last_applied;
+pub mod list;
 pub mod objects;
 mod patch;
 pub mod plan;
@@ -35,17 +36,28 @@ pub struct Cli {
 /// What the TUI opens.
 #[derive(Debug, Default, Args)]
 pub struct OpenArgs {
-    /// The file you would apply (`--local` is an alias of `-f`).
+    /// The file you would apply (`--local` is an alias of `-f`); also a directory or `-`
+    /// (standard input), repeatable: input holding several objects opens the object list.
     #[arg(
         short = 'f',
         long = "local",
         visible_alias = "filename",
-        conflicts_with = "example"
+        conflicts_with = "example",
+        value_name = "FILE|DIR|-"
     )]
-    pub local: Option<PathBuf>,
-    /// The live object, as a file (e.g. `kubectl get -o yaml`).
-    #[arg(long, requires = "local", conflicts_with = "no_live")]
-    pub live: Option<PathBuf>,
+    pub local: Vec<PathBuf>,
+    /// The live object, as a file (e.g. `kubectl get -o yaml`); with several objects, files or
+    /// directories matched by group, kind, namespace and name. Repeatable.
+    #[arg(
+        long,
+        requires = "local",
+        conflicts_with = "no_live",
+        value_name = "FILE|DIR|-"
+    )]
+    pub live: Vec<PathBuf>,
+    /// Read directories recursively.
+    #[arg(short = 'R', long, requires = "local")]
+    pub recursive: bool,
     /// The object does not exist yet: a create.
     #[arg(long, requires = "local")]
     pub no_live: bool,
@@ -154,15 +166,19 @@ fn open(args: &OpenArgs) -> Result<String, CliError> {
                 "no example {name:?}; `applyscope examples` lists them"
             ))
         })?),
-        None if args.local.is_none() => crate::examples::EXAMPLES.first(),
+        None if args.local.is_empty() => crate::examples::EXAMPLES.first(),
         None => None,
     };
     let tty = std::io::stdout().is_terminal();
-    let source = match (example, &args.local) {
+    let source = match (example, args.local.as_slice()) {
         (Some(e), _) if !tty => return example_plan(e),
         (Some(e), _) => crate::app::Source::from_example(e)?,
-        (None, Some(local)) => files_source(args, local)?,
-        (None, None) => return Err(CliError::Input("no examples built in".into())),
+        (None, []) => return Err(CliError::Input("no examples built in".into())),
+        (None, [local]) if list::single_candidate(args) => match files_source(args, local) {
+            Ok(source) => source,
+            Err(e) => return list::open(args, tty, Some(e)),
+        },
+        (None, _) => return list::open(args, tty, None),
     };
     if !tty {
         let p = plan::compute(&source.docs, None, true)?;
@@ -174,10 +190,10 @@ fn open(args: &OpenArgs) -> Result<String, CliError> {
         dry_run: args.dry_run,
         write_last_applied: args.write_last_applied.clone(),
     };
-    let files = match (example, &args.local) {
+    let files = match (example, args.local.first()) {
         (None, Some(local)) => Some(crate::app::Files {
             local: local.clone(),
-            live: args.live.clone(),
+            live: args.live.first().cloned(),
             last_applied: args.last_applied.clone(),
         }),
         _ => None,
@@ -191,7 +207,7 @@ fn open(args: &OpenArgs) -> Result<String, CliError> {
 
 /// The documents named by `-f`, `--live`, `--last-applied`.
 fn files_source(args: &OpenArgs, local: &std::path::Path) -> Result<crate::app::Source, CliError> {
-    let live = match (&args.live, args.no_live) {
+    let live = match (args.live.first(), args.no_live) {
         (Some(path), _) => Some(input::read_one_object(path)?),
         (None, true) => None,
         (None, false) => {
@@ -200,7 +216,7 @@ fn files_source(args: &OpenArgs, local: &std::path::Path) -> Result<crate::app::
             ));
         }
     };
-    let title = match &args.live {
+    let title = match args.live.first() {
         Some(l) => format!("{} → {}", local.display(), l.display()),
         None => format!("{} (create)", local.display()),
     };

@@ -147,10 +147,32 @@ const fn b(
     }
 }
 
-use ModeKind::{Annotation, Browse, Confirm, Help, Legend, Patch, Refused, Search, Warnings};
+use ModeKind::{Annotation, Browse, Confirm, Help, Legend, List, Patch, Refused, Search, Warnings};
 
 /// The whole keymap. In search mode, any other printable character is typed into the query.
 pub static BINDINGS: &[Binding] = &[
+    b(List, "j", Message::Down, "next object", "move"),
+    b(List, "<Down>", Message::Down, "next object", ""),
+    b(List, "k", Message::Up, "previous object", ""),
+    b(List, "<Up>", Message::Up, "previous object", ""),
+    b(List, "<PageDown>", Message::PageDown, "a page down", ""),
+    b(List, "<C-d>", Message::PageDown, "a page down", ""),
+    b(List, "<PageUp>", Message::PageUp, "a page up", ""),
+    b(List, "<C-u>", Message::PageUp, "a page up", ""),
+    b(List, "g", Message::Top, "first object", ""),
+    b(List, "<Home>", Message::Top, "first object", ""),
+    b(List, "G", Message::Bottom, "last object", ""),
+    b(List, "<End>", Message::Bottom, "last object", ""),
+    b(
+        List,
+        "<Enter>",
+        Message::Accept,
+        "open the object's panes (Esc returns)",
+        "open",
+    ),
+    b(List, "?", Message::OpenHelp, "help", "help"),
+    b(List, "q", Message::Quit, "quit", "quit"),
+    b(List, "<C-c>", Message::Quit, "quit", ""),
     b(Browse, "j", Message::Down, "next field", "move"),
     b(Browse, "<Down>", Message::Down, "next field", ""),
     b(Browse, "k", Message::Up, "previous field", ""),
@@ -232,7 +254,13 @@ pub static BINDINGS: &[Binding] = &[
     ),
     b(Browse, "?", Message::OpenHelp, "help", "help"),
     b(Browse, "q", Message::Quit, "quit", "quit"),
-    b(Browse, "<Esc>", Message::Quit, "quit", ""),
+    b(
+        Browse,
+        "<Esc>",
+        Message::Back,
+        "back to the object list (one object: quit)",
+        "",
+    ),
     b(Browse, "<C-c>", Message::Quit, "quit", ""),
     b(Search, "<Enter>", Message::Accept, "go to the match", "go"),
     b(Search, "<Down>", Message::Down, "next match", "next"),

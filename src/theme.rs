@@ -6,6 +6,7 @@
 
 use ratatui::style::{Color, Modifier, Style};
 
+use crate::app::list::risk::Risk;
 use crate::engine::plan::Action;
 
 /// The kind of a scalar value, for syntax colouring.
@@ -167,6 +168,20 @@ impl Theme {
             Action::Clear | Action::Delete => self.clear,
             Action::Retain | Action::Keep => self.retain,
             Action::Unchanged => self.unchanged,
+        }
+    }
+
+    /// The style of an object list row's risk class.
+    #[must_use]
+    pub fn risk(&self, risk: Risk) -> Style {
+        match risk {
+            Risk::Error | Risk::Rejects => self.error,
+            Risk::Warning => self.warning,
+            Risk::Notice => self.directive,
+            Risk::Removes => self.clear,
+            Risk::Changes => self.set,
+            Risk::Adds => self.add,
+            Risk::None => self.muted,
         }
     }
 

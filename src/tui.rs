@@ -19,7 +19,7 @@ use ratatui::layout::Rect;
 
 use crate::app::files::{self, RawFiles};
 use crate::app::{
-    Command, EditOptions, Files, Loaded, Message, Model, ReloadRequest, WriteFailure, update,
+    App, Command, EditOptions, Files, Loaded, Message, Model, ReloadRequest, WriteFailure,
 };
 use crate::fsutil::{self, WriteError};
 use crate::keymap::{self, Key};
@@ -119,6 +119,16 @@ fn write(path: &Path, content: &str, expected: Option<&[u8]>) -> Result<PathBuf,
 /// # Errors
 /// Terminal I/O errors.
 pub fn run(model: Model, theme: &Theme) -> io::Result<()> {
+    run_app(App::One(Box::new(model)), theme)
+}
+
+/// Run the TUI on one object or the object list until the user quits. Keys come from the
+/// terminal even when standard input is a pipe (`kustomize build | applyscope -f -`):
+/// crossterm reads `/dev/tty` when standard input is not a terminal.
+///
+/// # Errors
+/// Terminal I/O errors.
+pub fn run_app(app: App, theme: &Theme) -> io::Result<()> {
     // Installed before ratatui's hook, so it runs after ratatui has restored the terminal.
     let previous = std::panic::take_hook();
     std::panic::set_hook(Box::new(move |info| {
@@ -128,39 +138,41 @@ pub fn run(model: Model, theme: &Theme) -> io::Result<()> {
     let mut terminal = ratatui::init();
     let _restore = Restore;
     execute!(io::stdout(), EnableMouseCapture)?;
-    event_loop(&mut terminal, model, theme)
+    event_loop(&mut terminal, app, theme)
 }
 
-fn event_loop(terminal: &mut DefaultTerminal, mut model: Model, theme: &Theme) -> io::Result<()> {
+fn event_loop(terminal: &mut DefaultTerminal, mut app: App, theme: &Theme) -> io::Result<()> {
     let size = terminal.size()?;
-    update(
-        &mut model,
-        Message::Resized {
-            width: size.width,
-            height: size.height,
-        },
-    );
+    let mut area = Rect::new(0, 0, size.width, size.height);
+    app.update(Message::Resized {
+        width: size.width,
+        height: size.height,
+    });
     loop {
-        terminal.draw(|frame| ui::view(&model, theme, frame))?;
-        let area = Rect::new(0, 0, model.size.0, model.size.1);
+        terminal.draw(|frame| ui::view_app(&app, theme, frame))?;
         let message = match event::read()? {
             Event::Key(key) if key.is_press() => {
                 #[cfg(debug_assertions)]
                 panic_on_test_key(&key);
-                keymap::resolve(model.mode.kind(), Key::from_event(&key))
+                keymap::resolve(app.keymap_mode(), Key::from_event(&key))
             }
             Event::Mouse(m) => match m.kind {
                 MouseEventKind::ScrollDown => Some(Message::Down),
                 MouseEventKind::ScrollUp => Some(Message::Up),
-                MouseEventKind::Down(MouseButton::Left) => ui::click(&model, area, m.column, m.row),
+                MouseEventKind::Down(MouseButton::Left) => {
+                    ui::click_app(&app, area, m.column, m.row)
+                }
                 _ => None,
             },
-            Event::Resize(width, height) => Some(Message::Resized { width, height }),
+            Event::Resize(width, height) => {
+                area = Rect::new(0, 0, width, height);
+                Some(Message::Resized { width, height })
+            }
             _ => None,
         };
         let mut queue: VecDeque<Message> = message.into_iter().collect();
         while let Some(message) = queue.pop_front() {
-            for command in update(&mut model, message) {
+            for command in app.update(message) {
                 match command {
                     Command::Quit => return Ok(()),
                     Command::Edit { text } => {
@@ -230,6 +242,13 @@ pub fn run_editor(text: &str) -> Result<String, String> {
             c.arg(&path);
             c
         };
+        // With the documents piped in (`-f -`), standard input is spent: the editor reads the
+        // terminal, as the TUI does.
+        if !io::IsTerminal::is_terminal(&io::stdin())
+            && let Ok(tty) = std::fs::File::open("/dev/tty")
+        {
+            command.stdin(tty);
+        }
         let status = command
             .status()
             .map_err(|e| format!("cannot run {editor:?}: {e}"))?;

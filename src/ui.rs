@@ -6,6 +6,7 @@
 
 mod commit;
 pub mod highlight;
+pub mod list;
 mod overlay;
 mod pane;
 mod patch;
@@ -16,7 +17,7 @@ use ratatui::Frame;
 use ratatui::buffer::Buffer;
 use ratatui::layout::{Constraint, Layout, Rect};
 
-use crate::app::{Message, Mode, Model};
+use crate::app::{App, Message, Mode, Model};
 use crate::theme::Theme;
 
 /// The narrowest terminal that shows the four panes side by side.
@@ -73,6 +74,29 @@ pub fn areas(model: &Model, area: Rect) -> Areas {
         why,
         body,
         status,
+    }
+}
+
+/// Draw what the TUI runs: one object's panes, or the object list.
+pub fn view_app(app: &App, theme: &Theme, frame: &mut Frame) {
+    let area = frame.area();
+    render_app(app, theme, area, frame.buffer_mut());
+}
+
+/// Draw what the TUI runs into a buffer.
+pub fn render_app(app: &App, theme: &Theme, area: Rect, buf: &mut Buffer) {
+    match app {
+        App::One(model) => render(model, theme, area, buf),
+        App::Many(l) => list::render(l, theme, area, buf),
+    }
+}
+
+/// The message a mouse click sends, for what the TUI runs.
+#[must_use]
+pub fn click_app(app: &App, area: Rect, col: u16, row: u16) -> Option<Message> {
+    match app {
+        App::One(model) => click(model, area, col, row),
+        App::Many(l) => list::click(l, area, col, row),
     }
 }
 

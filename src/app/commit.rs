@@ -171,7 +171,7 @@ pub fn preview(model: &Model) -> CommitPreview {
         scroll: 0,
     };
     let Some((path, kind)) = model.edit.target() else {
-        p.action = "no file to write: this is a built-in example (open files with -f LOCAL --live LIVE, or pass --write-last-applied PATH)".into();
+        p.action = "no file to write: a built-in example, or an object read from standard input or from a file of several objects (open one object with -f LOCAL --live LIVE, or pass --write-last-applied PATH)".into();
         return p;
     };
     let path = path.to_owned();
@@ -390,7 +390,10 @@ impl Model {
 pub(super) fn reload(model: &mut Model) -> (Mode, Vec<Command>) {
     let target = model.edit.target().map(|(p, _)| p.to_owned());
     if model.edit.files.is_none() && target.is_none() {
-        model.notice = Some("nothing to reload: this is a built-in example".into());
+        model.notice = Some(
+            "nothing to reload: a built-in example, or an object from standard input or a file of several objects"
+                .into(),
+        );
         return (Mode::Browse, Vec::new());
     }
     (

@@ -36,8 +36,14 @@ pub(super) fn frame(theme: &Theme, title: &str, rect: Rect, buf: &mut Buffer) ->
 
 /// The help screen: every mode's keys, from the keymap.
 pub fn help(theme: &Theme, scroll: usize, area: Rect, buf: &mut Buffer) {
+    help_from(ModeKind::Browse, theme, scroll, area, buf);
+}
+
+/// The help screen with `first`'s keys first.
+pub fn help_from(first: ModeKind, theme: &Theme, scroll: usize, area: Rect, buf: &mut Buffer) {
     let mut lines = Vec::new();
-    for mode in ModeKind::ALL {
+    let others = ModeKind::ALL.into_iter().filter(|m| *m != first);
+    for mode in std::iter::once(first).chain(others) {
         let rows = keymap::help_rows(mode);
         if rows.is_empty() {
             continue;

@@ -15,6 +15,7 @@ mod edit_keys;
 mod examples;
 mod last_applied;
 mod lint;
+mod list_screen;
 mod many;
 mod oracle_cases;
 mod properties;

@@ -3,6 +3,7 @@
 
 use std::path::PathBuf;
 
+use crate::list_screen::ListHarness;
 use crate::tui_support::Harness;
 use crate::tui_svg::to_svg;
 
@@ -47,6 +48,7 @@ fn screenshots_are_fresh() {
     let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("screenshots");
     let update = std::env::var_os("UPDATE_SCREENSHOTS").is_some_and(|v| v == "1");
     let mut stale = Vec::new();
+    let mut scenes = Vec::new();
     for (name, example, keys, w, h) in SCENES {
         let mut harness = Harness::example(example);
         if name.starts_with("edit-") {
@@ -54,7 +56,14 @@ fn screenshots_are_fresh() {
             harness.model.edit.options.write_last_applied = Some("hpa-last-applied.yaml".into());
         }
         harness.resize(*w, *h).press(keys);
-        let svg = to_svg(&harness.buffer());
+        scenes.push((name.to_string(), harness.buffer()));
+    }
+    // The object list (`-f assets/apps/shop/local --live assets/apps/shop/live`).
+    let mut list = ListHarness::shop();
+    list.resize(140, 30).press("j j");
+    scenes.push(("list".into(), list.buffer()));
+    for (name, buffer) in scenes {
+        let svg = to_svg(&buffer);
         let path = dir.join(format!("{name}.svg"));
         if update {
             std::fs::create_dir_all(&dir).unwrap();

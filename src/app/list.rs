@@ -1,0 +1,363 @@
+//! The object list: the screen the TUI opens on input holding more than one object. One row per
+//! object, sorted by risk ([`risk`]); `Enter` opens the object's panes (the single-object
+//! [`Model`]), `Esc` there returns to the list with the cursor kept.
+//!
+//! The list sits above the per-object model: [`App`] is either one object (the screen as it has
+//! always been) or a [`List`], which holds each object's plan until it is opened and its
+//! [`Model`] once it has been (so edits survive going back to the list). Messages go to the
+//! opened object, except `Back` in its panes, which closes it; a row's counts are summed again
+//! from the object's current (edited) plan when it closes. The rows keep the order they were
+//! sorted in when the list opened, so nothing moves under the cursor.
+
+pub mod risk;
+
+use super::files::{Docs, Files, Loaded, ReloadRequest};
+use super::{Command, EditOptions, Message, ModeKind, Model, Source, update as update_model};
+use crate::cli::CliError;
+use crate::cli::objects::Key;
+use crate::engine::plan::Plan;
+use risk::{Summary, riskier_first};
+
+/// One object to list: what it is, where it came from, and its plan (or why there is none).
+pub struct Item {
+    pub key: Key,
+    /// The local object's source (`path`, `path#N`, `-#N`).
+    pub source: String,
+    /// The live object's source; `None`: a create.
+    pub live_source: Option<String>,
+    pub docs: Docs,
+    pub plan: Result<Plan, CliError>,
+    /// The files an opened object reloads and commits to (`None`: it came from standard input
+    /// or a file holding several objects, and is not bound to files).
+    pub files: Option<Files>,
+}
+
+/// What a row opens.
+#[derive(Debug)]
+pub enum Object {
+    /// Planned, not opened yet.
+    Planned { docs: Box<Docs>, plan: Box<Plan> },
+    /// Opened at least once: its model, with any edits.
+    Opened(Box<Model>),
+    /// It failed to plan (the row's summary has the message).
+    Failed,
+}
+
+/// One row of the list.
+#[derive(Debug)]
+pub struct Row {
+    pub key: Key,
+    pub source: String,
+    pub live_source: Option<String>,
+    pub summary: Summary,
+    pub files: Option<Files>,
+    pub object: Object,
+}
+
+/// What the list shows over its rows.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum ListMode {
+    #[default]
+    Browse,
+    /// The help screen, scrolled.
+    Help(usize),
+}
+
+/// The list screen's state.
+#[derive(Debug)]
+pub struct List {
+    /// What was opened (`-f web/ → live/`).
+    pub title: String,
+    /// Riskiest first.
+    pub rows: Vec<Row>,
+    pub cursor: usize,
+    /// The first row shown.
+    pub top: usize,
+    /// The row whose panes are open.
+    pub open: Option<usize>,
+    pub mode: ListMode,
+    pub notice: Option<String>,
+    /// The terminal's size, as last reported.
+    pub size: (u16, u16),
+    /// Given to every opened object.
+    pub options: EditOptions,
+    /// The opened object waits for its files (the runtime's reload report attaches them).
+    attaching: bool,
+}
+
+/// Rows of the table at a terminal height: the header, the table's border and column
+/// header, the three detail lines and the status bar take 8.
+#[must_use]
+pub fn visible_rows(height: u16) -> usize {
+    usize::from(height.saturating_sub(8)).max(1)
+}
+
+impl List {
+    /// The list of `items`, sorted riskiest first.
+    #[must_use]
+    pub fn new(title: String, items: Vec<Item>, options: EditOptions) -> List {
+        let mut rows: Vec<Row> = items
+            .into_iter()
+            .map(|item| {
+                let (summary, object) = match item.plan {
+                    Ok(plan) => (
+                        Summary::of_plan(&plan),
+                        Object::Planned {
+                            docs: Box::new(item.docs),
+                            plan: Box::new(plan),
+                        },
+                    ),
+                    Err(e) => (Summary::failed(&e.to_string()), Object::Failed),
+                };
+                Row {
+                    key: item.key,
+                    source: item.source,
+                    live_source: item.live_source,
+                    summary,
+                    files: item.files,
+                    object,
+                }
+            })
+            .collect();
+        rows.sort_by(|a, b| riskier_first((&a.summary, &a.key), (&b.summary, &b.key)));
+        List {
+            title,
+            rows,
+            cursor: 0,
+            top: 0,
+            open: None,
+            mode: ListMode::Browse,
+            notice: None,
+            size: (80, 24),
+            options,
+            attaching: false,
+        }
+    }
+
+    /// The opened object's model.
+    #[must_use]
+    pub fn opened(&self) -> Option<&Model> {
+        match &self.rows.get(self.open?)?.object {
+            Object::Opened(m) => Some(m),
+            _ => None,
+        }
+    }
+
+    fn opened_mut(&mut self) -> Option<&mut Model> {
+        match &mut self.rows.get_mut(self.open?)?.object {
+            Object::Opened(m) => Some(m),
+            _ => None,
+        }
+    }
+
+    /// The keymap mode of what is on screen.
+    #[must_use]
+    pub fn keymap_mode(&self) -> ModeKind {
+        match (self.opened(), self.mode) {
+            (Some(m), _) => m.mode.kind(),
+            (None, ListMode::Browse) => ModeKind::List,
+            (None, ListMode::Help(_)) => ModeKind::Help,
+        }
+    }
+
+    /// How many rows a page moves.
+    #[must_use]
+    pub fn page(&self) -> usize {
+        visible_rows(self.size.1)
+    }
+
+    fn move_to(&mut self, row: usize) {
+        self.cursor = row.min(self.rows.len().saturating_sub(1));
+        self.scroll();
+    }
+
+    /// Keep the cursor's row on screen.
+    fn scroll(&mut self) {
+        let page = self.page();
+        if self.cursor < self.top {
+            self.top = self.cursor;
+        } else if self.cursor >= self.top + page {
+            self.top = self.cursor + 1 - page;
+        }
+        let last_top = self.rows.len().saturating_sub(page);
+        self.top = self.top.min(last_top);
+    }
+
+    /// Open the row under the cursor.
+    fn open_row(&mut self) -> Vec<Command> {
+        let index = self.cursor;
+        let total = self.rows.len();
+        let options = self.options.clone();
+        let (width, height) = self.size;
+        let Some(row) = self.rows.get_mut(index) else {
+            return Vec::new();
+        };
+        let object = std::mem::replace(&mut row.object, Object::Failed);
+        let mut commands = Vec::new();
+        row.object = match object {
+            Object::Failed => {
+                self.notice = Some(format!(
+                    "{} failed to plan: {}",
+                    row.key,
+                    row.summary.error.as_deref().unwrap_or("")
+                ));
+                return Vec::new();
+            }
+            Object::Opened(model) => Object::Opened(model),
+            Object::Planned { docs, plan } => {
+                let source = Source {
+                    title: format!("{}/{total} {} ({})", index + 1, row.key, row.source),
+                    about: String::new(),
+                    docs: crate::cli::plan::PlanDocs {
+                        local: docs.local,
+                        live: docs.live,
+                        last_applied: docs.last_applied,
+                    },
+                };
+                let mut model = Model::with_plan(source, *plan);
+                model.edit.options = options;
+                model.edit.files.clone_from(&row.files);
+                let target = model.edit.target().map(|(p, _)| p.to_owned());
+                if model.edit.files.is_some() || target.is_some() {
+                    commands.push(Command::Reload(ReloadRequest {
+                        files: model.edit.files.clone(),
+                        target,
+                    }));
+                    self.attaching = true;
+                }
+                Object::Opened(Box::new(model))
+            }
+        };
+        self.open = Some(index);
+        if let Some(model) = self.opened_mut() {
+            update_model(model, Message::Resized { width, height });
+        }
+        commands
+    }
+
+    /// Back to the list: the row's counts from the object's current plan.
+    fn close(&mut self) {
+        if let Some(i) = self.open.take()
+            && let Some(row) = self.rows.get_mut(i)
+            && let Object::Opened(model) = &row.object
+        {
+            row.summary = Summary::of_plan(&model.plan);
+            if model.edits_pending() {
+                self.notice = Some(format!(
+                    "{}: edits not committed (Enter reopens it)",
+                    row.key
+                ));
+            }
+        }
+        self.cursor = self.cursor.min(self.rows.len().saturating_sub(1));
+        self.scroll();
+    }
+
+    /// The runtime's report on reading an opened object's files: attach them, as the
+    /// single-object screen does at start. Files that cannot be read leave it read-only.
+    fn attach(&mut self, result: Result<Box<Loaded>, String>) {
+        self.attaching = false;
+        let Some(model) = self.opened_mut() else {
+            return;
+        };
+        let problem = match result {
+            Ok(loaded) => model.attach(*loaded).err().map(|e| e.to_string()),
+            Err(e) => Some(e),
+        };
+        if let Some(why) = problem {
+            model.edit.files = None;
+            model.edit.options.read_only = true;
+            model.notice = Some(format!("{why}: opened read-only"));
+        }
+    }
+}
+
+/// Apply a message to the list (or to the opened object); returns the effects to run.
+pub fn update(list: &mut List, message: Message) -> Vec<Command> {
+    list.notice = None;
+    if let Message::Resized { width, height } = message {
+        list.size = (width, height);
+        list.scroll();
+        return match list.opened_mut() {
+            Some(model) => update_model(model, message),
+            None => Vec::new(),
+        };
+    }
+    if list.open.is_some() {
+        let message = match message {
+            Message::Reloaded(result) if list.attaching => {
+                list.attach(result);
+                return Vec::new();
+            }
+            other => other,
+        };
+        let closing = list
+            .opened()
+            .is_some_and(|m| m.mode.kind() == ModeKind::Browse && message == Message::Back);
+        if closing {
+            list.close();
+            return Vec::new();
+        }
+        return match list.opened_mut() {
+            Some(model) => update_model(model, message),
+            None => Vec::new(),
+        };
+    }
+    match list.mode {
+        ListMode::Help(scroll) => {
+            list.mode = match message {
+                Message::Down => ListMode::Help(scroll + 1),
+                Message::Up => ListMode::Help(scroll.saturating_sub(1)),
+                Message::Back => ListMode::Browse,
+                Message::Quit => return vec![Command::Quit],
+                _ => ListMode::Help(scroll),
+            };
+            Vec::new()
+        }
+        ListMode::Browse => browse(list, message),
+    }
+}
+
+fn browse(list: &mut List, message: Message) -> Vec<Command> {
+    let page = list.page();
+    match message {
+        Message::Down => list.move_to(list.cursor + 1),
+        Message::Up => list.move_to(list.cursor.saturating_sub(1)),
+        Message::PageDown => list.move_to(list.cursor + page),
+        Message::PageUp => list.move_to(list.cursor.saturating_sub(page)),
+        Message::Top => list.move_to(0),
+        Message::Bottom => list.move_to(usize::MAX),
+        Message::Select { field, .. } if field < list.rows.len() => list.move_to(field),
+        Message::Accept => return list.open_row(),
+        Message::OpenHelp => list.mode = ListMode::Help(0),
+        Message::Quit => return vec![Command::Quit],
+        _ => {}
+    }
+    Vec::new()
+}
+
+/// What the TUI runs: one object (the panes), or the object list.
+#[derive(Debug)]
+pub enum App {
+    One(Box<Model>),
+    Many(Box<List>),
+}
+
+impl App {
+    /// The keymap mode of what is on screen.
+    #[must_use]
+    pub fn keymap_mode(&self) -> ModeKind {
+        match self {
+            App::One(m) => m.mode.kind(),
+            App::Many(l) => l.keymap_mode(),
+        }
+    }
+
+    /// Apply a message; returns the effects to run.
+    pub fn update(&mut self, message: Message) -> Vec<Command> {
+        match self {
+            App::One(m) => update_model(m, message),
+            App::Many(l) => update(l, message),
+        }
+    }
+}

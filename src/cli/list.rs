@@ -1,0 +1,157 @@
+//! The TUI on input holding several objects: read and pair them as `plan` does, plan them in
+//! parallel, and open the object list. Without a terminal it prints what `applyscope plan`
+//! prints for the same arguments.
+
+use std::path::{Path, PathBuf};
+
+use super::objects::{self, Pair};
+use super::plan;
+use super::{CliError, OpenArgs};
+use crate::app::list::{Item, List};
+use crate::app::{Docs, EditOptions, Files};
+
+/// Whether the arguments can name a single object: one `-f` file (not `-`, not a directory)
+/// and at most one `--live` file, no `-R`. (Whether the files hold one object each is known
+/// only once they are read.)
+#[must_use]
+pub fn single_candidate(args: &OpenArgs) -> bool {
+    let plain = |p: &PathBuf| p.as_os_str() != "-" && !p.is_dir();
+    args.local.len() == 1
+        && args.live.len() <= 1
+        && !args.recursive
+        && args.local.iter().all(plain)
+        && args.live.iter().all(plain)
+}
+
+/// The objects of the arguments, paired and planned, as list items (in the files' order).
+///
+/// # Errors
+/// [`CliError::Input`] for unreadable or malformed files, an object given twice, no live
+/// object and no `--no-live`, and the options that need one object.
+pub fn items(args: &OpenArgs) -> Result<Vec<Item>, CliError> {
+    let (pairs, _) = pairs(args)?;
+    Ok(plan_items(pairs))
+}
+
+/// Plan the pairs in parallel: the list's items.
+#[must_use]
+pub fn plan_items(pairs: Vec<Pair>) -> Vec<Item> {
+    let plans = objects::plan_all(&pairs, None, true);
+    pairs
+        .into_iter()
+        .zip(plans)
+        .map(|(pair, plan)| item(pair, plan))
+        .collect()
+}
+
+/// The pairs, and how many live objects were read.
+fn pairs(args: &OpenArgs) -> Result<(Vec<Pair>, usize), CliError> {
+    if args.live.is_empty() && !args.no_live {
+        return Err(CliError::Input(
+            "no live objects: pass --live FILE|DIR, or --no-live for creates".into(),
+        ));
+    }
+    let mut stdin_used = false;
+    let locals = objects::read_all(&args.local, args.recursive, &mut stdin_used)?;
+    let lives = objects::read_all(&args.live, args.recursive, &mut stdin_used)?;
+    let live_count = lives.len();
+    Ok((objects::pair(locals, lives, None)?, live_count))
+}
+
+fn item(pair: Pair, plan: Result<crate::engine::plan::Plan, CliError>) -> Item {
+    // A file named by the object's source holds that object alone: reload and commit as with
+    // one object. Standard input and `file#N` objects are not bound to files.
+    let plain = |s: &str| s != "-" && Path::new(s).is_file();
+    let live_source = pair.live.as_ref().map(|l| l.source.clone());
+    let bound = plain(&pair.local.source) && live_source.as_deref().is_none_or(plain);
+    let files = bound.then(|| Files {
+        local: PathBuf::from(&pair.local.source),
+        live: live_source.as_ref().map(PathBuf::from),
+        last_applied: None,
+    });
+    Item {
+        key: pair.key,
+        source: pair.local.source,
+        live_source,
+        docs: Docs {
+            local: pair.local.value,
+            live: pair.live.map(|l| l.value),
+            last_applied: None,
+        },
+        plan,
+        files,
+    }
+}
+
+/// Open the list (on a terminal) or print the plans (otherwise). `single_error` is why the
+/// one-object reading failed, if it was tried: it is the answer when the input turns out to
+/// hold one object after all.
+///
+/// # Errors
+/// As [`items`]; terminal errors.
+pub fn open(
+    args: &OpenArgs,
+    tty: bool,
+    single_error: Option<CliError>,
+) -> Result<String, CliError> {
+    let read = pairs(args);
+    if let Some(e) = single_error {
+        // One object after all (or unreadable): the one-object reading's error is the answer.
+        match &read {
+            Ok((pairs, lives)) if pairs.len() > 1 || *lives > 1 => {}
+            _ => return Err(e),
+        }
+    }
+    if args.last_applied.is_some() || args.write_last_applied.is_some() {
+        return Err(CliError::Input(
+            "--last-applied and --write-last-applied work with one object (one -f file holding one object)".into(),
+        ));
+    }
+    if !tty {
+        // Standard input was read already: print from what was read, as `plan` prints it.
+        let (pairs, _) = read?;
+        let plans = objects::plan_all(&pairs, None, true);
+        let out = plan::render_many(&pairs, &plans, plan::Format::Text)?;
+        let errors: Vec<String> = pairs
+            .iter()
+            .zip(&plans)
+            .filter_map(|(pair, plan)| plan.as_ref().err().map(|e| format!("{}: {e}", pair.key)))
+            .collect();
+        let code = plans
+            .iter()
+            .filter_map(|p| p.as_ref().err().map(CliError::exit_code))
+            .max()
+            .unwrap_or(0);
+        return objects::finish(out, &errors, code);
+    }
+    let list = List::new(title(args), plan_items(read?.0), options(args));
+    let no_color = std::env::var("NO_COLOR").ok();
+    let theme = crate::theme::Theme::from_no_color(no_color.as_deref());
+    crate::tui::run_app(crate::app::App::Many(Box::new(list)), &theme)
+        .map_err(|e| CliError::Failed(format!("terminal: {e}")))?;
+    Ok(String::new())
+}
+
+fn options(args: &OpenArgs) -> EditOptions {
+    EditOptions {
+        read_only: args.read_only,
+        dry_run: args.dry_run,
+        write_last_applied: None,
+    }
+}
+
+/// `-f app/ → live/`.
+#[must_use]
+pub fn title(args: &OpenArgs) -> String {
+    let names = |ps: &[PathBuf]| {
+        ps.iter()
+            .map(|p| p.display().to_string())
+            .collect::<Vec<_>>()
+            .join(" ")
+    };
+    if args.live.is_empty() {
+        format!("{} (creates)", names(&args.local))
+    } else {
+        format!("{} → {}", names(&args.local), names(&args.live))
+    }
+}
