@@ -1,5 +1,7 @@
 //! `applyscope plan`: what `kubectl apply` would send, the result, every field's action and why.
 
+mod json;
+
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
@@ -120,6 +122,12 @@ fn run_one(args: &PlanArgs, local: &Path, live_path: Option<&Path>) -> Result<St
         last_applied: args.last_applied.as_deref().map(show).unwrap_or_default(),
     };
     let p = compute_named(&docs, args.namespace.as_deref(), args.overwrite, &names)?;
+    if args.output == Format::Json {
+        // Straight to standard output: the text (about 27 times the object) is never held whole.
+        let mut stdout = std::io::stdout().lock();
+        json::write(&p, &mut stdout).map_err(|e| CliError::Failed(e.to_string()))?;
+        return Ok(String::new());
+    }
     render(&p, args.output)
 }
 
@@ -377,17 +385,35 @@ pub fn compute_named(
 
 /// Write a plan in the chosen format.
 pub fn render(p: &Plan, format: Format) -> Result<String, CliError> {
-    let value = serde_json::to_value(p).map_err(|e| CliError::Failed(e.to_string()))?;
     Ok(match format {
+        Format::Json => {
+            let mut out = Vec::new();
+            json::write(p, &mut out).map_err(|e| CliError::Failed(e.to_string()))?;
+            String::from_utf8(out).map_err(|e| CliError::Failed(e.to_string()))?
+        }
+        Format::Yaml => {
+            let value = serde_json::to_value(p).map_err(|e| CliError::Failed(e.to_string()))?;
+            jsonmerge::to_yaml(&value)
+        }
+        Format::Text => text(p),
+    })
+}
+
+/// [`render`] through a `serde_json::Value` of the plan: what `-o json` wrote before
+/// [`json::write`], kept to check it.
+#[cfg(test)]
+fn render_via_value(p: &Plan, format: Format) -> Result<String, CliError> {
+    let value = serde_json::to_value(p).map_err(|e| CliError::Failed(e.to_string()))?;
+    match format {
         Format::Json => {
             let mut s =
                 gojson::to_string_pretty(&value).map_err(|e| CliError::Failed(e.to_string()))?;
             s.push('\n');
-            s
+            Ok(s)
         }
-        Format::Yaml => jsonmerge::to_yaml(&value),
-        Format::Text => text(p),
-    })
+        Format::Yaml => Ok(jsonmerge::to_yaml(&value)),
+        Format::Text => Ok(text(p)),
+    }
 }
 
 fn short(v: Option<&Value>) -> String {

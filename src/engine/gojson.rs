@@ -69,6 +69,21 @@ pub fn to_string_in_order(v: &Value) -> Result<String, GoJsonError> {
     )
 }
 
+/// [`to_string_pretty`] of `v` appended to `out`, as if `v` sat `level` levels deep in an
+/// indented document (its inner lines indented by `level + 1` steps). For writers that lay out
+/// the outer levels themselves.
+pub fn write_pretty_at(v: &Value, out: &mut String, level: usize) -> Result<(), GoJsonError> {
+    write_value(
+        v,
+        out,
+        Style {
+            sorted: true,
+            indent: true,
+        },
+        level,
+    )
+}
+
 fn write(v: &Value, style: Style) -> Result<String, GoJsonError> {
     let mut out = String::new();
     write_value(v, &mut out, style, 0)?;
@@ -210,24 +225,47 @@ pub fn go_format_g(f: f64) -> String {
 /// A string as Go escapes it (with HTML escaping, as `json.Marshal` does).
 pub fn write_string(s: &str, out: &mut String) {
     out.push('"');
-    for c in s.chars() {
-        match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            '\u{8}' => out.push_str("\\b"),
-            '\u{c}' => out.push_str("\\f"),
-            '\n' => out.push_str("\\n"),
-            '\r' => out.push_str("\\r"),
-            '\t' => out.push_str("\\t"),
-            '<' | '>' | '&' | '\u{2028}' | '\u{2029}' => {
-                let _ = write!(out, "\\u{:04x}", u32::from(c));
+    // Copy runs of bytes that need no escape at once; stop at the few that do. Every byte
+    // matched below is ASCII or the lead byte of U+2028/U+2029, so `start..i` always falls on
+    // character boundaries.
+    let bytes = s.as_bytes();
+    let mut start = 0;
+    let mut i = 0;
+    while i < bytes.len() {
+        let b = bytes[i];
+        let escape: Option<&str> = match b {
+            b'"' => Some("\\\""),
+            b'\\' => Some("\\\\"),
+            0x08 => Some("\\b"),
+            0x0c => Some("\\f"),
+            b'\n' => Some("\\n"),
+            b'\r' => Some("\\r"),
+            b'\t' => Some("\\t"),
+            b'<' | b'>' | b'&' => Some(""),
+            0..0x20 => Some(""),
+            0xe2 if bytes.get(i + 1) == Some(&0x80)
+                && matches!(bytes.get(i + 2), Some(0xa8 | 0xa9)) =>
+            {
+                Some("")
             }
-            c if u32::from(c) < 0x20 => {
-                let _ = write!(out, "\\u{:04x}", u32::from(c));
-            }
-            c => out.push(c),
+            _ => None,
+        };
+        let Some(short) = escape else {
+            i += 1;
+            continue;
+        };
+        out.push_str(&s[start..i]);
+        if short.is_empty() {
+            let c = s[i..].chars().next().unwrap_or_default();
+            let _ = write!(out, "\\u{:04x}", u32::from(c));
+            i += c.len_utf8();
+        } else {
+            out.push_str(short);
+            i += 1;
         }
+        start = i;
     }
+    out.push_str(&s[start..]);
     out.push('"');
 }
 
@@ -279,6 +317,45 @@ mod tests {
             to_string(&v).unwrap(),
             r#""\u003ca href=\"x\"\u003e\u0026\u003c/a\u003e\u2028\u2029""#
         );
+    }
+
+    #[test]
+    fn strings_escape_the_same_inside_long_plain_runs() {
+        // The run-copying writer against a character-at-a-time reference.
+        fn reference(s: &str) -> String {
+            let mut out = String::from("\"");
+            for c in s.chars() {
+                match c {
+                    '"' => out.push_str("\\\""),
+                    '\\' => out.push_str("\\\\"),
+                    '\u{8}' => out.push_str("\\b"),
+                    '\u{c}' => out.push_str("\\f"),
+                    '\n' => out.push_str("\\n"),
+                    '\r' => out.push_str("\\r"),
+                    '\t' => out.push_str("\\t"),
+                    '<' | '>' | '&' | '\u{2028}' | '\u{2029}' => {
+                        out.push_str(&format!("\\u{:04x}", u32::from(c)));
+                    }
+                    c if u32::from(c) < 0x20 => out.push_str(&format!("\\u{:04x}", u32::from(c))),
+                    c => out.push(c),
+                }
+            }
+            out.push('"');
+            out
+        }
+        for s in [
+            "",
+            "plain text",
+            "é€😀 \u{2027}\u{2028}x\u{2029}\u{202a}",
+            "a\"b\\c\nd\u{1}e\u{7f}<tag>&amp;",
+            "\u{e2}\u{80}",
+            "ends with \u{2028}",
+            "\u{0}\u{1f}\u{8}\u{c}\t\r",
+        ] {
+            let mut out = String::new();
+            write_string(s, &mut out);
+            assert_eq!(out, reference(s), "{s:?}");
+        }
     }
 
     #[test]

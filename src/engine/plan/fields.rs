@@ -85,6 +85,19 @@ pub enum Table {
     ListElement,
 }
 
+impl Table {
+    /// The table's name in the JSON output.
+    #[must_use]
+    pub fn name(self) -> &'static str {
+        match self {
+            Table::Primitive => "primitive",
+            Table::Map => "map",
+            Table::List => "list",
+            Table::ListElement => "listElement",
+        }
+    }
+}
+
 /// Why a field gets its action.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
