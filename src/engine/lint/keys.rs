@@ -52,14 +52,20 @@ fn walk<'v>(
         match child {
             Value::Object(_) => {
                 if let Ok((sub, _)) = meta.lookup_struct(k) {
-                    walk(child, sub, &path.child(Seg::Key(k.clone())), depth + 1, out);
+                    walk(
+                        child,
+                        sub,
+                        &path.child(Seg::Key(k.as_str().into())),
+                        depth + 1,
+                        out,
+                    );
                 }
             }
             Value::Array(items) => {
                 let Ok((sub, pm)) = meta.lookup_slice(k) else {
                     continue;
                 };
-                let here = path.child(Seg::Key(k.clone()));
+                let here = path.child(Seg::Key(k.as_str().into()));
                 let merge_key = pm
                     .merge_key
                     .filter(|_| pm.strategies.merge && !pm.strategies.replace);
@@ -67,8 +73,8 @@ fn walk<'v>(
                     let key_value = merge_key.and_then(|key| Some((key, item.get(key)?)));
                     let seg = match key_value {
                         Some((key, kv)) => Seg::Merge {
-                            key: key.to_owned(),
-                            value: gofmt::sprint(kv),
+                            key: key.into(),
+                            value: gofmt::sprint(kv).into(),
                         },
                         None => Seg::Index(i),
                     };

@@ -8,6 +8,9 @@
 //! and the patch directive involved; where the result differs from what the row alone predicts
 //! (`$retainKeys` clearing a key, a replaced list), the note says why.
 
+use std::borrow::Cow;
+use std::sync::Arc;
+
 use serde::Serialize;
 use serde_json::{Map, Value};
 
@@ -109,7 +112,7 @@ pub struct Reason {
     /// The table row's action, as kubectl's documentation words it.
     pub row: &'static str,
     /// `primitive`, `map`, `map (retainKeys)`, `list: replace`, `list: merge by key name`, ...
-    pub kind: String,
+    pub kind: Cow<'static, str>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub merge_key: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -130,7 +133,7 @@ pub struct FieldPlan {
     /// The value after the apply (primitives and whole lists only).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub result: Option<Value>,
-    /// The last-applied value (primitives and whole lists only; not in the JSON output).
+    /// The last-applied value (whole lists replaced as one only; not in the JSON output).
     #[serde(skip)]
     pub last_applied: Option<Value>,
 }
@@ -173,9 +176,13 @@ enum Kind {
     AtomicList,
 }
 
-struct Walker {
+struct Walker<'v> {
     mode: PatchType,
     out: Vec<FieldPlan>,
+    /// The path being walked; each field gets a copy (one allocation: the steps are shared).
+    path: Vec<Seg>,
+    /// One shared text per field name (`name`, `value`, `image` repeat in every element).
+    names: gofmt::FastMap<&'v str, Arc<str>>,
 }
 
 /// Every field of the union of the documents, in result order.
@@ -183,6 +190,8 @@ pub(crate) fn walk(docs: &Docs<'_>, meta: Option<Meta<'_>>, mode: PatchType) -> 
     let mut w = Walker {
         mode,
         out: Vec::new(),
+        path: Vec::new(),
+        names: gofmt::FastMap::default(),
     };
     let q = Quad {
         l: docs.last_applied,
@@ -191,20 +200,37 @@ pub(crate) fn walk(docs: &Docs<'_>, meta: Option<Meta<'_>>, mode: PatchType) -> 
         r: docs.result,
         p: docs.patch,
     };
-    w.object(q, meta, &FieldPath::default(), None, 0);
+    w.object(q, meta, None, 0);
     w.out
 }
 
 /// The union of the keys of some objects, first-seen order.
 fn keys<'v>(docs: &[Option<&'v Value>]) -> Vec<&'v String> {
-    let mut seen = gofmt::FastSet::default();
-    let mut out = Vec::new();
-    for d in docs.iter().flatten() {
-        if let Value::Object(m) = d {
+    let maps: Vec<&Map<String, Value>> = docs
+        .iter()
+        .flatten()
+        .filter_map(|d| d.as_object())
+        .collect();
+    let Some((first, rest)) = maps.split_first() else {
+        return Vec::new();
+    };
+    let mut out: Vec<&String> = first.keys().collect();
+    if out.len() + rest.iter().map(|m| m.len()).sum::<usize>() <= 48 {
+        // Small maps (most of them): compare with the few keys found so far; no hash set.
+        for m in rest {
             for k in m.keys() {
-                if seen.insert(k.as_str()) {
+                if !out.contains(&k) {
                     out.push(k);
                 }
+            }
+        }
+        return out;
+    }
+    let mut seen: gofmt::FastSet<&str> = out.iter().map(|k| k.as_str()).collect();
+    for m in rest {
+        for k in m.keys() {
+            if seen.insert(k.as_str()) {
+                out.push(k);
             }
         }
     }
@@ -235,17 +261,15 @@ fn element_action(q: &Quad<'_>) -> Action {
     }
 }
 
-impl Walker {
-    /// The fields of a map. `removed` says why the map itself leaves live, if it does: its
-    /// fields go with it.
-    fn object(
-        &mut self,
-        q: Quad<'_>,
-        meta: Option<Meta<'_>>,
-        path: &FieldPath,
-        removed: Option<&str>,
-        depth: usize,
-    ) {
+impl<'v> Walker<'v> {
+    /// The shared text of a field name.
+    fn name(&mut self, k: &'v str) -> Arc<str> {
+        self.names.entry(k).or_insert_with(|| k.into()).clone()
+    }
+
+    /// The fields of a map (at `self.path`). `removed` says why the map itself leaves live, if
+    /// it does: its fields go with it.
+    fn object(&mut self, q: Quad<'v>, meta: Option<Meta<'_>>, removed: Option<&str>, depth: usize) {
         if depth > crate::engine::MAX_DEPTH {
             return;
         }
@@ -259,7 +283,9 @@ impl Walker {
             let child = q.key(k);
             let Some(shape) = child.shape() else { continue };
             let (kind, sub) = self.kind_of(meta, k, shape);
-            let path = path.child(Seg::Key(k.clone()));
+            let seg = Seg::Key(self.name(k));
+            self.path.push(seg);
+            let path = FieldPath(self.path.clone());
             let action = action_of(&child);
             let mut reason = row_reason(&child, &kind, self.mode);
             reason.directive = field_directive(q.p, k, &kind);
@@ -282,21 +308,26 @@ impl Walker {
                 .then(|| format!("{path} leaves live, and with it this field"));
             let leaf = matches!(kind, Kind::Primitive | Kind::AtomicList);
             self.out.push(FieldPlan {
-                path: path.clone(),
+                path,
                 action,
                 reason,
                 live: if leaf { child.v.cloned() } else { None },
                 result: if leaf { child.r.cloned() } else { None },
-                last_applied: if leaf { child.l.cloned() } else { None },
+                last_applied: if kind == Kind::AtomicList {
+                    child.l.cloned()
+                } else {
+                    None
+                },
             });
             let gone = gone.as_deref().or(removed);
             match kind {
-                Kind::Map { .. } => self.object(child, sub, &path, gone, depth + 1),
-                Kind::KeyedList(key) => self.keyed_list(child, sub, &key, &path, gone, depth + 1),
-                Kind::SetList => self.set_list(child, k, q.p, &path, gone),
-                Kind::AtomicList => self.atomic_list(child, &path, gone),
+                Kind::Map { .. } => self.object(child, sub, gone, depth + 1),
+                Kind::KeyedList(key) => self.keyed_list(child, sub, &key, gone, depth + 1),
+                Kind::SetList => self.set_list(child, k, q.p, gone),
+                Kind::AtomicList => self.atomic_list(child, gone),
                 Kind::Primitive => {}
             }
+            self.path.pop();
         }
     }
 
@@ -342,12 +373,11 @@ impl Walker {
         }
     }
 
-    fn keyed_list<'v>(
+    fn keyed_list(
         &mut self,
         q: Quad<'v>,
         meta: Option<Meta<'_>>,
         key: &str,
-        path: &FieldPath,
         removed: Option<&str>,
         depth: usize,
     ) {
@@ -372,6 +402,8 @@ impl Walker {
         let find = |index: &gofmt::FastMap<ScalarKey<'v>, &'v Value>, kv: &'v Value| {
             ScalarKey::of(kv).and_then(|k| index.get(&k).copied())
         };
+        let key_name: Arc<str> = key.into();
+        let kind: Cow<'static, str> = format!("list: merge by key {key}").into();
         for kv in order {
             let el = Quad {
                 l: find(&il, kv),
@@ -380,11 +412,12 @@ impl Walker {
                 r: find(&ir, kv),
                 p: find(&ip, kv),
             };
-            let path = path.child(Seg::Merge {
-                key: key.to_owned(),
-                value: gofmt::sprint(kv),
+            self.path.push(Seg::Merge {
+                key: key_name.clone(),
+                value: gofmt::sprint(kv).into(),
             });
-            let mut reason = element_reason(&el, format!("list: merge by key {key}"));
+            let path = FieldPath(self.path.clone());
+            let mut reason = element_reason(&el, kind.clone());
             reason.merge_key = Some(key.to_owned());
             if el.p.and_then(|p| p.get("$patch")).and_then(Value::as_str) == Some("delete") {
                 reason.directive = Some("$patch: delete".into());
@@ -394,23 +427,23 @@ impl Walker {
             let gone = (action == Action::Delete)
                 .then(|| format!("{path} leaves live, and with it this field"));
             self.out.push(FieldPlan {
-                path: path.clone(),
+                path,
                 action,
                 reason,
                 live: None,
                 result: None,
                 last_applied: None,
             });
-            self.object(el, meta, &path, gone.as_deref().or(removed), depth + 1);
+            self.object(el, meta, gone.as_deref().or(removed), depth + 1);
+            self.path.pop();
         }
     }
 
-    fn set_list<'v>(
+    fn set_list(
         &mut self,
         q: Quad<'v>,
         field: &str,
         parent_patch: Option<&Value>,
-        path: &FieldPath,
         removed: Option<&str>,
     ) {
         let (l, c, v, r) = (items(q.l), items(q.c), items(q.v), items(q.r));
@@ -440,13 +473,14 @@ impl Walker {
                 p: None,
             };
             let mut reason = element_reason(&el, "list: merge primitives".into());
+            let path = self.child_path(Seg::Item(gofmt::sprint(item).into()));
             if deleted.is_some_and(|d| d.iter().any(|x| gofmt::go_eq(x, item))) {
                 reason.directive = Some(format!("$deleteFromPrimitiveList/{field}"));
             }
             let action = element_action(&el);
             explain_removal(&mut reason, action, &el, removed);
             self.out.push(FieldPlan {
-                path: path.child(Seg::Item(gofmt::sprint(item))),
+                path,
                 action,
                 reason,
                 live: None,
@@ -456,7 +490,15 @@ impl Walker {
         }
     }
 
-    fn atomic_list(&mut self, q: Quad<'_>, path: &FieldPath, removed: Option<&str>) {
+    /// `self.path` + `seg`, for a field with nothing under it.
+    fn child_path(&self, seg: Seg) -> FieldPath {
+        let mut segs = Vec::with_capacity(self.path.len() + 1);
+        segs.extend_from_slice(&self.path);
+        segs.push(seg);
+        FieldPath(segs)
+    }
+
+    fn atomic_list(&mut self, q: Quad<'_>, removed: Option<&str>) {
         let (l, c, v, r) = (slice(q.l), slice(q.c), slice(q.v), slice(q.r));
         for i in 0..v.len().max(r.len()).max(c.len()) {
             let el = Quad {
@@ -476,7 +518,7 @@ impl Walker {
                 reason.note = Some(why.to_owned());
             }
             self.out.push(FieldPlan {
-                path: path.child(Seg::Index(i)),
+                path: self.child_path(Seg::Index(i)),
                 action,
                 reason,
                 live: el.v.cloned(),
@@ -521,7 +563,7 @@ fn index_by<'v>(list: &[&'v Value], key: Option<&str>) -> gofmt::FastMap<ScalarK
     index
 }
 
-fn list_kind_atomic(mode: PatchType) -> String {
+fn list_kind_atomic(mode: PatchType) -> Cow<'static, str> {
     match mode {
         PatchType::Strategic => "list: replace".into(),
         PatchType::Merge => {
@@ -530,7 +572,7 @@ fn list_kind_atomic(mode: PatchType) -> String {
     }
 }
 
-fn kind_name(kind: &Kind, mode: PatchType) -> String {
+fn kind_name(kind: &Kind, mode: PatchType) -> Cow<'static, str> {
     match kind {
         Kind::Primitive => "primitive".into(),
         Kind::Map {
@@ -538,7 +580,7 @@ fn kind_name(kind: &Kind, mode: PatchType) -> String {
         } => "map (retainKeys)".into(),
         Kind::Map { replace: true, .. } => "map (replace)".into(),
         Kind::Map { .. } => "map".into(),
-        Kind::KeyedList(k) => format!("list: merge by key {k}"),
+        Kind::KeyedList(k) => format!("list: merge by key {k}").into(),
         Kind::SetList => "list: merge primitives".into(),
         Kind::AtomicList => list_kind_atomic(mode),
     }
@@ -578,7 +620,7 @@ fn row_reason(q: &Quad<'_>, kind: &Kind, mode: PatchType) -> Reason {
 }
 
 /// The row for a list element (seeds: "合并一个复杂元素列表中的单个元素").
-fn element_reason(q: &Quad<'_>, kind: String) -> Reason {
+fn element_reason(q: &Quad<'_>, kind: Cow<'static, str>) -> Reason {
     let (in_config, in_live, in_last_applied) = (q.c.is_some(), q.v.is_some(), q.l.is_some());
     let row = match (in_config, in_live, in_last_applied) {
         (true, true, _) => "Merge the element with the live element of the same key.",

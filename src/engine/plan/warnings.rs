@@ -221,9 +221,9 @@ fn unions(docs: &Docs<'_>, fields: &[FieldPlan]) -> Vec<Warning> {
 /// list element, the list's name (`volumes`).
 fn parent_name(f: &FieldPlan) -> Option<String> {
     match f.path.last()? {
-        Seg::Key(k) => Some(k.clone()),
+        Seg::Key(k) => Some(k.to_string()),
         Seg::Merge { .. } | Seg::Index(_) => match f.path.0.get(f.path.depth().checked_sub(2)?)? {
-            Seg::Key(k) => Some(k.clone()),
+            Seg::Key(k) => Some(k.to_string()),
             _ => None,
         },
         Seg::Item(_) => None,
