@@ -14,6 +14,40 @@ use crate::theme::Tok;
 /// A path, interned: an index into [`Paths`].
 pub type PathId = u32;
 
+/// A step that can append itself to a path's text.
+trait WriteSeg {
+    fn write_to(&self, out: &mut String);
+}
+
+impl WriteSeg for Seg {
+    fn write_to(&self, out: &mut String) {
+        self.write(out);
+    }
+}
+
+/// A key step, borrowed.
+struct KeyRef<'a>(&'a str);
+
+impl WriteSeg for KeyRef<'_> {
+    fn write_to(&self, out: &mut String) {
+        write_key(self.0, out);
+    }
+}
+
+/// Append an object key step to a path's text, exactly as `FieldPath`'s `Display` does.
+fn write_key(k: &str, out: &mut String) {
+    if is_plain(k) {
+        if !out.is_empty() {
+            out.push('.');
+        }
+        out.push_str(k);
+    } else {
+        out.push('[');
+        out.push_str(&json_quoted(k));
+        out.push(']');
+    }
+}
+
 /// One step of a path, named as the plan names it (`engine::plan`'s path segments, whose type
 /// that module keeps private): the text form is what ties a line to its field.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -28,17 +62,7 @@ impl Seg {
     /// Append this step to a path's text, exactly as `FieldPath`'s `Display` does.
     fn write(&self, out: &mut String) {
         match self {
-            Seg::Key(k) if is_plain(k) => {
-                if !out.is_empty() {
-                    out.push('.');
-                }
-                out.push_str(k);
-            }
-            Seg::Key(k) => {
-                out.push('[');
-                out.push_str(&json_quoted(k));
-                out.push(']');
-            }
+            Seg::Key(k) => write_key(k, out),
             Seg::Merge { key, value } => {
                 out.push('[');
                 out.push_str(key);
@@ -112,6 +136,9 @@ struct PathRec {
 pub struct Paths {
     list: Vec<PathRec>,
     ids: FastMap<String, PathId>,
+    /// Where a child's text is built to look it up (most lookups find it: four panes show
+    /// mostly the same paths), so a known path costs no allocation.
+    scratch: String,
 }
 
 impl Default for Paths {
@@ -136,16 +163,39 @@ impl Paths {
                 depth: 0,
             }],
             ids,
+            scratch: String::new(),
         }
     }
 
     /// The id of `parent`'s child.
     pub fn child(&mut self, parent: PathId, seg: Seg) -> PathId {
-        let mut text = self.text(parent).to_owned();
-        seg.write(&mut text);
-        if let Some(id) = self.ids.get(&text) {
+        self.child_with(parent, &seg, |_| seg.clone())
+    }
+
+    /// The id of `parent`'s child `key`.
+    fn child_key(&mut self, parent: PathId, key: &str) -> PathId {
+        self.child_with(parent, &KeyRef(key), |_| Seg::Key(key.to_owned()))
+    }
+
+    /// The id of the child at `seg`; `owned` makes the step to keep when the path is new.
+    fn child_with<S: WriteSeg>(
+        &mut self,
+        parent: PathId,
+        seg: &S,
+        owned: impl FnOnce(&S) -> Seg,
+    ) -> PathId {
+        self.scratch.clear();
+        self.scratch.push_str(
+            self.list
+                .get(parent as usize)
+                .map_or("", |r| r.text.as_str()),
+        );
+        seg.write_to(&mut self.scratch);
+        if let Some(id) = self.ids.get(self.scratch.as_str()) {
             return *id;
         }
+        let text = self.scratch.clone();
+        let seg = owned(seg);
         let id = PathId::try_from(self.list.len()).unwrap_or(PathId::MAX);
         let depth = self.depth(parent) + 1;
         self.ids.insert(text.clone(), id);
@@ -435,7 +485,7 @@ fn object(
     let inner = if dash { indent + 2 } else { indent };
     for (i, (k, v)) in map.iter().enumerate() {
         let first = dash && i == 0;
-        let id = paths.child(parent, Seg::Key(k.clone()));
+        let id = paths.child_key(parent, k);
         let mut line = DocLine::new(id, if first { indent } else { inner }, first);
         if first {
             // The dash line shows the element and its first key.
@@ -654,7 +704,16 @@ fn resolves_to_non_string(s: &str) -> bool {
     if WORDS.contains(&s) {
         return true;
     }
-    let body = s.strip_prefix(['-', '+']).unwrap_or(s).replace('_', "");
+    let unsigned = s.strip_prefix(['-', '+']).unwrap_or(s);
+    // Only a number can start with a digit or a dot once underscores are dropped: most text is
+    // decided here, without building `body`.
+    if !unsigned
+        .trim_start_matches('_')
+        .starts_with(|c: char| c.is_ascii_digit() || c == '.')
+    {
+        return false;
+    }
+    let body = unsigned.replace('_', "");
     let radix = |prefix: &str, r: u32| {
         body.strip_prefix(prefix)
             .is_some_and(|d| !d.is_empty() && d.chars().all(|c| c.is_digit(r)))
