@@ -9,6 +9,7 @@ pub mod files;
 mod marks;
 mod model;
 pub mod patch;
+mod replan;
 mod source;
 pub mod why;
 pub mod yaml;
