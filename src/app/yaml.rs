@@ -644,6 +644,11 @@ pub fn is_unsafe(c: char) -> bool {
         || matches!(c, '\u{FEFF}' | '\u{200B}')
 }
 
+/// `s.chars().any(is_unsafe)`, deciding printable ASCII (most text) byte by byte.
+fn has_unsafe(s: &str) -> bool {
+    !s.bytes().all(|b| (0x20..0x7f).contains(&b)) && s.chars().any(is_unsafe)
+}
+
 fn needs_escape(s: &str) -> bool {
     s.chars().any(|c| c != '\n' && is_unsafe(c))
 }
@@ -651,7 +656,7 @@ fn needs_escape(s: &str) -> bool {
 /// Text with every unsafe character written as an escape (`\e`, `\t`, `\u{202e}`).
 #[must_use]
 pub fn escape(s: &str) -> String {
-    if !s.chars().any(is_unsafe) {
+    if !has_unsafe(s) {
         return s.to_owned();
     }
     let mut out = String::with_capacity(s.len() + 8);
@@ -677,7 +682,7 @@ fn key_text(k: &str) -> String {
 /// holds escapes, `'…'` when it starts with an indicator.
 #[must_use]
 pub fn string_text(s: &str) -> String {
-    if s.chars().any(is_unsafe) || resolves_to_non_string(s) {
+    if has_unsafe(s) || resolves_to_non_string(s) {
         return format!("\"{}\"", escape(s).replace('"', "\\\""));
     }
     let first = s.chars().next().unwrap_or(' ');
@@ -701,7 +706,7 @@ fn resolves_to_non_string(s: &str) -> bool {
         "Y", "yes", "Yes", "YES", "n", "N", "no", "No", "NO", "on", "On", "ON", "off", "Off",
         "OFF", ".inf", ".Inf", "-.inf", ".nan", ".NaN", "<<",
     ];
-    if WORDS.contains(&s) {
+    if s.len() <= 5 && WORDS.contains(&s) {
         return true;
     }
     let unsigned = s.strip_prefix(['-', '+']).unwrap_or(s);
