@@ -225,34 +225,33 @@ pub fn go_format_g(f: f64) -> String {
 /// A string as Go escapes it (with HTML escaping, as `json.Marshal` does).
 pub fn write_string(s: &str, out: &mut String) {
     out.push('"');
-    // Copy runs of bytes that need no escape at once; stop at the few that do. Every byte
-    // matched below is ASCII or the lead byte of U+2028/U+2029, so `start..i` always falls on
-    // character boundaries.
+    // Copy runs of bytes that need no escape at once; stop at the few that may. Every byte
+    // stopped at is ASCII or the lead byte of U+2028/U+2029 (0xE2), so `start..i` always falls
+    // on character boundaries.
     let bytes = s.as_bytes();
     let mut start = 0;
     let mut i = 0;
     while i < bytes.len() {
         let b = bytes[i];
-        let escape: Option<&str> = match b {
-            b'"' => Some("\\\""),
-            b'\\' => Some("\\\\"),
-            0x08 => Some("\\b"),
-            0x0c => Some("\\f"),
-            b'\n' => Some("\\n"),
-            b'\r' => Some("\\r"),
-            b'\t' => Some("\\t"),
-            b'<' | b'>' | b'&' => Some(""),
-            0..0x20 => Some(""),
-            0xe2 if bytes.get(i + 1) == Some(&0x80)
-                && matches!(bytes.get(i + 2), Some(0xa8 | 0xa9)) =>
-            {
-                Some("")
-            }
-            _ => None,
-        };
-        let Some(short) = escape else {
+        if !STOP[usize::from(b)] {
             i += 1;
             continue;
+        }
+        let short = match b {
+            b'"' => "\\\"",
+            b'\\' => "\\\\",
+            0x08 => "\\b",
+            0x0c => "\\f",
+            b'\n' => "\\n",
+            b'\r' => "\\r",
+            b'\t' => "\\t",
+            0xe2 if !(bytes.get(i + 1) == Some(&0x80)
+                && matches!(bytes.get(i + 2), Some(0xa8 | 0xa9))) =>
+            {
+                i += 1;
+                continue;
+            }
+            _ => "",
         };
         out.push_str(&s[start..i]);
         if short.is_empty() {
@@ -268,6 +267,24 @@ pub fn write_string(s: &str, out: &mut String) {
     out.push_str(&s[start..]);
     out.push('"');
 }
+
+/// The bytes [`write_string`] stops at: controls, `"`, `\\`, `<`, `>`, `&`, and 0xE2 (which
+/// starts U+2028 and U+2029).
+const STOP: [bool; 256] = {
+    let mut t = [false; 256];
+    let mut b = 0;
+    while b < 0x20 {
+        t[b] = true;
+        b += 1;
+    }
+    t[b'"' as usize] = true;
+    t[b'\\' as usize] = true;
+    t[b'<' as usize] = true;
+    t[b'>' as usize] = true;
+    t[b'&' as usize] = true;
+    t[0xe2] = true;
+    t
+};
 
 #[cfg(test)]
 mod tests {

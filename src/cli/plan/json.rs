@@ -7,6 +7,7 @@
 //! time. The text is written out in chunks, so the whole output (about 270 MB there) is never
 //! held at once either.
 
+use std::fmt::Write as _;
 use std::io::Write;
 
 use serde_json::Value;
@@ -29,6 +30,8 @@ pub enum WriteError {
 struct Out<'w, W: Write> {
     buf: String,
     sink: &'w mut W,
+    /// Where a field's path is written before it is quoted (no allocation per field).
+    scratch: String,
 }
 
 impl<W: Write> Out<'_, W> {
@@ -87,6 +90,7 @@ pub fn write(p: &Plan, sink: &mut impl Write) -> Result<(), WriteError> {
     let mut out = Out {
         buf: String::with_capacity(CHUNK * 2),
         sink,
+        scratch: String::new(),
     };
     let first = &mut true;
     out.buf.push('{');
@@ -140,7 +144,9 @@ fn field<W: Write>(out: &mut Out<'_, W>, f: &FieldPlan) -> Result<(), WriteError
         out.value(live, 3)?;
     }
     out.key(first, "path", 3);
-    out.string(&f.path.to_string());
+    out.scratch.clear();
+    let _ = write!(out.scratch, "{}", f.path);
+    gojson::write_string(&out.scratch, &mut out.buf);
     out.key(first, "reason", 3);
     reason(out, &f.reason);
     if let Some(result) = &f.result {

@@ -80,14 +80,15 @@ fn quoted(s: &str) -> String {
     serde_json::to_string(s).unwrap_or_default()
 }
 
-fn bracket_text(s: &str) -> String {
-    if s.chars()
-        .all(|c| c.is_ascii_alphanumeric() || "-_./:@".contains(c))
+/// A bracket value as written: bare when plain, else JSON-quoted.
+fn write_bracket_text(f: &mut fmt::Formatter<'_>, s: &str) -> fmt::Result {
+    if s.bytes()
+        .all(|c| c.is_ascii_alphanumeric() || b"-_./:@".contains(&c))
         && !s.is_empty()
     {
-        s.to_owned()
+        f.write_str(s)
     } else {
-        quoted(s)
+        f.write_str(&quoted(s))
     }
 }
 
@@ -102,8 +103,18 @@ impl fmt::Display for FieldPath {
                     f.write_str(k)?;
                 }
                 Seg::Key(k) => write!(f, "[{}]", quoted(k))?,
-                Seg::Merge { key, value } => write!(f, "[{key}={}]", bracket_text(value))?,
-                Seg::Item(value) => write!(f, "[={}]", bracket_text(value))?,
+                Seg::Merge { key, value } => {
+                    f.write_str("[")?;
+                    f.write_str(key)?;
+                    f.write_str("=")?;
+                    write_bracket_text(f, value)?;
+                    f.write_str("]")?;
+                }
+                Seg::Item(value) => {
+                    f.write_str("[=")?;
+                    write_bracket_text(f, value)?;
+                    f.write_str("]")?;
+                }
                 Seg::Index(n) => write!(f, "[{n}]")?,
             }
         }
