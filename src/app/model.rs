@@ -159,16 +159,19 @@ impl Model {
             Docs::from_plan_docs(source.docs),
             plan,
             edit,
+            false,
         )
     }
 
-    /// Build the model of a computed plan with an edit state.
+    /// Build the model of a computed plan with an edit state; `pending`: whether last-applied
+    /// differs from `edit.base` (the caller knows without comparing the documents, or compares).
     pub(super) fn build(
         title: String,
         about: String,
         docs: Docs,
         plan: Plan,
         edit: EditState,
+        pending: bool,
     ) -> Model {
         let mut paths = Paths::new();
         let mut lists: FastMap<String, ElemSeg> = FastMap::default();
@@ -236,7 +239,6 @@ impl Model {
             })
             .collect();
         // The committed last-applied's paths too, so edits that removed something have a path.
-        let pending = edit.base != plan.last_applied;
         let base_lines = match (&edit.base, pending) {
             (Some(base), true) => {
                 let how = Render {

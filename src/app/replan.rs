@@ -41,12 +41,14 @@ impl Model {
             .map(|id| self.paths.text(*id).to_owned())
             .collect();
         let edit = std::mem::take(&mut self.edit);
+        let pending = edit.base != plan.last_applied;
         let mut next = Model::build(
             std::mem::take(&mut self.title),
             std::mem::take(&mut self.about),
             docs,
             plan,
             edit,
+            pending,
         );
         next.focus = self.focus.min(next.panes.len().saturating_sub(1));
         next.why = self.why;

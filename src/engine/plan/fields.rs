@@ -298,6 +298,10 @@ impl<'v> Walker<'v> {
             q.p.and_then(|p| p.get(RETAIN_KEYS_DIRECTIVE))
                 .and_then(Value::as_array);
         let mut cursors = [q.l, q.c, q.v, q.r, q.p].map(Cursor::new);
+        let big = q
+            .shape()
+            .and_then(Value::as_object)
+            .is_some_and(|m| m.len() > 64);
         for k in keys(&[q.v, q.r, q.c, q.l]) {
             if k.starts_with('$') {
                 continue;
@@ -312,7 +316,9 @@ impl<'v> Walker<'v> {
             };
             let Some(shape) = child.shape() else { continue };
             let (kind, sub) = self.kind_of(meta, k, shape);
-            let seg = Seg::Key(self.name(k));
+            // Names repeat across the elements of lists (small maps); a big map's keys are
+            // mostly its own (a ConfigMap's 100,000 keys), not worth a table.
+            let seg = Seg::Key(if big { k.as_str().into() } else { self.name(k) });
             self.path.push(seg);
             let path = FieldPath(self.path.clone());
             let action = action_of(&child);
