@@ -272,15 +272,26 @@ impl Paths {
     /// The value at a path in a document.
     #[must_use]
     pub fn lookup<'v>(&self, id: PathId, doc: &'v Value) -> Option<&'v Value> {
-        let mut chain = Vec::new();
+        // Steps from the root, without allocating for the usual shallow path.
+        let mut chain: [Option<&Seg>; 16] = [None; 16];
+        let mut more = Vec::new();
+        let mut n = 0;
         let mut at = Some(id);
         while let Some(i) = at {
             if let Some(seg) = self.list.get(i as usize).and_then(|r| r.seg.as_ref()) {
-                chain.push(seg);
+                match chain.get_mut(n) {
+                    Some(slot) => *slot = Some(seg),
+                    None => more.push(seg),
+                }
+                n += 1;
             }
             at = self.parent(i);
         }
-        chain.iter().rev().try_fold(doc, |v, seg| seg.select(v))
+        more.iter()
+            .rev()
+            .copied()
+            .chain(chain.iter().take(n).rev().flatten().copied())
+            .try_fold(doc, |v, seg| seg.select(v))
     }
 
     #[must_use]
@@ -535,8 +546,9 @@ fn object(
                 let (text, tok) = scalar(v);
                 line.masked = mask(how, paths, id, v);
                 if how.word_diff
-                    && let (Value::String(new), Some(Value::String(old))) =
-                        (v, how.counterpart.and_then(|c| paths.lookup(id, c)))
+                    && let Value::String(new) = v
+                    && let Some(Value::String(old)) =
+                        how.counterpart.and_then(|c| paths.lookup(id, c))
                     && old != new
                 {
                     line.words = Some(word_diff(old, new));
