@@ -253,8 +253,8 @@ pub fn plan(input: &PlanInput<'_>, schema: &Schema) -> Result<Plan, PlanError> {
         result: Some(&result),
         patch: (!unchanged).then_some(&patch),
     };
-    let fields = fields::walk(&docs, meta, patch_type);
-    warnings.extend(warnings::check(&docs, &fields));
+    let (fields, values) = fields::walk(&docs, meta, patch_type);
+    warnings.extend(warnings::check(&docs, &fields, &values));
     warnings.extend(super::lint::check(&super::lint::LintInput {
         local: &modified,
         live: Some(&current),
@@ -293,7 +293,7 @@ fn plan_create(annotation: String, modified: Value, meta: Option<Meta<'_>>) -> P
         result: Some(&created),
         patch: None,
     };
-    let fields = fields::walk(&docs, meta, patch_type);
+    let (fields, _) = fields::walk(&docs, meta, patch_type);
     let warnings = super::lint::check(&super::lint::LintInput {
         local: &modified,
         live: None,

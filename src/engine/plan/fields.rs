@@ -197,20 +197,39 @@ enum Kind {
     AtomicList,
 }
 
+/// The documents' values at a field the warnings look at ([`super::warnings::needs_values`]),
+/// so that they need not look its path up from the root: that scans every merge-keyed list on
+/// the way, once per field, which is quadratic when many fields are cleared or hold unions.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Values<'v> {
+    /// The field's index in the plan.
+    pub field: usize,
+    pub last_applied: Option<&'v Value>,
+    pub live: Option<&'v Value>,
+    pub result: Option<&'v Value>,
+}
+
 struct Walker<'v> {
     mode: PatchType,
     out: Vec<FieldPlan>,
+    values: Vec<Values<'v>>,
     /// The path being walked; each field gets a copy (one allocation: the steps are shared).
     path: Vec<Seg>,
     /// One shared text per field name (`name`, `value`, `image` repeat in every element).
     names: gofmt::FastMap<&'v str, Arc<str>>,
 }
 
-/// Every field of the union of the documents, in result order.
-pub(crate) fn walk(docs: &Docs<'_>, meta: Option<Meta<'_>>, mode: PatchType) -> Vec<FieldPlan> {
+/// Every field of the union of the documents, in result order, and the values the warnings
+/// need (ascending by field).
+pub(crate) fn walk<'v>(
+    docs: &Docs<'v>,
+    meta: Option<Meta<'_>>,
+    mode: PatchType,
+) -> (Vec<FieldPlan>, Vec<Values<'v>>) {
     let mut w = Walker {
         mode,
         out: Vec::new(),
+        values: Vec::new(),
         path: Vec::new(),
         names: gofmt::FastMap::default(),
     };
@@ -222,7 +241,7 @@ pub(crate) fn walk(docs: &Docs<'_>, meta: Option<Meta<'_>>, mode: PatchType) -> 
         p: docs.patch,
     };
     w.object(q, meta, None, 0);
-    w.out
+    (w.out, w.values)
 }
 
 /// The union of the keys of some objects, first-seen order.
@@ -283,6 +302,19 @@ fn element_action(q: &Quad<'_>) -> Action {
 }
 
 impl<'v> Walker<'v> {
+    /// Add a field; keep its values if the warnings will want them.
+    fn push(&mut self, f: FieldPlan, q: &Quad<'v>) {
+        if super::warnings::needs_values(&f) {
+            self.values.push(Values {
+                field: self.out.len(),
+                last_applied: q.l,
+                live: q.v,
+                result: q.r,
+            });
+        }
+        self.out.push(f);
+    }
+
     /// The shared text of a field name.
     fn name(&mut self, k: &'v str) -> Arc<str> {
         self.names.entry(k).or_insert_with(|| k.into()).clone()
@@ -342,7 +374,7 @@ impl<'v> Walker<'v> {
             let gone = (action == Action::Clear)
                 .then(|| format!("{path} leaves live, and with it this field"));
             let leaf = matches!(kind, Kind::Primitive | Kind::AtomicList);
-            self.out.push(FieldPlan {
+            let plan = FieldPlan {
                 path,
                 action,
                 reason,
@@ -353,7 +385,8 @@ impl<'v> Walker<'v> {
                 } else {
                     None
                 },
-            });
+            };
+            self.push(plan, &child);
             let gone = gone.as_deref().or(removed);
             match kind {
                 Kind::Map { .. } => self.object(child, sub, gone, depth + 1),
@@ -461,14 +494,15 @@ impl<'v> Walker<'v> {
             explain_removal(&mut reason, action, &el, removed);
             let gone = (action == Action::Delete)
                 .then(|| format!("{path} leaves live, and with it this field"));
-            self.out.push(FieldPlan {
+            let plan = FieldPlan {
                 path,
                 action,
                 reason,
                 live: None,
                 result: None,
                 last_applied: None,
-            });
+            };
+            self.push(plan, &el);
             self.object(el, meta, gone.as_deref().or(removed), depth + 1);
             self.path.pop();
         }
@@ -533,7 +567,7 @@ impl<'v> Walker<'v> {
         FieldPath(segs)
     }
 
-    fn atomic_list(&mut self, q: Quad<'_>, removed: Option<&str>) {
+    fn atomic_list(&mut self, q: Quad<'v>, removed: Option<&str>) {
         let (l, c, v, r) = (slice(q.l), slice(q.c), slice(q.v), slice(q.r));
         for i in 0..v.len().max(r.len()).max(c.len()) {
             let el = Quad {
@@ -552,14 +586,15 @@ impl<'v> Walker<'v> {
             if let (Action::Delete, Some(why)) = (action, removed) {
                 reason.note = Some(why.to_owned());
             }
-            self.out.push(FieldPlan {
+            let plan = FieldPlan {
                 path: self.child_path(Seg::Index(i)),
                 action,
                 reason,
                 live: el.v.cloned(),
                 result: el.r.cloned(),
                 last_applied: el.l.cloned(),
-            });
+            };
+            self.push(plan, &el);
         }
     }
 }

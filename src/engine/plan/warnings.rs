@@ -11,7 +11,7 @@
 use serde::Serialize;
 use serde_json::Value;
 
-use super::fields::{Action, Docs, FieldPlan};
+use super::fields::{Action, Docs, FieldPlan, Values};
 use super::path::Seg;
 use crate::engine::gofmt;
 
@@ -118,15 +118,33 @@ const UNIONS: [(&[&str], &[&str], &str); 2] = [
     ),
 ];
 
-/// The warnings a plan's fields call for.
-pub(crate) fn check(docs: &Docs<'_>, fields: &[FieldPlan]) -> Vec<Warning> {
+/// Whether [`check`] needs the documents' values at a field: a cleared field (to compare live
+/// with last-applied), or one that can hold a one-of.
+pub(crate) fn needs_values(f: &FieldPlan) -> bool {
+    clears_from_last_applied(f)
+        || parent_name(f).is_some_and(|p| UNIONS.iter().any(|(parents, _, _)| parents.contains(&p)))
+}
+
+fn clears_from_last_applied(f: &FieldPlan) -> bool {
+    f.action == Action::Clear && f.reason.in_last_applied && !f.reason.in_config
+}
+
+/// The warnings a plan's fields call for; `values`: what [`super::fields::walk`] kept for the
+/// fields [`needs_values`] names.
+pub(crate) fn check(docs: &Docs<'_>, fields: &[FieldPlan], values: &[Values<'_>]) -> Vec<Warning> {
+    let at = |i: usize| {
+        values
+            .binary_search_by_key(&i, |v| v.field)
+            .ok()
+            .and_then(|j| values.get(j))
+    };
     let mut out = Vec::new();
-    for f in fields {
+    for (i, f) in fields.iter().enumerate() {
         // The path's text only for a warning: formatting 500,000 paths to emit none cost 5 %.
         let text = || f.path.to_string();
-        if f.action == Action::Clear && f.reason.in_last_applied && !f.reason.in_config {
-            let l = docs.last_applied.and_then(|d| f.path.lookup(d));
-            let v = docs.live.and_then(|d| f.path.lookup(d));
+        if clears_from_last_applied(f) {
+            let l = at(i).and_then(|x| x.last_applied);
+            let v = at(i).and_then(|x| x.live);
             if let (Some(l), Some(v)) = (l, v)
                 && l != v
             {
@@ -171,17 +189,20 @@ pub(crate) fn check(docs: &Docs<'_>, fields: &[FieldPlan]) -> Vec<Warning> {
             }
         }
     }
-    out.extend(unions(docs, fields));
+    out.extend(unions(docs, fields, values));
     out
 }
 
 /// Maps that end up holding two members of a one-of.
-fn unions(docs: &Docs<'_>, fields: &[FieldPlan]) -> Vec<Warning> {
+fn unions(docs: &Docs<'_>, fields: &[FieldPlan], values: &[Values<'_>]) -> Vec<Warning> {
     let mut out = Vec::new();
-    let Some(result) = docs.result else {
+    if docs.result.is_none() {
         return out;
-    };
-    for f in fields {
+    }
+    for at in values {
+        let Some(f) = fields.get(at.field) else {
+            continue;
+        };
         let Some(parent) = parent_name(f) else {
             continue;
         };
@@ -189,7 +210,7 @@ fn unions(docs: &Docs<'_>, fields: &[FieldPlan]) -> Vec<Warning> {
             if !parents.contains(&parent) {
                 continue;
             }
-            let Some(Value::Object(m)) = f.path.lookup(result) else {
+            let Some(Value::Object(m)) = at.result else {
                 continue;
             };
             let present: Vec<&str> = members
@@ -197,13 +218,9 @@ fn unions(docs: &Docs<'_>, fields: &[FieldPlan]) -> Vec<Warning> {
                 .copied()
                 .filter(|k| m.contains_key(*k))
                 .collect();
-            let live_count = docs
-                .live
-                .and_then(|d| f.path.lookup(d))
-                .and_then(Value::as_object)
-                .map_or(0, |lm| {
-                    members.iter().filter(|k| lm.contains_key(**k)).count()
-                });
+            let live_count = at.live.and_then(Value::as_object).map_or(0, |lm| {
+                members.iter().filter(|k| lm.contains_key(**k)).count()
+            });
             if present.len() > 1 && live_count <= 1 {
                 let path = f.path.to_string();
                 out.push(Warning {
