@@ -168,7 +168,12 @@ fn run_one(
     if args.output == Format::Json {
         // Straight to standard output: the text (about 27 times the object) is never held whole.
         let mut stdout = std::io::stdout().lock();
-        json::write(&p, &mut stdout).map_err(|e| CliError::Failed(e.to_string()))?;
+        match json::write(&p, &mut stdout) {
+            Ok(()) => {}
+            // As `main` treats a failed write of the output (a closed pipe): exit 1, silently.
+            Err(json::WriteError::Io(_)) => std::process::exit(1),
+            Err(e) => return Err(CliError::Failed(e.to_string())),
+        }
         // The process ends once this is printed: leave the memory to the system instead of
         // freeing every node (about a million allocations at 10 MB, half a second).
         std::mem::forget((p, docs));
