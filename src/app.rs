@@ -10,6 +10,7 @@ pub mod list;
 mod marks;
 mod model;
 pub mod patch;
+mod replan;
 mod source;
 pub mod why;
 pub mod yaml;

@@ -83,7 +83,7 @@ impl Model {
     /// Is last-applied edited and not yet committed?
     #[must_use]
     pub fn edits_pending(&self) -> bool {
-        self.edit.base != self.plan.last_applied
+        self.pending_edits
     }
 
     /// The last-applied document an edit starts from (`{}` when there is none).

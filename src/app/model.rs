@@ -134,6 +134,9 @@ pub struct Model {
     pub patches: Option<Vec<PatchDoc>>,
     /// How many fields have each action (in [`Action::ALL`] order).
     pub counts: [usize; 7],
+    /// Last-applied differs from the committed one (`edit.base`), computed once per plan: the
+    /// comparison walks both documents, and every frame asks.
+    pub(super) pending_edits: bool,
 }
 
 impl Model {
@@ -156,73 +159,20 @@ impl Model {
             Docs::from_plan_docs(source.docs),
             plan,
             edit,
+            false,
         )
     }
 
-    /// Plan `docs` again and rebuild the model, keeping what the user sees: the selected path
-    /// (or its nearest ancestor), the focused pane, folds, the why panel, revealed secrets.
-    ///
-    /// # Errors
-    /// The plan's [`CliError`]; the model is then unchanged.
-    pub fn replan(&mut self, docs: Docs) -> Result<(), CliError> {
-        self.replan_with(docs, false)
-    }
-
-    /// [`Model::replan`], and take the new last-applied as committed (after a write or a reload).
-    ///
-    /// # Errors
-    /// As [`Model::replan`].
-    pub fn replan_rebased(&mut self, docs: Docs) -> Result<(), CliError> {
-        self.replan_with(docs, true)
-    }
-
-    fn replan_with(&mut self, docs: Docs, rebase: bool) -> Result<(), CliError> {
-        let plan = crate::cli::plan::compute(&docs.plan_docs(), None, true)?;
-        if rebase {
-            self.edit.base.clone_from(&plan.last_applied);
-        }
-        let mut trail = Vec::new();
-        let mut at = Some(self.current_path());
-        while let Some(id) = at {
-            trail.push(self.paths.text(id).to_owned());
-            at = self.paths.parent(id);
-        }
-        let folded: Vec<String> = self
-            .folded
-            .iter()
-            .map(|id| self.paths.text(*id).to_owned())
-            .collect();
-        let edit = std::mem::take(&mut self.edit);
-        let mut next = Model::build(
-            std::mem::take(&mut self.title),
-            std::mem::take(&mut self.about),
-            docs,
-            plan,
-            edit,
-        );
-        next.focus = self.focus.min(next.panes.len().saturating_sub(1));
-        next.why = self.why;
-        next.reveal = self.reveal;
-        next.size = self.size;
-        next.notice = self.notice.take();
-        next.mode = std::mem::take(&mut self.mode);
-        next.folded = folded.iter().filter_map(|t| next.paths.find(t)).collect();
-        if !next.folded.is_empty() {
-            next.refold();
-        }
-        let field = trail
-            .iter()
-            .filter_map(|t| next.paths.find(t))
-            .find_map(|id| next.field_of_path(id));
-        if let Some(f) = field {
-            next.select_field(f);
-        }
-        *self = next;
-        Ok(())
-    }
-
-    /// Build the model of a computed plan with an edit state.
-    fn build(title: String, about: String, docs: Docs, plan: Plan, edit: EditState) -> Model {
+    /// Build the model of a computed plan with an edit state; `pending`: whether last-applied
+    /// differs from `edit.base` (the caller knows without comparing the documents, or compares).
+    pub(super) fn build(
+        title: String,
+        about: String,
+        docs: Docs,
+        plan: Plan,
+        edit: EditState,
+        pending: bool,
+    ) -> Model {
         let mut paths = Paths::new();
         let mut lists: FastMap<String, ElemSeg> = FastMap::default();
         let mut texts = Vec::with_capacity(plan.fields.len());
@@ -289,7 +239,6 @@ impl Model {
             })
             .collect();
         // The committed last-applied's paths too, so edits that removed something have a path.
-        let pending = edit.base != plan.last_applied;
         let base_lines = match (&edit.base, pending) {
             (Some(base), true) => {
                 let how = Render {
@@ -396,6 +345,7 @@ impl Model {
             notice: None,
             size: (80, 24),
             patches: None,
+            pending_edits: pending,
             plan,
         }
     }
@@ -561,7 +511,7 @@ impl Model {
     }
 
     /// Recompute what folds leave visible.
-    fn refold(&mut self) {
+    pub(super) fn refold(&mut self) {
         let nav: Vec<u32> = (0..self.field_path.len())
             .filter(|f| !self.hidden(self.field_path[*f]))
             .filter_map(|f| u32::try_from(f).ok())

@@ -14,6 +14,40 @@ use crate::theme::Tok;
 /// A path, interned: an index into [`Paths`].
 pub type PathId = u32;
 
+/// A step that can append itself to a path's text.
+trait WriteSeg {
+    fn write_to(&self, out: &mut String);
+}
+
+impl WriteSeg for Seg {
+    fn write_to(&self, out: &mut String) {
+        self.write(out);
+    }
+}
+
+/// A key step, borrowed.
+struct KeyRef<'a>(&'a str);
+
+impl WriteSeg for KeyRef<'_> {
+    fn write_to(&self, out: &mut String) {
+        write_key(self.0, out);
+    }
+}
+
+/// Append an object key step to a path's text, exactly as `FieldPath`'s `Display` does.
+fn write_key(k: &str, out: &mut String) {
+    if is_plain(k) {
+        if !out.is_empty() {
+            out.push('.');
+        }
+        out.push_str(k);
+    } else {
+        out.push('[');
+        out.push_str(&json_quoted(k));
+        out.push(']');
+    }
+}
+
 /// One step of a path, named as the plan names it (`engine::plan`'s path segments, whose type
 /// that module keeps private): the text form is what ties a line to its field.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -28,17 +62,7 @@ impl Seg {
     /// Append this step to a path's text, exactly as `FieldPath`'s `Display` does.
     fn write(&self, out: &mut String) {
         match self {
-            Seg::Key(k) if is_plain(k) => {
-                if !out.is_empty() {
-                    out.push('.');
-                }
-                out.push_str(k);
-            }
-            Seg::Key(k) => {
-                out.push('[');
-                out.push_str(&json_quoted(k));
-                out.push(']');
-            }
+            Seg::Key(k) => write_key(k, out),
             Seg::Merge { key, value } => {
                 out.push('[');
                 out.push_str(key);
@@ -112,6 +136,9 @@ struct PathRec {
 pub struct Paths {
     list: Vec<PathRec>,
     ids: FastMap<String, PathId>,
+    /// Where a child's text is built to look it up (most lookups find it: four panes show
+    /// mostly the same paths), so a known path costs no allocation.
+    scratch: String,
 }
 
 impl Default for Paths {
@@ -136,16 +163,39 @@ impl Paths {
                 depth: 0,
             }],
             ids,
+            scratch: String::new(),
         }
     }
 
     /// The id of `parent`'s child.
     pub fn child(&mut self, parent: PathId, seg: Seg) -> PathId {
-        let mut text = self.text(parent).to_owned();
-        seg.write(&mut text);
-        if let Some(id) = self.ids.get(&text) {
+        self.child_with(parent, &seg, |_| seg.clone())
+    }
+
+    /// The id of `parent`'s child `key`.
+    fn child_key(&mut self, parent: PathId, key: &str) -> PathId {
+        self.child_with(parent, &KeyRef(key), |_| Seg::Key(key.to_owned()))
+    }
+
+    /// The id of the child at `seg`; `owned` makes the step to keep when the path is new.
+    fn child_with<S: WriteSeg>(
+        &mut self,
+        parent: PathId,
+        seg: &S,
+        owned: impl FnOnce(&S) -> Seg,
+    ) -> PathId {
+        self.scratch.clear();
+        self.scratch.push_str(
+            self.list
+                .get(parent as usize)
+                .map_or("", |r| r.text.as_str()),
+        );
+        seg.write_to(&mut self.scratch);
+        if let Some(id) = self.ids.get(self.scratch.as_str()) {
             return *id;
         }
+        let text = self.scratch.clone();
+        let seg = owned(seg);
         let id = PathId::try_from(self.list.len()).unwrap_or(PathId::MAX);
         let depth = self.depth(parent) + 1;
         self.ids.insert(text.clone(), id);
@@ -222,15 +272,26 @@ impl Paths {
     /// The value at a path in a document.
     #[must_use]
     pub fn lookup<'v>(&self, id: PathId, doc: &'v Value) -> Option<&'v Value> {
-        let mut chain = Vec::new();
+        // Steps from the root, without allocating for the usual shallow path.
+        let mut chain: [Option<&Seg>; 16] = [None; 16];
+        let mut more = Vec::new();
+        let mut n = 0;
         let mut at = Some(id);
         while let Some(i) = at {
             if let Some(seg) = self.list.get(i as usize).and_then(|r| r.seg.as_ref()) {
-                chain.push(seg);
+                match chain.get_mut(n) {
+                    Some(slot) => *slot = Some(seg),
+                    None => more.push(seg),
+                }
+                n += 1;
             }
             at = self.parent(i);
         }
-        chain.iter().rev().try_fold(doc, |v, seg| seg.select(v))
+        more.iter()
+            .rev()
+            .copied()
+            .chain(chain.iter().take(n).rev().flatten().copied())
+            .try_fold(doc, |v, seg| seg.select(v))
     }
 
     #[must_use]
@@ -435,7 +496,7 @@ fn object(
     let inner = if dash { indent + 2 } else { indent };
     for (i, (k, v)) in map.iter().enumerate() {
         let first = dash && i == 0;
-        let id = paths.child(parent, Seg::Key(k.clone()));
+        let id = paths.child_key(parent, k);
         let mut line = DocLine::new(id, if first { indent } else { inner }, first);
         if first {
             // The dash line shows the element and its first key.
@@ -485,8 +546,9 @@ fn object(
                 let (text, tok) = scalar(v);
                 line.masked = mask(how, paths, id, v);
                 if how.word_diff
-                    && let (Value::String(new), Some(Value::String(old))) =
-                        (v, how.counterpart.and_then(|c| paths.lookup(id, c)))
+                    && let Value::String(new) = v
+                    && let Some(Value::String(old)) =
+                        how.counterpart.and_then(|c| paths.lookup(id, c))
                     && old != new
                 {
                     line.words = Some(word_diff(old, new));
@@ -594,6 +656,11 @@ pub fn is_unsafe(c: char) -> bool {
         || matches!(c, '\u{FEFF}' | '\u{200B}')
 }
 
+/// `s.chars().any(is_unsafe)`, deciding printable ASCII (most text) byte by byte.
+fn has_unsafe(s: &str) -> bool {
+    !s.bytes().all(|b| (0x20..0x7f).contains(&b)) && s.chars().any(is_unsafe)
+}
+
 fn needs_escape(s: &str) -> bool {
     s.chars().any(|c| c != '\n' && is_unsafe(c))
 }
@@ -601,7 +668,7 @@ fn needs_escape(s: &str) -> bool {
 /// Text with every unsafe character written as an escape (`\e`, `\t`, `\u{202e}`).
 #[must_use]
 pub fn escape(s: &str) -> String {
-    if !s.chars().any(is_unsafe) {
+    if !has_unsafe(s) {
         return s.to_owned();
     }
     let mut out = String::with_capacity(s.len() + 8);
@@ -627,7 +694,7 @@ fn key_text(k: &str) -> String {
 /// holds escapes, `'…'` when it starts with an indicator.
 #[must_use]
 pub fn string_text(s: &str) -> String {
-    if s.chars().any(is_unsafe) || resolves_to_non_string(s) {
+    if has_unsafe(s) || resolves_to_non_string(s) {
         return format!("\"{}\"", escape(s).replace('"', "\\\""));
     }
     let first = s.chars().next().unwrap_or(' ');
@@ -651,10 +718,19 @@ fn resolves_to_non_string(s: &str) -> bool {
         "Y", "yes", "Yes", "YES", "n", "N", "no", "No", "NO", "on", "On", "ON", "off", "Off",
         "OFF", ".inf", ".Inf", "-.inf", ".nan", ".NaN", "<<",
     ];
-    if WORDS.contains(&s) {
+    if s.len() <= 5 && WORDS.contains(&s) {
         return true;
     }
-    let body = s.strip_prefix(['-', '+']).unwrap_or(s).replace('_', "");
+    let unsigned = s.strip_prefix(['-', '+']).unwrap_or(s);
+    // Only a number can start with a digit or a dot once underscores are dropped: most text is
+    // decided here, without building `body`.
+    if !unsigned
+        .trim_start_matches('_')
+        .starts_with(|c: char| c.is_ascii_digit() || c == '.')
+    {
+        return false;
+    }
+    let body = unsigned.replace('_', "");
     let radix = |prefix: &str, r: u32| {
         body.strip_prefix(prefix)
             .is_some_and(|d| !d.is_empty() && d.chars().all(|c| c.is_digit(r)))

@@ -43,12 +43,21 @@ fn io_reason(e: &std::io::Error) -> String {
     }
 }
 
+/// Read a file's YAML or JSON documents.
+pub fn read_documents(path: &Path) -> Result<Vec<document::Document>, CliError> {
+    let bytes = read_bytes(path)?;
+    document::parse_documents_bytes(&bytes, &path.display().to_string())
+        .map_err(|e| CliError::Input(e.to_string()))
+}
+
 /// Read a file holding exactly one YAML or JSON document, of any shape.
 pub fn read_value(path: &Path) -> Result<Value, CliError> {
-    let bytes = read_bytes(path)?;
-    let name = path.display().to_string();
-    let mut docs = document::parse_documents_bytes(&bytes, &name)
-        .map_err(|e| CliError::Input(e.to_string()))?;
+    value_of(path, read_documents(path)?)
+}
+
+/// The one document of a file (`docs`, read from `path`), of any shape.
+fn value_of(path: &Path, mut docs: Vec<document::Document>) -> Result<Value, CliError> {
+    let name = path.display();
     match docs.len() {
         1 => Ok(docs.remove(0).value),
         0 => Err(CliError::Input(format!("{name}: no document found"))),
@@ -60,7 +69,10 @@ pub fn read_value(path: &Path) -> Result<Value, CliError> {
 
 /// Read a file holding exactly one object (a Kubernetes object, a patch).
 pub fn read_object(path: &Path) -> Result<Value, CliError> {
-    let v = read_value(path)?;
+    object_of(path, read_value(path)?)
+}
+
+fn object_of(path: &Path, v: Value) -> Result<Value, CliError> {
     if v.is_object() {
         Ok(v)
     } else {
@@ -75,7 +87,12 @@ pub fn read_object(path: &Path) -> Result<Value, CliError> {
 /// Read a file holding exactly one Kubernetes object, as kubectl reads `-f`: a `kind: List`
 /// (what `kubectl get -o yaml` exports) is flattened into its items.
 pub fn read_one_object(path: &Path) -> Result<Value, CliError> {
-    let v = read_object(path)?;
+    one_object_of(path, read_documents(path)?)
+}
+
+/// [`read_one_object`] of documents already read from `path`.
+pub fn one_object_of(path: &Path, docs: Vec<document::Document>) -> Result<Value, CliError> {
+    let v = object_of(path, value_of(path, docs)?)?;
     let mut objects = flatten_lists(v);
     match objects.len() {
         1 => Ok(objects.remove(0)),

@@ -32,7 +32,7 @@ pub fn drop(doc: &Value, path: &FieldPath) -> Result<Value, EditError> {
     let parent =
         walk_mut(&mut out, parent_path, Create::No).map_err(|_| missing(path, "last-applied"))?;
     let removed = match (last, parent) {
-        (Seg::Key(k), Value::Object(m)) => m.shift_remove(k).is_some(),
+        (Seg::Key(k), Value::Object(m)) => m.shift_remove(&**k).is_some(),
         (seg, Value::Array(items)) => match position(items, seg) {
             Some(i) => {
                 items.remove(i);
@@ -90,7 +90,7 @@ fn set_from(
         })?;
     match (last, parent) {
         (Seg::Key(k), Value::Object(m)) => {
-            m.insert(k.clone(), value);
+            m.insert(k.to_string(), value);
         }
         (seg, Value::Array(items)) => match position(items, seg) {
             Some(i) => items[i] = value,
@@ -128,8 +128,8 @@ fn position(items: &[Value], seg: &Seg) -> Option<usize> {
     match seg {
         Seg::Merge { key, value } => items
             .iter()
-            .position(|i| i.get(key).is_some_and(|v| gofmt::sprint(v) == *value)),
-        Seg::Item(value) => items.iter().position(|i| gofmt::sprint(i) == *value),
+            .position(|i| i.get(&**key).is_some_and(|v| gofmt::sprint(v) == **value)),
+        Seg::Item(value) => items.iter().position(|i| gofmt::sprint(i) == **value),
         Seg::Index(n) => (*n < items.len()).then_some(*n),
         Seg::Key(_) => None,
     }
@@ -159,14 +159,14 @@ fn walk_mut<'v>(
                     return Err(format!("{k}: parent is not a map"));
                 };
                 match create {
-                    Create::From(_) => m.entry(k.clone()).or_insert_with(|| {
+                    Create::From(_) => m.entry(k.to_string()).or_insert_with(|| {
                         if next_is_list {
                             Value::Array(Vec::new())
                         } else {
                             Value::Object(Map::new())
                         }
                     }),
-                    Create::No => m.get_mut(k).ok_or_else(|| format!("{k}: missing"))?,
+                    Create::No => m.get_mut(&**k).ok_or_else(|| format!("{k}: missing"))?,
                 }
             }
             list_seg => {
@@ -178,12 +178,12 @@ fn walk_mut<'v>(
                     (None, Create::From(live), Seg::Merge { key, value }) => {
                         let from_live = live
                             .and_then(|l| FieldPath(path[..=i].to_vec()).lookup(l))
-                            .and_then(|el| el.get(key))
+                            .and_then(|el| el.get(&**key))
                             .cloned();
                         let mut m = Map::new();
                         m.insert(
-                            key.clone(),
-                            from_live.unwrap_or_else(|| Value::String(value.clone())),
+                            key.to_string(),
+                            from_live.unwrap_or_else(|| Value::String(value.to_string())),
                         );
                         items.push(Value::Object(m));
                         items.len() - 1

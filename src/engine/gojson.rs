@@ -69,6 +69,21 @@ pub fn to_string_in_order(v: &Value) -> Result<String, GoJsonError> {
     )
 }
 
+/// [`to_string_pretty`] of `v` appended to `out`, as if `v` sat `level` levels deep in an
+/// indented document (its inner lines indented by `level + 1` steps). For writers that lay out
+/// the outer levels themselves.
+pub fn write_pretty_at(v: &Value, out: &mut String, level: usize) -> Result<(), GoJsonError> {
+    write_value(
+        v,
+        out,
+        Style {
+            sorted: true,
+            indent: true,
+        },
+        level,
+    )
+}
+
 fn write(v: &Value, style: Style) -> Result<String, GoJsonError> {
     let mut out = String::new();
     write_value(v, &mut out, style, 0)?;
@@ -210,26 +225,66 @@ pub fn go_format_g(f: f64) -> String {
 /// A string as Go escapes it (with HTML escaping, as `json.Marshal` does).
 pub fn write_string(s: &str, out: &mut String) {
     out.push('"');
-    for c in s.chars() {
-        match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            '\u{8}' => out.push_str("\\b"),
-            '\u{c}' => out.push_str("\\f"),
-            '\n' => out.push_str("\\n"),
-            '\r' => out.push_str("\\r"),
-            '\t' => out.push_str("\\t"),
-            '<' | '>' | '&' | '\u{2028}' | '\u{2029}' => {
-                let _ = write!(out, "\\u{:04x}", u32::from(c));
-            }
-            c if u32::from(c) < 0x20 => {
-                let _ = write!(out, "\\u{:04x}", u32::from(c));
-            }
-            c => out.push(c),
+    // Copy runs of bytes that need no escape at once; stop at the few that may. Every byte
+    // stopped at is ASCII or the lead byte of U+2028/U+2029 (0xE2), so `start..i` always falls
+    // on character boundaries.
+    let bytes = s.as_bytes();
+    let mut start = 0;
+    let mut i = 0;
+    while i < bytes.len() {
+        let b = bytes[i];
+        if !STOP[usize::from(b)] {
+            i += 1;
+            continue;
         }
+        let short = match b {
+            b'"' => "\\\"",
+            b'\\' => "\\\\",
+            0x08 => "\\b",
+            0x0c => "\\f",
+            b'\n' => "\\n",
+            b'\r' => "\\r",
+            b'\t' => "\\t",
+            0xe2 if !(bytes.get(i + 1) == Some(&0x80)
+                && matches!(bytes.get(i + 2), Some(0xa8 | 0xa9))) =>
+            {
+                i += 1;
+                continue;
+            }
+            _ => "",
+        };
+        out.push_str(&s[start..i]);
+        if short.is_empty() {
+            let c = s[i..].chars().next().unwrap_or_default();
+            let _ = write!(out, "\\u{:04x}", u32::from(c));
+            i += c.len_utf8();
+        } else {
+            out.push_str(short);
+            i += 1;
+        }
+        start = i;
     }
+    out.push_str(&s[start..]);
     out.push('"');
 }
+
+/// The bytes [`write_string`] stops at: controls, `"`, `\\`, `<`, `>`, `&`, and 0xE2 (which
+/// starts U+2028 and U+2029).
+const STOP: [bool; 256] = {
+    let mut t = [false; 256];
+    let mut b = 0;
+    while b < 0x20 {
+        t[b] = true;
+        b += 1;
+    }
+    t[b'"' as usize] = true;
+    t[b'\\' as usize] = true;
+    t[b'<' as usize] = true;
+    t[b'>' as usize] = true;
+    t[b'&' as usize] = true;
+    t[0xe2] = true;
+    t
+};
 
 #[cfg(test)]
 mod tests {
@@ -279,6 +334,45 @@ mod tests {
             to_string(&v).unwrap(),
             r#""\u003ca href=\"x\"\u003e\u0026\u003c/a\u003e\u2028\u2029""#
         );
+    }
+
+    #[test]
+    fn strings_escape_the_same_inside_long_plain_runs() {
+        // The run-copying writer against a character-at-a-time reference.
+        fn reference(s: &str) -> String {
+            let mut out = String::from("\"");
+            for c in s.chars() {
+                match c {
+                    '"' => out.push_str("\\\""),
+                    '\\' => out.push_str("\\\\"),
+                    '\u{8}' => out.push_str("\\b"),
+                    '\u{c}' => out.push_str("\\f"),
+                    '\n' => out.push_str("\\n"),
+                    '\r' => out.push_str("\\r"),
+                    '\t' => out.push_str("\\t"),
+                    '<' | '>' | '&' | '\u{2028}' | '\u{2029}' => {
+                        out.push_str(&format!("\\u{:04x}", u32::from(c)));
+                    }
+                    c if u32::from(c) < 0x20 => out.push_str(&format!("\\u{:04x}", u32::from(c))),
+                    c => out.push(c),
+                }
+            }
+            out.push('"');
+            out
+        }
+        for s in [
+            "",
+            "plain text",
+            "é€😀 \u{2027}\u{2028}x\u{2029}\u{202a}",
+            "a\"b\\c\nd\u{1}e\u{7f}<tag>&amp;",
+            "\u{e2}\u{80}",
+            "ends with \u{2028}",
+            "\u{0}\u{1f}\u{8}\u{c}\t\r",
+        ] {
+            let mut out = String::new();
+            write_string(s, &mut out);
+            assert_eq!(out, reference(s), "{s:?}");
+        }
     }
 
     #[test]

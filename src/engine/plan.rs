@@ -11,6 +11,8 @@ mod fields;
 mod path;
 mod warnings;
 
+use std::borrow::Cow;
+
 use serde::Serialize;
 use serde_json::Value;
 
@@ -160,24 +162,25 @@ pub fn strategic_root<'s>(schema: &'s Schema, obj: &Value) -> Option<Meta<'s>> {
 /// # Errors
 /// [`PlanError`]: input mismatches, kubectl failures, `--overwrite=false` conflicts.
 pub fn plan(input: &PlanInput<'_>, schema: &Schema) -> Result<Plan, PlanError> {
-    let local = prepare_local(input, schema)?;
-    let annotation =
-        annotation::encode(&local).map_err(|e| input_error(InputDoc::Local, e.to_string()))?;
-    let modified = annotation::with_annotation(&local, &annotation);
-    let meta = strategic_root(schema, &local);
+    let (annotation, modified) = annotation::encode_into(prepare_local(input, schema)?)
+        .map_err(|e| input_error(InputDoc::Local, e.to_string()))?;
+    // The file's object and kubectl's "modified" differ only in the annotation.
+    let local = &modified;
+    let meta = strategic_root(schema, local);
 
     let Some(live) = input.live else {
         return Ok(plan_create(annotation, modified, meta));
     };
-    check_same_object(&local, live)?;
+    check_same_object(local, live)?;
 
     let mut warnings = Vec::new();
-    let mut current = live.clone();
+    // The live object as kubectl patches it: copied only when the annotation is replaced.
+    let mut current = Cow::Borrowed(live);
     let original: Option<Value> = match input.last_applied {
         LastApplied::Given(doc) => {
             // As kubectl recorded it when it applied: with the namespace it applied to.
             let mut doc = doc.clone();
-            let (_, _, local_ns, _) = identity(&local);
+            let (_, _, local_ns, _) = identity(local);
             if !local_ns.is_empty()
                 && identity(&doc).2.is_empty()
                 && let Some(metadata) = doc.get_mut("metadata").and_then(Value::as_object_mut)
@@ -186,7 +189,7 @@ pub fn plan(input: &PlanInput<'_>, schema: &Schema) -> Result<Plan, PlanError> {
             }
             let text = annotation::encode(&doc)
                 .map_err(|e| input_error(InputDoc::LastApplied, e.to_string()))?;
-            current = annotation::with_annotation(&current, &text);
+            current = Cow::Owned(annotation::with_annotation(&current, &text));
             Some(doc)
         }
         LastApplied::FromLive => match annotation::of(live) {
@@ -229,12 +232,14 @@ pub fn plan(input: &PlanInput<'_>, schema: &Schema) -> Result<Plan, PlanError> {
 
     let unchanged = patch.as_object().is_some_and(serde_json::Map::is_empty);
     let result = if unchanged {
-        current.clone()
+        current.clone().into_owned()
     } else {
         match meta {
-            Some(meta) => smp::apply(current.clone(), patch.clone(), meta).map_err(|e| {
-                PlanError::Kubectl(format!("the server would reject the patch: {e}"))
-            })?,
+            Some(meta) => {
+                smp::apply(current.clone().into_owned(), patch.clone(), meta).map_err(|e| {
+                    PlanError::Kubectl(format!("the server would reject the patch: {e}"))
+                })?
+            }
             None => jsonmerge::apply_merge_patch(&current, &patch).map_err(|e| {
                 PlanError::Kubectl(format!("the server would reject the patch: {e}"))
             })?,
@@ -248,8 +253,8 @@ pub fn plan(input: &PlanInput<'_>, schema: &Schema) -> Result<Plan, PlanError> {
         result: Some(&result),
         patch: (!unchanged).then_some(&patch),
     };
-    let fields = fields::walk(&docs, meta, patch_type);
-    warnings.extend(warnings::check(&docs, &fields));
+    let (fields, values) = fields::walk(&docs, meta, patch_type);
+    warnings.extend(warnings::check(&docs, &fields, &values));
     warnings.extend(super::lint::check(&super::lint::LintInput {
         local: &modified,
         live: Some(&current),
@@ -288,7 +293,7 @@ fn plan_create(annotation: String, modified: Value, meta: Option<Meta<'_>>) -> P
         result: Some(&created),
         patch: None,
     };
-    let fields = fields::walk(&docs, meta, patch_type);
+    let (fields, _) = fields::walk(&docs, meta, patch_type);
     let warnings = super::lint::check(&super::lint::LintInput {
         local: &modified,
         live: None,

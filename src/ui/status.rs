@@ -25,7 +25,10 @@ pub fn header(model: &Model, theme: &Theme, area: Rect, buf: &mut Buffer) {
         .iter()
         .filter(|a| is_change(**a) || **a == Action::Retain)
     {
-        let n = plan.fields.iter().filter(|f| f.action == *a).count();
+        let n = Action::ALL
+            .iter()
+            .position(|x| x == a)
+            .map_or(0, |i| model.counts[i]);
         if n > 0 {
             counts.push_str(&format!(" {}{n}", theme::glyph(*a)));
         }

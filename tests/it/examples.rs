@@ -284,7 +284,7 @@ fn args_replaced() {
     let args = "spec.containers[name=api].args";
     let f = field(&p, args);
     assert_eq!(
-        (f.action, f.reason.row, f.reason.kind.as_str()),
+        (f.action, f.reason.row, &*f.reason.kind),
         (Action::Set, SET_FILE, "list: replace")
     );
     assert_eq!(
@@ -526,7 +526,7 @@ fn env_list_removed() {
     let env = "spec.template.spec.containers[name=api].env";
     let f = field(&p, env);
     assert_eq!(
-        (f.action, f.reason.row, f.reason.kind.as_str()),
+        (f.action, f.reason.row, &*f.reason.kind),
         (Action::Clear, DELETE, "list: merge by key name")
     );
     assert_eq!(f.reason.directive.as_deref(), Some("null (delete)"));

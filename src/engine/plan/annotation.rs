@@ -34,6 +34,31 @@ pub fn with_annotation(local: &Value, annotation: &str) -> Value {
     obj
 }
 
+/// [`encode`] `local`, and return it as [`with_annotation`] would: one document, no copies.
+///
+/// # Errors
+/// As [`encode`].
+pub(super) fn encode_into(mut local: Value) -> Result<(String, Value), gojson::GoJsonError> {
+    let mut old_at = None;
+    set_annotations(&mut local, |annotations| {
+        old_at = annotations.keys().position(|k| k == LAST_APPLIED);
+        annotations.shift_remove(LAST_APPLIED);
+    });
+    let mut text = gojson::to_string(&local)?;
+    text.push('\n');
+    let value = Value::String(text.clone());
+    // Where `with_annotation`'s insert would put it: in the old one's place, else last.
+    set_annotations(&mut local, |annotations| match old_at {
+        Some(i) => {
+            annotations.shift_insert(i, LAST_APPLIED.into(), value);
+        }
+        None => {
+            annotations.insert(LAST_APPLIED.into(), value);
+        }
+    });
+    Ok((text, local))
+}
+
 /// The annotation of an object, if it has one.
 #[must_use]
 pub fn of(obj: &Value) -> Option<&str> {
@@ -80,6 +105,27 @@ mod tests {
             encode(&local).unwrap(),
             "{\"apiVersion\":\"v1\",\"data\":{\"a\":null,\"z\":\"\\u003cx\\u003e\"},\"kind\":\"ConfigMap\",\"metadata\":{\"annotations\":{},\"name\":\"a\\u0026b\"}}\n"
         );
+    }
+
+    #[test]
+    fn encode_into_equals_encode_then_with_annotation() {
+        for local in [
+            json!({"kind": "A", "metadata": {"name": "x"}}),
+            json!({"kind": "A"}),
+            json!({"kind": "A", "metadata": {"name": "x", "annotations": "bad"}}),
+            json!({"kind": "A", "metadata": {"annotations": {"a": "1", LAST_APPLIED: "old", "z": "2"}}}),
+            json!({"kind": "A", "metadata": {"annotations": {LAST_APPLIED: "old"}}, "spec": {"b": 1}}),
+        ] {
+            let text = encode(&local).unwrap();
+            let modified = with_annotation(&local, &text);
+            let (text2, modified2) = encode_into(local.clone()).unwrap();
+            assert_eq!(text2, text);
+            assert_eq!(
+                serde_json::to_string(&modified2).unwrap(),
+                serde_json::to_string(&modified).unwrap(),
+                "key order too"
+            );
+        }
     }
 
     #[test]

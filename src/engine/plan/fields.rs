@@ -8,6 +8,9 @@
 //! and the patch directive involved; where the result differs from what the row alone predicts
 //! (`$retainKeys` clearing a key, a replaced list), the note says why.
 
+use std::borrow::Cow;
+use std::sync::Arc;
+
 use serde::Serialize;
 use serde_json::{Map, Value};
 
@@ -85,6 +88,19 @@ pub enum Table {
     ListElement,
 }
 
+impl Table {
+    /// The table's name in the JSON output.
+    #[must_use]
+    pub fn name(self) -> &'static str {
+        match self {
+            Table::Primitive => "primitive",
+            Table::Map => "map",
+            Table::List => "list",
+            Table::ListElement => "listElement",
+        }
+    }
+}
+
 /// Why a field gets its action.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
@@ -96,7 +112,7 @@ pub struct Reason {
     /// The table row's action, as kubectl's documentation words it.
     pub row: &'static str,
     /// `primitive`, `map`, `map (retainKeys)`, `list: replace`, `list: merge by key name`, ...
-    pub kind: String,
+    pub kind: Cow<'static, str>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub merge_key: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -117,7 +133,7 @@ pub struct FieldPlan {
     /// The value after the apply (primitives and whole lists only).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub result: Option<Value>,
-    /// The last-applied value (primitives and whole lists only; not in the JSON output).
+    /// The last-applied value (whole lists replaced as one only; not in the JSON output).
     #[serde(skip)]
     pub last_applied: Option<Value>,
 }
@@ -132,18 +148,39 @@ struct Quad<'v> {
     p: Option<&'v Value>,
 }
 
-impl<'v> Quad<'v> {
-    fn key(&self, k: &str) -> Quad<'v> {
-        let get = |d: Option<&'v Value>| d.and_then(|d| d.as_object()).and_then(|m| m.get(k));
-        Quad {
-            l: get(self.l),
-            c: get(self.c),
-            v: get(self.v),
-            r: get(self.r),
-            p: get(self.p),
+/// One document's map, read in the order the walk asks for its keys. The walk goes through
+/// the keys in document order, and the documents mostly share it, so the next entry is usually
+/// the one asked for: no hashing (in a 100,000-key map every hash lookup is a cache miss).
+struct Cursor<'v> {
+    map: Option<(
+        &'v Map<String, Value>,
+        std::iter::Peekable<serde_json::map::Iter<'v>>,
+    )>,
+}
+
+impl<'v> Cursor<'v> {
+    fn new(doc: Option<&'v Value>) -> Cursor<'v> {
+        Cursor {
+            map: doc
+                .and_then(Value::as_object)
+                .map(|m| (m, m.iter().peekable())),
         }
     }
 
+    fn get(&mut self, k: &str) -> Option<&'v Value> {
+        let (map, next) = self.map.as_mut()?;
+        if let Some((key, v)) = next.peek()
+            && key.as_str() == k
+        {
+            let v = *v;
+            next.next();
+            return Some(v);
+        }
+        map.get(k)
+    }
+}
+
+impl<'v> Quad<'v> {
     /// The first present value, to tell the field's shape.
     fn shape(&self) -> Option<&'v Value> {
         self.c.or(self.v).or(self.r).or(self.l)
@@ -160,16 +197,41 @@ enum Kind {
     AtomicList,
 }
 
-struct Walker {
-    mode: PatchType,
-    out: Vec<FieldPlan>,
+/// The documents' values at a field the warnings look at ([`super::warnings::needs_values`]),
+/// so that they need not look its path up from the root: that scans every merge-keyed list on
+/// the way, once per field, which is quadratic when many fields are cleared or hold unions.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Values<'v> {
+    /// The field's index in the plan.
+    pub field: usize,
+    pub last_applied: Option<&'v Value>,
+    pub live: Option<&'v Value>,
+    pub result: Option<&'v Value>,
 }
 
-/// Every field of the union of the documents, in result order.
-pub(crate) fn walk(docs: &Docs<'_>, meta: Option<Meta<'_>>, mode: PatchType) -> Vec<FieldPlan> {
+struct Walker<'v> {
+    mode: PatchType,
+    out: Vec<FieldPlan>,
+    values: Vec<Values<'v>>,
+    /// The path being walked; each field gets a copy (one allocation: the steps are shared).
+    path: Vec<Seg>,
+    /// One shared text per field name (`name`, `value`, `image` repeat in every element).
+    names: gofmt::FastMap<&'v str, Arc<str>>,
+}
+
+/// Every field of the union of the documents, in result order, and the values the warnings
+/// need (ascending by field).
+pub(crate) fn walk<'v>(
+    docs: &Docs<'v>,
+    meta: Option<Meta<'_>>,
+    mode: PatchType,
+) -> (Vec<FieldPlan>, Vec<Values<'v>>) {
     let mut w = Walker {
         mode,
         out: Vec::new(),
+        values: Vec::new(),
+        path: Vec::new(),
+        names: gofmt::FastMap::default(),
     };
     let q = Quad {
         l: docs.last_applied,
@@ -178,20 +240,37 @@ pub(crate) fn walk(docs: &Docs<'_>, meta: Option<Meta<'_>>, mode: PatchType) -> 
         r: docs.result,
         p: docs.patch,
     };
-    w.object(q, meta, &FieldPath::default(), None, 0);
-    w.out
+    w.object(q, meta, None, 0);
+    (w.out, w.values)
 }
 
 /// The union of the keys of some objects, first-seen order.
 fn keys<'v>(docs: &[Option<&'v Value>]) -> Vec<&'v String> {
-    let mut seen = gofmt::FastSet::default();
-    let mut out = Vec::new();
-    for d in docs.iter().flatten() {
-        if let Value::Object(m) = d {
+    let maps: Vec<&Map<String, Value>> = docs
+        .iter()
+        .flatten()
+        .filter_map(|d| d.as_object())
+        .collect();
+    let Some((first, rest)) = maps.split_first() else {
+        return Vec::new();
+    };
+    let mut out: Vec<&String> = first.keys().collect();
+    if out.len() + rest.iter().map(|m| m.len()).sum::<usize>() <= 48 {
+        // Small maps (most of them): compare with the few keys found so far; no hash set.
+        for m in rest {
             for k in m.keys() {
-                if seen.insert(k.as_str()) {
+                if !out.contains(&k) {
                     out.push(k);
                 }
+            }
+        }
+        return out;
+    }
+    let mut seen: gofmt::FastSet<&str> = out.iter().map(|k| k.as_str()).collect();
+    for m in rest {
+        for k in m.keys() {
+            if seen.insert(k.as_str()) {
+                out.push(k);
             }
         }
     }
@@ -222,31 +301,58 @@ fn element_action(q: &Quad<'_>) -> Action {
     }
 }
 
-impl Walker {
-    /// The fields of a map. `removed` says why the map itself leaves live, if it does: its
-    /// fields go with it.
-    fn object(
-        &mut self,
-        q: Quad<'_>,
-        meta: Option<Meta<'_>>,
-        path: &FieldPath,
-        removed: Option<&str>,
-        depth: usize,
-    ) {
+impl<'v> Walker<'v> {
+    /// Add a field; keep its values if the warnings will want them.
+    fn push(&mut self, f: FieldPlan, q: &Quad<'v>) {
+        if super::warnings::needs_values(&f) {
+            self.values.push(Values {
+                field: self.out.len(),
+                last_applied: q.l,
+                live: q.v,
+                result: q.r,
+            });
+        }
+        self.out.push(f);
+    }
+
+    /// The shared text of a field name.
+    fn name(&mut self, k: &'v str) -> Arc<str> {
+        self.names.entry(k).or_insert_with(|| k.into()).clone()
+    }
+
+    /// The fields of a map (at `self.path`). `removed` says why the map itself leaves live, if
+    /// it does: its fields go with it.
+    fn object(&mut self, q: Quad<'v>, meta: Option<Meta<'_>>, removed: Option<&str>, depth: usize) {
         if depth > crate::engine::MAX_DEPTH {
             return;
         }
         let retain_list =
             q.p.and_then(|p| p.get(RETAIN_KEYS_DIRECTIVE))
                 .and_then(Value::as_array);
+        let mut cursors = [q.l, q.c, q.v, q.r, q.p].map(Cursor::new);
+        let big = q
+            .shape()
+            .and_then(Value::as_object)
+            .is_some_and(|m| m.len() > 64);
         for k in keys(&[q.v, q.r, q.c, q.l]) {
             if k.starts_with('$') {
                 continue;
             }
-            let child = q.key(k);
+            let [l, c, v, r, p] = &mut cursors;
+            let child = Quad {
+                l: l.get(k),
+                c: c.get(k),
+                v: v.get(k),
+                r: r.get(k),
+                p: p.get(k),
+            };
             let Some(shape) = child.shape() else { continue };
             let (kind, sub) = self.kind_of(meta, k, shape);
-            let path = path.child(Seg::Key(k.clone()));
+            // Names repeat across the elements of lists (small maps); a big map's keys are
+            // mostly its own (a ConfigMap's 100,000 keys), not worth a table.
+            let seg = Seg::Key(if big { k.as_str().into() } else { self.name(k) });
+            self.path.push(seg);
+            let path = FieldPath(self.path.clone());
             let action = action_of(&child);
             let mut reason = row_reason(&child, &kind, self.mode);
             reason.directive = field_directive(q.p, k, &kind);
@@ -268,22 +374,28 @@ impl Walker {
             let gone = (action == Action::Clear)
                 .then(|| format!("{path} leaves live, and with it this field"));
             let leaf = matches!(kind, Kind::Primitive | Kind::AtomicList);
-            self.out.push(FieldPlan {
-                path: path.clone(),
+            let plan = FieldPlan {
+                path,
                 action,
                 reason,
                 live: if leaf { child.v.cloned() } else { None },
                 result: if leaf { child.r.cloned() } else { None },
-                last_applied: if leaf { child.l.cloned() } else { None },
-            });
+                last_applied: if kind == Kind::AtomicList {
+                    child.l.cloned()
+                } else {
+                    None
+                },
+            };
+            self.push(plan, &child);
             let gone = gone.as_deref().or(removed);
             match kind {
-                Kind::Map { .. } => self.object(child, sub, &path, gone, depth + 1),
-                Kind::KeyedList(key) => self.keyed_list(child, sub, &key, &path, gone, depth + 1),
-                Kind::SetList => self.set_list(child, k, q.p, &path, gone),
-                Kind::AtomicList => self.atomic_list(child, &path, gone),
+                Kind::Map { .. } => self.object(child, sub, gone, depth + 1),
+                Kind::KeyedList(key) => self.keyed_list(child, sub, &key, gone, depth + 1),
+                Kind::SetList => self.set_list(child, k, q.p, gone),
+                Kind::AtomicList => self.atomic_list(child, gone),
                 Kind::Primitive => {}
             }
+            self.path.pop();
         }
     }
 
@@ -329,12 +441,11 @@ impl Walker {
         }
     }
 
-    fn keyed_list<'v>(
+    fn keyed_list(
         &mut self,
         q: Quad<'v>,
         meta: Option<Meta<'_>>,
         key: &str,
-        path: &FieldPath,
         removed: Option<&str>,
         depth: usize,
     ) {
@@ -359,6 +470,8 @@ impl Walker {
         let find = |index: &gofmt::FastMap<ScalarKey<'v>, &'v Value>, kv: &'v Value| {
             ScalarKey::of(kv).and_then(|k| index.get(&k).copied())
         };
+        let key_name: Arc<str> = key.into();
+        let kind: Cow<'static, str> = format!("list: merge by key {key}").into();
         for kv in order {
             let el = Quad {
                 l: find(&il, kv),
@@ -367,11 +480,12 @@ impl Walker {
                 r: find(&ir, kv),
                 p: find(&ip, kv),
             };
-            let path = path.child(Seg::Merge {
-                key: key.to_owned(),
-                value: gofmt::sprint(kv),
+            self.path.push(Seg::Merge {
+                key: key_name.clone(),
+                value: gofmt::sprint(kv).into(),
             });
-            let mut reason = element_reason(&el, format!("list: merge by key {key}"));
+            let path = FieldPath(self.path.clone());
+            let mut reason = element_reason(&el, kind.clone());
             reason.merge_key = Some(key.to_owned());
             if el.p.and_then(|p| p.get("$patch")).and_then(Value::as_str) == Some("delete") {
                 reason.directive = Some("$patch: delete".into());
@@ -380,24 +494,25 @@ impl Walker {
             explain_removal(&mut reason, action, &el, removed);
             let gone = (action == Action::Delete)
                 .then(|| format!("{path} leaves live, and with it this field"));
-            self.out.push(FieldPlan {
-                path: path.clone(),
+            let plan = FieldPlan {
+                path,
                 action,
                 reason,
                 live: None,
                 result: None,
                 last_applied: None,
-            });
-            self.object(el, meta, &path, gone.as_deref().or(removed), depth + 1);
+            };
+            self.push(plan, &el);
+            self.object(el, meta, gone.as_deref().or(removed), depth + 1);
+            self.path.pop();
         }
     }
 
-    fn set_list<'v>(
+    fn set_list(
         &mut self,
         q: Quad<'v>,
         field: &str,
         parent_patch: Option<&Value>,
-        path: &FieldPath,
         removed: Option<&str>,
     ) {
         let (l, c, v, r) = (items(q.l), items(q.c), items(q.v), items(q.r));
@@ -427,13 +542,14 @@ impl Walker {
                 p: None,
             };
             let mut reason = element_reason(&el, "list: merge primitives".into());
+            let path = self.child_path(Seg::Item(gofmt::sprint(item).into()));
             if deleted.is_some_and(|d| d.iter().any(|x| gofmt::go_eq(x, item))) {
                 reason.directive = Some(format!("$deleteFromPrimitiveList/{field}"));
             }
             let action = element_action(&el);
             explain_removal(&mut reason, action, &el, removed);
             self.out.push(FieldPlan {
-                path: path.child(Seg::Item(gofmt::sprint(item))),
+                path,
                 action,
                 reason,
                 live: None,
@@ -443,7 +559,15 @@ impl Walker {
         }
     }
 
-    fn atomic_list(&mut self, q: Quad<'_>, path: &FieldPath, removed: Option<&str>) {
+    /// `self.path` + `seg`, for a field with nothing under it.
+    fn child_path(&self, seg: Seg) -> FieldPath {
+        let mut segs = Vec::with_capacity(self.path.len() + 1);
+        segs.extend_from_slice(&self.path);
+        segs.push(seg);
+        FieldPath(segs)
+    }
+
+    fn atomic_list(&mut self, q: Quad<'v>, removed: Option<&str>) {
         let (l, c, v, r) = (slice(q.l), slice(q.c), slice(q.v), slice(q.r));
         for i in 0..v.len().max(r.len()).max(c.len()) {
             let el = Quad {
@@ -462,14 +586,15 @@ impl Walker {
             if let (Action::Delete, Some(why)) = (action, removed) {
                 reason.note = Some(why.to_owned());
             }
-            self.out.push(FieldPlan {
-                path: path.child(Seg::Index(i)),
+            let plan = FieldPlan {
+                path: self.child_path(Seg::Index(i)),
                 action,
                 reason,
                 live: el.v.cloned(),
                 result: el.r.cloned(),
                 last_applied: el.l.cloned(),
-            });
+            };
+            self.push(plan, &el);
         }
     }
 }
@@ -508,7 +633,7 @@ fn index_by<'v>(list: &[&'v Value], key: Option<&str>) -> gofmt::FastMap<ScalarK
     index
 }
 
-fn list_kind_atomic(mode: PatchType) -> String {
+fn list_kind_atomic(mode: PatchType) -> Cow<'static, str> {
     match mode {
         PatchType::Strategic => "list: replace".into(),
         PatchType::Merge => {
@@ -517,7 +642,7 @@ fn list_kind_atomic(mode: PatchType) -> String {
     }
 }
 
-fn kind_name(kind: &Kind, mode: PatchType) -> String {
+fn kind_name(kind: &Kind, mode: PatchType) -> Cow<'static, str> {
     match kind {
         Kind::Primitive => "primitive".into(),
         Kind::Map {
@@ -525,7 +650,7 @@ fn kind_name(kind: &Kind, mode: PatchType) -> String {
         } => "map (retainKeys)".into(),
         Kind::Map { replace: true, .. } => "map (replace)".into(),
         Kind::Map { .. } => "map".into(),
-        Kind::KeyedList(k) => format!("list: merge by key {k}"),
+        Kind::KeyedList(k) => format!("list: merge by key {k}").into(),
         Kind::SetList => "list: merge primitives".into(),
         Kind::AtomicList => list_kind_atomic(mode),
     }
@@ -565,7 +690,7 @@ fn row_reason(q: &Quad<'_>, kind: &Kind, mode: PatchType) -> Reason {
 }
 
 /// The row for a list element (seeds: "合并一个复杂元素列表中的单个元素").
-fn element_reason(q: &Quad<'_>, kind: String) -> Reason {
+fn element_reason(q: &Quad<'_>, kind: Cow<'static, str>) -> Reason {
     let (in_config, in_live, in_last_applied) = (q.c.is_some(), q.v.is_some(), q.l.is_some());
     let row = match (in_config, in_live, in_last_applied) {
         (true, true, _) => "Merge the element with the live element of the same key.",

@@ -3,19 +3,21 @@
 //! `metadata.finalizers[=foregroundDeletion]`, `spec.args[0]`.
 
 use std::fmt;
+use std::sync::Arc;
 
 use serde::{Serialize, Serializer};
 use serde_json::Value;
 
-/// One step of a path.
+/// One step of a path. The texts are shared (`Arc<str>`): a plan holds one path per field, and
+/// the fields under a list element all repeat its steps, so a clone must not copy them.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum Seg {
     /// An object field.
-    Key(String),
+    Key(Arc<str>),
     /// A merge-keyed list element: `[name=nginx]` (the key's value as Go's `%v` prints it).
-    Merge { key: String, value: String },
+    Merge { key: Arc<str>, value: Arc<str> },
     /// An element of a primitive set list: `[=value]`.
-    Item(String),
+    Item(Arc<str>),
     /// An element of an atomic list, by position: `[0]`.
     Index(usize),
 }
@@ -50,14 +52,14 @@ impl FieldPath {
         let mut at = doc;
         for seg in &self.0 {
             at = match (seg, at) {
-                (Seg::Key(k), Value::Object(m)) => m.get(k)?,
+                (Seg::Key(k), Value::Object(m)) => m.get(&**k)?,
                 (Seg::Merge { key, value }, Value::Array(items)) => items.iter().find(|i| {
-                    i.get(key)
-                        .is_some_and(|v| crate::engine::gofmt::sprint(v) == *value)
+                    i.get(&**key)
+                        .is_some_and(|v| crate::engine::gofmt::sprint(v) == **value)
                 })?,
                 (Seg::Item(value), Value::Array(items)) => items
                     .iter()
-                    .find(|i| crate::engine::gofmt::sprint(i) == *value)?,
+                    .find(|i| crate::engine::gofmt::sprint(i) == **value)?,
                 (Seg::Index(i), Value::Array(items)) => items.get(*i)?,
                 _ => return None,
             };
@@ -78,14 +80,15 @@ fn quoted(s: &str) -> String {
     serde_json::to_string(s).unwrap_or_default()
 }
 
-fn bracket_text(s: &str) -> String {
-    if s.chars()
-        .all(|c| c.is_ascii_alphanumeric() || "-_./:@".contains(c))
+/// A bracket value as written: bare when plain, else JSON-quoted.
+fn write_bracket_text(f: &mut fmt::Formatter<'_>, s: &str) -> fmt::Result {
+    if s.bytes()
+        .all(|c| c.is_ascii_alphanumeric() || b"-_./:@".contains(&c))
         && !s.is_empty()
     {
-        s.to_owned()
+        f.write_str(s)
     } else {
-        quoted(s)
+        f.write_str(&quoted(s))
     }
 }
 
@@ -100,8 +103,18 @@ impl fmt::Display for FieldPath {
                     f.write_str(k)?;
                 }
                 Seg::Key(k) => write!(f, "[{}]", quoted(k))?,
-                Seg::Merge { key, value } => write!(f, "[{key}={}]", bracket_text(value))?,
-                Seg::Item(value) => write!(f, "[={}]", bracket_text(value))?,
+                Seg::Merge { key, value } => {
+                    f.write_str("[")?;
+                    f.write_str(key)?;
+                    f.write_str("=")?;
+                    write_bracket_text(f, value)?;
+                    f.write_str("]")?;
+                }
+                Seg::Item(value) => {
+                    f.write_str("[=")?;
+                    write_bracket_text(f, value)?;
+                    f.write_str("]")?;
+                }
                 Seg::Index(n) => write!(f, "[{n}]")?,
             }
         }
@@ -182,7 +195,7 @@ impl std::str::FromStr for FieldPath {
             if start == i {
                 return Err(err(i, "empty field name"));
             }
-            segs.push(Seg::Key(chars[start..i].iter().collect()));
+            segs.push(Seg::Key(chars[start..i].iter().collect::<String>().into()));
         }
         if segs.is_empty() {
             return Err(format!("bad path {s:?}: empty"));
@@ -225,15 +238,15 @@ fn unquote(text: &str) -> Result<String, String> {
 
 fn bracket_seg(inner: &str) -> Result<Seg, String> {
     if inner.starts_with('"') {
-        return Ok(Seg::Key(unquote(inner)?));
+        return Ok(Seg::Key(unquote(inner)?.into()));
     }
     if let Some(value) = inner.strip_prefix('=') {
-        return Ok(Seg::Item(unquote(value)?));
+        return Ok(Seg::Item(unquote(value)?.into()));
     }
     if let Some((key, value)) = inner.split_once('=') {
         return Ok(Seg::Merge {
-            key: key.to_owned(),
-            value: unquote(value)?,
+            key: key.into(),
+            value: unquote(value)?.into(),
         });
     }
     inner

@@ -64,15 +64,33 @@ pub(crate) fn merge_map(
     let (lists, regular): (Vec<_>, Vec<_>) = patch
         .into_iter()
         .partition(|(k, _)| k.starts_with(DELETE_FROM_PRIMITIVE_LIST_PREFIX));
+    let mut removed = FastSet::default();
     for (key, patch_value) in regular.into_iter().chain(lists) {
-        merge_key_into(&mut original, key, patch_value, meta, opts, depth)?;
+        merge_key_into(
+            &mut original,
+            &mut removed,
+            key,
+            patch_value,
+            meta,
+            opts,
+            depth,
+        )?;
+    }
+    if !removed.is_empty() {
+        original.retain(|k, _| !removed.contains(k.as_str()));
     }
     Ok(original)
 }
 
 /// One key of the patch.
+///
+/// `removed`: keys a `null` deletes while applying, taken out in one pass at the end of the map
+/// (`shift_remove` moves every later entry: 400 nulls in a 100,000-key ConfigMap cost 40 M
+/// moves). A key in it is removed at once if another patch key reaches it, so the result is
+/// exactly that of removing each at once.
 fn merge_key_into(
     original: &mut Object,
+    removed: &mut FastSet<String>,
     key: String,
     patch_value: Value,
     meta: Meta<'_>,
@@ -89,11 +107,17 @@ fn merge_key_into(
         key = extract_key(&key, DELETE_FROM_PRIMITIVE_LIST_PREFIX)?.to_owned();
         is_delete_list = true;
     }
-    if patch_value.is_null() {
+    if removed.remove(key.as_str()) {
         original.shift_remove(&key);
+    }
+    if patch_value.is_null() {
         if opts.ignore_unmatched_nulls {
+            if original.contains_key(&key) {
+                removed.insert(key);
+            }
             return Ok(());
         }
+        original.shift_remove(&key);
     }
     let Some(slot) = original.get_mut(&key) else {
         if !is_delete_list {

@@ -1,0 +1,73 @@
+//! Planning again after an edit or a reload: the new model keeps what the user sees (the
+//! selected path or its nearest ancestor, the focused pane, folds, the why panel, revealed
+//! secrets).
+
+use super::files::Docs;
+use super::model::Model;
+use crate::cli::CliError;
+
+impl Model {
+    /// Plan `docs` again and rebuild the model, keeping what the user sees: the selected path
+    /// (or its nearest ancestor), the focused pane, folds, the why panel, revealed secrets.
+    ///
+    /// # Errors
+    /// The plan's [`CliError`]; the model is then unchanged.
+    pub fn replan(&mut self, docs: Docs) -> Result<(), CliError> {
+        self.replan_with(docs, false)
+    }
+
+    /// [`Model::replan`], and take the new last-applied as committed (after a write or a reload).
+    ///
+    /// # Errors
+    /// As [`Model::replan`].
+    pub fn replan_rebased(&mut self, docs: Docs) -> Result<(), CliError> {
+        self.replan_with(docs, true)
+    }
+
+    fn replan_with(&mut self, docs: Docs, rebase: bool) -> Result<(), CliError> {
+        let plan = crate::cli::plan::compute(&docs.plan_docs(), None, true)?;
+        if rebase {
+            self.edit.base.clone_from(&plan.last_applied);
+        }
+        let mut trail = Vec::new();
+        let mut at = Some(self.current_path());
+        while let Some(id) = at {
+            trail.push(self.paths.text(id).to_owned());
+            at = self.paths.parent(id);
+        }
+        let folded: Vec<String> = self
+            .folded
+            .iter()
+            .map(|id| self.paths.text(*id).to_owned())
+            .collect();
+        let edit = std::mem::take(&mut self.edit);
+        let pending = edit.base != plan.last_applied;
+        let mut next = Model::build(
+            std::mem::take(&mut self.title),
+            std::mem::take(&mut self.about),
+            docs,
+            plan,
+            edit,
+            pending,
+        );
+        next.focus = self.focus.min(next.panes.len().saturating_sub(1));
+        next.why = self.why;
+        next.reveal = self.reveal;
+        next.size = self.size;
+        next.notice = self.notice.take();
+        next.mode = std::mem::take(&mut self.mode);
+        next.folded = folded.iter().filter_map(|t| next.paths.find(t)).collect();
+        if !next.folded.is_empty() {
+            next.refold();
+        }
+        let field = trail
+            .iter()
+            .filter_map(|t| next.paths.find(t))
+            .find_map(|id| next.field_of_path(id));
+        if let Some(f) = field {
+            next.select_field(f);
+        }
+        *self = next;
+        Ok(())
+    }
+}
