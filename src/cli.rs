@@ -3,6 +3,7 @@
 //! Exit status: 0 success, 1 the operation failed (e.g. a three-way conflict, a patch the
 //! reference rejects), 2 bad input (unreadable or malformed files, bad arguments).
 
+mod cluster;
 pub mod diff;
 mod input;
 mod last_applied;
@@ -16,6 +17,7 @@ use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand};
 
+pub use cluster::{ApplyArgs, ClusterArgs};
 pub use last_applied::ANNOTATIONS_LIMIT;
 pub use patch::PatchCommand;
 
@@ -64,6 +66,12 @@ pub struct OpenArgs {
     /// TUI: a commit writes the last-applied document alone to PATH (not the live file).
     #[arg(long, value_name = "PATH")]
     pub write_last_applied: Option<PathBuf>,
+    /// Cluster mode: the namespace for an object whose file names none (default: the
+    /// context's).
+    #[arg(long, short = 'n', requires = "local")]
+    pub namespace: Option<String>,
+    #[command(flatten)]
+    pub cluster: ClusterArgs,
 }
 
 #[derive(Debug, Subcommand)]
@@ -81,6 +89,9 @@ pub enum Command {
     LastApplied(last_applied::LastAppliedCommand),
     /// List the built-in examples (open one with `--example NAME`).
     Examples,
+    /// Send what `kubectl apply` would send to the cluster (with `--yes`; a server dry run
+    /// first). Without `--yes`, print the requests and send nothing.
+    Apply(ApplyArgs),
 }
 
 /// Why a command failed, and so its exit status.
@@ -123,6 +134,7 @@ pub fn run(cli: Cli) -> Result<String, CliError> {
         Some(Command::Diff(args)) => diff::main(&args),
         Some(Command::LastApplied(cmd)) => last_applied::run(&cmd),
         Some(Command::Examples) => Ok(list_examples()),
+        Some(Command::Apply(args)) => cluster::apply(&args),
         None => open(&cli.open),
     }
 }

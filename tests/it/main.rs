@@ -6,12 +6,14 @@
 mod bad_input;
 mod boundary;
 mod cli_conformance;
+mod cluster;
 mod conformance_jsonmerge;
 mod conformance_smp;
 mod diff;
 mod document_yaml;
 mod edit_keys;
 mod examples;
+mod fakeapi;
 mod last_applied;
 mod lint;
 mod many;
