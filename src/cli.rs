@@ -173,6 +173,9 @@ fn open(args: &OpenArgs) -> Result<String, CliError> {
     let source = match (example, &args.local) {
         (Some(e), _) if !tty => return example_plan(e),
         (Some(e), _) => crate::app::Source::from_example(e)?,
+        (None, Some(local)) if args.live.is_none() && !args.no_live => {
+            return open_cluster(args, local, tty);
+        }
         (None, Some(local)) => files_source(args, local)?,
         (None, None) => return Err(CliError::Input("no examples built in".into())),
     };
@@ -199,6 +202,50 @@ fn open(args: &OpenArgs) -> Result<String, CliError> {
     let theme = crate::theme::Theme::from_no_color(no_color.as_deref());
     crate::tui::run(model, &theme).map_err(|e| CliError::Failed(format!("terminal: {e}")))?;
     Ok(String::new())
+}
+
+/// `-f LOCAL` with neither `--live` nor `--no-live`: the live object comes from the cluster.
+#[cfg(feature = "cluster")]
+fn open_cluster(args: &OpenArgs, local: &std::path::Path, tty: bool) -> Result<String, CliError> {
+    if args.write_last_applied.is_some() {
+        return Err(CliError::Input(
+            "--write-last-applied works with --live FILE; in cluster mode a commit patches the object's annotation".into(),
+        ));
+    }
+    let local_obj = input::read_one_object(local)?;
+    let last_applied = args
+        .last_applied
+        .as_deref()
+        .map(input::read_object)
+        .transpose()?;
+    let conn = args.cluster.conn(args.namespace.as_deref());
+    let (source, session) = crate::cluster::open(
+        &conn,
+        local_obj,
+        last_applied,
+        args.cluster.openapi_patch,
+        &local.display().to_string(),
+    )
+    .map_err(|e| CliError::Input(format!("{}: {e}", local.display())))?;
+    let model = crate::app::Model::from_cluster(source, session)?;
+    if !tty {
+        return plan::render(&model.plan, plan::Format::Text);
+    }
+    let mut model = model;
+    model.edit.options = crate::app::EditOptions {
+        read_only: args.read_only,
+        dry_run: args.dry_run,
+        write_last_applied: None,
+    };
+    let no_color = std::env::var("NO_COLOR").ok();
+    let theme = crate::theme::Theme::from_no_color(no_color.as_deref());
+    crate::tui::run(model, &theme).map_err(|e| CliError::Failed(format!("terminal: {e}")))?;
+    Ok(String::new())
+}
+
+#[cfg(not(feature = "cluster"))]
+fn open_cluster(_: &OpenArgs, _: &std::path::Path, _: bool) -> Result<String, CliError> {
+    Err(cluster::not_built())
 }
 
 /// The documents named by `-f`, `--live`, `--last-applied`.

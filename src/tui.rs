@@ -102,6 +102,7 @@ pub fn perform(command: &Command) -> Option<Message> {
             expected,
         } => Some(Message::Written(write(path, content, expected.as_deref()))),
         Command::Reload(request) => Some(Message::Reloaded(load(request).map(Box::new))),
+        Command::Cluster(op) => Some(Message::ClusterDone(Box::new(crate::cluster::perform(op)))),
         Command::Quit | Command::Edit { .. } => None,
     }
 }

@@ -40,7 +40,7 @@ fn write(dir: &Path, name: &str, text: &str) -> PathBuf {
     p
 }
 
-const LOCAL: &str = "apiVersion: apps/v1
+pub const LOCAL: &str = "apiVersion: apps/v1
 kind: Deployment
 metadata:
   name: web

@@ -7,6 +7,7 @@ mod bad_input;
 mod boundary;
 mod cli_conformance;
 mod cluster;
+mod cluster_keys;
 mod conformance_jsonmerge;
 mod conformance_smp;
 mod diff;
