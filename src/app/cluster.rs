@@ -19,7 +19,7 @@ use crate::cli::CliError;
 use crate::cli::plan::{DocNames, compute};
 use crate::cluster::{self, Choice, ClusterError, Conn, Purpose, Request, SchemaSource, Target};
 use crate::engine::jsonmerge;
-use crate::engine::plan::Plan;
+use crate::engine::plan::{LAST_APPLIED, Plan};
 
 /// What the TUI knows about the object in the cluster.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -341,13 +341,10 @@ fn reloaded(model: &mut Model, obj: Option<Value>) {
         model.notice = Some(format!("reloaded, but: {e}"));
         return;
     }
+    let mask = model.secret && !model.reveal;
     let changed = diff_lines(
-        &before.as_ref().map_or_else(String::new, jsonmerge::to_yaml),
-        &model
-            .docs
-            .live
-            .as_ref()
-            .map_or_else(String::new, jsonmerge::to_yaml),
+        &shown_yaml(before.as_ref(), mask),
+        &shown_yaml(model.docs.live.as_ref(), mask),
     );
     let Some(edited) = edited else {
         model.notice = Some("reloaded from the cluster".into());
@@ -384,6 +381,33 @@ fn reloaded(model: &mut Model, obj: Option<Value>) {
     model.mode = Mode::Confirm(Box::new(p));
 }
 
+/// An object as YAML for a diff; a Secret's values masked as the panes mask them (`s`
+/// reveals): a changed value shows as `***` on both sides.
+fn shown_yaml(v: Option<&Value>, mask: bool) -> String {
+    let Some(v) = v else {
+        return String::new();
+    };
+    if !mask {
+        return jsonmerge::to_yaml(v);
+    }
+    let mut v = v.clone();
+    for field in ["data", "stringData"] {
+        if let Some(Value::Object(m)) = v.get_mut(field) {
+            for value in m.values_mut() {
+                *value = Value::String("***".into());
+            }
+        }
+    }
+    // The last-applied annotation holds the values too.
+    if let Some(Value::String(text)) = v.pointer_mut(&format!(
+        "/metadata/annotations/{}",
+        LAST_APPLIED.replace('~', "~0").replace('/', "~1")
+    )) {
+        *text = super::patch::mask_annotation(text);
+    }
+    jsonmerge::to_yaml(&v)
+}
+
 /// The dry run's answer: shown for confirmation, with how it differs from the planned result.
 fn dry_run_answered(model: &mut Model, answer: Option<Value>) {
     let Some(session) = model.edit.cluster.as_deref() else {
@@ -405,6 +429,7 @@ fn dry_run_answered(model: &mut Model, answer: Option<Value>) {
             return;
         }
     };
+    let mask = model.secret && !model.reveal;
     let strip = |v: &Value| {
         let mut v = cluster::without_managed_fields(v);
         if let Some(m) = v.get_mut("metadata").and_then(Value::as_object_mut) {
@@ -412,10 +437,8 @@ fn dry_run_answered(model: &mut Model, answer: Option<Value>) {
         }
         v
     };
-    let planned = jsonmerge::to_yaml(&strip(&model.plan.result));
-    let server = answer
-        .as_ref()
-        .map_or_else(String::new, |a| jsonmerge::to_yaml(&strip(a)));
+    let planned = shown_yaml(Some(&strip(&model.plan.result)), mask);
+    let server = shown_yaml(answer.map(|a| strip(&a)).as_ref(), mask);
     let mut diff = diff_lines(&planned, &server);
     if diff.is_empty() {
         diff.push((

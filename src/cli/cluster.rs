@@ -235,7 +235,9 @@ mod imp {
     #[must_use]
     pub fn show_request(request: &Request) -> String {
         let mut s = format!("{}\n", request.describe());
-        if let Some(body) = &request.body {
+        if request.resource == "secrets" {
+            s.push_str("(the body of a Secret is not printed)\n");
+        } else if let Some(body) = &request.body {
             s.push_str(body);
             s.push('\n');
         }

@@ -841,3 +841,147 @@ fn cluster_openapi_v2_gives_kubectls_patch() {
     );
     assert!(api.requests().iter().any(|r| r.path == "/openapi/v2"));
 }
+
+/// The query strings and content types kubectl 1.37.1 was recorded sending
+/// (`tests/cluster-recordings/kubectl-requests.json`): applyscope's apply and server dry run
+/// send the same, for the same case.
+#[test]
+fn cluster_apply_and_dry_run_queries_match_kubectls() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let recorded: Value = serde_json::from_str(
+        &std::fs::read_to_string(root.join("tests/cluster-recordings/kubectl-requests.json"))
+            .unwrap(),
+    )
+    .unwrap();
+    let case = root.join("tests/cases/03-deploy-replicas-removed-cleared");
+    let expected: Value =
+        serde_json::from_str(&std::fs::read_to_string(case.join("expected.json")).unwrap())
+            .unwrap();
+    let api = FakeApi::start();
+    api.put(expected["live"].clone());
+    let tmp = tempfile::tempdir().unwrap();
+    let kc = api.kubeconfig(tmp.path(), "default");
+    let out = run(&[
+        "apply",
+        "-f",
+        case.join("modified.yaml").to_str().unwrap(),
+        "--kubeconfig",
+        kc.to_str().unwrap(),
+        "--validate=false",
+        "--yes",
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let writes = api.writes();
+    let find = |command: &str| {
+        recorded["requests"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|r| r["command"].as_str().unwrap().contains(command))
+            .unwrap()
+            .clone()
+    };
+    for (sent, command) in writes
+        .iter()
+        .zip(["--dry-run=server", "--validate=false -f"])
+    {
+        let r = find(command);
+        assert_eq!(sent.method, r["method"]);
+        assert_eq!(sent.path, r["path"]);
+        assert_eq!(sent.query, r["query"], "{command}");
+        assert_eq!(sent.content_type.as_deref(), r["content_type"].as_str());
+        assert_eq!(sent.body_json(), expected["patch"]);
+    }
+}
+
+#[test]
+fn cluster_tls_error_is_one_line() {
+    let s = setup(Some(live_web()));
+    // https against the plain-HTTP fake: the TLS handshake fails.
+    let kc = write(
+        s.dir.path(),
+        "tls-kc",
+        &format!(
+            "apiVersion: v1\nkind: Config\nclusters:\n- name: c\n  cluster: {{server: 'https://127.0.0.1:{}', insecure-skip-tls-verify: false}}\ncontexts:\n- name: c\n  context: {{cluster: c, user: u}}\ncurrent-context: c\nusers:\n- name: u\n  user: {{}}\n",
+            s.api.port
+        ),
+    );
+    let err = one_line_exit_2(&run(&[
+        "plan",
+        "-f",
+        &s.local,
+        "--kubeconfig",
+        kc.to_str().unwrap(),
+    ]));
+    assert!(err.to_lowercase().contains("tls"), "{err}");
+    assert!(s.api.writes().is_empty());
+}
+
+#[test]
+fn cluster_namespaces_follow_kubectl() {
+    let s = setup(Some(live_web()));
+    // An explicit -n that differs from the file's namespace is kubectl's error.
+    let other = write(
+        s.dir.path(),
+        "ns.yaml",
+        &LOCAL.replace("  name: web\n", "  name: web\n  namespace: team\n"),
+    );
+    let out = run(&[
+        "plan",
+        "-f",
+        other.to_str().unwrap(),
+        "--kubeconfig",
+        &s.kubeconfig,
+        "-n",
+        "prod",
+    ]);
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("does not match the namespace \"prod\""),
+        "{}",
+        stderr(&out)
+    );
+    // -n names the namespace of a file that names none.
+    let out = run(&[
+        "plan",
+        "-f",
+        &s.local,
+        "--kubeconfig",
+        &s.kubeconfig,
+        "-n",
+        "prod",
+        "-o",
+        "json",
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(
+        s.api
+            .requests()
+            .iter()
+            .any(|r| r.path == "/apis/apps/v1/namespaces/prod/deployments/web")
+    );
+    // A cluster-scoped kind gets no namespace, in the path or the object.
+    let role = write(
+        s.dir.path(),
+        "role.yaml",
+        "apiVersion: rbac.authorization.k8s.io/v1\nkind: ClusterRole\nmetadata: {name: reader}\nrules: []\n",
+    );
+    let out = run(&[
+        "plan",
+        "-f",
+        role.to_str().unwrap(),
+        "--kubeconfig",
+        &s.kubeconfig,
+        "-o",
+        "json",
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let plan: Value = serde_json::from_str(&stdout(&out)).unwrap();
+    assert!(plan["created"]["metadata"].get("namespace").is_none());
+    assert!(
+        s.api
+            .requests()
+            .iter()
+            .any(|r| r.path == "/apis/rbac.authorization.k8s.io/v1/clusterroles/reader")
+    );
+}

@@ -242,3 +242,40 @@ fn cluster_keys_errors_are_notices_and_read_only_refuses() {
     assert!(notice(&h).contains("read-only"));
     assert_eq!(api.writes().len(), 1, "only the refused dry run");
 }
+
+#[test]
+fn cluster_keys_secret_values_stay_masked_in_the_dry_run_answer() {
+    let api = FakeApi::start();
+    api.put(
+        json!({"apiVersion": "v1", "kind": "Secret", "type": "Opaque",
+        "metadata": {"name": "s", "namespace": "team", "resourceVersion": "4"},
+        "data": {"password": "b2xkLXNlY3JldA=="}}),
+    );
+    let dir = tempfile::tempdir().unwrap();
+    let conn = Conn {
+        kubeconfig: Some(api.kubeconfig(dir.path(), "team")),
+        ..Conn::default()
+    };
+    let local = json!({"apiVersion": "v1", "kind": "Secret", "metadata": {"name": "s"},
+        "data": {"password": "bmV3LXNlY3JldA=="}});
+    let (source, session) = applyscope::cluster::open(&conn, local, None, true, "s.yaml").unwrap();
+    let mut h = Harness::of(Model::from_cluster(source, session).unwrap());
+    // The server's dry run answers with an admission-injected label and another value.
+    let mut answer = h.model.plan.result.clone();
+    answer["metadata"]["labels"] = json!({"injected": "yes"});
+    answer["data"]["password"] = json!("c2VydmVyLXZhbHVl");
+    api.fail_next("PATCH", "/api/v1/namespaces/team/secrets/s", 200, answer);
+    h.press("P");
+    assert_eq!(run_commands(&mut h), 1);
+    assert!(matches!(h.model.mode, Mode::Confirm(_)), "{}", notice(&h));
+    let screen = h.text();
+    assert!(screen.contains("+    injected: \"yes\""), "{screen}");
+    assert!(!screen.contains("c2VydmVyLXZhbHVl"), "{screen}");
+    assert!(!screen.contains("bmV3LXNlY3JldA=="), "{screen}");
+    assert!(!screen.contains("b2xkLXNlY3JldA=="), "{screen}");
+    assert!(screen.contains("apply to the cluster?"), "{screen}");
+    // The request itself carries the value, of course.
+    h.press("y");
+    run_commands(&mut h);
+    assert!(api.writes()[1].body_text().contains("bmV3LXNlY3JldA=="));
+}
