@@ -165,6 +165,11 @@ fn event_loop(terminal: &mut DefaultTerminal, mut model: Model, theme: &Theme) -
                     Command::Edit { text } => {
                         queue.push_back(Message::EditorDone(edit_suspended(terminal, &text)?));
                     }
+                    Command::Cluster(_) => {
+                        // Show "sending…" while the request runs (bounded by its timeouts).
+                        terminal.draw(|frame| ui::view(&model, theme, frame))?;
+                        queue.extend(perform(&command));
+                    }
                     other => queue.extend(perform(&other)),
                 }
             }
