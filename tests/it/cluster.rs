@@ -985,3 +985,67 @@ fn cluster_namespaces_follow_kubectl() {
             .any(|r| r.path == "/apis/rbac.authorization.k8s.io/v1/clusterroles/reader")
     );
 }
+
+/// A CustomResourceDefinition: kubectl's compiled-in types lack apiextensions.k8s.io (JSON
+/// merge patch), but a server whose OpenAPI v3 lists strategic merge patch for it gets one.
+#[test]
+fn cluster_crd_objects_follow_the_servers_openapi() {
+    let crd_kind = kind(
+        "apiextensions.k8s.io/v1",
+        "CustomResourceDefinition",
+        "customresourcedefinitions",
+        false,
+    );
+    let live = json!({"apiVersion": "apiextensions.k8s.io/v1", "kind": "CustomResourceDefinition",
+        "metadata": {"name": "widgets.example.com", "resourceVersion": "9"},
+        "spec": {"group": "example.com", "names": {"kind": "Widget", "plural": "widgets"}, "scope": "Namespaced",
+            "versions": [{"name": "v1", "served": true, "storage": true}]}});
+    let local = "apiVersion: apiextensions.k8s.io/v1\nkind: CustomResourceDefinition\nmetadata: {name: widgets.example.com}\nspec:\n  group: example.com\n  names: {kind: Widget, plural: widgets}\n  scope: Namespaced\n  versions:\n  - {name: v1, served: true, storage: false}\n";
+    let v3 = json!({
+        "openapi": "3.0.0",
+        "paths": {"/apis/apiextensions.k8s.io/v1/customresourcedefinitions/{name}": {"patch": {
+            "x-kubernetes-group-version-kind": {"group": "apiextensions.k8s.io", "version": "v1", "kind": "CustomResourceDefinition"},
+            "requestBody": {"content": {"application/strategic-merge-patch+json": {}, "application/merge-patch+json": {}}}}}},
+        "components": {"schemas": {"io.k8s.apiextensions.CRD": {
+            "type": "object",
+            "x-kubernetes-group-version-kind": [{"group": "apiextensions.k8s.io", "version": "v1", "kind": "CustomResourceDefinition"}],
+            "properties": {
+                "apiVersion": {"type": "string"}, "kind": {"type": "string"},
+                "metadata": {"type": "object", "x-kubernetes-preserve-unknown-fields": true},
+                "spec": {"type": "object", "properties": {
+                    "group": {"type": "string"}, "scope": {"type": "string"},
+                    "names": {"type": "object", "x-kubernetes-preserve-unknown-fields": true},
+                    "versions": {"type": "array", "x-kubernetes-list-type": "atomic",
+                        "items": {"type": "object", "properties": {"name": {"type": "string"}, "served": {"type": "boolean"}, "storage": {"type": "boolean"}}}}}}}}}}
+    });
+    for (serve_v3, patch_type) in [
+        (false, "application/merge-patch+json"),
+        (true, "application/strategic-merge-patch+json"),
+    ] {
+        let api = FakeApi::with_kinds(vec![crd_kind.clone()]);
+        api.put(live.clone());
+        if serve_v3 {
+            api.set_openapi(
+                "/openapi/v3",
+                json!({"paths": {"apis/apiextensions.k8s.io/v1": {"serverRelativeURL": "/openapi/v3/apis/apiextensions.k8s.io/v1"}}}),
+            );
+            api.set_openapi("/openapi/v3/apis/apiextensions.k8s.io/v1", v3.clone());
+        }
+        let dir = tempfile::tempdir().unwrap();
+        let kc = api.kubeconfig(dir.path(), "default");
+        let f = write(dir.path(), "crd.yaml", local);
+        let out = run(&[
+            "plan",
+            "-f",
+            f.to_str().unwrap(),
+            "--kubeconfig",
+            kc.to_str().unwrap(),
+            "-o",
+            "json",
+        ]);
+        assert!(out.status.success(), "{}", stderr(&out));
+        let plan: Value = serde_json::from_str(&stdout(&out)).unwrap();
+        assert_eq!(plan["patchType"], patch_type, "v3 served: {serve_v3}");
+        assert_eq!(plan["patch"]["spec"]["versions"][0]["storage"], false);
+    }
+}
