@@ -24,6 +24,10 @@ pub struct ClusterArgs {
     /// The server-side field validation of a PATCH or POST, as `kubectl apply --validate`.
     #[arg(long, value_enum, default_value_t = Validation::Strict, value_name = "MODE")]
     pub validate: Validation,
+    /// How long one request may take, as kubectl's flag (`30s`, `2m`; default 60 s; connect
+    /// 10 s and each read 30 s at most).
+    #[arg(long, value_name = "DURATION", value_parser = crate::cluster::parse_timeout)]
+    pub request_timeout: Option<std::time::Duration>,
 }
 
 impl Default for ClusterArgs {
@@ -33,6 +37,7 @@ impl Default for ClusterArgs {
             context: None,
             openapi_patch: true,
             validate: Validation::Strict,
+            request_timeout: None,
         }
     }
 }
@@ -45,6 +50,7 @@ impl ClusterArgs {
             context: self.context.clone(),
             namespace: namespace.map(str::to_owned),
             validation: self.validate,
+            request_timeout: self.request_timeout,
         }
     }
 }

@@ -32,6 +32,8 @@ pub struct Cluster {
     pub conn: Conn,
     pub(super) discovery: Mutex<HashMap<String, super::discovery::GroupVersion>>,
     pub(super) openapi: Mutex<super::openapi::Cache>,
+    /// A whole request may take this long.
+    pub(super) request_timeout: Duration,
 }
 
 impl std::fmt::Debug for Cluster {
@@ -59,9 +61,10 @@ impl Cluster {
             .build()
             .map_err(|e| ClusterError::Local(format!("cannot start the runtime: {e}")))?;
         let mut config = rt.block_on(config(conn))?;
-        config.connect_timeout = Some(CONNECT_TIMEOUT);
-        config.read_timeout = Some(READ_TIMEOUT);
-        config.write_timeout = Some(READ_TIMEOUT);
+        let request_timeout = conn.request_timeout.unwrap_or(REQUEST_TIMEOUT);
+        config.connect_timeout = Some(CONNECT_TIMEOUT.min(request_timeout));
+        config.read_timeout = Some(READ_TIMEOUT.min(request_timeout));
+        config.write_timeout = Some(READ_TIMEOUT.min(request_timeout));
         config.default_retry = false;
         let agent = format!("applyscope/{}", env!("CARGO_PKG_VERSION"));
         if let Ok(value) = http::HeaderValue::from_str(&agent) {
@@ -86,6 +89,7 @@ impl Cluster {
             conn: conn.clone(),
             discovery: Mutex::new(HashMap::new()),
             openapi: Mutex::new(super::openapi::Cache::default()),
+            request_timeout,
         })
     }
 
@@ -152,12 +156,12 @@ impl Cluster {
                 body: body.to_vec(),
             })
         };
-        match tokio::time::timeout(REQUEST_TIMEOUT, exchange).await {
+        match tokio::time::timeout(self.request_timeout, exchange).await {
             Ok(Ok(answer)) => Ok(answer),
             Ok(Err(e)) => Err(transport(&what, &e)),
             Err(_) => Err(ClusterError::Transport(format!(
-                "{what}: no answer within {} s",
-                REQUEST_TIMEOUT.as_secs()
+                "{what}: timed out: no answer within {:?}",
+                self.request_timeout
             ))),
         }
     }

@@ -60,15 +60,14 @@ impl Cluster {
             format!("/apis/{api_version}")
         };
         let found = tokio::time::timeout(
-            super::client::REQUEST_TIMEOUT,
+            self.request_timeout,
             discovery::pinned_group(&self.client, &gv),
         )
         .await
         .map_err(|_| {
             ClusterError::Transport(format!(
-                "GET {}{path}: no answer within {} s",
-                self.server,
-                super::client::REQUEST_TIMEOUT.as_secs()
+                "GET {}{path}: timed out: no answer within {:?}",
+                self.server, self.request_timeout
             ))
         })?;
         let group = found.map_err(|e| match &e {

@@ -1049,3 +1049,35 @@ fn cluster_crd_objects_follow_the_servers_openapi() {
         assert_eq!(plan["patch"]["spec"]["versions"][0]["storage"], false);
     }
 }
+
+#[test]
+fn cluster_a_server_that_does_not_answer_times_out() {
+    let s = setup(Some(live_web()));
+    s.api.hang_next("GET", WEB, 4);
+    let started = std::time::Instant::now();
+    let err = one_line_exit_2(&run(&[
+        "plan",
+        "-f",
+        &s.local,
+        "--kubeconfig",
+        &s.kubeconfig,
+        "--request-timeout",
+        "1s",
+    ]));
+    assert!(err.contains("timed out"), "{err}");
+    assert!(
+        started.elapsed() < std::time::Duration::from_secs(4),
+        "{:?}",
+        started.elapsed()
+    );
+    let out = run(&[
+        "plan",
+        "-f",
+        &s.local,
+        "--kubeconfig",
+        &s.kubeconfig,
+        "--request-timeout",
+        "0",
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+}

@@ -221,6 +221,22 @@ fn cluster_keys_errors_are_notices_and_read_only_refuses() {
         "{}",
         notice(&h)
     );
+    // The object was deleted meanwhile: the commit's PATCH answers 404.
+    h.press("/ s p e c . r e p l i c a s <Enter> x W y");
+    api.fail_next(
+        "PATCH",
+        WEB,
+        404,
+        status_body(404, "NotFound", "deployments.apps \"web\" not found"),
+    );
+    run_commands(&mut h);
+    assert!(
+        notice(&h).starts_with("not committed: 404 Not Found: deployments.apps \"web\""),
+        "{}",
+        notice(&h)
+    );
+    assert!(h.model.edits_pending(), "the edit is kept");
+    h.press("u");
     api.fail_next(
         "GET",
         WEB,
@@ -240,7 +256,11 @@ fn cluster_keys_errors_are_notices_and_read_only_refuses() {
     assert!(notice(&h).contains("read-only"));
     h.press("/ s p e c . r e p l i c a s <Enter> x");
     assert!(notice(&h).contains("read-only"));
-    assert_eq!(api.writes().len(), 1, "only the refused dry run");
+    assert_eq!(
+        api.writes().len(),
+        2,
+        "only the refused dry run and the refused commit"
+    );
 }
 
 #[test]

@@ -198,6 +198,16 @@ impl FakeApi {
             .insert(path.to_owned(), doc);
     }
 
+    /// Answer the next `method path` only after `seconds` (a server that does not answer).
+    pub fn hang_next(&self, method: &str, path: &str, seconds: u64) {
+        self.state.lock().unwrap().forced.push((
+            method.into(),
+            path.into(),
+            0,
+            json!({"hang": seconds}),
+        ));
+    }
+
     /// Answer the next `method path` with `status` and a Status body.
     pub fn fail_next(&self, method: &str, path: &str, status: u16, body: Value) {
         self.state
@@ -291,6 +301,12 @@ impl FakeApi {
             .position(|(m, p, _, _)| *m == r.method && *p == r.path)
         {
             let (_, _, status, body) = st.forced.remove(i);
+            if status == 0 {
+                drop(st);
+                let secs = body["hang"].as_u64().unwrap_or(5);
+                std::thread::sleep(std::time::Duration::from_secs(secs));
+                return self.answer(r);
+            }
             return (status, body);
         }
         let dry_run = r.query.split('&').any(|kv| kv == "dryRun=All");
