@@ -2,6 +2,7 @@
 //! [`update`] that returns effects as [`Command`]s. No terminal, no files: the runtime
 //! (`tui`) feeds messages in and runs the commands; the view (`ui`) only reads the model.
 
+pub mod cluster;
 pub mod commit;
 pub mod edit;
 pub mod editor;
@@ -88,6 +89,12 @@ pub enum Message {
     Written(Result<PathBuf, WriteFailure>),
     /// A reload finished (the runtime reports it).
     Reloaded(Result<Box<Loaded>, String>),
+    /// Cluster mode: apply (a server dry run, then a confirmation).
+    ClusterApply,
+    /// Cluster mode: show or hide `metadata.managedFields`.
+    ToggleManagedFields,
+    /// Cluster mode: a request finished (the runtime reports it).
+    ClusterDone(Box<cluster::ClusterReply>),
 }
 
 /// Effects, run by the runtime.
@@ -107,6 +114,8 @@ pub enum Command {
     },
     /// Read the files again; reported back as [`Message::Reloaded`].
     Reload(ReloadRequest),
+    /// Send a request to the cluster; reported back as [`Message::ClusterDone`].
+    Cluster(Box<cluster::ClusterOp>),
 }
 
 /// The search being typed.
@@ -259,6 +268,7 @@ pub fn update(model: &mut Model, message: Message) -> Vec<Command> {
             commit::reloaded(model, result);
             return Vec::new();
         }
+        Message::ClusterDone(reply) => return cluster::done(model, *reply),
         other => other,
     };
     let mode = std::mem::take(&mut model.mode);
@@ -379,6 +389,8 @@ fn browse(model: &mut Model, message: Message) -> (Mode, Vec<Command>) {
         Message::EditLastApplied => return editor::open(model),
         Message::Commit => return commit::open(model),
         Message::Reload => return commit::reload(model),
+        Message::ClusterApply => return cluster::apply(model),
+        Message::ToggleManagedFields => cluster::toggle_managed_fields(model),
         Message::ShowAnnotation => {
             let preview = Box::new(commit::annotation_preview(model));
             return (Mode::Annotation { scroll: 0, preview }, Vec::new());

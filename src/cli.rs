@@ -3,6 +3,7 @@
 //! Exit status: 0 success, 1 the operation failed (e.g. a three-way conflict, a patch the
 //! reference rejects), 2 bad input (unreadable or malformed files, bad arguments).
 
+mod cluster;
 pub mod diff;
 mod input;
 mod last_applied;
@@ -17,6 +18,7 @@ use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand};
 
+pub use cluster::{ApplyArgs, ClusterArgs};
 pub use last_applied::ANNOTATIONS_LIMIT;
 pub use patch::PatchCommand;
 
@@ -76,6 +78,12 @@ pub struct OpenArgs {
     /// TUI: a commit writes the last-applied document alone to PATH (not the live file).
     #[arg(long, value_name = "PATH")]
     pub write_last_applied: Option<PathBuf>,
+    /// Cluster mode: the namespace for an object whose file names none (default: the
+    /// context's).
+    #[arg(long, short = 'n', requires = "local")]
+    pub namespace: Option<String>,
+    #[command(flatten)]
+    pub cluster: ClusterArgs,
 }
 
 #[derive(Debug, Subcommand)]
@@ -93,6 +101,9 @@ pub enum Command {
     LastApplied(last_applied::LastAppliedCommand),
     /// List the built-in examples (open one with `--example NAME`).
     Examples,
+    /// Send what `kubectl apply` would send to the cluster (with `--yes`; a server dry run
+    /// first). Without `--yes`, print the requests and send nothing.
+    Apply(ApplyArgs),
 }
 
 /// Why a command failed, and so its exit status.
@@ -135,6 +146,7 @@ pub fn run(cli: Cli) -> Result<String, CliError> {
         Some(Command::Diff(args)) => diff::main(&args),
         Some(Command::LastApplied(cmd)) => last_applied::run(&cmd),
         Some(Command::Examples) => Ok(list_examples()),
+        Some(Command::Apply(args)) => cluster::apply(&args),
         None => open(&cli.open),
     }
 }
@@ -174,6 +186,9 @@ fn open(args: &OpenArgs) -> Result<String, CliError> {
         (Some(e), _) if !tty => return example_plan(e),
         (Some(e), _) => crate::app::Source::from_example(e)?,
         (None, []) => return Err(CliError::Input("no examples built in".into())),
+        (None, [local]) if args.live.is_empty() && !args.no_live => {
+            return open_cluster(args, local, tty);
+        }
         (None, [local]) if list::single_candidate(args) => match files_source(args, local) {
             Ok(source) => source,
             Err(e) => return list::open(args, tty, Some(e)),
@@ -203,6 +218,50 @@ fn open(args: &OpenArgs) -> Result<String, CliError> {
     let theme = crate::theme::Theme::from_no_color(no_color.as_deref());
     crate::tui::run(model, &theme).map_err(|e| CliError::Failed(format!("terminal: {e}")))?;
     Ok(String::new())
+}
+
+/// `-f LOCAL` with neither `--live` nor `--no-live`: the live object comes from the cluster.
+#[cfg(feature = "cluster")]
+fn open_cluster(args: &OpenArgs, local: &std::path::Path, tty: bool) -> Result<String, CliError> {
+    if args.write_last_applied.is_some() {
+        return Err(CliError::Input(
+            "--write-last-applied works with --live FILE; in cluster mode a commit patches the object's annotation".into(),
+        ));
+    }
+    let local_obj = input::read_one_object(local)?;
+    let last_applied = args
+        .last_applied
+        .as_deref()
+        .map(input::read_object)
+        .transpose()?;
+    let conn = args.cluster.conn(args.namespace.as_deref());
+    let (source, session) = crate::cluster::open(
+        &conn,
+        local_obj,
+        last_applied,
+        args.cluster.openapi_patch,
+        &local.display().to_string(),
+    )
+    .map_err(|e| CliError::Input(format!("{}: {e}", local.display())))?;
+    let model = crate::app::Model::from_cluster(source, session)?;
+    if !tty {
+        return plan::render(&model.plan, plan::Format::Text);
+    }
+    let mut model = model;
+    model.edit.options = crate::app::EditOptions {
+        read_only: args.read_only,
+        dry_run: args.dry_run,
+        write_last_applied: None,
+    };
+    let no_color = std::env::var("NO_COLOR").ok();
+    let theme = crate::theme::Theme::from_no_color(no_color.as_deref());
+    crate::tui::run(model, &theme).map_err(|e| CliError::Failed(format!("terminal: {e}")))?;
+    Ok(String::new())
+}
+
+#[cfg(not(feature = "cluster"))]
+fn open_cluster(_: &OpenArgs, _: &std::path::Path, _: bool) -> Result<String, CliError> {
+    Err(cluster::not_built())
 }
 
 /// The documents named by `-f`, `--live`, `--last-applied`.

@@ -252,6 +252,20 @@ pub static BINDINGS: &[Binding] = &[
         "reload the files (discards edits)",
         "",
     ),
+    b(
+        Browse,
+        "P",
+        Message::ClusterApply,
+        "cluster: apply (server dry run, then confirm)",
+        "",
+    ),
+    b(
+        Browse,
+        "m",
+        Message::ToggleManagedFields,
+        "cluster: show/hide managedFields",
+        "",
+    ),
     b(Browse, "?", Message::OpenHelp, "help", "help"),
     b(Browse, "q", Message::Quit, "quit", "quit"),
     b(

@@ -18,6 +18,7 @@
 
 pub mod app;
 pub mod cli;
+pub mod cluster;
 pub mod document;
 pub mod engine;
 pub mod examples;

@@ -102,6 +102,7 @@ pub fn perform(command: &Command) -> Option<Message> {
             expected,
         } => Some(Message::Written(write(path, content, expected.as_deref()))),
         Command::Reload(request) => Some(Message::Reloaded(load(request).map(Box::new))),
+        Command::Cluster(op) => Some(Message::ClusterDone(Box::new(crate::cluster::perform(op)))),
         Command::Quit | Command::Edit { .. } => None,
     }
 }
@@ -177,6 +178,11 @@ fn event_loop(terminal: &mut DefaultTerminal, mut app: App, theme: &Theme) -> io
                     Command::Quit => return Ok(()),
                     Command::Edit { text } => {
                         queue.push_back(Message::EditorDone(edit_suspended(terminal, &text)?));
+                    }
+                    Command::Cluster(_) => {
+                        // Show "sending…" while the request runs (bounded by its timeouts).
+                        terminal.draw(|frame| ui::view_app(&app, theme, frame))?;
+                        queue.extend(perform(&command));
                     }
                     other => queue.extend(perform(&other)),
                 }

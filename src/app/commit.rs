@@ -72,6 +72,8 @@ pub struct CommitPreview {
     /// The content written, for a dry run (`None` when hidden or not a dry run).
     pub content: Option<String>,
     pub scroll: usize,
+    /// Cluster mode: the request `y` sends, and what for.
+    pub request: Option<(crate::cluster::Purpose, crate::cluster::Request)>,
 }
 
 /// Rows a text takes wrapped at `width` columns (at least one).
@@ -169,7 +171,12 @@ pub fn preview(model: &Model) -> CommitPreview {
         live_after: None,
         content: None,
         scroll: 0,
+        request: None,
     };
+    if let Some(session) = model.edit.cluster.as_deref() {
+        super::cluster::fill_preview(model, session, &mut p);
+        return p;
+    }
     let Some((path, kind)) = model.edit.target() else {
         p.action = "no file to write: a built-in example, or an object read from standard input or from a file of several objects (open one object with -f LOCAL --live LIVE, or pass --write-last-applied PATH)".into();
         return p;
@@ -311,6 +318,9 @@ pub fn diff_lines(old: &str, new: &str) -> Vec<(DiffTag, String)> {
 
 /// `y` / Enter in the confirmation.
 pub(super) fn confirm(model: &mut Model, preview: CommitPreview) -> (Mode, Vec<Command>) {
+    if let Some((purpose, request)) = preview.request {
+        return super::cluster::confirm(model, purpose, request);
+    }
     let Some((path, content, expected)) = preview.write else {
         model.notice = Some(preview.action);
         return (Mode::Browse, Vec::new());
@@ -388,6 +398,9 @@ impl Model {
 
 /// `r` after a refusal, `R` any time: read the files again.
 pub(super) fn reload(model: &mut Model) -> (Mode, Vec<Command>) {
+    if model.edit.cluster.is_some() {
+        return super::cluster::reload(model);
+    }
     let target = model.edit.target().map(|(p, _)| p.to_owned());
     if model.edit.files.is_none() && target.is_none() {
         model.notice = Some(

@@ -57,6 +57,8 @@ pub struct EditState {
     /// Undone documents, most recently undone last.
     pub redo: Vec<Option<Value>>,
     pub writing: Option<Writing>,
+    /// Cluster mode: the object's session (commits go to the cluster).
+    pub cluster: Option<Box<super::cluster::ClusterSession>>,
 }
 
 impl EditState {

@@ -25,7 +25,7 @@ impl Model {
     }
 
     fn replan_with(&mut self, docs: Docs, rebase: bool) -> Result<(), CliError> {
-        let plan = crate::cli::plan::compute(&docs.plan_docs(), None, true)?;
+        let plan = super::cluster::compute_plan(&self.edit, &docs)?;
         if rebase {
             self.edit.base.clone_from(&plan.last_applied);
         }

@@ -70,6 +70,8 @@ pub struct DiffArgs {
     /// Colour the diff: `auto` on a terminal unless `NO_COLOR` is set.
     #[arg(long, value_enum, default_value_t = ColorWhen::Auto)]
     pub color: ColorWhen,
+    #[command(flatten)]
+    pub cluster: super::ClusterArgs,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -124,16 +126,16 @@ impl ObjectDiff {
 /// # Errors
 /// Bad input (exit 2) before any object is planned.
 pub fn main(args: &DiffArgs) -> Result<String, CliError> {
-    if args.live.is_empty() && !args.no_live {
-        return Err(CliError::Input(
-            "no live objects: pass --live FILE|DIR (e.g. `kubectl get -o yaml` output), or --no-live when nothing exists yet (reading live objects from a cluster is not built yet)".into(),
-        ));
-    }
-    let mut stdin_used = false;
-    let locals = objects::read_all(&args.files, args.recursive, &mut stdin_used)?;
-    let lives = objects::read_all(&args.live, args.recursive, &mut stdin_used)?;
-    let pairs = objects::pair(locals, lives, args.namespace.as_deref())?;
-    let plans = objects::plan_all(&pairs, args.namespace.as_deref(), true);
+    let (pairs, plans) = if args.live.is_empty() && !args.no_live {
+        from_cluster(args)?
+    } else {
+        let mut stdin_used = false;
+        let locals = objects::read_all(&args.files, args.recursive, &mut stdin_used)?;
+        let lives = objects::read_all(&args.live, args.recursive, &mut stdin_used)?;
+        let pairs = objects::pair(locals, lives, args.namespace.as_deref())?;
+        let plans = objects::plan_all(&pairs, args.namespace.as_deref(), true);
+        (pairs, plans)
+    };
     let opts = Options {
         show_secrets: args.show_secrets,
         show_managed_fields: args.show_managed_fields,
@@ -158,6 +160,27 @@ pub fn main(args: &DiffArgs) -> Result<String, CliError> {
         1
     };
     objects::finish(out, &errors, code)
+}
+
+type Planned = (Vec<Pair>, Vec<Result<Plan, CliError>>);
+
+/// No `--live`, no `--no-live`: the live objects come from the cluster.
+#[cfg(feature = "cluster")]
+fn from_cluster(args: &DiffArgs) -> Result<Planned, CliError> {
+    let locals = super::cluster::read_locals(&args.files, args.recursive)?;
+    let planned = super::cluster::load_and_plan(
+        locals,
+        &args.cluster,
+        args.namespace.as_deref(),
+        true,
+        None,
+    )?;
+    Ok((planned.pairs, planned.plans))
+}
+
+#[cfg(not(feature = "cluster"))]
+fn from_cluster(_: &DiffArgs) -> Result<Planned, CliError> {
+    Err(super::cluster::not_built())
 }
 
 /// kubectl diff's file name for an object.

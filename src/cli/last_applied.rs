@@ -59,8 +59,83 @@ pub enum LastAppliedCommand {
 #[derive(Debug, Args)]
 pub struct Source {
     /// The live object's file (holding the annotation).
-    #[arg(long)]
-    pub live: PathBuf,
+    #[arg(long, required_unless_present = "local")]
+    pub live: Option<PathBuf>,
+    /// Cluster mode: read the object this file names (apiVersion, kind, namespace, name)
+    /// from the cluster; a commit patches its annotation there.
+    #[arg(
+        short = 'f',
+        long = "local",
+        conflicts_with = "live",
+        value_name = "FILE"
+    )]
+    pub local: Option<PathBuf>,
+    /// Cluster mode: the namespace when the file names none (default: the context's).
+    #[arg(short = 'n', long)]
+    pub namespace: Option<String>,
+    /// Cluster mode: send the annotation patch. Without it, print it and send nothing.
+    #[arg(long, short = 'y')]
+    pub yes: bool,
+    #[command(flatten)]
+    pub cluster: super::ClusterArgs,
+}
+
+/// Where the live object came from.
+enum Live {
+    /// A file and its bytes.
+    File(PathBuf, Vec<u8>),
+    /// The cluster: the annotation patch goes there.
+    #[cfg(feature = "cluster")]
+    Cluster(Box<crate::cluster::Cluster>, crate::cluster::Target),
+}
+
+impl Live {
+    fn name(&self) -> String {
+        match self {
+            Live::File(p, _) => p.display().to_string(),
+            #[cfg(feature = "cluster")]
+            Live::Cluster(c, t) => format!("{}{}", c.server, t.path()),
+        }
+    }
+}
+
+/// Read the live object: its file, or (with `-f`) from the cluster.
+fn load(source: &Source) -> Result<(Value, Live), CliError> {
+    if let Some(path) = &source.live {
+        let (live, bytes) = load_live(path)?;
+        return Ok((live, Live::File(path.clone(), bytes)));
+    }
+    let Some(local) = &source.local else {
+        return Err(CliError::Input(
+            "pass --live FILE, or -f LOCAL to read the object from the cluster".into(),
+        ));
+    };
+    load_cluster(source, local)
+}
+
+#[cfg(feature = "cluster")]
+fn load_cluster(source: &Source, local: &Path) -> Result<(Value, Live), CliError> {
+    let local_obj = read_one_object(local)?;
+    let cluster = super::cluster::connect(&source.cluster, source.namespace.as_deref())?;
+    let loaded = cluster
+        .load(std::slice::from_ref(&local_obj), false)
+        .into_iter()
+        .next()
+        .ok_or_else(|| CliError::Input(format!("{}: not loaded", local.display())))?
+        .map_err(|e| CliError::Input(format!("{}: {e}", local.display())))?;
+    let Some(live) = loaded.live else {
+        return Err(CliError::Input(format!(
+            "{}: {} does not exist in the cluster: there is no last-applied annotation",
+            local.display(),
+            loaded.target.describe()
+        )));
+    };
+    Ok((live, Live::Cluster(Box::new(cluster), loaded.target)))
+}
+
+#[cfg(not(feature = "cluster"))]
+fn load_cluster(_: &Source, _: &Path) -> Result<(Value, Live), CliError> {
+    Err(super::cluster::not_built())
 }
 
 #[derive(Debug, Args)]
@@ -82,8 +157,8 @@ pub enum ViewFormat {
 pub fn run(cmd: &LastAppliedCommand) -> Result<String, CliError> {
     match cmd {
         LastAppliedCommand::View { source, output } => {
-            let (live, _) = load_live(&source.live)?;
-            let doc = current_last_applied(&live, &source.live)?;
+            let (live, from) = load(source)?;
+            let doc = current_last_applied(&live, &from.name())?;
             Ok(match output {
                 ViewFormat::Yaml => jsonmerge::to_yaml(&doc),
                 ViewFormat::Json => {
@@ -99,35 +174,35 @@ pub fn run(cmd: &LastAppliedCommand) -> Result<String, CliError> {
             target,
             paths,
         } => {
-            let (live, bytes) = load_live(&source.live)?;
-            let mut doc = current_last_applied(&live, &source.live)?;
+            let (live, from) = load(source)?;
+            let mut doc = current_last_applied(&live, &from.name())?;
             for p in paths {
                 doc = edit::drop(&doc, &parse_path(p)?)
                     .map_err(|e| CliError::Failed(e.to_string()))?;
             }
-            commit(&source.live, &live, &bytes, &doc, target)
+            commit(&from, &live, &doc, target, source)
         }
         LastAppliedCommand::Adopt {
             source,
             target,
             paths,
         } => {
-            let (live, bytes) = load_live(&source.live)?;
-            let mut doc = current_last_applied(&live, &source.live)?;
+            let (live, from) = load(source)?;
+            let mut doc = current_last_applied(&live, &from.name())?;
             for p in paths {
                 doc = edit::adopt(&doc, &live, &parse_path(p)?)
                     .map_err(|e| CliError::Failed(e.to_string()))?;
             }
-            commit(&source.live, &live, &bytes, &doc, target)
+            commit(&from, &live, &doc, target, source)
         }
         LastAppliedCommand::Set {
             source,
             target,
             file,
         } => {
-            let (live, bytes) = load_live(&source.live)?;
+            let (live, from) = load(source)?;
             let doc = read_object(file)?;
-            commit(&source.live, &live, &bytes, &doc, target)
+            commit(&from, &live, &doc, target, source)
         }
     }
 }
@@ -142,13 +217,12 @@ fn load_live(path: &Path) -> Result<(Value, Vec<u8>), CliError> {
 }
 
 /// The live object's last-applied configuration (an empty object when it has none).
-fn current_last_applied(live: &Value, path: &Path) -> Result<Value, CliError> {
+fn current_last_applied(live: &Value, name: &str) -> Result<Value, CliError> {
     match annotation_of(live) {
         None | Some("") => Ok(Value::Object(serde_json::Map::new())),
         Some(text) => smp::parse_json(text).map_err(|_| {
             CliError::Input(format!(
-                "{}: metadata.annotations[\"{LAST_APPLIED}\"]: not a JSON object",
-                path.display()
+                "{name}: metadata.annotations[\"{LAST_APPLIED}\"]: not a JSON object"
             ))
         }),
     }
@@ -156,14 +230,24 @@ fn current_last_applied(live: &Value, path: &Path) -> Result<Value, CliError> {
 
 /// Encode and write (or show) the new last-applied configuration.
 fn commit(
-    live_path: &Path,
+    from: &Live,
     live: &Value,
-    bytes: &[u8],
     doc: &Value,
     target: &Target,
+    source: &Source,
 ) -> Result<String, CliError> {
     let annotation = encode_annotation(doc).map_err(|e| CliError::Failed(e.to_string()))?;
     let mut report = size_report(live, &annotation);
+    let (live_path, bytes) = match from {
+        Live::File(path, bytes) => (path.as_path(), bytes.as_slice()),
+        #[cfg(feature = "cluster")]
+        Live::Cluster(cluster, t) if target.write_last_applied.is_none() => {
+            return commit_cluster(cluster, t, live, &annotation, target, source, report);
+        }
+        #[cfg(feature = "cluster")]
+        Live::Cluster(..) => (Path::new(""), &[][..]),
+    };
+    let _ = source;
     let (path, content, expected) = match &target.write_last_applied {
         Some(out) => {
             let content = if out.extension().is_some_and(|e| e == "json") {
@@ -209,6 +293,39 @@ fn commit(
     fsutil::write_guarded(&path, content.as_bytes(), expected.as_deref())
         .map_err(|e| CliError::Failed(e.to_string()))?;
     let _ = writeln!(report, "wrote {}", path.display());
+    Ok(report)
+}
+
+/// Patch the annotation in the cluster (with `--yes`; else print the request).
+#[cfg(feature = "cluster")]
+fn commit_cluster(
+    cluster: &crate::cluster::Cluster,
+    t: &crate::cluster::Target,
+    live: &Value,
+    annotation: &str,
+    target: &Target,
+    source: &Source,
+    mut report: String,
+) -> Result<String, CliError> {
+    use crate::cluster;
+    let rv = cluster::resource_version(live).unwrap_or("");
+    let request = cluster::annotation_patch(t, rv, Some(annotation), source.cluster.validate)
+        .map_err(|e| super::cluster::error(&e))?;
+    if target.dry_run || !source.yes {
+        let _ = write!(report, "{}: would send ", t.describe());
+        report.push_str(&super::cluster::show_request(&request));
+        report.push_str("nothing sent: pass --yes to send\n");
+        return Ok(report);
+    }
+    let answer = cluster
+        .commit(&request)
+        .map_err(|e| CliError::Input(format!("{}: {e}; nothing changed", t.describe())))?;
+    let _ = writeln!(
+        report,
+        "{}: last-applied annotation patched (resourceVersion {})",
+        t.describe(),
+        cluster::resource_version(&answer).unwrap_or("?")
+    );
     Ok(report)
 }
 

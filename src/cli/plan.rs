@@ -50,6 +50,8 @@ pub struct PlanArgs {
     /// Output format.
     #[arg(long, short = 'o', value_enum, default_value_t = Format::Text)]
     pub output: Format,
+    #[command(flatten)]
+    pub cluster: super::ClusterArgs,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -67,6 +69,9 @@ pub struct PlanDocs {
 }
 
 pub fn run(args: &PlanArgs) -> Result<String, CliError> {
+    if args.live.is_empty() && !args.no_live {
+        return run_cluster(args);
+    }
     match single(args) {
         Some((local, live)) => run_one(args, local, live),
         None => run_many(args),
@@ -186,9 +191,49 @@ fn run_one(
 }
 
 fn no_live_error() -> CliError {
-    CliError::Input(
-        "no live object: pass --live FILE, or --no-live for a create (reading the live object from a cluster is not built yet)".into(),
-    )
+    CliError::Input("no live object: pass --live FILE, or --no-live for a create".into())
+}
+
+/// No `--live`, no `--no-live`: the live objects come from the cluster.
+#[cfg(feature = "cluster")]
+fn run_cluster(args: &PlanArgs) -> Result<String, CliError> {
+    let locals = super::cluster::read_locals(&args.local, args.recursive)?;
+    let last_applied = args.last_applied.as_deref().map(read_object).transpose()?;
+    if last_applied.is_some() && locals.len() != 1 {
+        return Err(CliError::Input(
+            "--last-applied works with one object (one -f file holding one object)".into(),
+        ));
+    }
+    let single = locals.len() == 1;
+    let planned = super::cluster::load_and_plan(
+        locals,
+        &args.cluster,
+        args.namespace.as_deref(),
+        args.overwrite,
+        last_applied.as_ref(),
+    )?;
+    if single && let Some(plan) = planned.plans.first() {
+        return render(plan.as_ref().map_err(Clone::clone)?, args.output);
+    }
+    let out = render_many(&planned.pairs, &planned.plans, args.output)?;
+    let errors: Vec<String> = planned
+        .pairs
+        .iter()
+        .zip(&planned.plans)
+        .filter_map(|(pair, plan)| plan.as_ref().err().map(|e| format!("{}: {e}", pair.key)))
+        .collect();
+    let code = planned
+        .plans
+        .iter()
+        .filter_map(|p| p.as_ref().err().map(CliError::exit_code))
+        .max()
+        .unwrap_or(0);
+    objects::finish(out, &errors, code)
+}
+
+#[cfg(not(feature = "cluster"))]
+fn run_cluster(_: &PlanArgs) -> Result<String, CliError> {
+    Err(super::cluster::not_built())
 }
 
 /// Many objects: every object's plan, in the order of the files; exit 1 when one of them would
@@ -414,6 +459,18 @@ pub fn compute_named(
     overwrite: bool,
     names: &DocNames,
 ) -> Result<Plan, CliError> {
+    compute_with(docs, namespace, overwrite, names, Schema::embedded())
+}
+
+/// Plan documents with a schema (a server's OpenAPI, or the embedded one); input errors name
+/// the document.
+pub fn compute_with(
+    docs: &PlanDocs,
+    namespace: Option<&str>,
+    overwrite: bool,
+    names: &DocNames,
+    schema: &Schema,
+) -> Result<Plan, CliError> {
     let input = PlanInput {
         local: &docs.local,
         live: docs.live.as_ref(),
@@ -424,7 +481,7 @@ pub fn compute_named(
         namespace,
         overwrite,
     };
-    plan::plan(&input, Schema::embedded()).map_err(|e| match e {
+    plan::plan(&input, schema).map_err(|e| match e {
         PlanError::Input { about, message } => {
             let name = match about {
                 InputDoc::Local => &names.local,

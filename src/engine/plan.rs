@@ -147,11 +147,13 @@ fn identity(obj: &Value) -> (&str, &str, &str, &str) {
 const GROUPS_OUTSIDE_KUBECTL: [&str; 2] = ["apiextensions.k8s.io", "apiregistration.k8s.io"];
 
 /// The strategic merge metadata kubectl would use for an object, or `None` for a JSON merge patch.
+/// Those groups are outside kubectl's compiled-in types only: a server's OpenAPI that lists
+/// strategic merge patch for them (any schema but the embedded one) is used as kubectl uses it.
 #[must_use]
 pub fn strategic_root<'s>(schema: &'s Schema, obj: &Value) -> Option<Meta<'s>> {
     let (api_version, kind, _, _) = identity(obj);
     let group = api_version.rsplit_once('/').map_or("", |(g, _)| g);
-    if GROUPS_OUTSIDE_KUBECTL.contains(&group) {
+    if GROUPS_OUTSIDE_KUBECTL.contains(&group) && std::ptr::eq(schema, Schema::embedded()) {
         return None;
     }
     schema.root_for_gvk(api_version, kind)

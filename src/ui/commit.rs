@@ -64,7 +64,7 @@ fn key(message: &Message, mode: ModeKind) -> String {
 /// The lines of the confirmation (its height decides the scroll limit).
 #[must_use]
 pub fn confirm_lines<'a>(model: &Model, p: &CommitPreview, theme: &Theme) -> Vec<Line<'a>> {
-    let can_write = p.write.is_some();
+    let can_write = p.write.is_some() || p.request.is_some();
     let mut lines = vec![Line::styled(
         safe(&p.action),
         if can_write {
@@ -73,6 +73,16 @@ pub fn confirm_lines<'a>(model: &Model, p: &CommitPreview, theme: &Theme) -> Vec
             theme.warning
         },
     )];
+    if matches!(p.request, Some((crate::cluster::Purpose::Apply, _))) {
+        // The apply after a server dry run: the diff is the planned result → the answer.
+        lines.push(Line::raw(""));
+        lines.extend(
+            p.diff
+                .iter()
+                .map(|(tag, text)| diff_line(*tag, text, theme)),
+        );
+        return lines;
+    }
     lines.extend(sizes(&p.annotation, theme));
     lines.push(Line::raw(format!(
         "{} edited; the panes show the next apply with this last-applied",
@@ -90,13 +100,7 @@ pub fn confirm_lines<'a>(model: &Model, p: &CommitPreview, theme: &Theme) -> Vec
         ));
     }
     for (tag, text) in &p.diff {
-        let text = safe(text);
-        lines.push(match tag {
-            DiffTag::Hunk => Line::styled(text, theme.directive),
-            DiffTag::Old => Line::styled(format!("-{text}"), theme.clear),
-            DiffTag::New => Line::styled(format!("+{text}"), theme.add),
-            DiffTag::Same => Line::raw(format!(" {text}")),
-        });
+        lines.push(diff_line(*tag, text, theme));
     }
     if let Some(content) = &p.content {
         lines.push(Line::raw(""));
@@ -126,12 +130,29 @@ fn clamp(scroll: usize, lines: &[Line<'_>], inner: Rect) -> u16 {
     u16::try_from(scroll.min(max)).unwrap_or(u16::MAX)
 }
 
+/// One line of a diff, styled by its tag.
+fn diff_line<'a>(tag: DiffTag, text: &str, theme: &Theme) -> Line<'a> {
+    let text = safe(text);
+    match tag {
+        DiffTag::Hunk => Line::styled(text, theme.directive),
+        DiffTag::Old => Line::styled(format!("-{text}"), theme.clear),
+        DiffTag::New => Line::styled(format!("+{text}"), theme.add),
+        DiffTag::Same => Line::raw(format!(" {text}")),
+    }
+}
+
 pub fn confirm(model: &Model, p: &CommitPreview, theme: &Theme, area: Rect, buf: &mut Buffer) {
     let lines = confirm_lines(model, p, theme);
     let rect = fitted(area, area.width.saturating_sub(4), &lines);
     let yes = key(&Message::Confirm, ModeKind::Confirm);
     let no = key(&Message::Back, ModeKind::Confirm);
+    let cluster = match &p.request {
+        Some((crate::cluster::Purpose::Apply, _)) => Some("apply to the cluster"),
+        Some(_) => Some("commit last-applied to the cluster"),
+        None => None,
+    };
     let title = match (&p.write, model.edit.options.dry_run) {
+        _ if let Some(what) = cluster => format!("{what}? ({yes} sends, {no} cancels)"),
         (Some(_), false) => format!("commit last-applied? ({yes} writes, {no} cancels)"),
         (Some(_), true) => format!("commit last-applied: dry run ({no} closes)"),
         (None, _) => format!("commit last-applied: nothing to write ({no} closes)"),

@@ -137,6 +137,12 @@ pub fn status(model: &Model, theme: &Theme, area: Rect, buf: &mut Buffer) {
                 format!(" {} ", model.mode.kind().name()),
                 theme.title,
             ));
+            if let Some(session) = model.edit.cluster.as_deref() {
+                spans.push(Span::styled(
+                    format!(" schema: {} ", session.source),
+                    theme.muted,
+                ));
+            }
             for (key, hint) in keymap::hints(model.mode.kind()) {
                 spans.push(Span::styled(format!(" {key}"), theme.hint_key));
                 spans.push(Span::raw(format!(" {hint}")));

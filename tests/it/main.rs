@@ -6,6 +6,8 @@
 mod bad_input;
 mod boundary;
 mod cli_conformance;
+mod cluster;
+mod cluster_keys;
 mod conformance_jsonmerge;
 mod conformance_smp;
 mod crash_safety;
@@ -13,6 +15,7 @@ mod diff;
 mod document_yaml;
 mod edit_keys;
 mod examples;
+mod fakeapi;
 mod last_applied;
 mod lint;
 mod list_screen;

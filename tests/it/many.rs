@@ -279,9 +279,17 @@ fn bad_input_over_many_objects_exits_2() {
         err.contains("--last-applied works with one object"),
         "{err}"
     );
-    let (code, _, err) = run(&["-f", "all.yaml"], None, p);
+    // No --live, no --no-live: cluster mode, and there is no cluster configuration here.
+    let (code, _, err) = run(
+        &["-f", "all.yaml", "--kubeconfig", "no-such-kubeconfig"],
+        None,
+        p,
+    );
     assert_eq!(code, 2);
-    assert!(err.contains("no live object"), "{err}");
+    assert!(
+        err.contains("no-such-kubeconfig") || err.contains("--live FILE"),
+        "{err}"
+    );
     let (code, _, err) = run(&["-f", "empty", "--no-live"], None, p);
     assert_eq!(code, 2);
     assert!(

@@ -1,0 +1,467 @@
+//! The TUI in cluster mode, pure: the session (where the object lives, the patch metadata
+//! source, the live object as served), the requests `update` asks the runtime to send
+//! ([`Command::Cluster`]), and what it does with the answers ([`Message::ClusterDone`]):
+//!
+//! - `W` then `y`: the edited last-applied as a JSON merge patch of the annotation alone,
+//!   guarded by the loaded resourceVersion. A 409 reloads the object, plans again with the
+//!   edits kept, shows what changed on the server and asks again.
+//! - `P`: the apply. A server dry run first; its answer (and how it differs from the planned
+//!   result) is shown for confirmation; `y` sends the real request.
+//! - `R` reads the object again; `m` shows or hides `metadata.managedFields`.
+
+use serde_json::Value;
+
+use super::commit::{CommitPreview, DiffTag, diff_lines};
+use super::edit::EditState;
+use super::files::Docs;
+use super::{Command, Mode, Model, Source};
+use crate::cli::CliError;
+use crate::cli::plan::{DocNames, compute};
+use crate::cluster::{self, Choice, ClusterError, Conn, Purpose, Request, SchemaSource, Target};
+use crate::engine::jsonmerge;
+use crate::engine::plan::{LAST_APPLIED, Plan};
+
+/// What the TUI knows about the object in the cluster.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ClusterSession {
+    pub conn: Conn,
+    /// The server's URL (for titles).
+    pub server: String,
+    pub target: Target,
+    pub choice: Choice,
+    /// The metadata source the current plan used.
+    pub source: SchemaSource,
+    /// The namespace given to the plan as `-n`.
+    pub namespace: Option<String>,
+    /// The live object as served (`managedFields` included).
+    pub live: Option<Value>,
+    /// Show `metadata.managedFields` (hidden by default).
+    pub show_managed: bool,
+    /// A commit got 409: the next reload is shown as what changed, and the commit asked again.
+    pub after_conflict: bool,
+}
+
+impl ClusterSession {
+    /// The live object as the panes show it.
+    #[must_use]
+    pub fn shown_live(&self) -> Option<Value> {
+        self.live.as_ref().map(|l| {
+            if self.show_managed {
+                l.clone()
+            } else {
+                cluster::without_managed_fields(l)
+            }
+        })
+    }
+}
+
+/// A request for the runtime, with what it is for.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ClusterOp {
+    pub conn: Conn,
+    /// `None`: read the object again (a GET).
+    pub purpose: Option<Purpose>,
+    pub request: Request,
+}
+
+/// The runtime's answer to a [`ClusterOp`]: the object (`None`: a GET found nothing).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ClusterReply {
+    pub purpose: Option<Purpose>,
+    pub result: Result<Option<Value>, ClusterError>,
+}
+
+/// Plan documents as the model's session says: the server's metadata in cluster mode.
+///
+/// # Errors
+/// The plan's error.
+pub(super) fn compute_plan(edit: &EditState, docs: &Docs) -> Result<Plan, CliError> {
+    match &edit.cluster {
+        None => compute(&docs.plan_docs(), None, true),
+        Some(s) => cluster::plan(
+            &s.choice,
+            &docs.plan_docs(),
+            s.namespace.as_deref(),
+            true,
+            &DocNames::default(),
+        )
+        .map(|(p, _)| p),
+    }
+}
+
+impl Model {
+    /// The model of an object loaded from the cluster.
+    ///
+    /// # Errors
+    /// The plan's [`CliError`].
+    pub fn from_cluster(
+        mut source: Source,
+        mut session: ClusterSession,
+    ) -> Result<Model, CliError> {
+        source.docs.live = session.shown_live();
+        let (plan, used) = cluster::plan(
+            &session.choice,
+            &source.docs,
+            session.namespace.as_deref(),
+            true,
+            &DocNames::default(),
+        )?;
+        session.source = used;
+        let mut model = Model::with_plan(source, plan);
+        model.edit.cluster = Some(Box::new(session));
+        Ok(model)
+    }
+}
+
+fn op(session: &ClusterSession, purpose: Option<Purpose>, request: Request) -> Command {
+    Command::Cluster(Box::new(ClusterOp {
+        conn: session.conn.clone(),
+        purpose,
+        request,
+    }))
+}
+
+/// `W`'s confirmation in cluster mode: what `y` sends.
+pub(super) fn fill_preview(model: &Model, session: &ClusterSession, p: &mut CommitPreview) {
+    let rv = session
+        .live
+        .as_ref()
+        .and_then(cluster::resource_version)
+        .unwrap_or("");
+    let request = cluster::annotation_patch(
+        &session.target,
+        rv,
+        p.annotation.text.as_deref(),
+        session.conn.validation,
+    );
+    match request {
+        Ok(r) => {
+            p.action = if model.edit.options.dry_run {
+                format!(
+                    "dry run (--dry-run): would send {}; nothing is sent",
+                    r.describe()
+                )
+            } else {
+                format!(
+                    "send {} : the last-applied annotation only, if resourceVersion is still {rv}",
+                    r.describe()
+                )
+            };
+            p.request = Some((Purpose::Annotation, r));
+        }
+        Err(e) => p.action = format!("cannot build the request: {e}"),
+    }
+}
+
+/// `y` on a cluster confirmation: send it (or, with `--dry-run`, say what would be sent).
+pub(super) fn confirm(
+    model: &mut Model,
+    purpose: Purpose,
+    request: Request,
+) -> (Mode, Vec<Command>) {
+    let Some(session) = model.edit.cluster.as_deref() else {
+        return (Mode::Browse, Vec::new());
+    };
+    if model.edit.options.dry_run {
+        model.notice = Some(format!(
+            "dry run: nothing sent (would send {})",
+            request.describe()
+        ));
+        return (Mode::Browse, Vec::new());
+    }
+    model.notice = Some(format!("sending {}…", request.describe()));
+    let command = op(session, Some(purpose), request);
+    (Mode::Browse, vec![command])
+}
+
+/// `R` in cluster mode: GET the object again.
+pub(super) fn reload(model: &mut Model) -> (Mode, Vec<Command>) {
+    let Some(session) = model.edit.cluster.as_deref() else {
+        return (Mode::Browse, Vec::new());
+    };
+    model.notice = Some(format!(
+        "reading {} from the cluster…",
+        session.target.describe()
+    ));
+    let command = op(session, None, cluster::get(&session.target));
+    (Mode::Browse, vec![command])
+}
+
+/// `P`: the apply, starting with the server's dry run.
+pub(super) fn apply(model: &mut Model) -> (Mode, Vec<Command>) {
+    let Some(session) = model.edit.cluster.as_deref() else {
+        model.notice = Some(
+            "P sends the apply to the cluster: open the file without --live (cluster mode)".into(),
+        );
+        return (Mode::Browse, Vec::new());
+    };
+    if model.edit.options.read_only {
+        model.notice = Some("read-only (--read-only): apply is off".into());
+        return (Mode::Browse, Vec::new());
+    }
+    if model.edits_pending() {
+        model.notice = Some(
+            "last-applied is edited: commit it (W) or undo it first; apply uses the live annotation"
+                .into(),
+        );
+        return (Mode::Browse, Vec::new());
+    }
+    match cluster::apply_request(&session.target, &model.plan, session.conn.validation, true) {
+        Ok(Some(dry)) => {
+            model.notice = Some(format!("server dry run: {}…", dry.describe()));
+            let command = op(session, Some(Purpose::DryRun), dry);
+            (Mode::Browse, vec![command])
+        }
+        Ok(None) => {
+            model.notice = Some("nothing to apply: the object is unchanged".into());
+            (Mode::Browse, Vec::new())
+        }
+        Err(e) => {
+            model.notice = Some(format!("cannot build the request: {e}"));
+            (Mode::Browse, Vec::new())
+        }
+    }
+}
+
+/// `m`: show or hide `metadata.managedFields`.
+pub(super) fn toggle_managed_fields(model: &mut Model) {
+    let Some(session) = model.edit.cluster.as_deref_mut() else {
+        model.notice = Some("managedFields come with live objects read from a cluster".into());
+        return;
+    };
+    session.show_managed = !session.show_managed;
+    let shown = session.show_managed;
+    let mut docs = model.docs.clone();
+    docs.live = session.shown_live();
+    model.notice = Some(match model.replan(docs) {
+        Ok(()) if shown => "managedFields shown".into(),
+        Ok(()) => "managedFields hidden".into(),
+        Err(e) => format!("cannot show managedFields: {e}"),
+    });
+}
+
+/// The runtime's answer.
+pub(super) fn done(model: &mut Model, reply: ClusterReply) -> Vec<Command> {
+    let Some(session) = model.edit.cluster.as_deref() else {
+        return Vec::new();
+    };
+    let describe = session.target.describe();
+    match (reply.purpose, reply.result) {
+        (Some(Purpose::Annotation), Ok(obj)) => {
+            let count = super::edit::edited_count(model);
+            let rv = obj
+                .as_ref()
+                .and_then(cluster::resource_version)
+                .unwrap_or("?")
+                .to_owned();
+            model.notice = Some(match take_live(model, obj) {
+                Ok(()) => format!(
+                    "committed {count} to {describe}: last-applied annotation patched (resourceVersion {rv})"
+                ),
+                Err(e) => format!("committed (resourceVersion {rv}); but: {e}"),
+            });
+            Vec::new()
+        }
+        (Some(Purpose::Annotation), Err(e)) if e.is_conflict() => {
+            if let Some(s) = model.edit.cluster.as_deref_mut() {
+                s.after_conflict = true;
+            }
+            model.notice = Some(format!("{e}; reading it again…"));
+            let (_, commands) = reload(model);
+            model.notice = Some(format!("{e}; reading it again…"));
+            commands
+        }
+        (Some(Purpose::Annotation), Err(e)) => {
+            model.notice = Some(format!("not committed: {e}"));
+            Vec::new()
+        }
+        (Some(Purpose::DryRun), Ok(answer)) => {
+            dry_run_answered(model, answer);
+            Vec::new()
+        }
+        (Some(Purpose::DryRun), Err(e)) => {
+            model.notice = Some(format!("server dry run refused: {e}; nothing sent"));
+            Vec::new()
+        }
+        (Some(Purpose::Apply), Ok(obj)) => {
+            let rv = obj
+                .as_ref()
+                .and_then(cluster::resource_version)
+                .unwrap_or("?")
+                .to_owned();
+            model.notice = Some(match take_live(model, obj) {
+                Ok(()) => format!("applied to {describe} (resourceVersion {rv})"),
+                Err(e) => format!("applied (resourceVersion {rv}); but: {e}"),
+            });
+            Vec::new()
+        }
+        (Some(Purpose::Apply), Err(e)) => {
+            model.notice = Some(format!("not applied: {e}"));
+            Vec::new()
+        }
+        (None, Ok(obj)) => {
+            reloaded(model, obj);
+            Vec::new()
+        }
+        (None, Err(e)) => {
+            if let Some(s) = model.edit.cluster.as_deref_mut() {
+                s.after_conflict = false;
+            }
+            model.notice = Some(format!("reload failed: {e}; nothing changed"));
+            Vec::new()
+        }
+    }
+}
+
+/// The object as the server now holds it becomes live; last-applied is its annotation.
+fn take_live(model: &mut Model, obj: Option<Value>) -> Result<(), CliError> {
+    let Some(session) = model.edit.cluster.as_deref_mut() else {
+        return Ok(());
+    };
+    session.live = obj;
+    let mut docs = model.docs.clone();
+    docs.live = session.shown_live();
+    docs.last_applied = None;
+    model.replan_rebased(docs)?;
+    model.edit.undo.clear();
+    model.edit.redo.clear();
+    Ok(())
+}
+
+/// A reload's answer. After a 409: keep the edits, plan against the new object, show what
+/// changed and ask again.
+fn reloaded(model: &mut Model, obj: Option<Value>) {
+    let Some(session) = model.edit.cluster.as_deref_mut() else {
+        return;
+    };
+    let after_conflict = std::mem::take(&mut session.after_conflict);
+    let before = model.docs.live.clone();
+    let edited = model.edits_pending().then(|| model.last_applied_doc());
+    if let Err(e) = take_live(model, obj) {
+        model.notice = Some(format!("reloaded, but: {e}"));
+        return;
+    }
+    let mask = model.secret && !model.reveal;
+    let changed = diff_lines(
+        &shown_yaml(before.as_ref(), mask),
+        &shown_yaml(model.docs.live.as_ref(), mask),
+    );
+    let Some(edited) = edited else {
+        model.notice = Some("reloaded from the cluster".into());
+        return;
+    };
+    if !after_conflict {
+        model.notice =
+            Some("reloaded from the cluster; your uncommitted edits were discarded".into());
+        return;
+    }
+    let mut docs = model.docs.clone();
+    docs.last_applied = Some(edited);
+    if let Err(e) = model.replan(docs) {
+        model.notice = Some(format!("reloaded; your edits no longer plan: {e}"));
+        return;
+    }
+    if !model.edits_pending() {
+        model.notice = Some("reloaded: the object changed, and now already holds your edit".into());
+        return;
+    }
+    let mut p = super::commit::preview(model);
+    let mut diff = vec![(
+        DiffTag::Hunk,
+        "the object changed on the server since it was read:".to_owned(),
+    )];
+    diff.extend(changed);
+    diff.push((
+        DiffTag::Hunk,
+        "your last-applied edit, against the object as it is now:".to_owned(),
+    ));
+    diff.extend(p.diff);
+    p.diff = diff;
+    p.action = format!("409 Conflict: reloaded and planned again. {}", p.action);
+    model.mode = Mode::Confirm(Box::new(p));
+}
+
+/// An object as YAML for a diff; a Secret's values masked as the panes mask them (`s`
+/// reveals): a changed value shows as `***` on both sides.
+fn shown_yaml(v: Option<&Value>, mask: bool) -> String {
+    let Some(v) = v else {
+        return String::new();
+    };
+    if !mask {
+        return jsonmerge::to_yaml(v);
+    }
+    let mut v = v.clone();
+    for field in ["data", "stringData"] {
+        if let Some(Value::Object(m)) = v.get_mut(field) {
+            for value in m.values_mut() {
+                *value = Value::String("***".into());
+            }
+        }
+    }
+    // The last-applied annotation holds the values too.
+    if let Some(Value::String(text)) = v.pointer_mut(&format!(
+        "/metadata/annotations/{}",
+        LAST_APPLIED.replace('~', "~0").replace('/', "~1")
+    )) {
+        *text = super::patch::mask_annotation(text);
+    }
+    jsonmerge::to_yaml(&v)
+}
+
+/// The dry run's answer: shown for confirmation, with how it differs from the planned result.
+fn dry_run_answered(model: &mut Model, answer: Option<Value>) {
+    let Some(session) = model.edit.cluster.as_deref() else {
+        return;
+    };
+    let real = match cluster::apply_request(
+        &session.target,
+        &model.plan,
+        session.conn.validation,
+        false,
+    ) {
+        Ok(Some(r)) => r,
+        Ok(None) => {
+            model.notice = Some("nothing to apply".into());
+            return;
+        }
+        Err(e) => {
+            model.notice = Some(format!("cannot build the request: {e}"));
+            return;
+        }
+    };
+    let mask = model.secret && !model.reveal;
+    let strip = |v: &Value| {
+        let mut v = cluster::without_managed_fields(v);
+        if let Some(m) = v.get_mut("metadata").and_then(Value::as_object_mut) {
+            m.remove("resourceVersion");
+        }
+        v
+    };
+    let planned = shown_yaml(Some(&strip(&model.plan.result)), mask);
+    let server = shown_yaml(answer.map(|a| strip(&a)).as_ref(), mask);
+    let mut diff = diff_lines(&planned, &server);
+    if diff.is_empty() {
+        diff.push((
+            DiffTag::Same,
+            "(the server's answer is the planned result)".to_owned(),
+        ));
+    }
+    diff.insert(
+        0,
+        (
+            DiffTag::Hunk,
+            "server dry run: planned result (-) → the server's answer (+: defaults, admission)"
+                .to_owned(),
+        ),
+    );
+    let mut p = super::commit::preview(model);
+    p.diff = diff;
+    p.content = None;
+    p.write = None;
+    p.action = format!(
+        "the server's dry run accepted it. y sends {}",
+        real.describe()
+    );
+    p.request = Some((Purpose::Apply, real));
+    model.mode = Mode::Confirm(Box::new(p));
+}

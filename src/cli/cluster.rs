@@ -1,0 +1,366 @@
+//! The command line in cluster mode: the live objects read from the cluster (`plan`, `diff`,
+//! `last-applied`, the TUI) when neither `--live` nor `--no-live` is given, and `apply`.
+//! Every cluster error is one line and exit status 2; nothing is sent without `--yes`.
+
+use std::path::PathBuf;
+
+use clap::Args;
+
+use super::CliError;
+use crate::cluster::{ClusterError, Conn, Validation};
+
+/// The kubectl flags of cluster mode.
+#[derive(Debug, Clone, Args)]
+pub struct ClusterArgs {
+    /// The kubeconfig file (default: `KUBECONFIG`, else `~/.kube/config`, else in-cluster).
+    #[arg(long, value_name = "FILE")]
+    pub kubeconfig: Option<PathBuf>,
+    /// The kubeconfig context (default: the current context).
+    #[arg(long, value_name = "NAME")]
+    pub context: Option<String>,
+    /// With false, patch metadata comes from the embedded schema, not the server's OpenAPI.
+    #[arg(long, default_value_t = true, action = clap::ArgAction::Set, value_name = "BOOL")]
+    pub openapi_patch: bool,
+    /// The server-side field validation of a PATCH or POST, as `kubectl apply --validate`.
+    #[arg(long, value_enum, default_value_t = Validation::Strict, value_name = "MODE")]
+    pub validate: Validation,
+    /// How long one request may take, as kubectl's flag (`30s`, `2m`; default 60 s; connect
+    /// 10 s and each read 30 s at most).
+    #[arg(long, value_name = "DURATION", value_parser = crate::cluster::parse_timeout)]
+    pub request_timeout: Option<std::time::Duration>,
+}
+
+impl Default for ClusterArgs {
+    fn default() -> Self {
+        ClusterArgs {
+            kubeconfig: None,
+            context: None,
+            openapi_patch: true,
+            validate: Validation::Strict,
+            request_timeout: None,
+        }
+    }
+}
+
+impl ClusterArgs {
+    #[must_use]
+    pub fn conn(&self, namespace: Option<&str>) -> Conn {
+        Conn {
+            kubeconfig: self.kubeconfig.clone(),
+            context: self.context.clone(),
+            namespace: namespace.map(str::to_owned),
+            validation: self.validate,
+            request_timeout: self.request_timeout,
+        }
+    }
+}
+
+/// A cluster error as the command line reports it: exit 2, one line.
+#[must_use]
+pub fn error(e: &ClusterError) -> CliError {
+    CliError::Input(e.to_string())
+}
+
+/// `applyscope apply`: send what `kubectl apply` would send.
+#[derive(Debug, Args)]
+pub struct ApplyArgs {
+    /// The files to apply: a file, a directory, or `-` (standard input); repeatable.
+    #[arg(
+        long,
+        short = 'f',
+        visible_alias = "filename",
+        required = true,
+        value_name = "FILE|DIR|-"
+    )]
+    pub local: Vec<PathBuf>,
+    /// Read directories recursively.
+    #[arg(short = 'R', long)]
+    pub recursive: bool,
+    /// The namespace for objects whose file names none (default: the context's).
+    #[arg(long, short = 'n')]
+    pub namespace: Option<String>,
+    /// With false, refuse the apply as `kubectl apply --overwrite=false` does.
+    #[arg(long, default_value_t = true, action = clap::ArgAction::Set)]
+    pub overwrite: bool,
+    /// Send: a server dry run of every object first (`dryRun=All`), then the requests.
+    /// Without it, print what would be sent and send nothing.
+    #[arg(long, short = 'y')]
+    pub yes: bool,
+    /// Send only the server dry run (`dryRun=All`) and print the server's answer.
+    #[arg(long, conflicts_with = "yes")]
+    pub server_dry_run: bool,
+    #[command(flatten)]
+    pub cluster: ClusterArgs,
+}
+
+#[cfg(feature = "cluster")]
+pub use imp::*;
+
+#[cfg(not(feature = "cluster"))]
+pub use absent::*;
+
+#[cfg(not(feature = "cluster"))]
+mod absent {
+    use super::{ApplyArgs, CliError, ClusterError, error};
+
+    /// Cluster mode is not built in.
+    #[must_use]
+    pub fn not_built() -> CliError {
+        error(&ClusterError::NotBuilt)
+    }
+
+    /// # Errors
+    /// Always: not built.
+    pub fn apply(_: &ApplyArgs) -> Result<String, CliError> {
+        Err(not_built())
+    }
+}
+
+#[cfg(feature = "cluster")]
+mod imp {
+    use std::fmt::Write as _;
+
+    use serde_json::Value;
+
+    use super::{ApplyArgs, ClusterArgs, error};
+    use crate::cli::CliError;
+    use crate::cli::objects::{self, Key, Object, Pair};
+    use crate::cli::plan::{DocNames, PlanDocs};
+    use crate::cluster::{self, Cluster, Loaded, Request};
+    use crate::engine::jsonmerge;
+    use crate::engine::plan::Plan;
+
+    /// Connect with the flags.
+    ///
+    /// # Errors
+    /// The configuration cannot be read.
+    pub fn connect(args: &ClusterArgs, namespace: Option<&str>) -> Result<Cluster, CliError> {
+        Cluster::connect(&args.conn(namespace)).map_err(|e| error(&e))
+    }
+
+    /// Local objects, their live objects from the cluster, and their plans.
+    pub struct Planned {
+        pub cluster: Cluster,
+        pub pairs: Vec<Pair>,
+        pub loaded: Vec<Loaded>,
+        pub plans: Vec<Result<Plan, CliError>>,
+    }
+
+    /// Read every local object's live object from the cluster and plan it.
+    ///
+    /// # Errors
+    /// Any cluster error (exit 2, naming the object's file).
+    pub fn load_and_plan(
+        locals: Vec<Object>,
+        args: &ClusterArgs,
+        namespace: Option<&str>,
+        overwrite: bool,
+        last_applied: Option<&Value>,
+    ) -> Result<Planned, CliError> {
+        let cluster = connect(args, namespace)?;
+        let values: Vec<Value> = locals.iter().map(|o| o.value.clone()).collect();
+        let results = cluster.load(&values, args.openapi_patch);
+        let mut pairs = Vec::with_capacity(locals.len());
+        let mut loaded = Vec::with_capacity(locals.len());
+        for (local, result) in locals.into_iter().zip(results) {
+            let l = result.map_err(|e| CliError::Input(format!("{}: {e}", local.source)))?;
+            let mut key = Key::of(&local.value);
+            key.namespace = l.target.namespace.clone().unwrap_or_default();
+            if let Some(first) = pairs.iter().find(|p: &&Pair| p.key == key) {
+                return Err(CliError::Input(format!(
+                    "{}: {key} is also in {}",
+                    local.source, first.local.source
+                )));
+            }
+            let live = l.live.as_ref().map(|v| Object {
+                value: v.clone(),
+                source: format!("{}{}", cluster.server, l.target.path()),
+            });
+            pairs.push(Pair { key, local, live });
+            loaded.push(l);
+        }
+        let plans = pairs
+            .iter()
+            .zip(&loaded)
+            .map(|(pair, l)| plan_one(pair, l, overwrite, last_applied).map(|(p, _)| p))
+            .collect();
+        Ok(Planned {
+            cluster,
+            pairs,
+            loaded,
+            plans,
+        })
+    }
+
+    /// The plan of one loaded object, with the metadata source used.
+    ///
+    /// # Errors
+    /// The plan's error.
+    pub fn plan_one(
+        pair: &Pair,
+        loaded: &Loaded,
+        overwrite: bool,
+        last_applied: Option<&Value>,
+    ) -> Result<(Plan, cluster::SchemaSource), CliError> {
+        let docs = PlanDocs {
+            local: pair.local.value.clone(),
+            live: pair.live.as_ref().map(|l| l.value.clone()),
+            last_applied: last_applied.cloned(),
+        };
+        let names = DocNames {
+            local: pair.local.source.clone(),
+            live: pair
+                .live
+                .as_ref()
+                .map(|l| l.source.clone())
+                .unwrap_or_default(),
+            last_applied: "--last-applied".into(),
+        };
+        cluster::plan(
+            &loaded.choice,
+            &docs,
+            loaded.namespace.as_deref(),
+            overwrite,
+            &names,
+        )
+    }
+
+    /// Read the local files as `-f` does.
+    ///
+    /// # Errors
+    /// Bad input.
+    pub fn read_locals(
+        files: &[std::path::PathBuf],
+        recursive: bool,
+    ) -> Result<Vec<Object>, CliError> {
+        let mut stdin_used = false;
+        objects::read_all(files, recursive, &mut stdin_used)
+    }
+
+    /// A request, for a reader: the line and the body.
+    #[must_use]
+    pub fn show_request(request: &Request) -> String {
+        let mut s = format!("{}\n", request.describe());
+        if request.resource == "secrets" {
+            s.push_str("(the body of a Secret is not printed)\n");
+        } else if let Some(body) = &request.body {
+            s.push_str(body);
+            s.push('\n');
+        }
+        s
+    }
+
+    /// `applyscope apply`.
+    ///
+    /// # Errors
+    /// Bad input and cluster errors (exit 2); a plan kubectl would refuse (exit 1).
+    pub fn apply(args: &ApplyArgs) -> Result<String, CliError> {
+        let locals = read_locals(&args.local, args.recursive)?;
+        let planned = load_and_plan(
+            locals,
+            &args.cluster,
+            args.namespace.as_deref(),
+            args.overwrite,
+            None,
+        )?;
+        let validation = args.cluster.validate;
+        let mut requests = Vec::new();
+        for ((pair, loaded), plan) in planned
+            .pairs
+            .iter()
+            .zip(&planned.loaded)
+            .zip(&planned.plans)
+        {
+            let plan = plan
+                .as_ref()
+                .map_err(|e| e.clone_with(format!("{}: {e}", pair.key)))?;
+            let real = cluster::apply_request(&loaded.target, plan, validation, false)
+                .map_err(|e| error(&e))?;
+            let dry = cluster::apply_request(&loaded.target, plan, validation, true)
+                .map_err(|e| error(&e))?;
+            requests.push((loaded, real, dry));
+        }
+        let mut out = String::new();
+        if !args.yes && !args.server_dry_run {
+            for (loaded, real, _) in &requests {
+                match real {
+                    Some(r) => {
+                        let _ = write!(out, "{}: would send ", loaded.target.describe());
+                        out.push_str(&show_request(r));
+                    }
+                    None => {
+                        let _ = writeln!(
+                            out,
+                            "{}: unchanged, nothing to send",
+                            loaded.target.describe()
+                        );
+                    }
+                }
+            }
+            out.push_str(
+                "nothing sent: pass --yes to send (after a server dry run), or --server-dry-run\n",
+            );
+            return Ok(out);
+        }
+        // Every dry run first: nothing is sent for real unless the server accepts them all.
+        for (loaded, _, dry) in &requests {
+            let Some(dry) = dry else { continue };
+            let answer = planned.cluster.commit(dry).map_err(|e| {
+                CliError::Input(format!(
+                    "server dry run of {}: {e}",
+                    loaded.target.describe()
+                ))
+            })?;
+            let _ = writeln!(
+                out,
+                "{}: server dry run accepted ({})",
+                loaded.target.describe(),
+                dry.describe()
+            );
+            if args.server_dry_run {
+                out.push_str(&jsonmerge::to_yaml(&cluster::without_managed_fields(
+                    &answer,
+                )));
+            }
+        }
+        if args.server_dry_run {
+            out.push_str("server dry run only: nothing was changed\n");
+            return Ok(out);
+        }
+        for (loaded, real, _) in &requests {
+            let Some(real) = real else {
+                let _ = writeln!(out, "{}: unchanged", loaded.target.describe());
+                continue;
+            };
+            let answer = planned.cluster.commit(real).map_err(|e| {
+                CliError::Input(format!(
+                    "{}: {e} (objects before it were applied)",
+                    loaded.target.describe()
+                ))
+            })?;
+            let verb = if real.verb == cluster::Verb::Post {
+                "created"
+            } else {
+                "configured"
+            };
+            let _ = writeln!(
+                out,
+                "{}: {verb} (resourceVersion {})",
+                loaded.target.describe(),
+                cluster::resource_version(&answer).unwrap_or("?")
+            );
+        }
+        Ok(out)
+    }
+}
+
+impl CliError {
+    /// The same kind of error with another message.
+    #[must_use]
+    pub fn clone_with(&self, message: String) -> CliError {
+        match self {
+            CliError::Input(_) => CliError::Input(message),
+            CliError::Failed(_) => CliError::Failed(message),
+        }
+    }
+}
