@@ -438,7 +438,11 @@ fn dry_run_answered(model: &mut Model, answer: Option<Value>) {
         v
     };
     let planned = shown_yaml(Some(&strip(&model.plan.result)), mask);
-    let server = shown_yaml(answer.map(|a| strip(&a)).as_ref(), mask);
+    let answer = answer.map(|a| strip(&a));
+    let server = shown_yaml(answer.as_ref(), mask);
+    if let Some(a) = &answer {
+        model.show_server_result(a);
+    }
     let mut diff = diff_lines(&planned, &server);
     if diff.is_empty() {
         diff.push((

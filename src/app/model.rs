@@ -69,6 +69,8 @@ pub struct Pane {
     line_of: Vec<u32>,
     /// Indices of the lines folds leave visible, ascending.
     pub visible: Vec<u32>,
+    /// The result pane shows the server's dry-run answer, not the planned result.
+    pub server_answer: bool,
 }
 
 impl Pane {
@@ -134,6 +136,8 @@ pub struct Model {
     pub patches: Option<Vec<PatchDoc>>,
     /// How many fields have each action (in [`Action::ALL`] order).
     pub counts: [usize; 7],
+    /// How each list names its elements (for rendering a document aligned with the plan).
+    lists: FastMap<String, ElemSeg>,
     /// Last-applied differs from the committed one (`edit.base`), computed once per plan: the
     /// comparison walks both documents, and every frame asks.
     pub(super) pending_edits: bool,
@@ -235,6 +239,7 @@ impl Model {
                     visible: (0..u32::try_from(lines.len()).unwrap_or(NONE)).collect(),
                     lines,
                     line_of: Vec::new(),
+                    server_answer: false,
                 }
             })
             .collect();
@@ -346,8 +351,44 @@ impl Model {
             size: (80, 24),
             patches: None,
             pending_edits: pending,
+            lists,
             plan,
         }
+    }
+
+    /// Show the server's dry-run answer in the result pane, aligned with the other panes, until
+    /// the next plan (`R`, an edit) brings the planned result back.
+    pub(crate) fn show_server_result(&mut self, answer: &Value) {
+        let Some(index) = self.panes.iter().position(|p| p.kind == PaneKind::Result) else {
+            return;
+        };
+        let how = Render {
+            lists: &self.lists,
+            counterpart: self.docs.live.as_ref(),
+            side: Side::After,
+            secret: self.secret,
+            annotation_width: ANNOTATION_WIDTH,
+            word_diff: true,
+        };
+        let lines = yaml::render(answer, &mut self.paths, &how);
+        let mut line_of = vec![NONE; self.paths.len()];
+        for (i, line) in lines.iter().enumerate() {
+            let i = u32::try_from(i).unwrap_or(NONE);
+            for id in std::iter::once(line.path).chain(line.also) {
+                if let Some(slot) = line_of.get_mut(id as usize)
+                    && *slot == NONE
+                {
+                    *slot = i;
+                }
+            }
+        }
+        if let Some(pane) = self.panes.get_mut(index) {
+            pane.lines = lines;
+            pane.line_of = line_of;
+            pane.present = true;
+            pane.server_answer = true;
+        }
+        self.refold();
     }
 
     /// The selected plan field.

@@ -58,6 +58,8 @@ pub fn render(model: &Model, theme: &Theme, index: usize, rect: Rect, buf: &mut 
     let edited = pane.kind == PaneKind::LastApplied && model.edits_pending();
     let title = if edited {
         format!(" {} {} edited ", pane.kind.name(), theme::EDIT_GLYPH)
+    } else if pane.server_answer {
+        format!(" {}: server dry run ", pane.kind.name())
     } else {
         format!(" {} ", pane.kind.name())
     };

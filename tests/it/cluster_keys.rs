@@ -179,6 +179,17 @@ fn cluster_keys_apply_dry_run_then_confirm() {
     assert_eq!(api.writes().len(), 1);
     assert!(api.writes()[0].query.starts_with("dryRun=All&"));
     assert_eq!(api.object(WEB).unwrap()["metadata"]["resourceVersion"], "7");
+    // The result pane shows the server's answer meanwhile, aligned with the other panes.
+    let result_pane = |h: &Harness| {
+        h.model
+            .panes
+            .iter()
+            .find(|p| p.kind == applyscope::app::PaneKind::Result)
+            .map(|p| (p.server_answer, p.lines.len()))
+            .unwrap()
+    };
+    let (answer, lines) = result_pane(&h);
+    assert!(answer && lines > 0);
     h.press("y");
     assert_eq!(run_commands(&mut h), 1);
     let writes = api.writes();
@@ -195,6 +206,7 @@ fn cluster_keys_apply_dry_run_then_confirm() {
     assert!(notice(&h).starts_with("applied"), "{}", notice(&h));
     // The plan now starts from the applied object: nothing left to do.
     assert!(h.model.plan.patch.is_none());
+    assert!(!result_pane(&h).0, "a new plan shows its own result");
     assert_eq!(
         h.model.docs.live.as_ref().unwrap()["spec"]["template"]["spec"]["containers"][0]["image"],
         "web:2"
