@@ -702,13 +702,20 @@ pub fn string_text(s: &str) -> String {
         || s.starts_with(' ')
         || s.ends_with(' ')
         || s.ends_with(':')
-        || s.contains(": ")
-        || s.contains(" #");
+        || has_pair(s);
     if unsafe_plain {
         format!("'{}'", s.replace('\'', "''"))
     } else {
         s.to_owned()
     }
+}
+
+/// Does `s` hold `": "` or `" #"` (which end a plain scalar)? One pass over the bytes: most
+/// values are short, and `str::contains` sets up a searcher per call.
+fn has_pair(s: &str) -> bool {
+    s.as_bytes()
+        .windows(2)
+        .any(|w| matches!(w, [b':', b' '] | [b' ', b'#']))
 }
 
 /// Would a plain scalar with this text read as something other than a string (YAML 1.1)?
@@ -800,5 +807,27 @@ mod tests {
         }
         assert_eq!(string_text("a: b"), "'a: b'");
         assert_eq!(string_text("nginx:1.7.9"), "nginx:1.7.9");
+    }
+}
+
+#[cfg(test)]
+mod pair_tests {
+    use super::*;
+
+    #[test]
+    fn plain_scalar_enders_are_found() {
+        for (s, want) in [
+            ("a: b", true),
+            ("a #b", true),
+            ("a:b", false),
+            ("a#b", false),
+            ("a:", false),
+            ("", false),
+            (": ", true),
+        ] {
+            assert_eq!(has_pair(s), want, "{s:?}");
+        }
+        assert_eq!(string_text("a: b"), "'a: b'");
+        assert_eq!(string_text("value 12"), "value 12");
     }
 }
