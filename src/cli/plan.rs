@@ -345,13 +345,13 @@ pub fn render_many(
 /// One row per object, riskiest first: failures, then most warnings, then most deletions
 /// (`clear` + `delete`), then most changes.
 fn summary(pairs: &[Pair], plans: &[Result<Plan, CliError>]) -> String {
+    use crate::app::list::risk::{Summary, riskier_first};
     struct Row<'a> {
         index: usize,
         pair: &'a Pair,
         action: &'static str,
         counts: [usize; 4],
         warnings: usize,
-        failed: bool,
     }
     let count = |p: &Plan, a: Action| p.fields.iter().filter(|f| f.action == a).count();
     let mut rows: Vec<Row<'_>> = pairs
@@ -374,7 +374,6 @@ fn summary(pairs: &[Pair], plans: &[Result<Plan, CliError>]) -> String {
                     count(p, Action::Delete),
                 ],
                 warnings: p.warnings.len(),
-                failed: false,
             },
             Err(_) => Row {
                 index,
@@ -382,17 +381,22 @@ fn summary(pairs: &[Pair], plans: &[Result<Plan, CliError>]) -> String {
                 action: "FAILS",
                 counts: [0; 4],
                 warnings: 0,
-                failed: true,
             },
         })
         .collect();
-    rows.sort_by_key(|r| {
-        (
-            std::cmp::Reverse(r.failed),
-            std::cmp::Reverse(r.warnings),
-            std::cmp::Reverse(r.counts[2] + r.counts[3]),
-            std::cmp::Reverse(r.counts[0] + r.counts[1]),
-            r.index,
+    // The TUI list's order (`app::list::risk`): failures, then what the server will reject,
+    // other warnings, removals, changes, additions; ties by kind, namespace, name.
+    let summaries: Vec<Summary> = plans
+        .iter()
+        .map(|p| match p {
+            Ok(plan) => Summary::of_plan(plan),
+            Err(e) => Summary::failed(&e.to_string()),
+        })
+        .collect();
+    rows.sort_by(|a, b| {
+        riskier_first(
+            (&summaries[a.index], &a.pair.key),
+            (&summaries[b.index], &b.pair.key),
         )
     });
     let tally = |name: &str| rows.iter().filter(|r| r.action == name).count();
@@ -406,13 +410,14 @@ fn summary(pairs: &[Pair], plans: &[Result<Plan, CliError>]) -> String {
     );
     let _ = writeln!(
         out,
-        "{:<9} {:>5} {:>5} {:>5} {:>6} {:>8}  object",
-        "action", "add", "set", "clear", "delete", "warnings"
+        "{:<9} {:<9} {:>5} {:>5} {:>5} {:>6} {:>8}  object",
+        "risk", "action", "add", "set", "clear", "delete", "warnings"
     );
     for r in rows {
         let _ = writeln!(
             out,
-            "{:<9} {:>5} {:>5} {:>5} {:>6} {:>8}  {} ({})",
+            "{:<9} {:<9} {:>5} {:>5} {:>5} {:>6} {:>8}  {} ({})",
+            summaries[r.index].risk().label(),
             r.action,
             r.counts[0],
             r.counts[1],

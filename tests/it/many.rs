@@ -191,7 +191,7 @@ fn text_ends_with_a_summary_riskiest_first() {
         "{summary}"
     );
     assert!(
-        rows[0].starts_with("patch")
+        rows[0].starts_with("warning   patch")
             && rows[0].ends_with("Deployment.apps default/web (in/b-web.yaml)"),
         "{summary}"
     );
