@@ -186,7 +186,7 @@ fn open(args: &OpenArgs) -> Result<String, CliError> {
         (Some(e), _) if !tty => return example_plan(e),
         (Some(e), _) => crate::app::Source::from_example(e)?,
         (None, []) => return Err(CliError::Input("no examples built in".into())),
-        (None, [local]) if args.live.is_empty() && !args.no_live => {
+        (None, [local]) if args.live.is_empty() && !args.no_live && !holds_several(local) => {
             return open_cluster(args, local, tty);
         }
         (None, [local]) if list::single_candidate(args) => match files_source(args, local) {
@@ -218,6 +218,16 @@ fn open(args: &OpenArgs) -> Result<String, CliError> {
     let theme = crate::theme::Theme::from_no_color(no_color.as_deref());
     crate::tui::run(model, &theme).map_err(|e| CliError::Failed(format!("terminal: {e}")))?;
     Ok(String::new())
+}
+
+/// Does the file hold several objects (the object list then opens on them)? A file that cannot
+/// be read is left to the one-object reading, whose error names it.
+fn holds_several(path: &std::path::Path) -> bool {
+    if path.as_os_str() == "-" || path.is_dir() {
+        return true;
+    }
+    let mut stdin_used = false;
+    objects::read_all(&[path.to_owned()], false, &mut stdin_used).is_ok_and(|o| o.len() > 1)
 }
 
 /// `-f LOCAL` with neither `--live` nor `--no-live`: the live object comes from the cluster.

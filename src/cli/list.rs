@@ -94,6 +94,9 @@ pub fn open(
     tty: bool,
     single_error: Option<CliError>,
 ) -> Result<String, CliError> {
+    if args.live.is_empty() && !args.no_live {
+        return open_cluster(args, tty);
+    }
     let read = pairs(args);
     if let Some(e) = single_error {
         // One object after all (or unreadable): the one-object reading's error is the answer.
@@ -132,6 +135,78 @@ pub fn open(
     Ok(String::new())
 }
 
+/// Several objects and neither `--live` nor `--no-live`: their live objects come from the
+/// cluster (loaded concurrently, planned with the patch metadata the server gives), and the list
+/// opens on them. These objects are not bound to files: edits work in memory, commits and
+/// applies go through the one-object screen (`applyscope -f FILE`).
+#[cfg(feature = "cluster")]
+fn open_cluster(args: &OpenArgs, tty: bool) -> Result<String, CliError> {
+    if args.last_applied.is_some() || args.write_last_applied.is_some() {
+        return Err(CliError::Input(
+            "--last-applied and --write-last-applied work with one object (one -f file holding one object)".into(),
+        ));
+    }
+    let locals = super::cluster::read_locals(&args.local, args.recursive)?;
+    let planned = super::cluster::load_and_plan(
+        locals,
+        &args.cluster,
+        args.namespace.as_deref(),
+        true,
+        None,
+    )?;
+    if !tty {
+        let out = plan::render_many(&planned.pairs, &planned.plans, plan::Format::Text)?;
+        let errors: Vec<String> = planned
+            .pairs
+            .iter()
+            .zip(&planned.plans)
+            .filter_map(|(pair, plan)| plan.as_ref().err().map(|e| format!("{}: {e}", pair.key)))
+            .collect();
+        let code = planned
+            .plans
+            .iter()
+            .filter_map(|p| p.as_ref().err().map(CliError::exit_code))
+            .max()
+            .unwrap_or(0);
+        return objects::finish(out, &errors, code);
+    }
+    let items = planned
+        .pairs
+        .into_iter()
+        .zip(planned.plans)
+        .map(|(pair, plan)| {
+            let mut item = item(pair, plan);
+            item.files = None;
+            item
+        })
+        .collect();
+    let list = List::new(
+        format!("{} → cluster", title_names(&args.local)),
+        items,
+        options(args),
+    );
+    let no_color = std::env::var("NO_COLOR").ok();
+    let theme = crate::theme::Theme::from_no_color(no_color.as_deref());
+    crate::tui::run_app(crate::app::App::Many(Box::new(list)), &theme)
+        .map_err(|e| CliError::Failed(format!("terminal: {e}")))?;
+    Ok(String::new())
+}
+
+#[cfg(not(feature = "cluster"))]
+fn open_cluster(_: &OpenArgs, _: bool) -> Result<String, CliError> {
+    Err(CliError::Input(
+        "no live objects: pass --live FILE|DIR, or --no-live for creates (this build has no cluster access)".into(),
+    ))
+}
+
+fn title_names(paths: &[PathBuf]) -> String {
+    paths
+        .iter()
+        .map(|p| p.display().to_string())
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
 fn options(args: &OpenArgs) -> EditOptions {
     EditOptions {
         read_only: args.read_only,
@@ -143,15 +218,9 @@ fn options(args: &OpenArgs) -> EditOptions {
 /// `-f app/ → live/`.
 #[must_use]
 pub fn title(args: &OpenArgs) -> String {
-    let names = |ps: &[PathBuf]| {
-        ps.iter()
-            .map(|p| p.display().to_string())
-            .collect::<Vec<_>>()
-            .join(" ")
-    };
     if args.live.is_empty() {
-        format!("{} (creates)", names(&args.local))
+        format!("{} (creates)", title_names(&args.local))
     } else {
-        format!("{} → {}", names(&args.local), names(&args.live))
+        format!("{} → {}", title_names(&args.local), title_names(&args.live))
     }
 }

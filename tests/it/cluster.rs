@@ -691,6 +691,37 @@ fn cluster_multi_document_files_load_every_object() {
         1,
         "{gets:?}"
     );
+
+    // The TUI on the same file opens the object list on the cluster's objects; without a
+    // terminal it prints the list's plans and summary.
+    let out = run(&["-f", multi.to_str().unwrap(), "--kubeconfig", &s.kubeconfig]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = stdout(&out);
+    assert!(
+        text.contains("summary: 3 objects: 1 create, 2 patch, 0 unchanged, 0 fail"),
+        "{text}"
+    );
+    // On a terminal (tmux): the list screen, its title naming the cluster.
+    let bin = env!("CARGO_BIN_EXE_applyscope");
+    if let Some(tui) = crate::tmux::Session::start(
+        "clusterlist",
+        &format!(
+            "{bin} -f {} --kubeconfig {}",
+            crate::tmux::quoted(&multi),
+            crate::tmux::quoted(Path::new(&s.kubeconfig))
+        ),
+        140,
+        30,
+    ) {
+        let screen = tui.wait_for("riskiest first");
+        assert!(screen.contains("→ cluster"), "{screen}");
+        assert!(
+            screen.contains("team/new") || screen.contains("/new"),
+            "{screen}"
+        );
+        tui.keys(&["q"]);
+        assert_eq!(tui.exit().0, 0, "{}", tui.screen());
+    }
 }
 
 /// Every case recorded from kubectl 1.37.1 (`tests/cases`): applyscope's apply against the
