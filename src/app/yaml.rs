@@ -139,6 +139,10 @@ pub struct Paths {
     /// Where a child's text is built to look it up (most lookups find it: four panes show
     /// mostly the same paths), so a known path costs no allocation.
     scratch: String,
+    /// Map keys already interned, by parent and the key's hash: a known key is found without
+    /// building its path's text (checked against the path's step, so a collision only costs
+    /// the slower lookup).
+    keys: FastMap<(PathId, u64), PathId>,
 }
 
 impl Default for Paths {
@@ -164,6 +168,7 @@ impl Paths {
             }],
             ids,
             scratch: String::new(),
+            keys: FastMap::default(),
         }
     }
 
@@ -174,7 +179,21 @@ impl Paths {
 
     /// The id of `parent`'s child `key`.
     fn child_key(&mut self, parent: PathId, key: &str) -> PathId {
-        self.child_with(parent, &KeyRef(key), |_| Seg::Key(key.to_owned()))
+        let hash = std::hash::BuildHasher::hash_one(self.keys.hasher(), key);
+        let is_key = |paths: &Paths, id: PathId| {
+            matches!(paths.list.get(id as usize).and_then(|r| r.seg.as_ref()),
+                Some(Seg::Key(k)) if k == key)
+        };
+        if let Some(&id) = self.keys.get(&(parent, hash))
+            && is_key(self, id)
+        {
+            return id;
+        }
+        let id = self.child_with(parent, &KeyRef(key), |_| Seg::Key(key.to_owned()));
+        if is_key(self, id) {
+            self.keys.insert((parent, hash), id);
+        }
+        id
     }
 
     /// The id of the child at `seg`; `owned` makes the step to keep when the path is new.
