@@ -186,8 +186,17 @@ fn open(args: &OpenArgs) -> Result<String, CliError> {
         (Some(e), _) if !tty => return example_plan(e),
         (Some(e), _) => crate::app::Source::from_example(e)?,
         (None, []) => return Err(CliError::Input("no examples built in".into())),
-        (None, [local]) if args.live.is_empty() && !args.no_live && !holds_several(local) => {
-            return open_cluster(args, local, tty);
+        (None, [local]) if args.live.is_empty() && !args.no_live && !list::many_sources(local) => {
+            // One read decides: several objects open the list; one opens its panes; none, or a
+            // file that does not parse, gets the one-object reading's error.
+            let mut stdin_used = false;
+            return match objects::read_all(std::slice::from_ref(local), false, &mut stdin_used) {
+                Ok(objs) if objs.len() > 1 => list::open(args, tty, None),
+                Ok(mut objs) if objs.len() == 1 => {
+                    open_cluster(args, local, objs.remove(0).value, tty)
+                }
+                _ => open_cluster(args, local, input::read_one_object(local)?, tty),
+            };
         }
         (None, [local]) if list::single_candidate(args) => match files_source(args, local) {
             Ok(source) => source,
@@ -214,31 +223,33 @@ fn open(args: &OpenArgs) -> Result<String, CliError> {
         _ => None,
     };
     let model = crate::tui::prepare(model, options, files).map_err(CliError::Input)?;
-    let no_color = std::env::var("NO_COLOR").ok();
-    let theme = crate::theme::Theme::from_no_color(no_color.as_deref());
-    crate::tui::run(model, &theme).map_err(|e| CliError::Failed(format!("terminal: {e}")))?;
-    Ok(String::new())
+    run_tui(crate::app::App::One(Box::new(model)))
 }
 
-/// Does the file hold several objects (the object list then opens on them)? A file that cannot
-/// be read is left to the one-object reading, whose error names it.
-fn holds_several(path: &std::path::Path) -> bool {
-    if path.as_os_str() == "-" || path.is_dir() {
-        return true;
-    }
-    let mut stdin_used = false;
-    objects::read_all(&[path.to_owned()], false, &mut stdin_used).is_ok_and(|o| o.len() > 1)
+/// Run the TUI until the user quits, in the theme `NO_COLOR` asks for; nothing to print.
+///
+/// # Errors
+/// [`CliError::Failed`] on a terminal error.
+pub(crate) fn run_tui(app: crate::app::App) -> Result<String, CliError> {
+    let no_color = std::env::var("NO_COLOR").ok();
+    let theme = crate::theme::Theme::from_no_color(no_color.as_deref());
+    crate::tui::run_app(app, &theme).map_err(|e| CliError::Failed(format!("terminal: {e}")))?;
+    Ok(String::new())
 }
 
 /// `-f LOCAL` with neither `--live` nor `--no-live`: the live object comes from the cluster.
 #[cfg(feature = "cluster")]
-fn open_cluster(args: &OpenArgs, local: &std::path::Path, tty: bool) -> Result<String, CliError> {
+fn open_cluster(
+    args: &OpenArgs,
+    local: &std::path::Path,
+    local_obj: serde_json::Value,
+    tty: bool,
+) -> Result<String, CliError> {
     if args.write_last_applied.is_some() {
         return Err(CliError::Input(
             "--write-last-applied works with --live FILE; in cluster mode a commit patches the object's annotation".into(),
         ));
     }
-    let local_obj = input::read_one_object(local)?;
     let last_applied = args
         .last_applied
         .as_deref()
@@ -263,14 +274,16 @@ fn open_cluster(args: &OpenArgs, local: &std::path::Path, tty: bool) -> Result<S
         dry_run: args.dry_run,
         write_last_applied: None,
     };
-    let no_color = std::env::var("NO_COLOR").ok();
-    let theme = crate::theme::Theme::from_no_color(no_color.as_deref());
-    crate::tui::run(model, &theme).map_err(|e| CliError::Failed(format!("terminal: {e}")))?;
-    Ok(String::new())
+    run_tui(crate::app::App::One(Box::new(model)))
 }
 
 #[cfg(not(feature = "cluster"))]
-fn open_cluster(_: &OpenArgs, _: &std::path::Path, _: bool) -> Result<String, CliError> {
+fn open_cluster(
+    _: &OpenArgs,
+    _: &std::path::Path,
+    _: serde_json::Value,
+    _: bool,
+) -> Result<String, CliError> {
     Err(cluster::not_built())
 }
 

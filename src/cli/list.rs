@@ -10,12 +10,19 @@ use super::{CliError, OpenArgs};
 use crate::app::list::{Item, List};
 use crate::app::{Docs, EditOptions, Files};
 
+/// Whether a `-f` path stands for several sources by its name alone: standard input or a
+/// directory (read once, by the list).
+#[must_use]
+pub fn many_sources(path: &Path) -> bool {
+    path.as_os_str() == "-" || path.is_dir()
+}
+
 /// Whether the arguments can name a single object: one `-f` file (not `-`, not a directory)
 /// and at most one `--live` file, no `-R`. (Whether the files hold one object each is known
 /// only once they are read.)
 #[must_use]
 pub fn single_candidate(args: &OpenArgs) -> bool {
-    let plain = |p: &PathBuf| p.as_os_str() != "-" && !p.is_dir();
+    let plain = |p: &PathBuf| !many_sources(p);
     args.local.len() == 1
         && args.live.len() <= 1
         && !args.recursive
@@ -114,25 +121,10 @@ pub fn open(
         // Standard input was read already: print from what was read, as `plan` prints it.
         let (pairs, _) = read?;
         let plans = objects::plan_all(&pairs, None, true);
-        let out = plan::render_many(&pairs, &plans, plan::Format::Text)?;
-        let errors: Vec<String> = pairs
-            .iter()
-            .zip(&plans)
-            .filter_map(|(pair, plan)| plan.as_ref().err().map(|e| format!("{}: {e}", pair.key)))
-            .collect();
-        let code = plans
-            .iter()
-            .filter_map(|p| p.as_ref().err().map(CliError::exit_code))
-            .max()
-            .unwrap_or(0);
-        return objects::finish(out, &errors, code);
+        return plan::print_many(&pairs, &plans, plan::Format::Text);
     }
     let list = List::new(title(args), plan_items(read?.0), options(args));
-    let no_color = std::env::var("NO_COLOR").ok();
-    let theme = crate::theme::Theme::from_no_color(no_color.as_deref());
-    crate::tui::run_app(crate::app::App::Many(Box::new(list)), &theme)
-        .map_err(|e| CliError::Failed(format!("terminal: {e}")))?;
-    Ok(String::new())
+    super::run_tui(crate::app::App::Many(Box::new(list)))
 }
 
 /// Several objects and neither `--live` nor `--no-live`: their live objects come from the
@@ -155,20 +147,7 @@ fn open_cluster(args: &OpenArgs, tty: bool) -> Result<String, CliError> {
         None,
     )?;
     if !tty {
-        let out = plan::render_many(&planned.pairs, &planned.plans, plan::Format::Text)?;
-        let errors: Vec<String> = planned
-            .pairs
-            .iter()
-            .zip(&planned.plans)
-            .filter_map(|(pair, plan)| plan.as_ref().err().map(|e| format!("{}: {e}", pair.key)))
-            .collect();
-        let code = planned
-            .plans
-            .iter()
-            .filter_map(|p| p.as_ref().err().map(CliError::exit_code))
-            .max()
-            .unwrap_or(0);
-        return objects::finish(out, &errors, code);
+        return plan::print_many(&planned.pairs, &planned.plans, plan::Format::Text);
     }
     let items = planned
         .pairs
@@ -185,11 +164,7 @@ fn open_cluster(args: &OpenArgs, tty: bool) -> Result<String, CliError> {
         items,
         options(args),
     );
-    let no_color = std::env::var("NO_COLOR").ok();
-    let theme = crate::theme::Theme::from_no_color(no_color.as_deref());
-    crate::tui::run_app(crate::app::App::Many(Box::new(list)), &theme)
-        .map_err(|e| CliError::Failed(format!("terminal: {e}")))?;
-    Ok(String::new())
+    super::run_tui(crate::app::App::Many(Box::new(list)))
 }
 
 #[cfg(not(feature = "cluster"))]

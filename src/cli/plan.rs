@@ -215,20 +215,7 @@ fn run_cluster(args: &PlanArgs) -> Result<String, CliError> {
     if single && let Some(plan) = planned.plans.first() {
         return render(plan.as_ref().map_err(Clone::clone)?, args.output);
     }
-    let out = render_many(&planned.pairs, &planned.plans, args.output)?;
-    let errors: Vec<String> = planned
-        .pairs
-        .iter()
-        .zip(&planned.plans)
-        .filter_map(|(pair, plan)| plan.as_ref().err().map(|e| format!("{}: {e}", pair.key)))
-        .collect();
-    let code = planned
-        .plans
-        .iter()
-        .filter_map(|p| p.as_ref().err().map(CliError::exit_code))
-        .max()
-        .unwrap_or(0);
-    objects::finish(out, &errors, code)
+    print_many(&planned.pairs, &planned.plans, args.output)
 }
 
 #[cfg(not(feature = "cluster"))]
@@ -253,18 +240,7 @@ fn run_many(args: &PlanArgs) -> Result<String, CliError> {
     let lives = objects::read_all(&args.live, args.recursive, &mut stdin_used)?;
     let pairs = objects::pair(locals, lives, namespace)?;
     let plans = objects::plan_all(&pairs, namespace, args.overwrite);
-    let out = render_many(&pairs, &plans, args.output)?;
-    let errors: Vec<String> = pairs
-        .iter()
-        .zip(&plans)
-        .filter_map(|(pair, plan)| plan.as_ref().err().map(|e| format!("{}: {e}", pair.key)))
-        .collect();
-    let code = plans
-        .iter()
-        .filter_map(|p| p.as_ref().err().map(CliError::exit_code))
-        .max()
-        .unwrap_or(0);
-    objects::finish(out, &errors, code)
+    print_many(&pairs, &plans, args.output)
 }
 
 /// One object's entry in the many-object output (JSON lines, YAML documents).
@@ -295,6 +271,30 @@ fn entry(pair: &Pair, plan: &Result<Plan, CliError>) -> Result<Value, CliError> 
         }
     }
     Ok(e)
+}
+
+/// Print the many-object output and end as a plan over many objects ends: every object's plan
+/// on stdout, each failure's one line on stderr, and the worst failure's exit status.
+///
+/// # Errors
+/// As [`render_many`]; see [`objects::finish`].
+pub fn print_many(
+    pairs: &[Pair],
+    plans: &[Result<Plan, CliError>],
+    format: Format,
+) -> Result<String, CliError> {
+    let out = render_many(pairs, plans, format)?;
+    let errors: Vec<String> = pairs
+        .iter()
+        .zip(plans)
+        .filter_map(|(pair, plan)| plan.as_ref().err().map(|e| format!("{}: {e}", pair.key)))
+        .collect();
+    let code = plans
+        .iter()
+        .filter_map(|p| p.as_ref().err().map(CliError::exit_code))
+        .max()
+        .unwrap_or(0);
+    objects::finish(out, &errors, code)
 }
 
 /// The many-object output: `json`, one line per object (JSON lines); `yaml`, one document

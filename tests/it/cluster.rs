@@ -139,6 +139,21 @@ fn cluster_plan_reads_the_live_object_and_sends_nothing() {
         ]
     );
     assert!(s.api.writes().is_empty());
+
+    // The TUI's command line on the same file, without a terminal: the text plan.
+    let out = run(&["-f", &s.local, "--kubeconfig", &s.kubeconfig]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(
+        stdout(&out).starts_with("plan: PATCH application/strategic-merge-patch+json"),
+        "{}",
+        stdout(&out)
+    );
+    // An empty file: the one-object reading's error, naming it, exit 2.
+    let empty = write(s.dir.path(), "empty.yaml", "");
+    let out = run(&["-f", empty.to_str().unwrap(), "--kubeconfig", &s.kubeconfig]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr(&out).contains("empty.yaml"), "{}", stderr(&out));
+    assert!(s.api.writes().is_empty());
 }
 
 #[test]
