@@ -281,7 +281,7 @@ pub fn edit_note(model: &Model) -> Option<String> {
         None => "absent".to_owned(),
         Some(Value::Object(_)) => "{…}".to_owned(),
         Some(Value::Array(_)) => "[…]".to_owned(),
-        Some(v) => super::yaml::scalar(v).0,
+        Some(v) => super::yaml::scalar(v).0.into_string(),
     };
     Some(format!(
         "last-applied edited {where_} (not committed): was {}, now {}",

@@ -221,6 +221,7 @@ impl Model {
                 Side::After,
             ),
         ];
+        let mut expected = 0;
         let mut panes: Vec<Pane> = sources
             .iter()
             .map(|(kind, doc, counterpart, side)| {
@@ -232,7 +233,10 @@ impl Model {
                     annotation_width: ANNOTATION_WIDTH,
                     word_diff: *kind == PaneKind::Result,
                 };
-                let lines = doc.map_or_else(Vec::new, |d| yaml::render(d, &mut paths, &how));
+                let lines = doc.map_or_else(Vec::new, |d| {
+                    yaml::render_sized(d, &mut paths, &how, expected)
+                });
+                expected = expected.max(lines.len() + lines.len() / 16);
                 Pane {
                     kind: *kind,
                     present: doc.is_some(),

@@ -5,11 +5,17 @@
 //! YAML would misread them, and every control character, escape sequence or bidi override is
 //! written as an escape: nothing in a document can drive the terminal.
 
+use std::hash::BuildHasher;
+
+use compact_str::{CompactString, format_compact};
 use serde_json::{Map, Value};
 
 use crate::engine::gofmt::{self, FastMap};
 use crate::engine::plan::LAST_APPLIED;
 use crate::theme::Tok;
+
+/// A line's text: short keys and values (most of them) are kept inline, without an allocation.
+pub type Text = CompactString;
 
 /// A path, interned: an index into [`Paths`].
 pub type PathId = u32;
@@ -135,7 +141,9 @@ struct PathRec {
 #[derive(Debug)]
 pub struct Paths {
     list: Vec<PathRec>,
-    ids: FastMap<String, PathId>,
+    /// Ids by their path's text (kept once, in `list`).
+    ids: hashbrown::HashTable<PathId>,
+    hasher: foldhash::fast::RandomState,
     /// Where a child's text is built to look it up (most lookups find it: four panes show
     /// mostly the same paths), so a known path costs no allocation.
     scratch: String,
@@ -157,8 +165,9 @@ impl Paths {
 
     #[must_use]
     pub fn new() -> Paths {
-        let mut ids = FastMap::default();
-        ids.insert(String::new(), 0);
+        let hasher = foldhash::fast::RandomState::default();
+        let mut ids = hashbrown::HashTable::new();
+        ids.insert_unique(hasher.hash_one(""), 0, |_| 0);
         Paths {
             list: vec![PathRec {
                 text: String::new(),
@@ -167,6 +176,7 @@ impl Paths {
                 depth: 0,
             }],
             ids,
+            hasher,
             scratch: String::new(),
             keys: FastMap::default(),
         }
@@ -210,17 +220,36 @@ impl Paths {
                 .map_or("", |r| r.text.as_str()),
         );
         seg.write_to(&mut self.scratch);
-        if let Some(id) = self.ids.get(self.scratch.as_str()) {
-            return *id;
+        let hash = self.hasher.hash_one(self.scratch.as_str());
+        if let Some(id) = self.find_hashed(&self.scratch, hash) {
+            return id;
         }
         let text = self.scratch.clone();
         let seg = owned(seg);
+        self.push(hash, text, Some(seg), parent)
+    }
+
+    /// The id of a path's text, given its hash.
+    fn find_hashed(&self, text: &str, hash: u64) -> Option<PathId> {
+        let list = &self.list;
+        self.ids
+            .find(hash, |id| {
+                list.get(*id as usize).is_some_and(|r| r.text == text)
+            })
+            .copied()
+    }
+
+    /// Intern a new path.
+    fn push(&mut self, hash: u64, text: String, seg: Option<Seg>, parent: PathId) -> PathId {
         let id = PathId::try_from(self.list.len()).unwrap_or(PathId::MAX);
         let depth = self.depth(parent) + 1;
-        self.ids.insert(text.clone(), id);
+        let (list, hasher) = (&self.list, &self.hasher);
+        self.ids.insert_unique(hash, id, |i| {
+            hasher.hash_one(list.get(*i as usize).map_or("", |r| r.text.as_str()))
+        });
         self.list.push(PathRec {
             text,
-            seg: Some(seg),
+            seg,
             parent: Some(parent),
             depth,
         });
@@ -229,19 +258,11 @@ impl Paths {
 
     /// A path known only by its text (a plan field no pane shows).
     pub fn opaque(&mut self, parent: PathId, text: &str) -> PathId {
-        if let Some(id) = self.ids.get(text) {
-            return *id;
+        let hash = self.hasher.hash_one(text);
+        match self.find_hashed(text, hash) {
+            Some(id) => id,
+            None => self.push(hash, text.to_owned(), None, parent),
         }
-        let id = PathId::try_from(self.list.len()).unwrap_or(PathId::MAX);
-        let depth = self.depth(parent) + 1;
-        self.ids.insert(text.to_owned(), id);
-        self.list.push(PathRec {
-            text: text.to_owned(),
-            seg: None,
-            parent: Some(parent),
-            depth,
-        });
-        id
     }
 
     /// A path's text, as the plan prints it (`spec.containers[name=nginx].image`).
@@ -253,7 +274,7 @@ impl Paths {
     /// The id of a path's text.
     #[must_use]
     pub fn find(&self, text: &str) -> Option<PathId> {
-        self.ids.get(text).copied()
+        self.find_hashed(text, self.hasher.hash_one(text))
     }
 
     #[must_use]
@@ -335,7 +356,7 @@ pub enum ElemSeg {
 /// A masked secret value, and the revealed one.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Masked {
-    pub text: String,
+    pub text: Text,
 }
 
 /// One line of a pane.
@@ -347,14 +368,14 @@ pub struct DocLine {
     pub indent: u16,
     pub dash: bool,
     /// The key, quoted and escaped as needed (`None` for list items and continuation lines).
-    pub key: Option<String>,
+    pub key: Option<Text>,
     /// The value text, if this line shows one (escaped, quoted).
-    pub value: Option<String>,
+    pub value: Option<Text>,
     pub tok: Tok,
     /// What to show instead of the value while secrets are hidden.
-    pub masked: Option<Masked>,
+    pub masked: Option<Box<Masked>>,
     /// A word diff from the value before the apply (result pane, changed strings).
-    pub words: Option<Vec<Word>>,
+    pub words: Option<Box<[Word]>>,
 }
 
 impl DocLine {
@@ -484,10 +505,30 @@ pub fn is_secret(doc: &Value) -> bool {
 
 /// The lines of a document.
 pub fn render(doc: &Value, paths: &mut Paths, how: &Render<'_>) -> Vec<DocLine> {
-    let mut out = Vec::new();
+    render_sized(doc, paths, how, 0)
+}
+
+/// The lines of a document, room for `expected` of them made at once (the panes of one plan
+/// have about as many lines each: growing a vector of 100,000 lines step by step costs more
+/// than rendering them).
+pub fn render_sized(
+    doc: &Value,
+    paths: &mut Paths,
+    how: &Render<'_>,
+    expected: usize,
+) -> Vec<DocLine> {
+    let mut out = Vec::with_capacity(expected);
     let root = Paths::ROOT;
     match doc {
-        Value::Object(map) if !map.is_empty() => object(map, root, 0, false, paths, how, &mut out),
+        Value::Object(map) if !map.is_empty() => {
+            let at = At {
+                parent: root,
+                indent: 0,
+                dash: false,
+                other: how.counterpart,
+            };
+            object(map, at, paths, how, &mut out);
+        }
         _ => {
             let mut line = DocLine::new(root, 0, false);
             let (text, tok) = scalar(doc);
@@ -499,15 +540,34 @@ pub fn render(doc: &Value, paths: &mut Paths, how: &Render<'_>) -> Vec<DocLine> 
     out
 }
 
-fn object(
-    map: &Map<String, Value>,
+/// Where a container's lines go: its path, indent, whether its first line carries the list
+/// dash, and the counterpart's value at the same path (for word diffs and masks; looked up
+/// step by step beside the walk, not from the root per line).
+#[derive(Clone, Copy)]
+struct At<'o> {
     parent: PathId,
     indent: usize,
     dash: bool,
+    other: Option<&'o Value>,
+}
+
+fn object(
+    map: &Map<String, Value>,
+    at: At<'_>,
     paths: &mut Paths,
     how: &Render<'_>,
     out: &mut Vec<DocLine>,
 ) {
+    let At {
+        parent,
+        indent,
+        dash,
+        other,
+    } = at;
+    // The counterpart is only read for word diffs and masks.
+    let other = other
+        .filter(|_| how.word_diff || how.secret)
+        .and_then(Value::as_object);
     let depth = paths.depth(parent);
     if depth > crate::document::MAX_DEPTH {
         return;
@@ -516,6 +576,7 @@ fn object(
     for (i, (k, v)) in map.iter().enumerate() {
         let first = dash && i == 0;
         let id = paths.child_key(parent, k);
+        let counter = other.and_then(|o| o.get(k));
         let mut line = DocLine::new(id, if first { indent } else { inner }, first);
         if first {
             // The dash line shows the element and its first key.
@@ -526,51 +587,62 @@ fn object(
         match v {
             Value::Object(m) if !m.is_empty() => {
                 out.push(line);
-                object(m, id, inner + 2, false, paths, how, out);
+                let at = At {
+                    parent: id,
+                    indent: inner + 2,
+                    dash: false,
+                    other: counter,
+                };
+                object(m, at, paths, how, out);
             }
             Value::Array(items) if !items.is_empty() => {
                 out.push(line);
-                array(items, id, inner, paths, how, out);
+                let at = At {
+                    parent: id,
+                    indent: inner,
+                    dash: false,
+                    other: counter,
+                };
+                array(items, at, paths, how, out);
             }
             Value::String(s) if k == LAST_APPLIED && depth == 2 => {
                 // The annotation: one line of JSON, truncated (the patch view shows it whole).
-                line.value = Some(truncate(&escape(s.trim_end()), how.annotation_width));
+                line.value = Some(truncate(&escape(s.trim_end()), how.annotation_width).into());
                 line.tok = Tok::Str;
                 if how.secret {
                     let hidden = super::patch::mask_annotation(s);
-                    line.masked = Some(Masked {
-                        text: truncate(&escape(&hidden), how.annotation_width),
-                    });
+                    line.masked = Some(Box::new(Masked {
+                        text: truncate(&escape(&hidden), how.annotation_width).into(),
+                    }));
                 }
                 out.push(line);
             }
             Value::String(s) if s.contains('\n') && !needs_escape(s) => {
-                line.value = Some(if s.ends_with('\n') { "|" } else { "|-" }.to_owned());
+                line.value = Some(if s.ends_with('\n') { "|" } else { "|-" }.into());
                 line.tok = Tok::Punct;
-                let masked = mask(how, paths, id, v);
+                let masked = mask(how, paths, id, v, counter);
                 let block = s.strip_suffix('\n').unwrap_or(s);
                 line.masked = masked.clone();
                 out.push(line);
                 for text in block.split('\n') {
                     let mut cont = DocLine::new(id, inner + 2, false);
-                    cont.value = Some(text.to_owned());
+                    cont.value = Some(text.into());
                     cont.tok = Tok::Str;
                     if masked.is_some() {
-                        cont.masked = Some(Masked { text: "…".into() });
+                        cont.masked = Some(Box::new(Masked { text: "…".into() }));
                     }
                     out.push(cont);
                 }
             }
             _ => {
                 let (text, tok) = scalar(v);
-                line.masked = mask(how, paths, id, v);
+                line.masked = mask(how, paths, id, v, counter);
                 if how.word_diff
                     && let Value::String(new) = v
-                    && let Some(Value::String(old)) =
-                        how.counterpart.and_then(|c| paths.lookup(id, c))
+                    && let Some(Value::String(old)) = counter
                     && old != new
                 {
-                    line.words = Some(word_diff(old, new));
+                    line.words = Some(word_diff(old, new).into_boxed_slice());
                 }
                 line.value = Some(text);
                 line.tok = tok;
@@ -580,14 +652,14 @@ fn object(
     }
 }
 
-fn array(
-    items: &[Value],
-    parent: PathId,
-    indent: usize,
-    paths: &mut Paths,
-    how: &Render<'_>,
-    out: &mut Vec<DocLine>,
-) {
+fn array(items: &[Value], at: At<'_>, paths: &mut Paths, how: &Render<'_>, out: &mut Vec<DocLine>) {
+    let At {
+        parent,
+        indent,
+        other,
+        ..
+    } = at;
+    let other = other.filter(|_| how.word_diff || how.secret);
     let elem = how
         .lists
         .get(paths.text(parent))
@@ -605,12 +677,27 @@ fn array(
             ElemSeg::Item => Seg::Item(gofmt::sprint(item)),
             ElemSeg::Index => Seg::Index(i),
         };
+        let counter = other.and_then(|o| seg.select(o));
         let id = paths.child(parent, seg);
         match item {
-            Value::Object(m) if !m.is_empty() => object(m, id, indent, true, paths, how, out),
+            Value::Object(m) if !m.is_empty() => {
+                let at = At {
+                    parent: id,
+                    indent,
+                    dash: true,
+                    other: counter,
+                };
+                object(m, at, paths, how, out);
+            }
             Value::Array(inner) if !inner.is_empty() => {
                 out.push(DocLine::new(id, indent, true));
-                array(inner, id, indent + 2, paths, how, out);
+                let at = At {
+                    parent: id,
+                    indent: indent + 2,
+                    dash: false,
+                    other: counter,
+                };
+                array(inner, at, paths, how, out);
             }
             _ => {
                 let mut line = DocLine::new(id, indent, true);
@@ -624,7 +711,13 @@ fn array(
 }
 
 /// `***`, `*** (before)` or `*** (after)` for a Secret's `data`/`stringData` value.
-fn mask(how: &Render<'_>, paths: &Paths, id: PathId, v: &Value) -> Option<Masked> {
+fn mask(
+    how: &Render<'_>,
+    paths: &Paths,
+    id: PathId,
+    v: &Value,
+    other: Option<&Value>,
+) -> Option<Box<Masked>> {
     if !how.secret || paths.depth(id) != 2 {
         return None;
     }
@@ -632,7 +725,6 @@ fn mask(how: &Render<'_>, paths: &Paths, id: PathId, v: &Value) -> Option<Masked
     if !matches!(top, Some("data" | "stringData")) {
         return None;
     }
-    let other = how.counterpart.and_then(|c| paths.lookup(id, c));
     let text = match other {
         Some(o) if o != v => match how.side {
             Side::Before => "*** (before)",
@@ -640,7 +732,7 @@ fn mask(how: &Render<'_>, paths: &Paths, id: PathId, v: &Value) -> Option<Masked
         },
         _ => "***",
     };
-    Some(Masked { text: text.into() })
+    Some(Box::new(Masked { text: text.into() }))
 }
 
 fn truncate(s: &str, width: usize) -> String {
@@ -655,11 +747,11 @@ fn truncate(s: &str, width: usize) -> String {
 
 /// A scalar's text and token.
 #[must_use]
-pub fn scalar(v: &Value) -> (String, Tok) {
+pub fn scalar(v: &Value) -> (Text, Tok) {
     match v {
         Value::Null => ("null".into(), Tok::Null),
-        Value::Bool(b) => (b.to_string(), Tok::Bool),
-        Value::Number(n) => (gofmt::sprint(&Value::Number(n.clone())), Tok::Num),
+        Value::Bool(b) => (if *b { "true" } else { "false" }.into(), Tok::Bool),
+        Value::Number(n) => (gofmt::sprint(&Value::Number(n.clone())).into(), Tok::Num),
         Value::String(s) => (string_text(s), Tok::Str),
         Value::Array(_) => ("[]".into(), Tok::Punct),
         Value::Object(_) => ("{}".into(), Tok::Punct),
@@ -705,16 +797,16 @@ pub fn escape(s: &str) -> String {
 }
 
 /// A key as YAML shows it.
-fn key_text(k: &str) -> String {
+fn key_text(k: &str) -> Text {
     string_text(k)
 }
 
 /// A string as a YAML scalar: plain when safe, `"…"` when it would read as another type or
 /// holds escapes, `'…'` when it starts with an indicator.
 #[must_use]
-pub fn string_text(s: &str) -> String {
+pub fn string_text(s: &str) -> Text {
     if has_unsafe(s) || resolves_to_non_string(s) {
-        return format!("\"{}\"", escape(s).replace('"', "\\\""));
+        return format_compact!("\"{}\"", escape(s).replace('"', "\\\""));
     }
     let first = s.chars().next().unwrap_or(' ');
     let unsafe_plain = "-?:,[]{}#&*!|>'\"%@`".contains(first)
@@ -723,9 +815,9 @@ pub fn string_text(s: &str) -> String {
         || s.ends_with(':')
         || has_pair(s);
     if unsafe_plain {
-        format!("'{}'", s.replace('\'', "''"))
+        format_compact!("'{}'", s.replace('\'', "''"))
     } else {
-        s.to_owned()
+        s.into()
     }
 }
 
