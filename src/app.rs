@@ -210,7 +210,7 @@ impl ModeKind {
             ModeKind::Legend => "legend",
             ModeKind::Confirm => "commit",
             ModeKind::Annotation => "annotation",
-            ModeKind::Refused => "write refused",
+            ModeKind::Refused => "commit refused",
             ModeKind::Editor => "editor",
             ModeKind::List => "object list",
         }

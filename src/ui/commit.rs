@@ -110,23 +110,23 @@ pub fn confirm_lines<'a>(model: &Model, p: &CommitPreview, theme: &Theme) -> Vec
     lines
 }
 
-/// Rows the lines take wrapped at `width` columns.
-fn rows(lines: &[Line<'_>], width: u16) -> usize {
-    let width = usize::from(width).max(1);
-    lines.iter().map(|l| l.width().max(1).div_ceil(width)).sum()
+/// A box's text, word-wrapped as it is drawn.
+fn wrapped(lines: Vec<Line<'_>>) -> Paragraph<'_> {
+    Paragraph::new(lines).wrap(Wrap { trim: false })
 }
 
-/// A box as tall as its (wrapped) lines need, at most the area.
-fn fitted(area: Rect, width: u16, lines: &[Line<'_>]) -> Rect {
-    let h = u16::try_from(rows(lines, width.saturating_sub(2)) + 2).unwrap_or(u16::MAX);
+/// A box as tall as its wrapped text needs (counted by ratatui's own wrapping), at most the
+/// area.
+fn fitted(area: Rect, width: u16, text: &Paragraph<'_>) -> Rect {
+    let h = u16::try_from(text.line_count(width.saturating_sub(2)) + 2).unwrap_or(u16::MAX);
     centred(area, width, h)
 }
 
-/// The scroll offset, so the last row can reach the bottom (word wrapping can take a few more
-/// rows than the count: a tenth more is allowed).
-fn clamp(scroll: usize, lines: &[Line<'_>], inner: Rect) -> u16 {
-    let n = rows(lines, inner.width);
-    let max = (n + n / 10).saturating_sub(usize::from(inner.height));
+/// The scroll offset, so the last row can reach the bottom and no further.
+fn clamp(scroll: usize, text: &Paragraph<'_>, inner: Rect) -> u16 {
+    let max = text
+        .line_count(inner.width)
+        .saturating_sub(usize::from(inner.height));
     u16::try_from(scroll.min(max)).unwrap_or(u16::MAX)
 }
 
@@ -142,8 +142,8 @@ fn diff_line<'a>(tag: DiffTag, text: &str, theme: &Theme) -> Line<'a> {
 }
 
 pub fn confirm(model: &Model, p: &CommitPreview, theme: &Theme, area: Rect, buf: &mut Buffer) {
-    let lines = confirm_lines(model, p, theme);
-    let rect = fitted(area, area.width.saturating_sub(4), &lines);
+    let text = wrapped(confirm_lines(model, p, theme));
+    let rect = fitted(area, area.width.saturating_sub(4), &text);
     let yes = key(&Message::Confirm, ModeKind::Confirm);
     let no = key(&Message::Back, ModeKind::Confirm);
     let cluster = match &p.request {
@@ -158,11 +158,8 @@ pub fn confirm(model: &Model, p: &CommitPreview, theme: &Theme, area: Rect, buf:
         (None, _) => format!("commit last-applied: nothing to write ({no} closes)"),
     };
     let inner = frame(theme, &title, rect, buf);
-    let scroll = clamp(p.scroll, &lines, inner);
-    Paragraph::new(lines)
-        .wrap(Wrap { trim: false })
-        .scroll((scroll, 0))
-        .render(inner, buf);
+    let scroll = clamp(p.scroll, &text, inner);
+    text.scroll((scroll, 0)).render(inner, buf);
 }
 
 pub fn annotation(
@@ -212,14 +209,12 @@ pub fn annotation(
             theme.muted,
         )),
     }
-    let rect = fitted(area, area.width.saturating_sub(4), &lines);
+    let text = wrapped(lines);
+    let rect = fitted(area, area.width.saturating_sub(4), &text);
     let close = key(&Message::Back, ModeKind::Annotation);
     let inner = frame(theme, &format!("annotation ({close} closes)"), rect, buf);
-    let scroll = clamp(scroll, &lines, inner);
-    Paragraph::new(lines)
-        .wrap(Wrap { trim: false })
-        .scroll((scroll, 0))
-        .render(inner, buf);
+    let scroll = clamp(scroll, &text, inner);
+    text.scroll((scroll, 0)).render(inner, buf);
 }
 
 pub fn refused(message: &str, theme: &Theme, area: Rect, buf: &mut Buffer) {
@@ -238,7 +233,7 @@ pub fn refused(message: &str, theme: &Theme, area: Rect, buf: &mut Buffer) {
         ]),
     ];
     let rect = centred(area, area.width.saturating_sub(8).min(90), 9);
-    let inner = frame(theme, "write refused", rect, buf);
+    let inner = frame(theme, "commit refused", rect, buf);
     Paragraph::new(lines)
         .wrap(Wrap { trim: false })
         .render(inner, buf);
@@ -254,5 +249,28 @@ mod tests {
         assert_eq!(thousands(999), "999");
         assert_eq!(thousands(262_144), "262,144");
         assert_eq!(thousands(1_234_567), "1,234,567");
+    }
+
+    /// Word wrapping moves a word that does not fit to the next row, so a box sized by
+    /// characters ÷ width is too short for text of long words: the last line was cut off.
+    #[test]
+    fn a_box_is_as_tall_as_its_wrapped_text() {
+        // 32 columns: 2 rows of 18 by count, but each 10-letter word takes a row of its own.
+        let words = "abcdefghij ".repeat(3);
+        let text = wrapped(vec![
+            Line::raw(words.trim_end().to_owned()),
+            Line::raw("end"),
+        ]);
+        let area = Rect::new(0, 0, 40, 30);
+        let rect = fitted(area, 20, &text);
+        let inner = Rect::new(rect.x + 1, rect.y + 1, rect.width - 2, rect.height - 2);
+        let mut buf = Buffer::empty(area);
+        text.clone().render(inner, &mut buf);
+        let row = |y: u16| -> String { (0..40).map(|x| buf[(x, y)].symbol()).collect() };
+        let last = inner.y + inner.height - 1;
+        assert_eq!(row(last).trim(), "end");
+        assert_eq!(inner.height, 4);
+        // Nothing to scroll: it all fits.
+        assert_eq!(clamp(3, &text, inner), 0);
     }
 }

@@ -380,19 +380,15 @@ fn one_line_exit_2(out: &Output) -> String {
 #[test]
 fn cluster_errors_are_one_line_and_exit_2() {
     let s = setup(Some(live_web()));
+    let plan_error =
+        |file: &str| one_line_exit_2(&run(&["plan", "-f", file, "--kubeconfig", &s.kubeconfig]));
     s.api.fail_next(
         "GET",
         WEB,
         403,
         status_body(403, "Forbidden", "user \"x\" cannot get resource"),
     );
-    let err = one_line_exit_2(&run(&[
-        "plan",
-        "-f",
-        &s.local,
-        "--kubeconfig",
-        &s.kubeconfig,
-    ]));
+    let err = plan_error(&s.local);
     assert!(
         err.contains("403 Forbidden: not allowed to get deployments.apps \"web\""),
         "{err}"
@@ -404,13 +400,7 @@ fn cluster_errors_are_one_line_and_exit_2() {
         401,
         status_body(401, "Unauthorized", "Unauthorized"),
     );
-    let err = one_line_exit_2(&run(&[
-        "plan",
-        "-f",
-        &s.local,
-        "--kubeconfig",
-        &s.kubeconfig,
-    ]));
+    let err = plan_error(&s.local);
     assert!(
         err.contains("401 Unauthorized: cannot get deployments.apps"),
         "{err}"
@@ -443,13 +433,7 @@ fn cluster_errors_are_one_line_and_exit_2() {
         "gadget.yaml",
         "apiVersion: example.com/v1\nkind: Gadget\nmetadata: {name: g}\n",
     );
-    let err = one_line_exit_2(&run(&[
-        "plan",
-        "-f",
-        crd.to_str().unwrap(),
-        "--kubeconfig",
-        &s.kubeconfig,
-    ]));
+    let err = plan_error(crd.to_str().unwrap());
     assert!(
         err.contains("does not serve kind \"Gadget\" in example.com/v1"),
         "{err}"
@@ -459,13 +443,7 @@ fn cluster_errors_are_one_line_and_exit_2() {
         "other.yaml",
         "apiVersion: other.io/v9\nkind: Thing\nmetadata: {name: t}\n",
     );
-    let err = one_line_exit_2(&run(&[
-        "plan",
-        "-f",
-        other.to_str().unwrap(),
-        "--kubeconfig",
-        &s.kubeconfig,
-    ]));
+    let err = plan_error(other.to_str().unwrap());
     assert!(
         err.contains("does not serve apiVersion \"other.io/v9\""),
         "{err}"

@@ -561,32 +561,7 @@ fn secret_values_masked_before_and_after() {
 // The command line.
 
 fn run(args: &[&str], stdin: Option<&str>, cwd: &Path) -> (i32, String, String) {
-    use std::io::Write as _;
-    let mut cmd = Command::new(env!("CARGO_BIN_EXE_applyscope"));
-    cmd.arg("diff")
-        .args(args)
-        .current_dir(cwd)
-        .env_remove("NO_COLOR")
-        .env_remove("RUST_BACKTRACE")
-        .stdin(std::process::Stdio::piped())
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::piped());
-    let mut child = cmd.spawn().unwrap();
-    if let Some(text) = stdin {
-        child
-            .stdin
-            .take()
-            .unwrap()
-            .write_all(text.as_bytes())
-            .unwrap();
-    }
-    drop(child.stdin.take());
-    let out = child.wait_with_output().unwrap();
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8(out.stdout).unwrap(),
-        String::from_utf8(out.stderr).unwrap(),
-    )
+    crate::support::run_bin(&[&["diff"], args].concat(), stdin, cwd)
 }
 
 const CM_LIVE: &str = r#"apiVersion: v1

@@ -569,7 +569,7 @@ fn commit_is_refused_when_the_file_changed_on_disk_and_reload_reads_it_again() {
     assert_eq!(std::fs::read_to_string(&live).unwrap(), theirs, "untouched");
     assert!(!dir.path().join("live.yaml.bak").exists());
     assert!(h.model.edits_pending(), "edits kept until reload");
-    assert!(h.text().contains("write refused"));
+    assert!(h.text().contains("commit refused"));
     // Esc keeps the edits; W again is refused again; r reloads.
     h.press("<Esc> W y");
     perform(&mut h);

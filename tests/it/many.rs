@@ -3,38 +3,12 @@
 //! invocation, whose output is unchanged.
 
 use std::path::Path;
-use std::process::{Command, Stdio};
 
 use pretty_assertions::assert_eq;
 use serde_json::Value;
 
 fn run(args: &[&str], stdin: Option<&str>, cwd: &Path) -> (i32, String, String) {
-    use std::io::Write as _;
-    let mut child = Command::new(env!("CARGO_BIN_EXE_applyscope"))
-        .arg("plan")
-        .args(args)
-        .current_dir(cwd)
-        .env_remove("RUST_BACKTRACE")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    if let Some(text) = stdin {
-        child
-            .stdin
-            .take()
-            .unwrap()
-            .write_all(text.as_bytes())
-            .unwrap();
-    }
-    drop(child.stdin.take());
-    let out = child.wait_with_output().unwrap();
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8(out.stdout).unwrap(),
-        String::from_utf8(out.stderr).unwrap(),
-    )
+    crate::support::run_bin(&[&["plan"], args].concat(), stdin, cwd)
 }
 
 fn files(entries: &[(&str, &str)]) -> tempfile::TempDir {

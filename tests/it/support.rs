@@ -39,3 +39,35 @@ pub fn cases(dir: &Path, file: &str) -> Vec<Value> {
     assert!(!cases.is_empty(), "{file}: no cases");
     cases
 }
+
+/// Run the binary with `args` in `cwd`, `stdin` written to it (or nothing), with no
+/// `NO_COLOR` or `RUST_BACKTRACE` from the caller: (exit status, stdout, stderr).
+pub fn run_bin(args: &[&str], stdin: Option<&str>, cwd: &Path) -> (i32, String, String) {
+    use std::io::Write as _;
+    use std::process::{Command, Stdio};
+    let mut child = Command::new(env!("CARGO_BIN_EXE_applyscope"))
+        .args(args)
+        .current_dir(cwd)
+        .env_remove("NO_COLOR")
+        .env_remove("RUST_BACKTRACE")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    if let Some(text) = stdin {
+        child
+            .stdin
+            .take()
+            .unwrap()
+            .write_all(text.as_bytes())
+            .unwrap();
+    }
+    drop(child.stdin.take());
+    let out = child.wait_with_output().unwrap();
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8(out.stdout).unwrap(),
+        String::from_utf8(out.stderr).unwrap(),
+    )
+}
