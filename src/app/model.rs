@@ -11,7 +11,7 @@ use super::yaml::{self, ANNOTATION_WIDTH, DocLine, ElemSeg, PathId, Paths, Rende
 use super::{Mode, Search, Source, is_change};
 use crate::cli::CliError;
 use crate::engine::gofmt::{FastMap, FastSet, sprint};
-use crate::engine::plan::{Action, FieldPath, Plan};
+use crate::engine::plan::{Action, Plan, Seg as PlanSeg};
 
 /// How the last-applied annotation's path ends.
 const ANNOTATION_PATH_TAIL: &str = "[\"kubectl.kubernetes.io/last-applied-configuration\"]";
@@ -178,21 +178,7 @@ impl Model {
         pending: bool,
     ) -> Model {
         let mut paths = Paths::new();
-        let mut lists: FastMap<String, ElemSeg> = FastMap::default();
-        let mut texts = Vec::with_capacity(plan.fields.len());
-        for f in &plan.fields {
-            let full = f.path.to_string();
-            let segs = &f.path.0;
-            // Only list elements (`[...]` last) tell how a list names its elements.
-            if !segs.is_empty() && full.ends_with(']') {
-                let parent = FieldPath(segs[..segs.len() - 1].to_vec()).to_string();
-                let tail = full.get(parent.len()..).unwrap_or("");
-                if let Some(elem) = elem_seg(tail) {
-                    lists.entry(parent).or_insert(elem);
-                }
-            }
-            texts.push(full);
-        }
+        let (field_path, lists) = intern_fields(&mut paths, &plan);
         let secret = yaml::is_secret(&docs.local);
         let last_applied = plan.last_applied.as_ref();
         let sources: [(PaneKind, Option<&Value>, Option<&Value>, Side); 4] = [
@@ -262,12 +248,6 @@ impl Model {
             }
             _ => Vec::new(),
         };
-        let field_path: Vec<PathId> = plan
-            .fields
-            .iter()
-            .zip(&texts)
-            .map(|(f, text)| ensure(&mut paths, &f.path, text))
-            .collect();
         for pane in &mut panes {
             pane.line_of = vec![NONE; paths.len()];
             for (i, line) in pane.lines.iter().enumerate() {
@@ -288,14 +268,14 @@ impl Model {
             }
         }
         let mut field_warning = vec![None; plan.fields.len()];
-        let by_text: FastMap<&str, usize> = texts
-            .iter()
-            .enumerate()
-            .map(|(i, t)| (t.as_str(), i))
-            .collect();
         for (w, warning) in plan.warnings.iter().enumerate() {
-            if let Some(i) = warning.path.as_deref().and_then(|p| by_text.get(p))
-                && let Some(slot) = field_warning.get_mut(*i)
+            if let Some(i) = warning
+                .path
+                .as_deref()
+                .and_then(|p| paths.find(p))
+                .and_then(|id| field_at.get(id as usize))
+                .filter(|i| **i != NONE)
+                && let Some(slot) = field_warning.get_mut(*i as usize)
             {
                 slot.get_or_insert(w);
             }
@@ -652,36 +632,53 @@ impl Model {
     }
 }
 
-/// How a list's elements are named, from the tail of an element's path text.
-fn elem_seg(tail: &str) -> Option<ElemSeg> {
-    let inner = tail.strip_prefix('[')?.strip_suffix(']')?;
-    if inner.starts_with('"') {
-        return None;
+/// Every plan field's path id, interned step by step (the fields come parent first, so each
+/// reuses the steps it shares with the one before), and how each list names its elements
+/// (merge key, set item or position: the panes name their lines the same way).
+fn intern_fields(paths: &mut Paths, plan: &Plan) -> (Vec<PathId>, FastMap<String, ElemSeg>) {
+    let mut lists: FastMap<String, ElemSeg> = FastMap::default();
+    let mut ids = Vec::with_capacity(plan.fields.len());
+    paths.reserve(plan.fields.len());
+    let mut stack: Vec<PathId> = Vec::new();
+    let mut prev: &[PlanSeg] = &[];
+    for f in &plan.fields {
+        let segs = f.path.0.as_slice();
+        let common = segs.iter().zip(prev).take_while(|(a, b)| a == b).count();
+        stack.truncate(common);
+        for seg in segs.get(common..).unwrap_or_default() {
+            let parent = stack.last().copied().unwrap_or(Paths::ROOT);
+            let (id, elem) = match seg {
+                PlanSeg::Key(k) => (paths.child_key(parent, k), None),
+                PlanSeg::Merge { key, value } => (
+                    paths.child(
+                        parent,
+                        yaml::Seg::Merge {
+                            key: key.to_string(),
+                            value: value.to_string(),
+                        },
+                    ),
+                    Some(ElemSeg::Merge(key.to_string())),
+                ),
+                PlanSeg::Item(value) => (
+                    paths.child(parent, yaml::Seg::Item(value.to_string())),
+                    Some(ElemSeg::Item),
+                ),
+                PlanSeg::Index(i) => (
+                    paths.child(parent, yaml::Seg::Index(*i)),
+                    Some(ElemSeg::Index),
+                ),
+            };
+            if let Some(elem) = elem
+                && !lists.contains_key(paths.text(parent))
+            {
+                lists.insert(paths.text(parent).to_owned(), elem);
+            }
+            stack.push(id);
+        }
+        ids.push(stack.last().copied().unwrap_or(Paths::ROOT));
+        prev = segs;
     }
-    if inner.starts_with('=') {
-        return Some(ElemSeg::Item);
-    }
-    if inner.chars().all(|c| c.is_ascii_digit()) {
-        return Some(ElemSeg::Index);
-    }
-    let (key, _) = inner.split_once('=')?;
-    Some(ElemSeg::Merge(key.to_owned()))
-}
-
-/// The id of a plan path no pane shows (a field only the plan's local copy has).
-fn ensure(paths: &mut Paths, path: &FieldPath, text: &str) -> PathId {
-    if let Some(id) = paths.find(text) {
-        return id;
-    }
-    let segs = &path.0;
-    let parent = if segs.is_empty() {
-        Paths::ROOT
-    } else {
-        let p = FieldPath(segs[..segs.len() - 1].to_vec());
-        let ptext = p.to_string();
-        ensure(paths, &p, &ptext)
-    };
-    paths.opaque(parent, text)
+    (ids, lists)
 }
 
 /// Which fields `n`/`N` stop at.

@@ -134,7 +134,15 @@ struct PathRec {
     seg: Option<Seg>,
     parent: Option<PathId>,
     depth: usize,
+    /// The first key child met under this path, and the key child met after this one: where
+    /// a walk of the same map in another pane most likely goes next (no hashing; see
+    /// [`Paths::child_key_after`]). `NO_PATH` when not known.
+    first: PathId,
+    next: PathId,
 }
+
+/// No path (in [`PathRec`]'s hints).
+const NO_PATH: PathId = PathId::MAX;
 
 /// Every field path the panes and the plan mention, interned by their text, with each one's
 /// parent.
@@ -174,6 +182,8 @@ impl Paths {
                 seg: None,
                 parent: None,
                 depth: 0,
+                first: NO_PATH,
+                next: NO_PATH,
             }],
             ids,
             hasher,
@@ -182,13 +192,23 @@ impl Paths {
         }
     }
 
+    /// Make room for `n` more paths.
+    pub fn reserve(&mut self, n: usize) {
+        self.list.reserve(n);
+        let (list, hasher) = (&self.list, &self.hasher);
+        self.ids.reserve(n, |i| {
+            hasher.hash_one(list.get(*i as usize).map_or("", |r| r.text.as_str()))
+        });
+        self.keys.reserve(n);
+    }
+
     /// The id of `parent`'s child.
     pub fn child(&mut self, parent: PathId, seg: Seg) -> PathId {
         self.child_with(parent, &seg, |_| seg.clone())
     }
 
     /// The id of `parent`'s child `key`.
-    fn child_key(&mut self, parent: PathId, key: &str) -> PathId {
+    pub fn child_key(&mut self, parent: PathId, key: &str) -> PathId {
         let hash = std::hash::BuildHasher::hash_one(self.keys.hasher(), key);
         let is_key = |paths: &Paths, id: PathId| {
             matches!(paths.list.get(id as usize).and_then(|r| r.seg.as_ref()),
@@ -202,6 +222,36 @@ impl Paths {
         let id = self.child_with(parent, &KeyRef(key), |_| Seg::Key(key.to_owned()));
         if is_key(self, id) {
             self.keys.insert((parent, hash), id);
+        }
+        id
+    }
+
+    /// The id of `parent`'s child `key`, met right after the key child `prev` (or first).
+    ///
+    /// The four panes show mostly the same maps with their keys in the same order, so the child
+    /// that followed `prev` the last time is checked first: found without hashing the key or
+    /// probing a table of every path (cache misses, at 100,000 keys).
+    fn child_key_after(&mut self, parent: PathId, prev: Option<PathId>, key: &str) -> PathId {
+        let rec = |id: PathId| self.list.get(id as usize);
+        let hint = match prev {
+            Some(p) => rec(p).map_or(NO_PATH, |r| r.next),
+            None => rec(parent).map_or(NO_PATH, |r| r.first),
+        };
+        if let Some(r) = rec(hint)
+            && r.parent == Some(parent)
+            && matches!(&r.seg, Some(Seg::Key(k)) if k == key)
+        {
+            return hint;
+        }
+        let id = self.child_key(parent, key);
+        let slot = match prev {
+            Some(p) => self.list.get_mut(p as usize).map(|r| &mut r.next),
+            None => self.list.get_mut(parent as usize).map(|r| &mut r.first),
+        };
+        if let Some(slot) = slot
+            && *slot == NO_PATH
+        {
+            *slot = id;
         }
         id
     }
@@ -252,6 +302,8 @@ impl Paths {
             seg,
             parent: Some(parent),
             depth,
+            first: NO_PATH,
+            next: NO_PATH,
         });
         id
     }
@@ -573,9 +625,11 @@ fn object(
         return;
     }
     let inner = if dash { indent + 2 } else { indent };
+    let mut prev = None;
     for (i, (k, v)) in map.iter().enumerate() {
         let first = dash && i == 0;
-        let id = paths.child_key(parent, k);
+        let id = paths.child_key_after(parent, prev, k);
+        prev = Some(id);
         let counter = other.and_then(|o| o.get(k));
         let mut line = DocLine::new(id, if first { indent } else { inner }, first);
         if first {
@@ -584,6 +638,11 @@ fn object(
             line.also = Some(id);
         }
         line.key = Some(key_text(k));
+        let annotation = k == LAST_APPLIED && depth == 2;
+        let scan = match v {
+            Value::String(s) if !annotation => Scan::of(s),
+            _ => Scan::default(),
+        };
         match v {
             Value::Object(m) if !m.is_empty() => {
                 out.push(line);
@@ -605,9 +664,15 @@ fn object(
                 };
                 array(items, at, paths, how, out);
             }
-            Value::String(s) if k == LAST_APPLIED && depth == 2 => {
+            Value::String(s) if annotation => {
                 // The annotation: one line of JSON, truncated (the patch view shows it whole).
-                line.value = Some(truncate(&escape(s.trim_end()), how.annotation_width).into());
+                // Only its head is escaped: it can be megabytes.
+                let head: String = s
+                    .trim_end()
+                    .chars()
+                    .take(how.annotation_width + 1)
+                    .collect();
+                line.value = Some(truncate(&escape(&head), how.annotation_width).into());
                 line.tok = Tok::Str;
                 if how.secret {
                     let hidden = super::patch::mask_annotation(s);
@@ -617,7 +682,7 @@ fn object(
                 }
                 out.push(line);
             }
-            Value::String(s) if s.contains('\n') && !needs_escape(s) => {
+            Value::String(s) if scan.newline && !needs_escape(s) => {
                 line.value = Some(if s.ends_with('\n') { "|" } else { "|-" }.into());
                 line.tok = Tok::Punct;
                 let masked = mask(how, paths, id, v, counter);
@@ -635,7 +700,10 @@ fn object(
                 }
             }
             _ => {
-                let (text, tok) = scalar(v);
+                let (text, tok) = match v {
+                    Value::String(s) => (string_text_with(s, scan), Tok::Str),
+                    _ => scalar(v),
+                };
                 line.masked = mask(how, paths, id, v, counter);
                 if how.word_diff
                     && let Value::String(new) = v
@@ -805,15 +873,40 @@ fn key_text(k: &str) -> Text {
 /// holds escapes, `'…'` when it starts with an indicator.
 #[must_use]
 pub fn string_text(s: &str) -> Text {
-    if has_unsafe(s) || resolves_to_non_string(s) {
+    string_text_with(s, Scan::of(s))
+}
+
+/// [`string_text`], the string already scanned.
+fn string_text_with(s: &str, scan: Scan) -> Text {
+    if (scan.special && has_unsafe(s)) || resolves_to_non_string(s) {
         return format_compact!("\"{}\"", escape(s).replace('"', "\\\""));
     }
-    let first = s.chars().next().unwrap_or(' ');
-    let unsafe_plain = "-?:,[]{}#&*!|>'\"%@`".contains(first)
-        || s.starts_with(' ')
-        || s.ends_with(' ')
+    let unsafe_plain = s.as_bytes().first().is_some_and(|b| {
+        matches!(
+            b,
+            b'-' | b'?'
+                | b':'
+                | b','
+                | b'['
+                | b']'
+                | b'{'
+                | b'}'
+                | b'#'
+                | b'&'
+                | b'*'
+                | b'!'
+                | b'|'
+                | b'>'
+                | b'\''
+                | b'"'
+                | b'%'
+                | b'@'
+                | b'`'
+                | b' '
+        )
+    }) || s.ends_with(' ')
         || s.ends_with(':')
-        || has_pair(s);
+        || scan.pair;
     if unsafe_plain {
         format_compact!("'{}'", s.replace('\'', "''"))
     } else {
@@ -821,12 +914,42 @@ pub fn string_text(s: &str) -> Text {
     }
 }
 
-/// Does `s` hold `": "` or `" #"` (which end a plain scalar)? One pass over the bytes: most
-/// values are short, and `str::contains` sets up a searcher per call.
+/// What one pass over a string's bytes finds (most values are short: one loop, no searcher
+/// set up per call).
+#[derive(Clone, Copy, Default)]
+struct Scan {
+    /// A byte outside printable ASCII (a control character, or UTF-8 to look at closer).
+    special: bool,
+    newline: bool,
+    /// `": "` or `" #"`, which end a plain scalar.
+    pair: bool,
+}
+
+impl Scan {
+    fn of(s: &str) -> Scan {
+        let bytes = s.as_bytes();
+        // Without early exits, so the compiler can use vector instructions.
+        let special = bytes
+            .iter()
+            .fold(false, |acc, b| acc | (b.wrapping_sub(0x20) >= 0x5f));
+        let pair = bytes
+            .iter()
+            .zip(bytes.iter().skip(1))
+            .fold(false, |acc, (a, b)| {
+                acc | ((*a == b':') & (*b == b' ')) | ((*a == b' ') & (*b == b'#'))
+            });
+        Scan {
+            special,
+            newline: special && bytes.contains(&b'\n'),
+            pair,
+        }
+    }
+}
+
+/// Does `s` hold `": "` or `" #"` (which end a plain scalar)?
+#[cfg(test)]
 fn has_pair(s: &str) -> bool {
-    s.as_bytes()
-        .windows(2)
-        .any(|w| matches!(w, [b':', b' '] | [b' ', b'#']))
+    Scan::of(s).pair
 }
 
 /// Would a plain scalar with this text read as something other than a string (YAML 1.1)?
