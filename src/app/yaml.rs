@@ -1034,6 +1034,26 @@ mod tests {
         }
     }
 
+    /// Only the annotation's head is escaped; what is shown is what escaping it whole and
+    /// cutting it to the width shows.
+    #[test]
+    fn the_annotation_shows_its_escaped_head() {
+        for text in [
+            "{\"a\":\"\u{1b}[31m\u{202e}x\"}\n".to_owned(),
+            format!("{{\"k\":\"{}\u{1b}\"}}", "é".repeat(60)),
+            "short\u{7}".to_owned(),
+            "\u{1b}".repeat(ANNOTATION_WIDTH),
+        ] {
+            let v = json!({"metadata": {"annotations": {LAST_APPLIED: text}}});
+            let shown = lines(&v)[2].clone();
+            let whole = truncate(&escape(text.trim_end()), ANNOTATION_WIDTH);
+            assert!(
+                shown.contains(&format!(": {whole} @")),
+                "{shown} vs {whole}"
+            );
+        }
+    }
+
     #[test]
     fn ambiguous_scalars_are_quoted() {
         for s in ["yes", "010", "1_000", "0x1F", "", "~", "1.5", "on"] {
