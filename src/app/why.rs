@@ -131,12 +131,39 @@ pub fn patch_fragment(
             super::patch::mask_object(&mut v);
         }
     }
+    let cut = cut_strings(&mut v, max * STRING_BYTES_PER_LINE);
     let mut lines: Vec<String> = to_yaml(&v).lines().map(super::yaml::escape).collect();
-    if lines.len() > max {
+    if lines.len() > max || cut {
         lines.truncate(max);
         lines.push("…".into());
     }
     Ok(lines)
+}
+
+/// Bytes of a string kept per line shown: a fragment shows at most `max` lines, so a longer
+/// string (a megabyte annotation) cannot be seen whole there, and writing it as YAML on every
+/// frame would cost milliseconds.
+const STRING_BYTES_PER_LINE: usize = 256;
+
+/// Cut every string in `v` to at most `limit` bytes (at a character boundary); whether one was.
+fn cut_strings(v: &mut Value, limit: usize) -> bool {
+    match v {
+        Value::String(s) if s.len() > limit => {
+            let mut end = limit;
+            while !s.is_char_boundary(end) {
+                end -= 1;
+            }
+            s.truncate(end);
+            true
+        }
+        Value::Object(m) => m
+            .values_mut()
+            .fold(false, |cut, x| cut_strings(x, limit) | cut),
+        Value::Array(items) => items
+            .iter_mut()
+            .fold(false, |cut, x| cut_strings(x, limit) | cut),
+        _ => false,
+    }
 }
 
 /// A copy of `v` with at most `max` entries per map or list (huge objects stay fast).
@@ -152,5 +179,20 @@ fn bounded(v: &Value, max: usize) -> Value {
             Value::Array(items.iter().take(max).map(|x| bounded(x, max)).collect())
         }
         other => other.clone(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn long_strings_are_cut_at_a_character_boundary() {
+        let mut v = json!({"a": "é".repeat(10), "b": ["short", "x".repeat(30)], "c": 1});
+        assert!(cut_strings(&mut v, 15));
+        assert_eq!(v["a"], json!("é".repeat(7)));
+        assert_eq!(v["b"], json!(["short", "x".repeat(15)]));
+        assert!(!cut_strings(&mut v, 15));
     }
 }
