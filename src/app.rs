@@ -95,6 +95,9 @@ pub enum Message {
     ToggleManagedFields,
     /// Cluster mode: a request finished (the runtime reports it).
     ClusterDone(Box<cluster::ClusterReply>),
+    /// No key is waiting (the runtime reports it): prepare what a key may soon need (the patch
+    /// view's documents, which take a while to write for a big object), changing nothing shown.
+    Idle,
 }
 
 /// Effects, run by the runtime.
@@ -253,6 +256,10 @@ pub fn is_change(action: Action) -> bool {
 
 /// Apply a message to the model; returns the effects to run.
 pub fn update(model: &mut Model, message: Message) -> Vec<Command> {
+    if message == Message::Idle {
+        model.ensure_patches();
+        return Vec::new();
+    }
     model.notice = None;
     let message = match message {
         Message::Resized { width, height } => {

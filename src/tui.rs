@@ -151,6 +151,10 @@ fn event_loop(terminal: &mut DefaultTerminal, mut app: App, theme: &Theme) -> io
     });
     loop {
         terminal.draw(|frame| ui::view_app(&app, theme, frame))?;
+        // While the user reads the screen, prepare what the next keys may need.
+        while app.has_idle_work() && !event::poll(std::time::Duration::ZERO)? {
+            app.update(Message::Idle);
+        }
         let message = match event::read()? {
             Event::Key(key) if key.is_press() => {
                 #[cfg(debug_assertions)]

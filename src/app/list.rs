@@ -274,6 +274,12 @@ impl List {
 
 /// Apply a message to the list (or to the opened object); returns the effects to run.
 pub fn update(list: &mut List, message: Message) -> Vec<Command> {
+    if message == Message::Idle {
+        return match list.opened_mut() {
+            Some(model) => update_model(model, message),
+            None => Vec::new(),
+        };
+    }
     list.notice = None;
     if let Message::Resized { width, height } = message {
         list.size = (width, height);
@@ -351,6 +357,16 @@ impl App {
             App::One(m) => m.mode.kind(),
             App::Many(l) => l.keymap_mode(),
         }
+    }
+
+    /// Is there work to do while no key is waiting ([`Message::Idle`])?
+    #[must_use]
+    pub fn has_idle_work(&self) -> bool {
+        let model = match self {
+            App::One(m) => Some(&**m),
+            App::Many(l) => l.opened(),
+        };
+        model.is_some_and(|m| m.patches.is_none())
     }
 
     /// Apply a message; returns the effects to run.

@@ -2,7 +2,7 @@
 //! snapshots (gutter glyphs show every action without colour), one style snapshot, the
 //! secret/escape guarantees, and a tmux smoke test of the real binary.
 
-use applyscope::app::{Message, Mode, ModeKind, Model, PaneKind, Source};
+use applyscope::app::{App, Message, Mode, ModeKind, Model, PaneKind, Source};
 use applyscope::cli::plan::PlanDocs;
 use applyscope::engine::plan::Action;
 use applyscope::examples::EXAMPLES;
@@ -96,6 +96,31 @@ fn tab_changes_the_focused_pane() {
     assert_eq!(h.model.panes[h.model.focus].kind, PaneKind::LastApplied);
     h.press("<S-Tab> <S-Tab>");
     assert_eq!(h.model.panes[h.model.focus].kind, PaneKind::Live);
+}
+
+/// The runtime sends `Idle` while no key waits: the patch view's documents are written then,
+/// so `p` finds them ready; nothing on screen changes, not even a notice.
+#[test]
+fn idle_prepares_the_patch_view_and_changes_nothing_shown() {
+    let mut app = App::One(Box::new(Harness::example(NGINX).model));
+    assert!(app.has_idle_work());
+    assert!(app.update(Message::Idle).is_empty());
+    assert!(!app.has_idle_work());
+
+    let mut h = Harness::example(NGINX);
+    h.press("j x");
+    assert!(h.model.notice.is_some());
+    let before = h.text();
+    assert!(h.model.patches.is_none());
+    h.send(Message::Idle);
+    assert!(h.model.patches.is_some());
+    assert_eq!(h.text(), before);
+    let prepared = h.model.patches.clone();
+    h.press("p");
+    assert_eq!(h.model.patches, prepared);
+    // Revealing secrets writes them again (unmasked), on the next idle moment.
+    h.press("p s");
+    assert!(h.model.patches.is_none());
 }
 
 #[test]
