@@ -191,7 +191,7 @@ fn open(args: &OpenArgs) -> Result<String, CliError> {
             // file that does not parse, gets the one-object reading's error.
             let mut stdin_used = false;
             return match objects::read_all(std::slice::from_ref(local), false, &mut stdin_used) {
-                Ok(objs) if objs.len() > 1 => list::open(args, tty, None),
+                Ok(objs) if objs.len() > 1 => list::open_cluster(args, tty, Some(objs)),
                 Ok(mut objs) if objs.len() == 1 => {
                     open_cluster(args, local, objs.remove(0).value, tty)
                 }

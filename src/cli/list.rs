@@ -102,7 +102,7 @@ pub fn open(
     single_error: Option<CliError>,
 ) -> Result<String, CliError> {
     if args.live.is_empty() && !args.no_live {
-        return open_cluster(args, tty);
+        return open_cluster(args, tty, None);
     }
     let read = pairs(args);
     if let Some(e) = single_error {
@@ -131,14 +131,22 @@ pub fn open(
 /// cluster (loaded concurrently, planned with the patch metadata the server gives), and the list
 /// opens on them. These objects are not bound to files: edits work in memory, commits and
 /// applies go through the one-object screen (`applyscope -f FILE`).
+/// `read`: the objects of `args.local`, when the caller has read them already.
 #[cfg(feature = "cluster")]
-fn open_cluster(args: &OpenArgs, tty: bool) -> Result<String, CliError> {
+pub fn open_cluster(
+    args: &OpenArgs,
+    tty: bool,
+    read: Option<Vec<crate::cli::objects::Object>>,
+) -> Result<String, CliError> {
     if args.last_applied.is_some() || args.write_last_applied.is_some() {
         return Err(CliError::Input(
             "--last-applied and --write-last-applied work with one object (one -f file holding one object)".into(),
         ));
     }
-    let locals = super::cluster::read_locals(&args.local, args.recursive)?;
+    let locals = match read {
+        Some(objects) => objects,
+        None => super::cluster::read_locals(&args.local, args.recursive)?,
+    };
     let planned = super::cluster::load_and_plan(
         locals,
         &args.cluster,
@@ -168,7 +176,11 @@ fn open_cluster(args: &OpenArgs, tty: bool) -> Result<String, CliError> {
 }
 
 #[cfg(not(feature = "cluster"))]
-fn open_cluster(_: &OpenArgs, _: bool) -> Result<String, CliError> {
+pub fn open_cluster(
+    _: &OpenArgs,
+    _: bool,
+    _: Option<Vec<crate::cli::objects::Object>>,
+) -> Result<String, CliError> {
     Err(CliError::Input(
         "no live objects: pass --live FILE|DIR, or --no-live for creates (this build has no cluster access)".into(),
     ))
