@@ -573,13 +573,13 @@ pub fn render_sized(
     let root = Paths::ROOT;
     match doc {
         Value::Object(map) if !map.is_empty() => {
-            let at = At {
-                parent: root,
-                indent: 0,
-                dash: false,
-                other: how.counterpart,
-            };
-            object(map, at, paths, how, &mut out);
+            object(
+                map,
+                At::new(root, 0, false, how.counterpart),
+                paths,
+                how,
+                &mut out,
+            );
         }
         _ => {
             let mut line = DocLine::new(root, 0, false);
@@ -601,6 +601,17 @@ struct At<'o> {
     indent: usize,
     dash: bool,
     other: Option<&'o Value>,
+}
+
+impl<'o> At<'o> {
+    fn new(parent: PathId, indent: usize, dash: bool, other: Option<&'o Value>) -> At<'o> {
+        At {
+            parent,
+            indent,
+            dash,
+            other,
+        }
+    }
 }
 
 fn object(
@@ -646,23 +657,11 @@ fn object(
         match v {
             Value::Object(m) if !m.is_empty() => {
                 out.push(line);
-                let at = At {
-                    parent: id,
-                    indent: inner + 2,
-                    dash: false,
-                    other: counter,
-                };
-                object(m, at, paths, how, out);
+                object(m, At::new(id, inner + 2, false, counter), paths, how, out);
             }
             Value::Array(items) if !items.is_empty() => {
                 out.push(line);
-                let at = At {
-                    parent: id,
-                    indent: inner,
-                    dash: false,
-                    other: counter,
-                };
-                array(items, at, paths, how, out);
+                array(items, At::new(id, inner, false, counter), paths, how, out);
             }
             Value::String(s) if annotation => {
                 // The annotation: one line of JSON, truncated (the patch view shows it whole).
@@ -749,23 +748,17 @@ fn array(items: &[Value], at: At<'_>, paths: &mut Paths, how: &Render<'_>, out: 
         let id = paths.child(parent, seg);
         match item {
             Value::Object(m) if !m.is_empty() => {
-                let at = At {
-                    parent: id,
-                    indent,
-                    dash: true,
-                    other: counter,
-                };
-                object(m, at, paths, how, out);
+                object(m, At::new(id, indent, true, counter), paths, how, out);
             }
             Value::Array(inner) if !inner.is_empty() => {
                 out.push(DocLine::new(id, indent, true));
-                let at = At {
-                    parent: id,
-                    indent: indent + 2,
-                    dash: false,
-                    other: counter,
-                };
-                array(inner, at, paths, how, out);
+                array(
+                    inner,
+                    At::new(id, indent + 2, false, counter),
+                    paths,
+                    how,
+                    out,
+                );
             }
             _ => {
                 let mut line = DocLine::new(id, indent, true);
