@@ -233,8 +233,9 @@ impl Model {
                 }
             })
             .collect();
-        // The committed last-applied's paths too, so edits that removed something have a path.
-        let base_lines = match (&edit.base, pending) {
+        // The committed last-applied's paths too, so edits that removed something have a path
+        // (its lines are not kept: only the paths they intern).
+        match (&edit.base, pending) {
             (Some(base), true) => {
                 let how = Render {
                     lists: &lists,
@@ -244,10 +245,10 @@ impl Model {
                     annotation_width: ANNOTATION_WIDTH,
                     word_diff: false,
                 };
-                yaml::render(base, &mut paths, &how)
+                yaml::render(base, &mut paths, &how);
             }
-            _ => Vec::new(),
-        };
+            _ => {}
+        }
         for pane in &mut panes {
             pane.line_of = vec![NONE; paths.len()];
             for (i, line) in pane.lines.iter().enumerate() {
@@ -289,14 +290,9 @@ impl Model {
             }
         }
         let (edited, edit_lines) = if pending {
-            let current = panes
-                .iter()
-                .find(|p| p.kind == PaneKind::LastApplied)
-                .map_or(&[][..], |p| p.lines.as_slice());
             let edited = marks::edited(
                 &paths,
-                current,
-                &base_lines,
+                &lists,
                 edit.base.as_ref(),
                 plan.last_applied.as_ref(),
             );

@@ -256,6 +256,32 @@ impl Paths {
         id
     }
 
+    /// The id of `parent`'s child at `seg`, if it is interned.
+    #[must_use]
+    pub fn child_of(&self, parent: PathId, seg: &Seg) -> Option<PathId> {
+        if let Seg::Key(k) = seg {
+            return self.child_key_of(parent, k);
+        }
+        let mut text = self.text(parent).to_owned();
+        seg.write(&mut text);
+        self.find(&text)
+    }
+
+    /// The id of `parent`'s child `key`, if it is interned.
+    #[must_use]
+    pub fn child_key_of(&self, parent: PathId, key: &str) -> Option<PathId> {
+        let hash = self.keys.hasher().hash_one(key);
+        if let Some(&id) = self.keys.get(&(parent, hash))
+            && matches!(self.list.get(id as usize).and_then(|r| r.seg.as_ref()),
+                Some(Seg::Key(k)) if k == key)
+        {
+            return Some(id);
+        }
+        let mut text = self.text(parent).to_owned();
+        write_key(key, &mut text);
+        self.find(&text)
+    }
+
     /// The id of the child at `seg`; `owned` makes the step to keep when the path is new.
     fn child_with<S: WriteSeg>(
         &mut self,
@@ -732,6 +758,24 @@ fn array(items: &[Value], at: At<'_>, paths: &mut Paths, how: &Render<'_>, out: 
         .get(paths.text(parent))
         .cloned()
         .unwrap_or(ElemSeg::Index);
+    // The counterpart's elements by their step's text, each found once (`Seg::select` per
+    // element would scan the list for every element: quadratic in a list of 6,000 containers).
+    let others: FastMap<String, &Value> = match (&elem, other) {
+        (ElemSeg::Merge(_) | ElemSeg::Item, Some(Value::Array(list))) => {
+            let mut by = FastMap::default();
+            for x in list.iter().rev() {
+                let text = match &elem {
+                    ElemSeg::Merge(key) => x.get(key).map(gofmt::sprint),
+                    _ => Some(gofmt::sprint(x)),
+                };
+                if let Some(text) = text {
+                    by.insert(text, x);
+                }
+            }
+            by
+        }
+        _ => FastMap::default(),
+    };
     for (i, item) in items.iter().enumerate() {
         let seg = match &elem {
             ElemSeg::Merge(key) => match item.get(key) {
@@ -744,7 +788,10 @@ fn array(items: &[Value], at: At<'_>, paths: &mut Paths, how: &Render<'_>, out: 
             ElemSeg::Item => Seg::Item(gofmt::sprint(item)),
             ElemSeg::Index => Seg::Index(i),
         };
-        let counter = other.and_then(|o| seg.select(o));
+        let counter = match &seg {
+            Seg::Merge { value, .. } | Seg::Item(value) => others.get(value).copied(),
+            _ => other.and_then(|o| seg.select(o)),
+        };
         let id = paths.child(parent, seg);
         match item {
             Value::Object(m) if !m.is_empty() => {
