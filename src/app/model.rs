@@ -235,19 +235,16 @@ impl Model {
             .collect();
         // The committed last-applied's paths too, so edits that removed something have a path
         // (its lines are not kept: only the paths they intern).
-        match (&edit.base, pending) {
-            (Some(base), true) => {
-                let how = Render {
-                    lists: &lists,
-                    counterpart: Some(&docs.local),
-                    side: Side::Before,
-                    secret,
-                    annotation_width: ANNOTATION_WIDTH,
-                    word_diff: false,
-                };
-                yaml::render(base, &mut paths, &how);
-            }
-            _ => {}
+        if let (Some(base), true) = (&edit.base, pending) {
+            let how = Render {
+                lists: &lists,
+                counterpart: Some(&docs.local),
+                side: Side::Before,
+                secret,
+                annotation_width: ANNOTATION_WIDTH,
+                word_diff: false,
+            };
+            yaml::render(base, &mut paths, &how);
         }
         for pane in &mut panes {
             pane.line_of = vec![NONE; paths.len()];
