@@ -17,8 +17,8 @@ use serde::Serialize;
 use serde_json::Value;
 
 pub use annotation::{LAST_APPLIED, encode as encode_annotation, of as annotation_of};
-pub use fields::{Action, FieldPlan, Reason};
-pub use path::{FieldPath, Seg};
+pub use fields::{Action, FieldPlan, FieldRef, Reason};
+pub use path::{FieldPath, PathText, Seg};
 pub use warnings::Warning;
 
 use super::jsonmerge::{self, Precondition};
@@ -159,23 +159,160 @@ pub fn strategic_root<'s>(schema: &'s Schema, obj: &Value) -> Option<Meta<'s>> {
     schema.root_for_gvk(api_version, kind)
 }
 
+/// What to plan, but the local object: [`PlanInput`] without it, for [`stage_owned`].
+#[derive(Clone, Copy, Debug)]
+pub struct PlanContext<'a> {
+    /// The live object; `None` when it does not exist (create).
+    pub live: Option<&'a Value>,
+    pub last_applied: LastApplied<'a>,
+    /// `-n`: the namespace to use when the file names none.
+    pub namespace: Option<&'a str>,
+    /// `--overwrite` (default true).
+    pub overwrite: bool,
+}
+
+impl<'a> PlanInput<'a> {
+    /// The input but the local object.
+    #[must_use]
+    pub fn context(&self) -> PlanContext<'a> {
+        PlanContext {
+            live: self.live,
+            last_applied: self.last_applied,
+            namespace: self.namespace,
+            overwrite: self.overwrite,
+        }
+    }
+}
+
+/// A plan but its fields: the documents, the patch, the result, and the warnings that do not
+/// come from the fields. [`Staged::fields`] walks the fields one by one (a large object has
+/// hundreds of thousands: a writer need not hold them all); [`Staged::into_plan`] makes the
+/// [`Plan`].
+#[derive(Debug)]
+pub struct Staged<'a, 's> {
+    meta: Option<Meta<'s>>,
+    mode: PatchType,
+    /// The new last-applied annotation, exactly as it would be stored.
+    pub annotation: String,
+    /// The local object as kubectl sends it (namespace filled, annotation set).
+    pub modified: Value,
+    /// The live object as kubectl patches it (`None`: a create).
+    live: Option<Cow<'a, Value>>,
+    /// The last-applied configuration the plan started from (`None`: none).
+    pub last_applied: Option<Value>,
+    /// Which patch is sent; `None` when nothing would be sent (unchanged, or a create).
+    pub patch_type: Option<PatchType>,
+    /// The PATCH body; `None` when nothing would be sent.
+    pub patch: Option<Value>,
+    /// The live object after the apply; for a create, the created object (the POST body).
+    pub result: Value,
+    create: bool,
+    halves: Option<ThreeWay>,
+    /// The warnings found before the fields (the missing annotation).
+    before: Vec<Warning>,
+    /// The lints' warnings (they come after the fields' warnings).
+    lint: Vec<Warning>,
+}
+
+impl Staged<'_, '_> {
+    /// The POST body of a create.
+    #[must_use]
+    pub fn created(&self) -> Option<&Value> {
+        self.create.then_some(&self.result)
+    }
+
+    /// Walk every field in order, handing each to `sink` as it is found; returns the plan's
+    /// warnings (all of them, in [`Plan::warnings`]' order).
+    pub fn fields(&self, sink: impl FnMut(FieldRef<'_>)) -> Vec<Warning> {
+        let docs = fields::Docs {
+            last_applied: self.last_applied.as_ref(),
+            local: Some(&self.modified),
+            live: self.live.as_deref(),
+            result: Some(&self.result),
+            patch: self.patch.as_ref(),
+        };
+        let from_fields = fields::walk(&docs, self.meta, self.mode, sink);
+        if self.create {
+            // A create has no live object to warn about: the lints only.
+            return self.lint.clone();
+        }
+        let mut warnings = self.before.clone();
+        warnings.extend(from_fields);
+        warnings.extend(self.lint.iter().cloned());
+        warnings
+    }
+
+    /// The plan, with the fields and warnings [`Staged::fields`] gave.
+    #[must_use]
+    pub fn into_plan(self, fields: Vec<FieldPlan>, warnings: Vec<Warning>) -> Plan {
+        let (result, created) = if self.create {
+            (self.result.clone(), Some(self.result))
+        } else {
+            (self.result, None)
+        };
+        Plan {
+            patch_type: self.patch_type,
+            patch: self.patch,
+            result,
+            created,
+            fields,
+            warnings,
+            annotation: self.annotation,
+            last_applied: self.last_applied,
+            modified: self.modified,
+            halves: self.halves,
+        }
+    }
+}
+
 /// Plan one object.
 ///
 /// # Errors
 /// [`PlanError`]: input mismatches, kubectl failures, `--overwrite=false` conflicts.
 pub fn plan(input: &PlanInput<'_>, schema: &Schema) -> Result<Plan, PlanError> {
-    let (annotation, modified) = annotation::encode_into(prepare_local(input, schema)?)
+    let staged = stage_with(input.local.clone(), &input.context(), schema, true)?;
+    let mut fields = Vec::new();
+    let warnings = staged.fields(|f| fields.push(f.into_owned()));
+    Ok(staged.into_plan(fields, warnings))
+}
+
+/// Plan one object but its fields, taking the local object (it becomes the plan's modified
+/// document: no copy is made). The three-way patch's halves are not kept
+/// ([`Plan::halves`] is `None`).
+///
+/// # Errors
+/// As [`plan`].
+pub fn stage_owned<'a, 's>(
+    local: Value,
+    context: &PlanContext<'a>,
+    schema: &'s Schema,
+) -> Result<Staged<'a, 's>, PlanError> {
+    stage_with(local, context, schema, false)
+}
+
+fn stage_with<'a, 's>(
+    local: Value,
+    input: &PlanContext<'a>,
+    schema: &'s Schema,
+    keep_halves: bool,
+) -> Result<Staged<'a, 's>, PlanError> {
+    let (annotation, modified) = annotation::encode_into(prepare_local(local, input, schema)?)
         .map_err(|e| input_error(InputDoc::Local, e.to_string()))?;
     // The file's object and kubectl's "modified" differ only in the annotation.
     let local = &modified;
     let meta = strategic_root(schema, local);
+    let mode = if meta.is_some() {
+        PatchType::Strategic
+    } else {
+        PatchType::Merge
+    };
 
     let Some(live) = input.live else {
-        return Ok(plan_create(annotation, modified, meta));
+        return Ok(stage_create(annotation, modified, meta));
     };
     check_same_object(local, live)?;
 
-    let mut warnings = Vec::new();
+    let mut before = Vec::new();
     // The live object as kubectl patches it: copied only when the annotation is replaced.
     let mut current = Cow::Borrowed(live);
     let original: Option<Value> = match input.last_applied {
@@ -197,7 +334,7 @@ pub fn plan(input: &PlanInput<'_>, schema: &Schema) -> Result<Plan, PlanError> {
         LastApplied::FromLive => match annotation::of(live) {
             None => {
                 if !has_annotation_key(live) {
-                    warnings.push(Warning::missing_annotation(live));
+                    before.push(Warning::missing_annotation(live));
                 }
                 None
             }
@@ -208,17 +345,25 @@ pub fn plan(input: &PlanInput<'_>, schema: &Schema) -> Result<Plan, PlanError> {
     let empty = Value::Object(serde_json::Map::new());
     let original_doc = original.as_ref().unwrap_or(&empty);
 
-    let (patch_type, patch, halves) = match meta {
+    let (patch, halves) = match meta {
         Some(meta) => {
-            let halves = smp::diff3_parts(original_doc, &modified, &current, meta, input.overwrite)
-                .map_err(|e| match e {
-                    SmpError::Conflict { .. } => PlanError::Conflict(format!(
-                        "conflict: {e}(kubectl --overwrite=false refuses any apply that changes something: \
-                         the new last-applied annotation itself differs from the live one)"
-                    )),
-                    other => kubectl_error(&other),
-                })?;
-            (PatchType::Strategic, halves.patch.clone(), Some(halves))
+            let conflict = |e| match e {
+                SmpError::Conflict { .. } => PlanError::Conflict(format!(
+                    "conflict: {e}(kubectl --overwrite=false refuses any apply that changes something: \
+                     the new last-applied annotation itself differs from the live one)"
+                )),
+                other => kubectl_error(&other),
+            };
+            if keep_halves {
+                let halves =
+                    smp::diff3_parts(original_doc, &modified, &current, meta, input.overwrite)
+                        .map_err(conflict)?;
+                (halves.patch.clone(), Some(halves))
+            } else {
+                let patch = smp::diff3(original_doc, &modified, &current, meta, input.overwrite)
+                    .map_err(conflict)?;
+                (patch, None)
+            }
         }
         None => {
             let patch = jsonmerge::create_three_way_json_merge_patch(
@@ -228,7 +373,7 @@ pub fn plan(input: &PlanInput<'_>, schema: &Schema) -> Result<Plan, PlanError> {
                 &Precondition::kubectl_apply(),
             )
             .map_err(|e| PlanError::Kubectl(e.to_string()))?;
-            (PatchType::Merge, patch, None)
+            (patch, None)
         }
     };
 
@@ -248,55 +393,45 @@ pub fn plan(input: &PlanInput<'_>, schema: &Schema) -> Result<Plan, PlanError> {
         }
     };
 
-    let docs = fields::Docs {
-        last_applied: original.as_ref(),
-        local: Some(&modified),
-        live: Some(&current),
-        result: Some(&result),
-        patch: (!unchanged).then_some(&patch),
-    };
-    let (fields, values) = fields::walk(&docs, meta, patch_type);
-    warnings.extend(warnings::check(&docs, &fields, &values));
-    warnings.extend(super::lint::check(&super::lint::LintInput {
+    let lint = super::lint::check(&super::lint::LintInput {
         local: &modified,
         live: Some(&current),
         last_applied: original.as_ref(),
         result: &result,
         annotation: &annotation,
         meta,
-    }));
-    Ok(Plan {
-        patch_type: (!unchanged).then_some(patch_type),
+    });
+    Ok(Staged {
+        meta,
+        mode,
+        annotation,
+        modified,
+        live: Some(current),
+        last_applied: original,
+        patch_type: (!unchanged).then_some(mode),
         patch: (!unchanged).then_some(patch),
         result,
-        created: None,
-        fields,
-        warnings,
-        annotation,
-        last_applied: original,
-        modified,
+        create: false,
         halves,
+        before,
+        lint,
     })
 }
 
 /// The create plan: kubectl POSTs the object with its annotation, explicit nulls pruned.
-fn plan_create(annotation: String, modified: Value, meta: Option<Meta<'_>>) -> Plan {
+fn stage_create<'a, 's>(
+    annotation: String,
+    modified: Value,
+    meta: Option<Meta<'s>>,
+) -> Staged<'a, 's> {
     let mut created = modified.clone();
     prune_nulls(&mut created, 0);
-    let patch_type = if meta.is_some() {
+    let mode = if meta.is_some() {
         PatchType::Strategic
     } else {
         PatchType::Merge
     };
-    let docs = fields::Docs {
-        last_applied: None,
-        local: Some(&modified),
-        live: None,
-        result: Some(&created),
-        patch: None,
-    };
-    let (fields, _) = fields::walk(&docs, meta, patch_type);
-    let warnings = super::lint::check(&super::lint::LintInput {
+    let lint = super::lint::check(&super::lint::LintInput {
         local: &modified,
         live: None,
         last_applied: None,
@@ -304,17 +439,20 @@ fn plan_create(annotation: String, modified: Value, meta: Option<Meta<'_>>) -> P
         annotation: &annotation,
         meta,
     });
-    Plan {
+    Staged {
+        meta,
+        mode,
+        annotation,
+        modified,
+        live: None,
+        last_applied: None,
         patch_type: None,
         patch: None,
-        result: created.clone(),
-        created: Some(created),
-        fields,
-        warnings,
-        annotation,
-        last_applied: None,
-        modified,
+        result: created,
+        create: true,
         halves: None,
+        before: Vec::new(),
+        lint,
     }
 }
 
@@ -340,8 +478,11 @@ fn prune_nulls(v: &mut Value, depth: usize) {
 }
 
 /// The local object as kubectl sends it: the namespace filled in for namespaced kinds.
-fn prepare_local(input: &PlanInput<'_>, schema: &Schema) -> Result<Value, PlanError> {
-    let mut local = input.local.clone();
+fn prepare_local(
+    mut local: Value,
+    input: &PlanContext<'_>,
+    schema: &Schema,
+) -> Result<Value, PlanError> {
     let (api_version, kind, namespace, name) = identity(&local);
     if api_version.is_empty() || kind.is_empty() {
         return Err(input_error(

@@ -7,13 +7,16 @@
 //! time. The text is written out in chunks, so the whole output (about 270 MB there) is never
 //! held at once either.
 
+use std::borrow::Cow;
 use std::fmt::Write as _;
 use std::io::Write;
 
 use serde_json::Value;
 
 use crate::engine::gojson::{self, GoJsonError};
-use crate::engine::plan::{FieldPlan, Plan, Reason, Warning};
+use crate::engine::plan::{
+    Action, FieldRef, PatchType, PathText, Plan, Reason, Seg, Staged, Warning,
+};
 
 /// Write buffered text to the sink once it holds this much.
 const CHUNK: usize = 1 << 16;
@@ -82,11 +85,87 @@ impl<W: Write> Out<'_, W> {
     }
 }
 
+/// The parts of a plan written around its fields.
+struct Parts<'p> {
+    annotation: &'p str,
+    created: Option<&'p Value>,
+    patch: Option<&'p Value>,
+    patch_type: Option<PatchType>,
+    result: &'p Value,
+}
+
+/// One field as written.
+struct FieldView<'a> {
+    path: &'a [Seg],
+    action: Action,
+    reason: &'a Reason,
+    live: Option<&'a Value>,
+    result: Option<&'a Value>,
+}
+
+impl<'a> FieldView<'a> {
+    fn of(f: &'a FieldRef<'_>) -> FieldView<'a> {
+        FieldView {
+            path: f.path,
+            action: f.action,
+            reason: &f.reason,
+            live: f.live,
+            result: f.result,
+        }
+    }
+}
+
 /// Write the plan as `plan -o json` prints it (with the final newline).
 ///
 /// # Errors
 /// [`WriteError`]: the sink failed, or a value nests too deep to write.
 pub fn write(p: &Plan, sink: &mut impl Write) -> Result<(), WriteError> {
+    let parts = Parts {
+        annotation: &p.annotation,
+        created: p.created.as_ref(),
+        patch: p.patch.as_ref(),
+        patch_type: p.patch_type,
+        result: &p.result,
+    };
+    write_with(&parts, sink, |emit| {
+        for f in &p.fields {
+            emit(FieldView {
+                path: &f.path.0,
+                action: f.action,
+                reason: &f.reason,
+                live: f.live.as_ref(),
+                result: f.result.as_ref(),
+            });
+        }
+        Cow::Borrowed(&p.warnings)
+    })
+}
+
+/// [`write`] the plan a [`Staged`] makes, each field written as the walk finds it: the fields
+/// (about 500,000 at 10 MB) are never held.
+///
+/// # Errors
+/// As [`write`].
+pub fn write_staged(s: &Staged<'_, '_>, sink: &mut impl Write) -> Result<(), WriteError> {
+    let parts = Parts {
+        annotation: &s.annotation,
+        created: s.created(),
+        patch: s.patch.as_ref(),
+        patch_type: s.patch_type,
+        result: &s.result,
+    };
+    write_with(&parts, sink, |emit| {
+        Cow::Owned(s.fields(|f| emit(FieldView::of(&f))))
+    })
+}
+
+/// Write the plan; `fields` hands every field to the function it is given, in order, and
+/// returns the warnings.
+fn write_with<'w>(
+    p: &Parts<'_>,
+    sink: &mut impl Write,
+    fields: impl FnOnce(&mut dyn FnMut(FieldView<'_>)) -> Cow<'w, [Warning]>,
+) -> Result<(), WriteError> {
     let mut out = Out {
         buf: String::with_capacity(CHUNK * 2),
         sink,
@@ -95,37 +174,48 @@ pub fn write(p: &Plan, sink: &mut impl Write) -> Result<(), WriteError> {
     let first = &mut true;
     out.buf.push('{');
     out.key(first, "annotation", 1);
-    out.string(&p.annotation);
-    if let Some(created) = &p.created {
+    out.string(p.annotation);
+    if let Some(created) = p.created {
         out.key(first, "created", 1);
         out.value(created, 1)?;
     }
     out.key(first, "fields", 1);
-    if p.fields.is_empty() {
-        out.buf.push_str("[]");
-    } else {
-        out.buf.push('[');
-        for (i, f) in p.fields.iter().enumerate() {
-            if i > 0 {
-                out.buf.push(',');
-            }
-            out.newline(2);
-            field(&mut out, f)?;
+    out.buf.push('[');
+    let mut count = 0usize;
+    let mut failed: Option<WriteError> = None;
+    let warnings = fields(&mut |f| {
+        if failed.is_some() {
+            return;
         }
+        if count > 0 {
+            out.buf.push(',');
+        }
+        count += 1;
+        out.newline(2);
+        if let Err(e) = field(&mut out, &f) {
+            failed = Some(e);
+        }
+    });
+    if let Some(e) = failed {
+        return Err(e);
+    }
+    if count == 0 {
+        out.buf.push(']');
+    } else {
         out.newline(1);
         out.buf.push(']');
     }
     out.key(first, "patch", 1);
-    match &p.patch {
+    match p.patch {
         Some(patch) => out.value(patch, 1)?,
         None => out.buf.push_str("null"),
     }
     out.key(first, "patchType", 1);
     out.opt_string(p.patch_type.map(|t| t.content_type()));
     out.key(first, "result", 1);
-    out.value(&p.result, 1)?;
+    out.value(p.result, 1)?;
     out.key(first, "warnings", 1);
-    warnings(&mut out, &p.warnings);
+    warnings_list(&mut out, &warnings);
     out.newline(0);
     out.buf.push_str("}\n");
     out.sink.write_all(out.buf.as_bytes())?;
@@ -134,22 +224,22 @@ pub fn write(p: &Plan, sink: &mut impl Write) -> Result<(), WriteError> {
 }
 
 /// One entry of `fields`, at level 2.
-fn field<W: Write>(out: &mut Out<'_, W>, f: &FieldPlan) -> Result<(), WriteError> {
+fn field<W: Write>(out: &mut Out<'_, W>, f: &FieldView<'_>) -> Result<(), WriteError> {
     let first = &mut true;
     out.buf.push('{');
     out.key(first, "action", 3);
     out.string(f.action.name());
-    if let Some(live) = &f.live {
+    if let Some(live) = f.live {
         out.key(first, "live", 3);
         out.value(live, 3)?;
     }
     out.key(first, "path", 3);
     out.scratch.clear();
-    let _ = write!(out.scratch, "{}", f.path);
+    let _ = write!(out.scratch, "{}", PathText(f.path));
     gojson::write_string(&out.scratch, &mut out.buf);
     out.key(first, "reason", 3);
-    reason(out, &f.reason);
-    if let Some(result) = &f.result {
+    reason(out, f.reason);
+    if let Some(result) = f.result {
         out.key(first, "result", 3);
         out.value(result, 3)?;
     }
@@ -191,7 +281,7 @@ fn reason<W: Write>(out: &mut Out<'_, W>, r: &Reason) {
 }
 
 /// The `warnings` list, at level 1.
-fn warnings<W: Write>(out: &mut Out<'_, W>, warnings: &[Warning]) {
+fn warnings_list<W: Write>(out: &mut Out<'_, W>, warnings: &[Warning]) {
     if warnings.is_empty() {
         out.buf.push_str("[]");
         return;
@@ -239,6 +329,50 @@ mod tests {
             assert_eq!(
                 String::from_utf8(direct).unwrap(),
                 via_value,
+                "{}",
+                example.name
+            );
+            seen += 1;
+        }
+        assert!(seen > 10, "only {seen} examples planned");
+    }
+
+    /// The staged route (fields written as the walk finds them, the local object moved in)
+    /// writes what the plan's writer writes, as JSON and as text, on every built-in example.
+    #[test]
+    fn staged_writes_what_the_plan_writes() {
+        use crate::engine::plan::{LastApplied, PlanContext, stage_owned};
+        use crate::engine::schema::Schema;
+        let mut seen = 0;
+        for example in examples::EXAMPLES {
+            let source = crate::app::Source::from_example(example).unwrap();
+            let docs = &source.docs;
+            let Ok(p) = compute(docs, None, true) else {
+                continue;
+            };
+            let context = PlanContext {
+                live: docs.live.as_ref(),
+                last_applied: docs
+                    .last_applied
+                    .as_ref()
+                    .map_or(LastApplied::FromLive, LastApplied::Given),
+                namespace: None,
+                overwrite: true,
+            };
+            let staged = stage_owned(docs.local.clone(), &context, Schema::embedded()).unwrap();
+            let mut direct = Vec::new();
+            super::write(&p, &mut direct).unwrap();
+            let mut streamed = Vec::new();
+            super::write_staged(&staged, &mut streamed).unwrap();
+            assert_eq!(
+                String::from_utf8(streamed).unwrap(),
+                String::from_utf8(direct).unwrap(),
+                "{}",
+                example.name
+            );
+            assert_eq!(
+                crate::cli::plan::text_staged(&staged),
+                crate::cli::plan::text(&p),
                 "{}",
                 example.name
             );
