@@ -160,7 +160,7 @@ pub fn strategic_root<'s>(schema: &'s Schema, obj: &Value) -> Option<Meta<'s>> {
 }
 
 /// What to plan, but the local object: [`PlanInput`] without it, for [`stage_owned`].
-#[derive(Clone, Copy, Debug)]
+#[derive(Debug)]
 pub struct PlanContext<'a> {
     /// The live object; `None` when it does not exist (create).
     pub live: Option<&'a Value>,
@@ -169,6 +169,9 @@ pub struct PlanContext<'a> {
     pub namespace: Option<&'a str>,
     /// `--overwrite` (default true).
     pub overwrite: bool,
+    /// The live annotation already read ([`LiveLastApplied::read`] of `live`), for
+    /// [`LastApplied::FromLive`]; `None`: the plan reads it.
+    pub live_last_applied: Option<LiveLastApplied>,
 }
 
 impl<'a> PlanInput<'a> {
@@ -180,8 +183,51 @@ impl<'a> PlanInput<'a> {
             last_applied: self.last_applied,
             namespace: self.namespace,
             overwrite: self.overwrite,
+            live_last_applied: None,
         }
     }
+}
+
+/// The last-applied configuration in a live object's annotation, parsed ahead of the plan (a
+/// large one takes a quarter of a second: a caller can read it while it reads the local file).
+/// Its errors are reported where the plan would report them.
+#[derive(Debug)]
+pub struct LiveLastApplied(Result<Option<Value>, PlanError>);
+
+impl LiveLastApplied {
+    /// Parse the annotation of `live`, as the plan would.
+    #[must_use]
+    pub fn read(live: &Value) -> LiveLastApplied {
+        LiveLastApplied(match annotation::of(live) {
+            None | Some("") => Ok(None),
+            Some(text) => parse_annotation(text).map(Some),
+        })
+    }
+}
+
+/// Documents whose new annotation is at least this long (about the local object's size) are
+/// planned on two threads where the work splits; below it a thread costs more than it saves.
+const PARALLEL_FROM: usize = 1 << 20;
+
+/// `side()` on another thread while `main()` runs on this one when `parallel`, else one after
+/// the other.
+fn both<A: Send, B>(
+    parallel: bool,
+    side: impl FnOnce() -> A + Send,
+    main: impl FnOnce() -> B,
+) -> (A, B) {
+    if !parallel {
+        let b = main();
+        return (side(), b);
+    }
+    std::thread::scope(|s| {
+        let handle = s.spawn(side);
+        let b = main();
+        let a = handle
+            .join()
+            .unwrap_or_else(|p| std::panic::resume_unwind(p));
+        (a, b)
+    })
 }
 
 /// A plan but its fields: the documents, the patch, the result, and the warnings that do not
@@ -210,8 +256,6 @@ pub struct Staged<'a, 's> {
     halves: Option<ThreeWay>,
     /// The warnings found before the fields (the missing annotation).
     before: Vec<Warning>,
-    /// The lints' warnings (they come after the fields' warnings).
-    lint: Vec<Warning>,
 }
 
 impl Staged<'_, '_> {
@@ -231,14 +275,27 @@ impl Staged<'_, '_> {
             result: Some(&self.result),
             patch: self.patch.as_ref(),
         };
-        let from_fields = fields::walk(&docs, self.meta, self.mode, sink);
+        let lint_input = super::lint::LintInput {
+            local: &self.modified,
+            live: self.live.as_deref(),
+            last_applied: self.last_applied.as_ref(),
+            result: &self.result,
+            annotation: &self.annotation,
+            meta: self.meta,
+        };
+        // The lints read the documents only: they run beside the walk.
+        let (lint, from_fields) = both(
+            self.annotation.len() >= PARALLEL_FROM,
+            || super::lint::check(&lint_input),
+            || fields::walk(&docs, self.meta, self.mode, sink),
+        );
         if self.create {
             // A create has no live object to warn about: the lints only.
-            return self.lint.clone();
+            return lint;
         }
         let mut warnings = self.before.clone();
         warnings.extend(from_fields);
-        warnings.extend(self.lint.iter().cloned());
+        warnings.extend(lint);
         warnings
     }
 
@@ -270,7 +327,7 @@ impl Staged<'_, '_> {
 /// # Errors
 /// [`PlanError`]: input mismatches, kubectl failures, `--overwrite=false` conflicts.
 pub fn plan(input: &PlanInput<'_>, schema: &Schema) -> Result<Plan, PlanError> {
-    let staged = stage_with(input.local.clone(), &input.context(), schema, true)?;
+    let staged = stage_with(input.local.clone(), input.context(), schema, true)?;
     let mut fields = Vec::new();
     let warnings = staged.fields(|f| fields.push(f.into_owned()));
     Ok(staged.into_plan(fields, warnings))
@@ -284,7 +341,7 @@ pub fn plan(input: &PlanInput<'_>, schema: &Schema) -> Result<Plan, PlanError> {
 /// As [`plan`].
 pub fn stage_owned<'a, 's>(
     local: Value,
-    context: &PlanContext<'a>,
+    context: PlanContext<'a>,
     schema: &'s Schema,
 ) -> Result<Staged<'a, 's>, PlanError> {
     stage_with(local, context, schema, false)
@@ -292,11 +349,11 @@ pub fn stage_owned<'a, 's>(
 
 fn stage_with<'a, 's>(
     local: Value,
-    input: &PlanContext<'a>,
+    input: PlanContext<'a>,
     schema: &'s Schema,
     keep_halves: bool,
 ) -> Result<Staged<'a, 's>, PlanError> {
-    let (annotation, modified) = annotation::encode_into(prepare_local(local, input, schema)?)
+    let (annotation, modified) = annotation::encode_into(prepare_local(local, &input, schema)?)
         .map_err(|e| input_error(InputDoc::Local, e.to_string()))?;
     // The file's object and kubectl's "modified" differ only in the annotation.
     let local = &modified;
@@ -339,68 +396,48 @@ fn stage_with<'a, 's>(
                 None
             }
             Some("") => None,
-            Some(text) => Some(parse_annotation(text)?),
+            Some(text) => match input.live_last_applied {
+                Some(LiveLastApplied(Ok(Some(doc)))) => Some(doc),
+                Some(LiveLastApplied(Err(e))) => return Err(e),
+                _ => Some(parse_annotation(text)?),
+            },
         },
     };
     let empty = Value::Object(serde_json::Map::new());
     let original_doc = original.as_ref().unwrap_or(&empty);
 
-    let (patch, halves) = match meta {
-        Some(meta) => {
-            let conflict = |e| match e {
-                SmpError::Conflict { .. } => PlanError::Conflict(format!(
-                    "conflict: {e}(kubectl --overwrite=false refuses any apply that changes something: \
-                     the new last-applied annotation itself differs from the live one)"
-                )),
-                other => kubectl_error(&other),
-            };
-            if keep_halves {
-                let halves =
-                    smp::diff3_parts(original_doc, &modified, &current, meta, input.overwrite)
-                        .map_err(conflict)?;
-                (halves.patch.clone(), Some(halves))
-            } else {
-                let patch = smp::diff3(original_doc, &modified, &current, meta, input.overwrite)
-                    .map_err(conflict)?;
-                (patch, None)
-            }
-        }
-        None => {
-            let patch = jsonmerge::create_three_way_json_merge_patch(
+    // A strategic patch is applied to a copy of live: made beside the three-way diff.
+    let (copy, patch) = both(
+        annotation.len() >= PARALLEL_FROM,
+        || meta.map(|_| current.as_ref().clone()),
+        || {
+            three_way(
                 original_doc,
                 &modified,
                 &current,
-                &Precondition::kubectl_apply(),
+                meta,
+                input.overwrite,
+                keep_halves,
             )
-            .map_err(|e| PlanError::Kubectl(e.to_string()))?;
-            (patch, None)
-        }
-    };
+        },
+    );
+    let (patch, halves) = patch?;
+    let copy = || copy.unwrap_or_else(|| current.as_ref().clone());
 
     let unchanged = patch.as_object().is_some_and(serde_json::Map::is_empty);
     let result = if unchanged {
-        current.clone().into_owned()
+        copy()
     } else {
         match meta {
-            Some(meta) => {
-                smp::apply(current.clone().into_owned(), patch.clone(), meta).map_err(|e| {
-                    PlanError::Kubectl(format!("the server would reject the patch: {e}"))
-                })?
-            }
+            Some(meta) => smp::apply(copy(), patch.clone(), meta).map_err(|e| {
+                PlanError::Kubectl(format!("the server would reject the patch: {e}"))
+            })?,
             None => jsonmerge::apply_merge_patch(&current, &patch).map_err(|e| {
                 PlanError::Kubectl(format!("the server would reject the patch: {e}"))
             })?,
         }
     };
 
-    let lint = super::lint::check(&super::lint::LintInput {
-        local: &modified,
-        live: Some(&current),
-        last_applied: original.as_ref(),
-        result: &result,
-        annotation: &annotation,
-        meta,
-    });
     Ok(Staged {
         meta,
         mode,
@@ -414,8 +451,49 @@ fn stage_with<'a, 's>(
         create: false,
         halves,
         before,
-        lint,
     })
+}
+
+/// The patch kubectl sends (strategic for kinds kubectl knows, JSON merge patch for the
+/// others), and the three-way's halves when `keep_halves`.
+fn three_way(
+    original: &Value,
+    modified: &Value,
+    current: &Value,
+    meta: Option<Meta<'_>>,
+    overwrite: bool,
+    keep_halves: bool,
+) -> Result<(Value, Option<ThreeWay>), PlanError> {
+    match meta {
+        Some(meta) => {
+            let conflict = |e| match e {
+                SmpError::Conflict { .. } => PlanError::Conflict(format!(
+                    "conflict: {e}(kubectl --overwrite=false refuses any apply that changes something: \
+                     the new last-applied annotation itself differs from the live one)"
+                )),
+                other => kubectl_error(&other),
+            };
+            if keep_halves {
+                let halves = smp::diff3_parts(original, modified, current, meta, overwrite)
+                    .map_err(conflict)?;
+                Ok((halves.patch.clone(), Some(halves)))
+            } else {
+                let patch =
+                    smp::diff3(original, modified, current, meta, overwrite).map_err(conflict)?;
+                Ok((patch, None))
+            }
+        }
+        None => {
+            let patch = jsonmerge::create_three_way_json_merge_patch(
+                original,
+                modified,
+                current,
+                &Precondition::kubectl_apply(),
+            )
+            .map_err(|e| PlanError::Kubectl(e.to_string()))?;
+            Ok((patch, None))
+        }
+    }
 }
 
 /// The create plan: kubectl POSTs the object with its annotation, explicit nulls pruned.
@@ -431,14 +509,6 @@ fn stage_create<'a, 's>(
     } else {
         PatchType::Merge
     };
-    let lint = super::lint::check(&super::lint::LintInput {
-        local: &modified,
-        live: None,
-        last_applied: None,
-        result: &created,
-        annotation: &annotation,
-        meta,
-    });
     Staged {
         meta,
         mode,
@@ -452,7 +522,6 @@ fn stage_create<'a, 's>(
         create: true,
         halves: None,
         before: Vec::new(),
-        lint,
     }
 }
 

@@ -72,7 +72,7 @@ pub fn diff3(
     meta: Meta<'_>,
     overwrite: bool,
 ) -> Result<Value, SmpError> {
-    Ok(three_way::diff3_parts(original, modified, current, meta, overwrite)?.patch)
+    three_way::diff3_patch(original, modified, current, meta, overwrite)
 }
 
 /// Apply a strategic merge patch to a document, as the API server does

@@ -21,6 +21,10 @@ use crate::engine::plan::{
 /// Write buffered text to the sink once it holds this much.
 const CHUNK: usize = 1 << 16;
 
+/// How deep [`Out::value`] lays out arrays and objects itself (flushing between their items);
+/// deeper ones go to gojson whole. Far below the depth limit gojson enforces.
+const CHUNKED_LEVELS: usize = 12;
+
 /// Why the JSON could not be written.
 #[derive(Debug, thiserror::Error)]
 pub enum WriteError {
@@ -64,8 +68,42 @@ impl<W: Write> Out<'_, W> {
         self.buf.push_str(": ");
     }
 
+    /// `v` as [`gojson::write_pretty_at`] writes it, handed to the sink as it goes: the result
+    /// and patch of a large object are tens of megabytes of text, not held at once.
     fn value(&mut self, v: &Value, level: usize) -> Result<(), WriteError> {
-        gojson::write_pretty_at(v, &mut self.buf, level)?;
+        match v {
+            // Deep values are small enough, and gojson checks the depth limit.
+            Value::Array(items) if !items.is_empty() && level < CHUNKED_LEVELS => {
+                self.buf.push('[');
+                for (i, item) in items.iter().enumerate() {
+                    if i > 0 {
+                        self.buf.push(',');
+                    }
+                    self.newline(level + 1);
+                    self.value(item, level + 1)?;
+                }
+                self.newline(level);
+                self.buf.push(']');
+            }
+            Value::Object(map) if !map.is_empty() && level < CHUNKED_LEVELS => {
+                // Keys sorted by their bytes, as gojson (Go's encoding/json) sorts them.
+                let mut entries: Vec<(&String, &Value)> = map.iter().collect();
+                entries.sort_by(|a, b| a.0.as_bytes().cmp(b.0.as_bytes()));
+                self.buf.push('{');
+                for (i, (key, item)) in entries.into_iter().enumerate() {
+                    if i > 0 {
+                        self.buf.push(',');
+                    }
+                    self.newline(level + 1);
+                    gojson::write_string(key, &mut self.buf);
+                    self.buf.push_str(": ");
+                    self.value(item, level + 1)?;
+                }
+                self.newline(level);
+                self.buf.push('}');
+            }
+            _ => gojson::write_pretty_at(v, &mut self.buf, level)?,
+        }
         self.flush_if_full()
     }
 
@@ -341,7 +379,7 @@ mod tests {
     /// writes what the plan's writer writes, as JSON and as text, on every built-in example.
     #[test]
     fn staged_writes_what_the_plan_writes() {
-        use crate::engine::plan::{LastApplied, PlanContext, stage_owned};
+        use crate::engine::plan::{LastApplied, LiveLastApplied, PlanContext, stage_owned};
         use crate::engine::schema::Schema;
         let mut seen = 0;
         for example in examples::EXAMPLES {
@@ -358,8 +396,9 @@ mod tests {
                     .map_or(LastApplied::FromLive, LastApplied::Given),
                 namespace: None,
                 overwrite: true,
+                live_last_applied: docs.live.as_ref().map(LiveLastApplied::read),
             };
-            let staged = stage_owned(docs.local.clone(), &context, Schema::embedded()).unwrap();
+            let staged = stage_owned(docs.local.clone(), context, Schema::embedded()).unwrap();
             let mut direct = Vec::new();
             super::write(&p, &mut direct).unwrap();
             let mut streamed = Vec::new();
