@@ -9,7 +9,7 @@ use clap::{Args, ValueEnum};
 use serde_json::Value;
 
 use super::CliError;
-use super::input::{one_object_of, read_documents, read_object};
+use super::input::{one_object_of, read_bytes, read_object};
 use super::objects::{self, Pair};
 use crate::document::Document;
 use crate::engine::plan::{
@@ -94,7 +94,7 @@ impl<'a> OneFile<'a> {
     fn read(path: &'a Path) -> OneFile<'a> {
         OneFile {
             path,
-            docs: read_documents(path),
+            docs: read_values(path),
             last_applied: None,
         }
     }
@@ -138,6 +138,14 @@ impl<'a> OneFile<'a> {
     fn object(self) -> Result<Value, CliError> {
         one_object_of(self.path, self.docs?)
     }
+}
+
+/// A file's documents as [`super::input::read_documents`] reads them, without their spans (a plan wants the
+/// values only).
+fn read_values(path: &Path) -> Result<Vec<Document>, CliError> {
+    let bytes = read_bytes(path)?;
+    crate::document::parse_values_bytes(&bytes, &path.display().to_string())
+        .map_err(|e| CliError::Input(e.to_string()))
 }
 
 /// Whether kubectl would flatten this object as a list (see [`one_object_of`]).

@@ -110,8 +110,14 @@ impl<'a> Reader<'a> {
     }
 
     /// Reads one value (whitespace before it skipped) with the span table of its contents.
-    pub(super) fn document(&mut self) -> Result<(Value, Spans), JsonError> {
+    /// With `record` false, the table records nothing.
+    pub(super) fn document(&mut self, record: bool) -> Result<(Value, Spans), JsonError> {
         self.skip_ws();
+        if !record {
+            let mut spans = Spans::off();
+            let value = self.value(&mut spans, 0, 1)?;
+            return Ok((value, spans));
+        }
         let start = self.pos();
         let mut spans = Spans::with_root(Span {
             key: None,
@@ -165,24 +171,31 @@ impl<'a> Reader<'a> {
             if self.peek() != Some(b'"') {
                 return Err(self.syntax("looking for beginning of object key string"));
             }
-            let key_pos = self.pos();
-            let key = self.string()?;
-            self.expect(b':', "after object key")?;
-            self.skip_ws();
-            let value_pos = self.pos();
-            let child = spans.push_key(
-                span,
-                &key,
-                Span {
-                    key: Some(key_pos),
-                    value: value_pos,
-                    end: value_pos,
-                },
-            );
-            let value = self.value(spans, child, depth + 1)?;
-            let end = self.pos();
-            spans.set_end(child, end);
-            map.insert(key, value);
+            if spans.is_off() {
+                let key = self.string()?;
+                self.expect(b':', "after object key")?;
+                let value = self.value(spans, 0, depth + 1)?;
+                map.insert(key, value);
+            } else {
+                let key_pos = self.pos();
+                let key = self.string()?;
+                self.expect(b':', "after object key")?;
+                self.skip_ws();
+                let value_pos = self.pos();
+                let child = spans.push_key(
+                    span,
+                    &key,
+                    Span {
+                        key: Some(key_pos),
+                        value: value_pos,
+                        end: value_pos,
+                    },
+                );
+                let value = self.value(spans, child, depth + 1)?;
+                let end = self.pos();
+                spans.set_end(child, end);
+                map.insert(key, value);
+            }
             self.skip_ws();
             match self.peek() {
                 Some(b',') => self.at += 1,
@@ -204,20 +217,24 @@ impl<'a> Reader<'a> {
             return Ok(Value::Array(items));
         }
         loop {
-            self.skip_ws();
-            let pos = self.pos();
-            let child = spans.push_index(
-                span,
-                items.len(),
-                Span {
-                    key: None,
-                    value: pos,
-                    end: pos,
-                },
-            );
-            items.push(self.value(spans, child, depth + 1)?);
-            let end = self.pos();
-            spans.set_end(child, end);
+            if spans.is_off() {
+                items.push(self.value(spans, 0, depth + 1)?);
+            } else {
+                self.skip_ws();
+                let pos = self.pos();
+                let child = spans.push_index(
+                    span,
+                    items.len(),
+                    Span {
+                        key: None,
+                        value: pos,
+                        end: pos,
+                    },
+                );
+                items.push(self.value(spans, child, depth + 1)?);
+                let end = self.pos();
+                spans.set_end(child, end);
+            }
             self.skip_ws();
             match self.peek() {
                 Some(b',') => self.at += 1,

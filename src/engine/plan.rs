@@ -209,27 +209,6 @@ impl LiveLastApplied {
 /// planned on two threads where the work splits; below it a thread costs more than it saves.
 const PARALLEL_FROM: usize = 1 << 20;
 
-/// `side()` on another thread while `main()` runs on this one when `parallel`, else one after
-/// the other.
-fn both<A: Send, B>(
-    parallel: bool,
-    side: impl FnOnce() -> A + Send,
-    main: impl FnOnce() -> B,
-) -> (A, B) {
-    if !parallel {
-        let b = main();
-        return (side(), b);
-    }
-    std::thread::scope(|s| {
-        let handle = s.spawn(side);
-        let b = main();
-        let a = handle
-            .join()
-            .unwrap_or_else(|p| std::panic::resume_unwind(p));
-        (a, b)
-    })
-}
-
 /// A plan but its fields: the documents, the patch, the result, and the warnings that do not
 /// come from the fields. [`Staged::fields`] walks the fields one by one (a large object has
 /// hundreds of thousands: a writer need not hold them all); [`Staged::into_plan`] makes the
@@ -259,6 +238,12 @@ pub struct Staged<'a, 's> {
 }
 
 impl Staged<'_, '_> {
+    /// Whether the documents are large enough to split the work between threads.
+    #[must_use]
+    pub fn is_large(&self) -> bool {
+        self.annotation.len() >= PARALLEL_FROM
+    }
+
     /// The POST body of a create.
     #[must_use]
     pub fn created(&self) -> Option<&Value> {
@@ -267,7 +252,7 @@ impl Staged<'_, '_> {
 
     /// Walk every field in order, handing each to `sink` as it is found; returns the plan's
     /// warnings (all of them, in [`Plan::warnings`]' order).
-    pub fn fields(&self, sink: impl FnMut(FieldRef<'_>)) -> Vec<Warning> {
+    pub fn fields<'v>(&'v self, sink: impl FnMut(FieldRef<'_, 'v>)) -> Vec<Warning> {
         let docs = fields::Docs {
             last_applied: self.last_applied.as_ref(),
             local: Some(&self.modified),
@@ -284,7 +269,7 @@ impl Staged<'_, '_> {
             meta: self.meta,
         };
         // The lints read the documents only: they run beside the walk.
-        let (lint, from_fields) = both(
+        let (lint, from_fields) = smp::both(
             self.annotation.len() >= PARALLEL_FROM,
             || super::lint::check(&lint_input),
             || fields::walk(&docs, self.meta, self.mode, sink),
@@ -407,19 +392,15 @@ fn stage_with<'a, 's>(
     let original_doc = original.as_ref().unwrap_or(&empty);
 
     // A strategic patch is applied to a copy of live: made beside the three-way diff.
-    let (copy, patch) = both(
-        annotation.len() >= PARALLEL_FROM,
+    let how = How {
+        overwrite: input.overwrite,
+        keep_halves,
+        parallel: annotation.len() >= PARALLEL_FROM,
+    };
+    let (copy, patch) = smp::both(
+        how.parallel,
         || meta.map(|_| current.as_ref().clone()),
-        || {
-            three_way(
-                original_doc,
-                &modified,
-                &current,
-                meta,
-                input.overwrite,
-                keep_halves,
-            )
-        },
+        || three_way(original_doc, &modified, &current, meta, how),
     );
     let (patch, halves) = patch?;
     let copy = || copy.unwrap_or_else(|| current.as_ref().clone());
@@ -456,14 +437,29 @@ fn stage_with<'a, 's>(
 
 /// The patch kubectl sends (strategic for kinds kubectl knows, JSON merge patch for the
 /// others), and the three-way's halves when `keep_halves`.
+/// How [`three_way`] works.
+#[derive(Clone, Copy)]
+struct How {
+    /// `--overwrite`.
+    overwrite: bool,
+    /// Keep the halves of a strategic patch.
+    keep_halves: bool,
+    /// Compute the halves on two threads.
+    parallel: bool,
+}
+
 fn three_way(
     original: &Value,
     modified: &Value,
     current: &Value,
     meta: Option<Meta<'_>>,
-    overwrite: bool,
-    keep_halves: bool,
+    how: How,
 ) -> Result<(Value, Option<ThreeWay>), PlanError> {
+    let How {
+        overwrite,
+        keep_halves,
+        parallel,
+    } = how;
     match meta {
         Some(meta) => {
             let conflict = |e| match e {
@@ -478,8 +474,8 @@ fn three_way(
                     .map_err(conflict)?;
                 Ok((halves.patch.clone(), Some(halves)))
             } else {
-                let patch =
-                    smp::diff3(original, modified, current, meta, overwrite).map_err(conflict)?;
+                let patch = smp::diff3_with(original, modified, current, meta, overwrite, parallel)
+                    .map_err(conflict)?;
                 Ok((patch, None))
             }
         }

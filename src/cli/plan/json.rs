@@ -132,9 +132,15 @@ struct Parts<'p> {
     result: &'p Value,
 }
 
+/// A field's path: its steps, or their text.
+enum PathArg<'a> {
+    Segs(&'a [Seg]),
+    Text(&'a str),
+}
+
 /// One field as written.
 struct FieldView<'a> {
-    path: &'a [Seg],
+    path: PathArg<'a>,
     action: Action,
     reason: &'a Reason,
     live: Option<&'a Value>,
@@ -142,9 +148,9 @@ struct FieldView<'a> {
 }
 
 impl<'a> FieldView<'a> {
-    fn of(f: &'a FieldRef<'_>) -> FieldView<'a> {
+    fn of(f: &'a FieldRef<'_, '_>) -> FieldView<'a> {
         FieldView {
-            path: f.path,
+            path: PathArg::Segs(f.path),
             action: f.action,
             reason: &f.reason,
             live: f.live,
@@ -168,7 +174,7 @@ pub fn write(p: &Plan, sink: &mut impl Write) -> Result<(), WriteError> {
     write_with(&parts, sink, |emit| {
         for f in &p.fields {
             emit(FieldView {
-                path: &f.path.0,
+                path: PathArg::Segs(&f.path.0),
                 action: f.action,
                 reason: &f.reason,
                 live: f.live.as_ref(),
@@ -192,8 +198,91 @@ pub fn write_staged(s: &Staged<'_, '_>, sink: &mut impl Write) -> Result<(), Wri
         patch_type: s.patch_type,
         result: &s.result,
     };
+    if s.is_large() {
+        return write_with(&parts, sink, |emit| Cow::Owned(pipelined(s, emit)));
+    }
     write_with(&parts, sink, |emit| {
         Cow::Owned(s.fields(|f| emit(FieldView::of(&f))))
+    })
+}
+
+/// Fields handed from the walking thread to the writing one.
+struct Batch<'v> {
+    /// The fields' path texts, one after the other (made on the walking thread: the steps'
+    /// shared texts stay there; one allocation for the batch).
+    paths: String,
+    fields: Vec<Sent<'v>>,
+}
+
+impl Batch<'_> {
+    fn new() -> Self {
+        Batch {
+            paths: String::with_capacity(BATCH * 64),
+            fields: Vec::with_capacity(BATCH),
+        }
+    }
+}
+
+/// A field handed from the walking thread to the writing one.
+struct Sent<'v> {
+    /// Where its path's text is in [`Batch::paths`].
+    path: std::ops::Range<usize>,
+    action: Action,
+    reason: Reason,
+    live: Option<&'v Value>,
+    result: Option<&'v Value>,
+}
+
+/// Fields per hand-over.
+const BATCH: usize = 2048;
+
+/// [`Staged::fields`] on another thread, each field handed to `emit` here: the walk and the
+/// writing take about the same time, and run side by side. The fields arrive in order, in
+/// batches (a few at a time are held).
+fn pipelined<'v>(s: &'v Staged<'_, '_>, emit: &mut dyn FnMut(FieldView<'_>)) -> Vec<Warning> {
+    std::thread::scope(|scope| {
+        let (tx, rx) = std::sync::mpsc::sync_channel::<Batch<'v>>(4);
+        let walker = scope.spawn(move || {
+            let mut batch = Batch::new();
+            let mut open = true;
+            let warnings = s.fields(|f| {
+                if !open {
+                    return;
+                }
+                let start = batch.paths.len();
+                let _ = write!(batch.paths, "{}", PathText(f.path));
+                batch.fields.push(Sent {
+                    path: start..batch.paths.len(),
+                    action: f.action,
+                    reason: f.reason,
+                    live: f.live,
+                    result: f.result,
+                });
+                if batch.fields.len() == BATCH {
+                    let full = std::mem::replace(&mut batch, Batch::new());
+                    // The writer stopped (it failed): nothing more to hand over.
+                    open = tx.send(full).is_ok();
+                }
+            });
+            if open && !batch.fields.is_empty() {
+                let _ = tx.send(batch);
+            }
+            warnings
+        });
+        for batch in rx {
+            for f in &batch.fields {
+                emit(FieldView {
+                    path: PathArg::Text(batch.paths.get(f.path.clone()).unwrap_or_default()),
+                    action: f.action,
+                    reason: &f.reason,
+                    live: f.live,
+                    result: f.result,
+                });
+            }
+        }
+        walker
+            .join()
+            .unwrap_or_else(|p| std::panic::resume_unwind(p))
     })
 }
 
@@ -272,9 +361,14 @@ fn field<W: Write>(out: &mut Out<'_, W>, f: &FieldView<'_>) -> Result<(), WriteE
         out.value(live, 3)?;
     }
     out.key(first, "path", 3);
-    out.scratch.clear();
-    let _ = write!(out.scratch, "{}", PathText(f.path));
-    gojson::write_string(&out.scratch, &mut out.buf);
+    match f.path {
+        PathArg::Segs(segs) => {
+            out.scratch.clear();
+            let _ = write!(out.scratch, "{}", PathText(segs));
+            gojson::write_string(&out.scratch, &mut out.buf);
+        }
+        PathArg::Text(text) => gojson::write_string(text, &mut out.buf),
+    }
     out.key(first, "reason", 3);
     reason(out, f.reason);
     if let Some(result) = f.result {
@@ -418,5 +512,65 @@ mod tests {
             seen += 1;
         }
         assert!(seen > 10, "only {seen} examples planned");
+    }
+
+    /// From 1 MB the plan splits its work between threads (lints beside the walk, the copy of
+    /// live beside the diff, the halves side by side, the fields written as another thread
+    /// walks them): the output is the same as one thread's.
+    #[test]
+    fn a_large_plan_on_several_threads_writes_what_one_thread_writes() {
+        use serde_json::json;
+
+        use crate::engine::plan::{
+            LAST_APPLIED, LastApplied, LiveLastApplied, PlanContext, PlanInput, encode_annotation,
+            plan, stage_owned,
+        };
+        use crate::engine::schema::Schema;
+        let container = |i: usize, image: &str| {
+            json!({"name": format!("c{i}"), "image": format!("{image}:{i}"),
+                   "args": ["--a", format!("--b={i}")],
+                   "env": (0..8).map(|j| json!({"name": format!("E{j}"), "value": format!("v{i}-{j}")})).collect::<Vec<_>>()})
+        };
+        let deployment = |containers: Vec<serde_json::Value>| {
+            json!({"apiVersion": "apps/v1", "kind": "Deployment",
+                   "metadata": {"name": "big", "namespace": "default"},
+                   "spec": {"replicas": 3, "template": {"spec": {"containers": containers}}}})
+        };
+        // Few fields (several batches of them still), and a long value to pass 1 MB.
+        let n = 300;
+        let mut original = deployment((0..n).map(|i| container(i, "img")).collect());
+        original["spec"]["template"]["metadata"] = json!({"labels": {"big": "x".repeat(1 << 20)}});
+        let mut local = deployment(
+            (1..=n)
+                .map(|i| container(i, if i % 50 == 0 { "new" } else { "img" }))
+                .collect(),
+        );
+        local["spec"]["template"]["metadata"] = original["spec"]["template"]["metadata"].clone();
+        let mut live = original.clone();
+        live["metadata"]["annotations"] =
+            json!({ LAST_APPLIED: encode_annotation(&original).unwrap() });
+        live["spec"]["template"]["spec"]["containers"][7]["args"] = json!(["--own"]);
+        let input = PlanInput {
+            local: &local,
+            live: Some(&live),
+            last_applied: LastApplied::FromLive,
+            namespace: None,
+            overwrite: true,
+        };
+        let p = plan(&input, Schema::embedded()).unwrap();
+        assert!(p.annotation.len() > 1 << 20, "{}", p.annotation.len());
+        assert!(!p.warnings.is_empty());
+        let context = PlanContext {
+            live_last_applied: Some(LiveLastApplied::read(&live)),
+            ..input.context()
+        };
+        let staged = stage_owned(local.clone(), context, Schema::embedded()).unwrap();
+        assert!(staged.is_large());
+        let mut direct = Vec::new();
+        super::write(&p, &mut direct).unwrap();
+        let mut streamed = Vec::new();
+        super::write_staged(&staged, &mut streamed).unwrap();
+        assert!(String::from_utf8(streamed).unwrap() == String::from_utf8(direct).unwrap());
+        assert!(crate::cli::plan::text_staged(&staged) == crate::cli::plan::text(&p));
     }
 }

@@ -142,20 +142,21 @@ pub struct FieldPlan {
 /// One field as the walk finds it, borrowed: its path from the walk, its values from the
 /// documents. Writing a plan out needs no more; [`FieldRef::into_owned`] makes the
 /// [`FieldPlan`] a [`super::Plan`] keeps (a path and values of its own).
+/// `'p`: the walk's path; `'v`: the documents.
 #[derive(Debug)]
-pub struct FieldRef<'a> {
-    pub path: &'a [Seg],
+pub struct FieldRef<'p, 'v> {
+    pub path: &'p [Seg],
     pub action: Action,
     pub reason: Reason,
     /// As [`FieldPlan::live`].
-    pub live: Option<&'a Value>,
+    pub live: Option<&'v Value>,
     /// As [`FieldPlan::result`].
-    pub result: Option<&'a Value>,
+    pub result: Option<&'v Value>,
     /// As [`FieldPlan::last_applied`].
-    pub last_applied: Option<&'a Value>,
+    pub last_applied: Option<&'v Value>,
 }
 
-impl FieldRef<'_> {
+impl FieldRef<'_, '_> {
     /// The field as a plan keeps it.
     #[must_use]
     pub fn into_owned(self) -> FieldPlan {
@@ -173,7 +174,7 @@ impl FieldRef<'_> {
 impl FieldPlan {
     /// The field, borrowed.
     #[must_use]
-    pub fn as_ref(&self) -> FieldRef<'_> {
+    pub fn as_ref(&self) -> FieldRef<'_, '_> {
         FieldRef {
             path: &self.path.0,
             action: self.action,
@@ -272,7 +273,7 @@ pub(crate) fn walk<'v>(
     docs: &Docs<'v>,
     meta: Option<Meta<'_>>,
     mode: PatchType,
-    sink: impl FnMut(FieldRef<'_>),
+    sink: impl FnMut(FieldRef<'_, 'v>),
 ) -> Vec<Warning> {
     let mut w = Walker {
         mode,
@@ -352,7 +353,7 @@ fn element_action(q: &Quad<'_>) -> Action {
 /// A field's own values (see [`FieldPlan`]): live, result, last-applied.
 type Own<'v> = [Option<&'v Value>; 3];
 
-impl<'v, F: FnMut(FieldRef<'_>)> Walker<'v, F> {
+impl<'v, F: FnMut(FieldRef<'_, 'v>)> Walker<'v, F> {
     /// Hand on the field at `self.path`, after the warnings have seen it (with the documents'
     /// values there, `q`, when the field has them at hand).
     fn emit(&mut self, action: Action, reason: Reason, own: Own<'v>, q: Option<&Quad<'v>>) {

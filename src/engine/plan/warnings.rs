@@ -118,7 +118,7 @@ const UNIONS: [(&[&str], &[&str], &str); 2] = [
     ),
 ];
 
-fn clears_from_last_applied(f: &FieldRef<'_>) -> bool {
+fn clears_from_last_applied(f: &FieldRef<'_, '_>) -> bool {
     f.action == Action::Clear && f.reason.in_last_applied && !f.reason.in_config
 }
 
@@ -143,7 +143,7 @@ impl Collector {
 
     /// Look at one field; `values`: the documents' values there, when the walk has them at hand
     /// (the warnings that compare documents are only given where it does).
-    pub(crate) fn field(&mut self, f: &FieldRef<'_>, values: Option<&Values<'_>>) {
+    pub(crate) fn field(&mut self, f: &FieldRef<'_, '_>, values: Option<&Values<'_>>) {
         // The path's text only for a warning: formatting 500,000 paths to emit none cost 5 %.
         let text = || PathText(f.path).to_string();
         if clears_from_last_applied(f)
@@ -198,7 +198,7 @@ impl Collector {
     }
 
     /// A map that ends up holding two members of a one-of.
-    fn union(&mut self, f: &FieldRef<'_>, at: &Values<'_>) {
+    fn union(&mut self, f: &FieldRef<'_, '_>, at: &Values<'_>) {
         let Some(parent) = parent_name(f) else {
             return;
         };
@@ -240,7 +240,7 @@ impl Collector {
 
 /// The field name that makes a path a union holder: the key itself (`livenessProbe`) or, for a
 /// list element, the list's name (`volumes`).
-fn parent_name<'a>(f: &FieldRef<'a>) -> Option<&'a str> {
+fn parent_name<'a>(f: &FieldRef<'a, '_>) -> Option<&'a str> {
     match f.path.last()? {
         Seg::Key(k) => Some(k),
         Seg::Merge { .. } | Seg::Index(_) => match f.path.get(f.path.len().checked_sub(2)?)? {

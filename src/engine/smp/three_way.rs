@@ -32,7 +32,7 @@ pub fn three_way_parts(
     current: &Value,
     meta: Meta<'_>,
 ) -> Result<ThreeWay, SmpError> {
-    let (deletions, delta) = halves(original, modified, current, meta)?;
+    let (deletions, delta) = halves(original, modified, current, meta, false)?;
     let patch = merge_map(
         deletions.clone(),
         delta.clone(),
@@ -55,6 +55,7 @@ fn halves(
     modified: &Value,
     current: &Value,
     meta: Meta<'_>,
+    parallel: bool,
 ) -> Result<(Object, Object), SmpError> {
     let (original, modified, current) = (as_map(original)?, as_map(modified)?, as_map(current)?);
     let delta_opts = DiffOptions {
@@ -62,14 +63,19 @@ fn halves(
         set_element_order: true,
         ..DiffOptions::default()
     };
-    let delta = diff_maps(current, modified, meta, delta_opts, 0)?;
     let deletions_opts = DiffOptions {
         set_element_order: true,
         ignore_changes_and_additions: true,
         ..DiffOptions::default()
     };
-    let deletions = diff_maps(original, modified, meta, deletions_opts, 0)?;
-    Ok((deletions, delta))
+    let (deletions, delta) = super::both(
+        parallel,
+        || diff_maps(original, modified, meta, deletions_opts, 0),
+        || diff_maps(current, modified, meta, delta_opts, 0),
+    );
+    // The delta's error first, as when it was computed first.
+    let delta = delta?;
+    Ok((deletions?, delta))
 }
 
 /// The three-way patch with both halves, checked for conflicts when `overwrite` is false.
@@ -101,8 +107,9 @@ pub fn diff3_patch(
     current: &Value,
     meta: Meta<'_>,
     overwrite: bool,
+    parallel: bool,
 ) -> Result<Value, SmpError> {
-    let (deletions, delta) = halves(original, modified, current, meta)?;
+    let (deletions, delta) = halves(original, modified, current, meta, parallel)?;
     let mut patch = merge_map(deletions, delta, meta, MergeOptions::default(), 0)?;
     check_conflicts(original, current, &mut patch, meta, overwrite)?;
     Ok(Value::Object(patch))
