@@ -195,13 +195,36 @@ impl<'a> PlanInput<'a> {
 pub struct LiveLastApplied(Result<Option<Value>, PlanError>);
 
 impl LiveLastApplied {
-    /// Parse the annotation of `live`, as the plan would.
+    /// Parse the annotation of `live`, as the plan would (and, since this is done ahead, pack
+    /// it: see [`compact`]).
     #[must_use]
     pub fn read(live: &Value) -> LiveLastApplied {
         LiveLastApplied(match annotation::of(live) {
             None | Some("") => Ok(None),
-            Some(text) => parse_annotation(text).map(Some),
+            Some(text) => parse_annotation(text).map(|v| Some(compact(v, 0))),
         })
+    }
+}
+
+/// The same value, its objects and arrays rebuilt with room for exactly what they hold (the
+/// JSON parser grows them as it reads: a large document takes a third more memory so).
+fn compact(v: Value, depth: usize) -> Value {
+    if depth > super::MAX_DEPTH {
+        return v;
+    }
+    match v {
+        Value::Object(m) => Value::Object(
+            m.into_iter()
+                .map(|(k, v)| (k, compact(v, depth + 1)))
+                .collect(),
+        ),
+        Value::Array(items) => {
+            // Collected in place (the same allocation): shrunk after.
+            let mut items: Vec<Value> = items.into_iter().map(|v| compact(v, depth + 1)).collect();
+            items.shrink_to_fit();
+            Value::Array(items)
+        }
+        other => other,
     }
 }
 
@@ -217,8 +240,9 @@ const PARALLEL_FROM: usize = 1 << 20;
 pub struct Staged<'a, 's> {
     meta: Option<Meta<'s>>,
     mode: PatchType,
-    /// The new last-applied annotation, exactly as it would be stored.
-    pub annotation: String,
+    /// The new last-applied annotation, when `modified` does not hold it; empty when it does
+    /// (it is as long as the object: one copy is enough). See [`Staged::annotation`].
+    annotation: String,
     /// The local object as kubectl sends it (namespace filled, annotation set).
     pub modified: Value,
     /// The live object as kubectl patches it (`None`: a create).
@@ -241,7 +265,17 @@ impl Staged<'_, '_> {
     /// Whether the documents are large enough to split the work between threads.
     #[must_use]
     pub fn is_large(&self) -> bool {
-        self.annotation.len() >= PARALLEL_FROM
+        self.annotation().len() >= PARALLEL_FROM
+    }
+
+    /// The new last-applied annotation, exactly as it would be stored.
+    #[must_use]
+    pub fn annotation(&self) -> &str {
+        if self.annotation.is_empty() {
+            annotation::of(&self.modified).unwrap_or_default()
+        } else {
+            &self.annotation
+        }
     }
 
     /// The POST body of a create.
@@ -265,12 +299,12 @@ impl Staged<'_, '_> {
             live: self.live.as_deref(),
             last_applied: self.last_applied.as_ref(),
             result: &self.result,
-            annotation: &self.annotation,
+            annotation: self.annotation(),
             meta: self.meta,
         };
         // The lints read the documents only: they run beside the walk.
         let (lint, from_fields) = smp::both(
-            self.annotation.len() >= PARALLEL_FROM,
+            self.is_large(),
             || super::lint::check(&lint_input),
             || fields::walk(&docs, self.meta, self.mode, sink),
         );
@@ -287,6 +321,11 @@ impl Staged<'_, '_> {
     /// The plan, with the fields and warnings [`Staged::fields`] gave.
     #[must_use]
     pub fn into_plan(self, fields: Vec<FieldPlan>, warnings: Vec<Warning>) -> Plan {
+        let annotation = if self.annotation.is_empty() {
+            self.annotation().to_owned()
+        } else {
+            self.annotation
+        };
         let (result, created) = if self.create {
             (self.result.clone(), Some(self.result))
         } else {
@@ -299,7 +338,7 @@ impl Staged<'_, '_> {
             created,
             fields,
             warnings,
-            annotation: self.annotation,
+            annotation,
             last_applied: self.last_applied,
             modified: self.modified,
             halves: self.halves,
@@ -422,7 +461,7 @@ fn stage_with<'a, 's>(
     Ok(Staged {
         meta,
         mode,
-        annotation,
+        annotation: unless_held(annotation, &modified),
         modified,
         live: Some(current),
         last_applied: original,
@@ -492,6 +531,15 @@ fn three_way(
     }
 }
 
+/// `annotation`, or nothing when `modified` holds it (as it always does: kubectl sets it).
+fn unless_held(annotation: String, modified: &Value) -> String {
+    if !annotation.is_empty() && annotation::of(modified) == Some(annotation.as_str()) {
+        String::new()
+    } else {
+        annotation
+    }
+}
+
 /// The create plan: kubectl POSTs the object with its annotation, explicit nulls pruned.
 fn stage_create<'a, 's>(
     annotation: String,
@@ -508,7 +556,7 @@ fn stage_create<'a, 's>(
     Staged {
         meta,
         mode,
-        annotation,
+        annotation: unless_held(annotation, &modified),
         modified,
         live: None,
         last_applied: None,

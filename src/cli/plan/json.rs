@@ -39,10 +39,16 @@ struct Out<'w, W: Write> {
     sink: &'w mut W,
     /// Where a field's path is written before it is quoted (no allocation per field).
     scratch: String,
+    /// A write that failed where no error could be returned ([`Out::string`]): reported by
+    /// the next flush.
+    failed: Option<std::io::Error>,
 }
 
 impl<W: Write> Out<'_, W> {
     fn flush_if_full(&mut self) -> Result<(), WriteError> {
+        if let Some(e) = self.failed.take() {
+            return Err(e.into());
+        }
         if self.buf.len() >= CHUNK {
             self.sink.write_all(self.buf.as_bytes())?;
             self.buf.clear();
@@ -102,13 +108,43 @@ impl<W: Write> Out<'_, W> {
                 self.newline(level);
                 self.buf.push('}');
             }
+            Value::String(s) => self.string(s),
             _ => gojson::write_pretty_at(v, &mut self.buf, level)?,
         }
         self.flush_if_full()
     }
 
+    /// A string as [`gojson::write_string`] writes it; a long one (the annotation, 10 MB at
+    /// 10 MB) handed to the sink in pieces, not held whole.
     fn string(&mut self, s: &str) {
-        gojson::write_string(s, &mut self.buf);
+        if s.len() <= CHUNK {
+            gojson::write_string(s, &mut self.buf);
+            return;
+        }
+        self.buf.push('"');
+        let mut rest = s;
+        while !rest.is_empty() {
+            // Cut at a character boundary: escapes are per character, so the pieces escape
+            // as the whole does.
+            let mut cut = rest.len().min(CHUNK);
+            while !rest.is_char_boundary(cut) {
+                cut -= 1;
+            }
+            let (piece, tail) = rest.split_at(cut);
+            let start = self.buf.len();
+            gojson::write_string(piece, &mut self.buf);
+            // Without the piece's own quotes.
+            self.buf.pop();
+            self.buf.remove(start);
+            rest = tail;
+            if self.buf.len() >= CHUNK && self.failed.is_none() {
+                if let Err(e) = self.sink.write_all(self.buf.as_bytes()) {
+                    self.failed = Some(e);
+                }
+                self.buf.clear();
+            }
+        }
+        self.buf.push('"');
     }
 
     fn opt_string(&mut self, s: Option<&str>) {
@@ -192,7 +228,7 @@ pub fn write(p: &Plan, sink: &mut impl Write) -> Result<(), WriteError> {
 /// As [`write`].
 pub fn write_staged(s: &Staged<'_, '_>, sink: &mut impl Write) -> Result<(), WriteError> {
     let parts = Parts {
-        annotation: &s.annotation,
+        annotation: s.annotation(),
         created: s.created(),
         patch: s.patch.as_ref(),
         patch_type: s.patch_type,
@@ -297,6 +333,7 @@ fn write_with<'w>(
         buf: String::with_capacity(CHUNK * 2),
         sink,
         scratch: String::new(),
+        failed: None,
     };
     let first = &mut true;
     out.buf.push('{');
@@ -345,6 +382,9 @@ fn write_with<'w>(
     warnings_list(&mut out, &warnings);
     out.newline(0);
     out.buf.push_str("}\n");
+    if let Some(e) = out.failed.take() {
+        return Err(e.into());
+    }
     out.sink.write_all(out.buf.as_bytes())?;
     out.sink.flush()?;
     Ok(())
