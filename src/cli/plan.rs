@@ -9,10 +9,13 @@ use clap::{Args, ValueEnum};
 use serde_json::Value;
 
 use super::CliError;
-use super::input::{one_object_of, read_documents, read_object};
+use super::input::{one_object_of, read_bytes, read_object};
 use super::objects::{self, Pair};
 use crate::document::Document;
-use crate::engine::plan::{self, Action, InputDoc, LastApplied, Plan, PlanError, PlanInput};
+use crate::engine::plan::{
+    self, Action, FieldPlan, InputDoc, LastApplied, LiveLastApplied, PatchType, Plan, PlanContext,
+    PlanError, PlanInput, Staged, Warning,
+};
 use crate::engine::schema::Schema;
 use crate::engine::{gojson, jsonmerge};
 
@@ -83,14 +86,32 @@ pub fn run(args: &PlanArgs) -> Result<String, CliError> {
 struct OneFile<'a> {
     path: &'a Path,
     docs: Result<Vec<Document>, CliError>,
+    /// The last-applied annotation of the file's object, read ahead (see [`OneFile::read_live`]).
+    last_applied: Option<LiveLastApplied>,
 }
 
 impl<'a> OneFile<'a> {
     fn read(path: &'a Path) -> OneFile<'a> {
         OneFile {
             path,
-            docs: read_documents(path),
+            docs: read_values(path),
+            last_applied: None,
         }
+    }
+
+    /// [`OneFile::read`] a live file, and parse its object's last-applied annotation: on the
+    /// thread that reads it, while the (slower) local file is read.
+    fn read_live(path: &'a Path) -> OneFile<'a> {
+        let mut file = OneFile::read(path);
+        // Only where the object is the file's one document as it stands (not a `List` to
+        // flatten): the annotation read is then the one the plan would read.
+        if let Ok([doc]) = file.docs.as_deref()
+            && doc.value.is_object()
+            && !is_list(&doc.value)
+        {
+            file.last_applied = Some(LiveLastApplied::read(&doc.value));
+        }
+        file
     }
 
     /// Whether it holds two or more Kubernetes objects (documents or `List` items with a
@@ -119,6 +140,22 @@ impl<'a> OneFile<'a> {
     }
 }
 
+/// A file's documents as [`super::input::read_documents`] reads them, without their spans (a plan wants the
+/// values only).
+fn read_values(path: &Path) -> Result<Vec<Document>, CliError> {
+    let bytes = read_bytes(path)?;
+    crate::document::parse_values_bytes(&bytes, &path.display().to_string())
+        .map_err(|e| CliError::Input(e.to_string()))
+}
+
+/// Whether kubectl would flatten this object as a list (see [`one_object_of`]).
+fn is_list(v: &Value) -> bool {
+    v.get("kind")
+        .and_then(Value::as_str)
+        .is_some_and(|k| k.ends_with("List"))
+        && v.get("items").is_some_and(Value::is_array)
+}
+
 /// The one-object invocation: one `-f` file and at most one `--live` file, neither holding
 /// several objects. (Its output and messages are the contract from before many objects.) The
 /// files are read here, once.
@@ -138,7 +175,16 @@ fn single(args: &PlanArgs) -> Option<(OneFile<'_>, Option<OneFile<'_>>)> {
     // The two files are read side by side (a 10 MB object and its 18 MB live copy take about
     // 0.8 s and 0.4 s to read).
     let (local, live) = std::thread::scope(|s| {
-        let live = live.map(|p| s.spawn(move || OneFile::read(p)));
+        let pre_parse = args.last_applied.is_none();
+        let live = live.map(|p| {
+            s.spawn(move || {
+                if pre_parse {
+                    OneFile::read_live(p)
+                } else {
+                    OneFile::read(p)
+                }
+            })
+        });
         let local = OneFile::read(local);
         let live = live.map(|h| h.join().unwrap_or_else(|p| std::panic::resume_unwind(p)));
         (local, live)
@@ -156,8 +202,12 @@ fn run_one(
 ) -> Result<String, CliError> {
     let local_path = local.path;
     let live_path = live.as_ref().map(|l| l.path);
+    let mut live_last_applied = None;
     let live = match (live, args.no_live) {
-        (Some(file), _) => Some(file.object()?),
+        (Some(mut file), _) => {
+            live_last_applied = file.last_applied.take();
+            Some(file.object()?)
+        }
         (None, true) => None,
         (None, false) => return Err(no_live_error()),
     };
@@ -172,22 +222,44 @@ fn run_one(
         live: live_path.map(show).unwrap_or_default(),
         last_applied: args.last_applied.as_deref().map(show).unwrap_or_default(),
     };
-    let p = compute_named(&docs, args.namespace.as_deref(), args.overwrite, &names)?;
-    if args.output == Format::Json {
-        // Straight to standard output: the text (about 27 times the object) is never held whole.
-        let mut stdout = std::io::stdout().lock();
-        match json::write(&p, &mut stdout) {
-            Ok(()) => {}
-            // As `main` treats a failed write of the output (a closed pipe): exit 1, silently.
-            Err(json::WriteError::Io(_)) => std::process::exit(1),
-            Err(e) => return Err(CliError::Failed(e.to_string())),
-        }
-        // The process ends once this is printed: leave the memory to the system instead of
-        // freeing every node (about a million allocations at 10 MB, half a second).
-        std::mem::forget((p, docs));
-        return Ok(String::new());
+    if args.output == Format::Yaml {
+        let p = compute_named(&docs, args.namespace.as_deref(), args.overwrite, &names)?;
+        return render(&p, args.output);
     }
-    render(&p, args.output)
+    // JSON and text: the plan's fields are written (or counted) as they are found, never held
+    // all at once, and the local object becomes the plan's modified document without a copy.
+    let PlanDocs {
+        local,
+        live,
+        last_applied,
+    } = docs;
+    let context = PlanContext {
+        live: live.as_ref(),
+        last_applied: last_applied
+            .as_ref()
+            .map_or(LastApplied::FromLive, LastApplied::Given),
+        namespace: args.namespace.as_deref(),
+        overwrite: args.overwrite,
+        live_last_applied,
+    };
+    let staged =
+        plan::stage_owned(local, context, Schema::embedded()).map_err(|e| plan_error(e, &names))?;
+    if args.output == Format::Text {
+        return Ok(text_staged(&staged));
+    }
+    // Straight to standard output: the text (about 27 times the object) is never held whole.
+    let mut stdout = std::io::stdout().lock();
+    match json::write_staged(&staged, &mut stdout) {
+        Ok(()) => {}
+        // As `main` treats a failed write of the output (a closed pipe): exit 1, silently.
+        Err(json::WriteError::Io(_)) => std::process::exit(1),
+        Err(e) => return Err(CliError::Failed(e.to_string())),
+    }
+    // The process ends once this is printed: leave the memory to the system instead of
+    // freeing every node (about a million allocations at 10 MB, half a second).
+    std::mem::forget(staged);
+    std::mem::forget((live, last_applied));
+    Ok(String::new())
 }
 
 fn no_live_error() -> CliError {
@@ -486,7 +558,12 @@ pub fn compute_with(
         namespace,
         overwrite,
     };
-    plan::plan(&input, schema).map_err(|e| match e {
+    plan::plan(&input, schema).map_err(|e| plan_error(e, names))
+}
+
+/// A plan's failure as the command reports it; input errors name the document.
+fn plan_error(e: PlanError, names: &DocNames) -> CliError {
+    match e {
         PlanError::Input { about, message } => {
             let name = match about {
                 InputDoc::Local => &names.local,
@@ -496,7 +573,7 @@ pub fn compute_with(
             CliError::Input(format!("{name}: {message}"))
         }
         PlanError::Kubectl(m) | PlanError::Conflict(m) => CliError::Failed(m),
-    })
+    }
 }
 
 /// Write a plan in the chosen format.
@@ -556,14 +633,66 @@ fn short(v: Option<&Value>) -> String {
 
 /// The readable table: path, action, old → new, reason; then warnings.
 fn text(p: &Plan) -> String {
+    let mut counts = [0usize; Action::ALL.len()];
+    for f in &p.fields {
+        counts[action_index(f.action)] += 1;
+    }
+    let shown: Vec<&FieldPlan> = p
+        .fields
+        .iter()
+        .filter(|f| f.action != Action::Unchanged)
+        .collect();
+    text_of(
+        p.created.is_some(),
+        p.patch_type,
+        &counts,
+        &shown,
+        &p.warnings,
+    )
+}
+
+/// [`text`] of the plan a [`Staged`] makes: the fields are counted as the walk finds them, and
+/// only those the table shows (not `unchanged`) are kept.
+fn text_staged(s: &Staged<'_, '_>) -> String {
+    let mut counts = [0usize; Action::ALL.len()];
+    let mut shown = Vec::new();
+    let warnings = s.fields(|f| {
+        counts[action_index(f.action)] += 1;
+        if f.action != Action::Unchanged {
+            shown.push(f.into_owned());
+        }
+    });
+    let shown: Vec<&FieldPlan> = shown.iter().collect();
+    text_of(
+        s.created().is_some(),
+        s.patch_type,
+        &counts,
+        &shown,
+        &warnings,
+    )
+}
+
+fn action_index(a: Action) -> usize {
+    Action::ALL.iter().position(|x| *x == a).unwrap_or(0)
+}
+
+/// The table: `counts` of every action (in [`Action::ALL`]'s order), `shown` the fields
+/// that are not `unchanged`, in order.
+fn text_of(
+    created: bool,
+    patch_type: Option<PatchType>,
+    counts: &[usize],
+    shown: &[&FieldPlan],
+    warnings: &[Warning],
+) -> String {
     let mut out = String::new();
-    let what = match (&p.created, p.patch_type) {
-        (Some(_), _) => "create (POST): the object does not exist".to_owned(),
-        (None, Some(t)) => format!("PATCH {}", t.content_type()),
-        (None, None) => "unchanged: kubectl would send nothing".to_owned(),
+    let what = match (created, patch_type) {
+        (true, _) => "create (POST): the object does not exist".to_owned(),
+        (false, Some(t)) => format!("PATCH {}", t.content_type()),
+        (false, None) => "unchanged: kubectl would send nothing".to_owned(),
     };
     let _ = writeln!(out, "plan: {what}");
-    let count = |a: Action| p.fields.iter().filter(|f| f.action == a).count();
+    let count = |a: Action| counts.get(action_index(a)).copied().unwrap_or(0);
     let counts: Vec<String> = Action::ALL
         .iter()
         .filter(|a| **a != Action::Unchanged)
@@ -571,15 +700,13 @@ fn text(p: &Plan) -> String {
         .collect();
     let _ = writeln!(out, "fields: {}", counts.join(", "));
     let _ = writeln!(out);
-    let width = p
-        .fields
+    let width = shown
         .iter()
-        .filter(|f| f.action != Action::Unchanged)
         .map(|f| f.path.to_string().chars().count())
         .max()
         .unwrap_or(4)
         .min(70);
-    for f in p.fields.iter().filter(|f| f.action != Action::Unchanged) {
+    for f in shown {
         let change = if f.live.is_some() || f.result.is_some() {
             format!(
                 "  {} → {}",
@@ -603,9 +730,9 @@ fn text(p: &Plan) -> String {
             f.path.to_string()
         );
     }
-    if !p.warnings.is_empty() {
+    if !warnings.is_empty() {
         let _ = writeln!(out, "\nwarnings:");
-        for w in &p.warnings {
+        for w in warnings {
             let _ = writeln!(
                 out,
                 "! {} {}: {}",

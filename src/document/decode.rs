@@ -48,14 +48,19 @@ struct Decoder<'t, 'a> {
 const WANT_MAP: &str = "map merge requires map or sequence of maps as the value";
 
 /// Decodes a document tree; the value and the span table of every value in it.
-pub(super) fn decode(tree: &mut Tree<'_>) -> Result<(Value, Spans), Fail> {
+/// With `spans` false, the table records nothing.
+pub(super) fn decode(tree: &mut Tree<'_>, spans: bool) -> Result<(Value, Spans), Fail> {
     let root = &tree.nodes[tree.root];
     let span = Span {
         key: None,
         value: root.pos,
         end: root.end,
     };
-    let spans = Spans::with_capacity(span, tree.nodes.len());
+    let spans = if spans {
+        Spans::with_capacity(span, tree.nodes.len())
+    } else {
+        Spans::off()
+    };
     let mut d = Decoder {
         nodes: &tree.nodes,
         children: &tree.children,
@@ -165,7 +170,11 @@ impl<'t, 'a> Decoder<'t, 'a> {
                 let items = self.items(id);
                 let mut out = Vec::with_capacity(items.len());
                 for (i, &item) in items.iter().enumerate() {
-                    let child = self.spans.push_index(span, i, self.span_of(item, None));
+                    let child = if self.spans.is_off() {
+                        0
+                    } else {
+                        self.spans.push_index(span, i, self.span_of(item, None))
+                    };
                     out.push(self.value(item, child, depth + 1)?);
                 }
                 Ok(Value::Array(out))
@@ -215,7 +224,11 @@ impl<'t, 'a> Decoder<'t, 'a> {
                 continue;
             }
             let key = self.key(k)?;
-            let child = self.spans.push_key(span, &key, self.span_of(v, Some(k)));
+            let child = if self.spans.is_off() {
+                0
+            } else {
+                self.spans.push_key(span, &key, self.span_of(v, Some(k)))
+            };
             let value = self.value(v, child, depth + 1)?;
             out.insert(key, value);
         }

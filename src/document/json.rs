@@ -31,6 +31,12 @@ pub(super) struct Reader<'a> {
     line: usize,
     line_start: usize,
     col_cache: (usize, usize),
+    /// The entries of the objects being read, innermost last: an object is made once all its
+    /// entries are read, with room for exactly those (a large document holds a million small
+    /// objects; grown one entry at a time, they took a fifth more memory).
+    entries: Vec<(String, Value)>,
+    /// The same for the items of arrays.
+    items: Vec<Value>,
 }
 
 impl<'a> Reader<'a> {
@@ -42,6 +48,8 @@ impl<'a> Reader<'a> {
             line: 0,
             line_start: 0,
             col_cache: (0, 0),
+            entries: Vec::new(),
+            items: Vec::new(),
         }
     }
 
@@ -110,8 +118,14 @@ impl<'a> Reader<'a> {
     }
 
     /// Reads one value (whitespace before it skipped) with the span table of its contents.
-    pub(super) fn document(&mut self) -> Result<(Value, Spans), JsonError> {
+    /// With `record` false, the table records nothing.
+    pub(super) fn document(&mut self, record: bool) -> Result<(Value, Spans), JsonError> {
         self.skip_ws();
+        if !record {
+            let mut spans = Spans::off();
+            let value = self.value(&mut spans, 0, 1)?;
+            return Ok((value, spans));
+        }
         let start = self.pos();
         let mut spans = Spans::with_root(Span {
             key: None,
@@ -154,41 +168,67 @@ impl<'a> Reader<'a> {
 
     fn object(&mut self, spans: &mut Spans, span: usize, depth: usize) -> Result<Value, JsonError> {
         self.at += 1;
-        let mut map = Map::new();
         self.skip_ws();
         if self.peek() == Some(b'}') {
             self.at += 1;
-            return Ok(Value::Object(map));
+            return Ok(Value::Object(Map::new()));
         }
+        let base = self.entries.len();
+        if let Err(e) = self.object_entries(spans, span, depth) {
+            self.entries.truncate(base);
+            return Err(e);
+        }
+        // Inserted in order, so a duplicate key keeps its first place and its last value.
+        let mut map = Map::with_capacity(self.entries.len() - base);
+        for (key, value) in self.entries.drain(base..) {
+            map.insert(key, value);
+        }
+        Ok(Value::Object(map))
+    }
+
+    /// The entries of an object after its `{`, up to and including its `}`, onto `entries`.
+    fn object_entries(
+        &mut self,
+        spans: &mut Spans,
+        span: usize,
+        depth: usize,
+    ) -> Result<(), JsonError> {
         loop {
             self.skip_ws();
             if self.peek() != Some(b'"') {
                 return Err(self.syntax("looking for beginning of object key string"));
             }
-            let key_pos = self.pos();
-            let key = self.string()?;
-            self.expect(b':', "after object key")?;
-            self.skip_ws();
-            let value_pos = self.pos();
-            let child = spans.push_key(
-                span,
-                &key,
-                Span {
-                    key: Some(key_pos),
-                    value: value_pos,
-                    end: value_pos,
-                },
-            );
-            let value = self.value(spans, child, depth + 1)?;
-            let end = self.pos();
-            spans.set_end(child, end);
-            map.insert(key, value);
+            if spans.is_off() {
+                let key = self.string()?;
+                self.expect(b':', "after object key")?;
+                let value = self.value(spans, 0, depth + 1)?;
+                self.entries.push((key, value));
+            } else {
+                let key_pos = self.pos();
+                let key = self.string()?;
+                self.expect(b':', "after object key")?;
+                self.skip_ws();
+                let value_pos = self.pos();
+                let child = spans.push_key(
+                    span,
+                    &key,
+                    Span {
+                        key: Some(key_pos),
+                        value: value_pos,
+                        end: value_pos,
+                    },
+                );
+                let value = self.value(spans, child, depth + 1)?;
+                let end = self.pos();
+                spans.set_end(child, end);
+                self.entries.push((key, value));
+            }
             self.skip_ws();
             match self.peek() {
                 Some(b',') => self.at += 1,
                 Some(b'}') => {
                     self.at += 1;
-                    return Ok(Value::Object(map));
+                    return Ok(());
                 }
                 _ => return Err(self.syntax("after object key:value pair")),
             }
@@ -197,33 +237,55 @@ impl<'a> Reader<'a> {
 
     fn array(&mut self, spans: &mut Spans, span: usize, depth: usize) -> Result<Value, JsonError> {
         self.at += 1;
-        let mut items = Vec::new();
         self.skip_ws();
         if self.peek() == Some(b']') {
             self.at += 1;
-            return Ok(Value::Array(items));
+            return Ok(Value::Array(Vec::new()));
         }
+        let base = self.items.len();
+        if let Err(e) = self.array_items(spans, span, depth, base) {
+            self.items.truncate(base);
+            return Err(e);
+        }
+        Ok(Value::Array(self.items.drain(base..).collect()))
+    }
+
+    /// The items of an array after its `[`, up to and including its `]`, onto `items` (the
+    /// array's own start at `base`).
+    fn array_items(
+        &mut self,
+        spans: &mut Spans,
+        span: usize,
+        depth: usize,
+        base: usize,
+    ) -> Result<(), JsonError> {
         loop {
-            self.skip_ws();
-            let pos = self.pos();
-            let child = spans.push_index(
-                span,
-                items.len(),
-                Span {
-                    key: None,
-                    value: pos,
-                    end: pos,
-                },
-            );
-            items.push(self.value(spans, child, depth + 1)?);
-            let end = self.pos();
-            spans.set_end(child, end);
+            if spans.is_off() {
+                let item = self.value(spans, 0, depth + 1)?;
+                self.items.push(item);
+            } else {
+                self.skip_ws();
+                let pos = self.pos();
+                let child = spans.push_index(
+                    span,
+                    self.items.len() - base,
+                    Span {
+                        key: None,
+                        value: pos,
+                        end: pos,
+                    },
+                );
+                let item = self.value(spans, child, depth + 1)?;
+                self.items.push(item);
+                let end = self.pos();
+                spans.set_end(child, end);
+            }
             self.skip_ws();
             match self.peek() {
                 Some(b',') => self.at += 1,
                 Some(b']') => {
                     self.at += 1;
-                    return Ok(Value::Array(items));
+                    return Ok(());
                 }
                 _ => return Err(self.syntax("after array element")),
             }

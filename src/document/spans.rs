@@ -68,6 +68,8 @@ pub struct Spans {
     /// first needed. The name is compared on lookup, so a hash collision can at worst hide a
     /// span, never give a wrong one.
     children: OnceLock<Children>,
+    /// Nothing is recorded (the reader wants the values only).
+    off: bool,
 }
 
 #[derive(Clone, Copy, Debug)]
@@ -223,7 +225,21 @@ impl Spans {
             keys: String::new(),
             parents,
             children: OnceLock::new(),
+            off: false,
         }
+    }
+
+    /// A table that records nothing: every lookup finds nothing.
+    pub(super) fn off() -> Self {
+        Spans {
+            off: true,
+            ..Spans::default()
+        }
+    }
+
+    /// Whether this table records nothing ([`Spans::off`]).
+    pub(super) fn is_off(&self) -> bool {
+        self.off
     }
 
     /// Starts a table whose root (entry 0) has `span`.
@@ -255,6 +271,9 @@ impl Spans {
     /// Records the child `key` of entry `parent`, replacing an earlier child of that name (a
     /// duplicate key: the last one wins, as in kubectl). Returns the new entry.
     pub(super) fn push_key(&mut self, parent: usize, key: &str, span: Span) -> usize {
+        if self.off {
+            return 0;
+        }
         let name = match (u32::try_from(self.keys.len()), u32::try_from(key.len())) {
             (Ok(start), Ok(len)) => Name::Key { start, len },
             _ => Name::Root,
@@ -265,6 +284,9 @@ impl Spans {
 
     /// Records the item `index` of entry `parent`. Returns the new entry.
     pub(super) fn push_index(&mut self, parent: usize, index: usize, span: Span) -> usize {
+        if self.off {
+            return 0;
+        }
         let name = u32::try_from(index).map_or(Name::Root, Name::Index);
         self.push(parent, name, span)
     }

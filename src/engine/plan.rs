@@ -17,8 +17,8 @@ use serde::Serialize;
 use serde_json::Value;
 
 pub use annotation::{LAST_APPLIED, encode as encode_annotation, of as annotation_of};
-pub use fields::{Action, FieldPlan, Reason};
-pub use path::{FieldPath, Seg};
+pub use fields::{Action, FieldPlan, FieldRef, Reason};
+pub use path::{FieldPath, PathText, Seg};
 pub use warnings::Warning;
 
 use super::jsonmerge::{self, Precondition};
@@ -159,23 +159,241 @@ pub fn strategic_root<'s>(schema: &'s Schema, obj: &Value) -> Option<Meta<'s>> {
     schema.root_for_gvk(api_version, kind)
 }
 
+/// What to plan, but the local object: [`PlanInput`] without it, for [`stage_owned`].
+#[derive(Debug)]
+pub struct PlanContext<'a> {
+    /// The live object; `None` when it does not exist (create).
+    pub live: Option<&'a Value>,
+    pub last_applied: LastApplied<'a>,
+    /// `-n`: the namespace to use when the file names none.
+    pub namespace: Option<&'a str>,
+    /// `--overwrite` (default true).
+    pub overwrite: bool,
+    /// The live annotation already read ([`LiveLastApplied::read`] of `live`), for
+    /// [`LastApplied::FromLive`]; `None`: the plan reads it.
+    pub live_last_applied: Option<LiveLastApplied>,
+}
+
+impl<'a> PlanInput<'a> {
+    /// The input but the local object.
+    #[must_use]
+    pub fn context(&self) -> PlanContext<'a> {
+        PlanContext {
+            live: self.live,
+            last_applied: self.last_applied,
+            namespace: self.namespace,
+            overwrite: self.overwrite,
+            live_last_applied: None,
+        }
+    }
+}
+
+/// The last-applied configuration in a live object's annotation, parsed ahead of the plan (a
+/// large one takes a quarter of a second: a caller can read it while it reads the local file).
+/// Its errors are reported where the plan would report them.
+#[derive(Debug)]
+pub struct LiveLastApplied(Result<Option<Value>, PlanError>);
+
+impl LiveLastApplied {
+    /// Parse the annotation of `live`, as the plan would (and, since this is done ahead, pack
+    /// it: see [`compact`]).
+    #[must_use]
+    pub fn read(live: &Value) -> LiveLastApplied {
+        LiveLastApplied(match annotation::of(live) {
+            None | Some("") => Ok(None),
+            Some(text) => parse_annotation(text).map(|v| Some(compact(v, 0))),
+        })
+    }
+}
+
+/// The same value, its objects and arrays rebuilt with room for exactly what they hold (the
+/// JSON parser grows them as it reads: a large document takes a third more memory so).
+fn compact(v: Value, depth: usize) -> Value {
+    if depth > super::MAX_DEPTH {
+        return v;
+    }
+    match v {
+        Value::Object(m) => Value::Object(
+            m.into_iter()
+                .map(|(k, v)| (k, compact(v, depth + 1)))
+                .collect(),
+        ),
+        Value::Array(items) => {
+            // Collected in place (the same allocation): shrunk after.
+            let mut items: Vec<Value> = items.into_iter().map(|v| compact(v, depth + 1)).collect();
+            items.shrink_to_fit();
+            Value::Array(items)
+        }
+        other => other,
+    }
+}
+
+/// Documents whose new annotation is at least this long (about the local object's size) are
+/// planned on two threads where the work splits; below it a thread costs more than it saves.
+const PARALLEL_FROM: usize = 1 << 20;
+
+/// A plan but its fields: the documents, the patch, the result, and the warnings that do not
+/// come from the fields. [`Staged::fields`] walks the fields one by one (a large object has
+/// hundreds of thousands: a writer need not hold them all); [`Staged::into_plan`] makes the
+/// [`Plan`].
+#[derive(Debug)]
+pub struct Staged<'a, 's> {
+    meta: Option<Meta<'s>>,
+    mode: PatchType,
+    /// The new last-applied annotation, when `modified` does not hold it; empty when it does
+    /// (it is as long as the object: one copy is enough). See [`Staged::annotation`].
+    annotation: String,
+    /// The local object as kubectl sends it (namespace filled, annotation set).
+    pub modified: Value,
+    /// The live object as kubectl patches it (`None`: a create).
+    live: Option<Cow<'a, Value>>,
+    /// The last-applied configuration the plan started from (`None`: none).
+    pub last_applied: Option<Value>,
+    /// Which patch is sent; `None` when nothing would be sent (unchanged, or a create).
+    pub patch_type: Option<PatchType>,
+    /// The PATCH body; `None` when nothing would be sent.
+    pub patch: Option<Value>,
+    /// The live object after the apply; for a create, the created object (the POST body).
+    pub result: Value,
+    create: bool,
+    halves: Option<ThreeWay>,
+    /// The warnings found before the fields (the missing annotation).
+    before: Vec<Warning>,
+}
+
+impl Staged<'_, '_> {
+    /// Whether the documents are large enough to split the work between threads.
+    #[must_use]
+    pub fn is_large(&self) -> bool {
+        self.annotation().len() >= PARALLEL_FROM
+    }
+
+    /// The new last-applied annotation, exactly as it would be stored.
+    #[must_use]
+    pub fn annotation(&self) -> &str {
+        if self.annotation.is_empty() {
+            annotation::of(&self.modified).unwrap_or_default()
+        } else {
+            &self.annotation
+        }
+    }
+
+    /// The POST body of a create.
+    #[must_use]
+    pub fn created(&self) -> Option<&Value> {
+        self.create.then_some(&self.result)
+    }
+
+    /// Walk every field in order, handing each to `sink` as it is found; returns the plan's
+    /// warnings (all of them, in [`Plan::warnings`]' order).
+    pub fn fields<'v>(&'v self, sink: impl FnMut(FieldRef<'_, 'v>)) -> Vec<Warning> {
+        let docs = fields::Docs {
+            last_applied: self.last_applied.as_ref(),
+            local: Some(&self.modified),
+            live: self.live.as_deref(),
+            result: Some(&self.result),
+            patch: self.patch.as_ref(),
+        };
+        let lint_input = super::lint::LintInput {
+            local: &self.modified,
+            live: self.live.as_deref(),
+            last_applied: self.last_applied.as_ref(),
+            result: &self.result,
+            annotation: self.annotation(),
+            meta: self.meta,
+        };
+        // The lints read the documents only: they run beside the walk.
+        let (lint, from_fields) = smp::both(
+            self.is_large(),
+            || super::lint::check(&lint_input),
+            || fields::walk(&docs, self.meta, self.mode, sink),
+        );
+        if self.create {
+            // A create has no live object to warn about: the lints only.
+            return lint;
+        }
+        let mut warnings = self.before.clone();
+        warnings.extend(from_fields);
+        warnings.extend(lint);
+        warnings
+    }
+
+    /// The plan, with the fields and warnings [`Staged::fields`] gave.
+    #[must_use]
+    pub fn into_plan(self, fields: Vec<FieldPlan>, warnings: Vec<Warning>) -> Plan {
+        let annotation = if self.annotation.is_empty() {
+            self.annotation().to_owned()
+        } else {
+            self.annotation
+        };
+        let (result, created) = if self.create {
+            (self.result.clone(), Some(self.result))
+        } else {
+            (self.result, None)
+        };
+        Plan {
+            patch_type: self.patch_type,
+            patch: self.patch,
+            result,
+            created,
+            fields,
+            warnings,
+            annotation,
+            last_applied: self.last_applied,
+            modified: self.modified,
+            halves: self.halves,
+        }
+    }
+}
+
 /// Plan one object.
 ///
 /// # Errors
 /// [`PlanError`]: input mismatches, kubectl failures, `--overwrite=false` conflicts.
 pub fn plan(input: &PlanInput<'_>, schema: &Schema) -> Result<Plan, PlanError> {
-    let (annotation, modified) = annotation::encode_into(prepare_local(input, schema)?)
+    let staged = stage_with(input.local.clone(), input.context(), schema, true)?;
+    let mut fields = Vec::new();
+    let warnings = staged.fields(|f| fields.push(f.into_owned()));
+    Ok(staged.into_plan(fields, warnings))
+}
+
+/// Plan one object but its fields, taking the local object (it becomes the plan's modified
+/// document: no copy is made). The three-way patch's halves are not kept
+/// ([`Plan::halves`] is `None`).
+///
+/// # Errors
+/// As [`plan`].
+pub fn stage_owned<'a, 's>(
+    local: Value,
+    context: PlanContext<'a>,
+    schema: &'s Schema,
+) -> Result<Staged<'a, 's>, PlanError> {
+    stage_with(local, context, schema, false)
+}
+
+fn stage_with<'a, 's>(
+    local: Value,
+    input: PlanContext<'a>,
+    schema: &'s Schema,
+    keep_halves: bool,
+) -> Result<Staged<'a, 's>, PlanError> {
+    let (annotation, modified) = annotation::encode_into(prepare_local(local, &input, schema)?)
         .map_err(|e| input_error(InputDoc::Local, e.to_string()))?;
     // The file's object and kubectl's "modified" differ only in the annotation.
     let local = &modified;
     let meta = strategic_root(schema, local);
+    let mode = if meta.is_some() {
+        PatchType::Strategic
+    } else {
+        PatchType::Merge
+    };
 
     let Some(live) = input.live else {
-        return Ok(plan_create(annotation, modified, meta));
+        return Ok(stage_create(annotation, modified, meta));
     };
     check_same_object(local, live)?;
 
-    let mut warnings = Vec::new();
+    let mut before = Vec::new();
     // The live object as kubectl patches it: copied only when the annotation is replaced.
     let mut current = Cow::Borrowed(live);
     let original: Option<Value> = match input.last_applied {
@@ -197,124 +415,157 @@ pub fn plan(input: &PlanInput<'_>, schema: &Schema) -> Result<Plan, PlanError> {
         LastApplied::FromLive => match annotation::of(live) {
             None => {
                 if !has_annotation_key(live) {
-                    warnings.push(Warning::missing_annotation(live));
+                    before.push(Warning::missing_annotation(live));
                 }
                 None
             }
             Some("") => None,
-            Some(text) => Some(parse_annotation(text)?),
+            Some(text) => match input.live_last_applied {
+                Some(LiveLastApplied(Ok(Some(doc)))) => Some(doc),
+                Some(LiveLastApplied(Err(e))) => return Err(e),
+                _ => Some(parse_annotation(text)?),
+            },
         },
     };
     let empty = Value::Object(serde_json::Map::new());
     let original_doc = original.as_ref().unwrap_or(&empty);
 
-    let (patch_type, patch, halves) = match meta {
-        Some(meta) => {
-            let halves = smp::diff3_parts(original_doc, &modified, &current, meta, input.overwrite)
-                .map_err(|e| match e {
-                    SmpError::Conflict { .. } => PlanError::Conflict(format!(
-                        "conflict: {e}(kubectl --overwrite=false refuses any apply that changes something: \
-                         the new last-applied annotation itself differs from the live one)"
-                    )),
-                    other => kubectl_error(&other),
-                })?;
-            (PatchType::Strategic, halves.patch.clone(), Some(halves))
-        }
-        None => {
-            let patch = jsonmerge::create_three_way_json_merge_patch(
-                original_doc,
-                &modified,
-                &current,
-                &Precondition::kubectl_apply(),
-            )
-            .map_err(|e| PlanError::Kubectl(e.to_string()))?;
-            (PatchType::Merge, patch, None)
-        }
+    // A strategic patch is applied to a copy of live: made beside the three-way diff.
+    let how = How {
+        overwrite: input.overwrite,
+        keep_halves,
+        parallel: annotation.len() >= PARALLEL_FROM,
     };
+    let (copy, patch) = smp::both(
+        how.parallel,
+        || meta.map(|_| current.as_ref().clone()),
+        || three_way(original_doc, &modified, &current, meta, how),
+    );
+    let (patch, halves) = patch?;
+    let copy = || copy.unwrap_or_else(|| current.as_ref().clone());
 
     let unchanged = patch.as_object().is_some_and(serde_json::Map::is_empty);
     let result = if unchanged {
-        current.clone().into_owned()
+        copy()
     } else {
         match meta {
-            Some(meta) => {
-                smp::apply(current.clone().into_owned(), patch.clone(), meta).map_err(|e| {
-                    PlanError::Kubectl(format!("the server would reject the patch: {e}"))
-                })?
-            }
+            Some(meta) => smp::apply(copy(), patch.clone(), meta).map_err(|e| {
+                PlanError::Kubectl(format!("the server would reject the patch: {e}"))
+            })?,
             None => jsonmerge::apply_merge_patch(&current, &patch).map_err(|e| {
                 PlanError::Kubectl(format!("the server would reject the patch: {e}"))
             })?,
         }
     };
 
-    let docs = fields::Docs {
-        last_applied: original.as_ref(),
-        local: Some(&modified),
-        live: Some(&current),
-        result: Some(&result),
-        patch: (!unchanged).then_some(&patch),
-    };
-    let (fields, values) = fields::walk(&docs, meta, patch_type);
-    warnings.extend(warnings::check(&docs, &fields, &values));
-    warnings.extend(super::lint::check(&super::lint::LintInput {
-        local: &modified,
-        live: Some(&current),
-        last_applied: original.as_ref(),
-        result: &result,
-        annotation: &annotation,
+    Ok(Staged {
         meta,
-    }));
-    Ok(Plan {
-        patch_type: (!unchanged).then_some(patch_type),
+        mode,
+        annotation: unless_held(annotation, &modified),
+        modified,
+        live: Some(current),
+        last_applied: original,
+        patch_type: (!unchanged).then_some(mode),
         patch: (!unchanged).then_some(patch),
         result,
-        created: None,
-        fields,
-        warnings,
-        annotation,
-        last_applied: original,
-        modified,
+        create: false,
         halves,
+        before,
     })
 }
 
+/// The patch kubectl sends (strategic for kinds kubectl knows, JSON merge patch for the
+/// others), and the three-way's halves when `keep_halves`.
+/// How [`three_way`] works.
+#[derive(Clone, Copy)]
+struct How {
+    /// `--overwrite`.
+    overwrite: bool,
+    /// Keep the halves of a strategic patch.
+    keep_halves: bool,
+    /// Compute the halves on two threads.
+    parallel: bool,
+}
+
+fn three_way(
+    original: &Value,
+    modified: &Value,
+    current: &Value,
+    meta: Option<Meta<'_>>,
+    how: How,
+) -> Result<(Value, Option<ThreeWay>), PlanError> {
+    let How {
+        overwrite,
+        keep_halves,
+        parallel,
+    } = how;
+    match meta {
+        Some(meta) => {
+            let conflict = |e| match e {
+                SmpError::Conflict { .. } => PlanError::Conflict(format!(
+                    "conflict: {e}(kubectl --overwrite=false refuses any apply that changes something: \
+                     the new last-applied annotation itself differs from the live one)"
+                )),
+                other => kubectl_error(&other),
+            };
+            if keep_halves {
+                let halves = smp::diff3_parts(original, modified, current, meta, overwrite)
+                    .map_err(conflict)?;
+                Ok((halves.patch.clone(), Some(halves)))
+            } else {
+                let patch = smp::diff3_with(original, modified, current, meta, overwrite, parallel)
+                    .map_err(conflict)?;
+                Ok((patch, None))
+            }
+        }
+        None => {
+            let patch = jsonmerge::create_three_way_json_merge_patch(
+                original,
+                modified,
+                current,
+                &Precondition::kubectl_apply(),
+            )
+            .map_err(|e| PlanError::Kubectl(e.to_string()))?;
+            Ok((patch, None))
+        }
+    }
+}
+
+/// `annotation`, or nothing when `modified` holds it (as it always does: kubectl sets it).
+fn unless_held(annotation: String, modified: &Value) -> String {
+    if !annotation.is_empty() && annotation::of(modified) == Some(annotation.as_str()) {
+        String::new()
+    } else {
+        annotation
+    }
+}
+
 /// The create plan: kubectl POSTs the object with its annotation, explicit nulls pruned.
-fn plan_create(annotation: String, modified: Value, meta: Option<Meta<'_>>) -> Plan {
+fn stage_create<'a, 's>(
+    annotation: String,
+    modified: Value,
+    meta: Option<Meta<'s>>,
+) -> Staged<'a, 's> {
     let mut created = modified.clone();
     prune_nulls(&mut created, 0);
-    let patch_type = if meta.is_some() {
+    let mode = if meta.is_some() {
         PatchType::Strategic
     } else {
         PatchType::Merge
     };
-    let docs = fields::Docs {
-        last_applied: None,
-        local: Some(&modified),
-        live: None,
-        result: Some(&created),
-        patch: None,
-    };
-    let (fields, _) = fields::walk(&docs, meta, patch_type);
-    let warnings = super::lint::check(&super::lint::LintInput {
-        local: &modified,
-        live: None,
-        last_applied: None,
-        result: &created,
-        annotation: &annotation,
+    Staged {
         meta,
-    });
-    Plan {
+        mode,
+        annotation: unless_held(annotation, &modified),
+        modified,
+        live: None,
+        last_applied: None,
         patch_type: None,
         patch: None,
-        result: created.clone(),
-        created: Some(created),
-        fields,
-        warnings,
-        annotation,
-        last_applied: None,
-        modified,
+        result: created,
+        create: true,
         halves: None,
+        before: Vec::new(),
     }
 }
 
@@ -340,8 +591,11 @@ fn prune_nulls(v: &mut Value, depth: usize) {
 }
 
 /// The local object as kubectl sends it: the namespace filled in for namespaced kinds.
-fn prepare_local(input: &PlanInput<'_>, schema: &Schema) -> Result<Value, PlanError> {
-    let mut local = input.local.clone();
+fn prepare_local(
+    mut local: Value,
+    input: &PlanContext<'_>,
+    schema: &Schema,
+) -> Result<Value, PlanError> {
     let (api_version, kind, namespace, name) = identity(&local);
     if api_version.is_empty() || kind.is_empty() {
         return Err(input_error(

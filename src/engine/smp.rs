@@ -72,7 +72,44 @@ pub fn diff3(
     meta: Meta<'_>,
     overwrite: bool,
 ) -> Result<Value, SmpError> {
-    Ok(three_way::diff3_parts(original, modified, current, meta, overwrite)?.patch)
+    three_way::diff3_patch(original, modified, current, meta, overwrite, false)
+}
+
+/// `side()` on another thread while `main()` runs on this one when `parallel`, else one after
+/// the other.
+pub(crate) fn both<A: Send, B>(
+    parallel: bool,
+    side: impl FnOnce() -> A + Send,
+    main: impl FnOnce() -> B,
+) -> (A, B) {
+    if !parallel {
+        let b = main();
+        return (side(), b);
+    }
+    std::thread::scope(|s| {
+        let handle = s.spawn(side);
+        let b = main();
+        let a = handle
+            .join()
+            .unwrap_or_else(|p| std::panic::resume_unwind(p));
+        (a, b)
+    })
+}
+
+/// [`diff3`], with the two halves computed side by side on two threads when `parallel` (for
+/// large documents: a thread costs more than a small diff).
+///
+/// # Errors
+/// As [`diff3`].
+pub fn diff3_with(
+    original: &Value,
+    modified: &Value,
+    current: &Value,
+    meta: Meta<'_>,
+    overwrite: bool,
+    parallel: bool,
+) -> Result<Value, SmpError> {
+    three_way::diff3_patch(original, modified, current, meta, overwrite, parallel)
 }
 
 /// Apply a strategic merge patch to a document, as the API server does

@@ -46,6 +46,8 @@ pub(super) fn encode_into(mut local: Value) -> Result<(String, Value), gojson::G
     });
     let mut text = gojson::to_string(&local)?;
     text.push('\n');
+    // Written by growing: up to twice the room it needs, and it is as long as the object.
+    text.shrink_to_fit();
     let value = Value::String(text.clone());
     // Where `with_annotation`'s insert would put it: in the old one's place, else last.
     set_annotations(&mut local, |annotations| match old_at {

@@ -15,7 +15,8 @@ use serde::Serialize;
 use serde_json::{Map, Value};
 
 use super::PatchType;
-use super::path::{FieldPath, Seg};
+use super::path::{FieldPath, PathText, Seg};
+use super::warnings::{self, Warning};
 use crate::engine::gofmt::{self, ScalarKey};
 use crate::engine::schema::Meta;
 use crate::engine::smp::{RETAIN_KEYS_DIRECTIVE, Strategy, strategy_of};
@@ -138,6 +139,53 @@ pub struct FieldPlan {
     pub last_applied: Option<Value>,
 }
 
+/// One field as the walk finds it, borrowed: its path from the walk, its values from the
+/// documents. Writing a plan out needs no more; [`FieldRef::into_owned`] makes the
+/// [`FieldPlan`] a [`super::Plan`] keeps (a path and values of its own).
+/// `'p`: the walk's path; `'v`: the documents.
+#[derive(Debug)]
+pub struct FieldRef<'p, 'v> {
+    pub path: &'p [Seg],
+    pub action: Action,
+    pub reason: Reason,
+    /// As [`FieldPlan::live`].
+    pub live: Option<&'v Value>,
+    /// As [`FieldPlan::result`].
+    pub result: Option<&'v Value>,
+    /// As [`FieldPlan::last_applied`].
+    pub last_applied: Option<&'v Value>,
+}
+
+impl FieldRef<'_, '_> {
+    /// The field as a plan keeps it.
+    #[must_use]
+    pub fn into_owned(self) -> FieldPlan {
+        FieldPlan {
+            path: FieldPath(self.path.to_vec()),
+            action: self.action,
+            reason: self.reason,
+            live: self.live.cloned(),
+            result: self.result.cloned(),
+            last_applied: self.last_applied.cloned(),
+        }
+    }
+}
+
+impl FieldPlan {
+    /// The field, borrowed.
+    #[must_use]
+    pub fn as_ref(&self) -> FieldRef<'_, '_> {
+        FieldRef {
+            path: &self.path.0,
+            action: self.action,
+            reason: self.reason.clone(),
+            live: self.live.as_ref(),
+            result: self.result.as_ref(),
+            last_applied: self.last_applied.as_ref(),
+        }
+    }
+}
+
 /// The four documents (and the patch) at one place.
 #[derive(Clone, Copy, Default)]
 struct Quad<'v> {
@@ -197,39 +245,40 @@ enum Kind {
     AtomicList,
 }
 
-/// The documents' values at a field the warnings look at ([`super::warnings::needs_values`]),
-/// so that they need not look its path up from the root: that scans every merge-keyed list on
-/// the way, once per field, which is quadratic when many fields are cleared or hold unions.
+/// The documents' values at a field, for the warnings: they need not look its path up from the
+/// root (that scans every merge-keyed list on the way, once per field, which is quadratic when
+/// many fields are cleared or hold unions).
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Values<'v> {
-    /// The field's index in the plan.
-    pub field: usize,
     pub last_applied: Option<&'v Value>,
     pub live: Option<&'v Value>,
     pub result: Option<&'v Value>,
 }
 
-struct Walker<'v> {
+struct Walker<'v, F> {
     mode: PatchType,
-    out: Vec<FieldPlan>,
-    values: Vec<Values<'v>>,
-    /// The path being walked; each field gets a copy (one allocation: the steps are shared).
+    /// Where each field goes, as it is found.
+    sink: F,
+    /// The warnings the fields call for, gathered as they are found.
+    warnings: warnings::Collector,
+    /// The path being walked; each field borrows it.
     path: Vec<Seg>,
     /// One shared text per field name (`name`, `value`, `image` repeat in every element).
     names: gofmt::FastMap<&'v str, Arc<str>>,
 }
 
-/// Every field of the union of the documents, in result order, and the values the warnings
-/// need (ascending by field).
+/// Every field of the union of the documents, in result order, each handed to `sink` as it is
+/// found (nothing is kept); returns the warnings the fields call for.
 pub(crate) fn walk<'v>(
     docs: &Docs<'v>,
     meta: Option<Meta<'_>>,
     mode: PatchType,
-) -> (Vec<FieldPlan>, Vec<Values<'v>>) {
+    sink: impl FnMut(FieldRef<'_, 'v>),
+) -> Vec<Warning> {
     let mut w = Walker {
         mode,
-        out: Vec::new(),
-        values: Vec::new(),
+        sink,
+        warnings: warnings::Collector::new(docs.result.is_some()),
         path: Vec::new(),
         names: gofmt::FastMap::default(),
     };
@@ -241,7 +290,7 @@ pub(crate) fn walk<'v>(
         p: docs.patch,
     };
     w.object(q, meta, None, 0);
-    (w.out, w.values)
+    w.warnings.finish()
 }
 
 /// The union of the keys of some objects, first-seen order.
@@ -301,18 +350,29 @@ fn element_action(q: &Quad<'_>) -> Action {
     }
 }
 
-impl<'v> Walker<'v> {
-    /// Add a field; keep its values if the warnings will want them.
-    fn push(&mut self, f: FieldPlan, q: &Quad<'v>) {
-        if super::warnings::needs_values(&f) {
-            self.values.push(Values {
-                field: self.out.len(),
-                last_applied: q.l,
-                live: q.v,
-                result: q.r,
-            });
-        }
-        self.out.push(f);
+/// A field's own values (see [`FieldPlan`]): live, result, last-applied.
+type Own<'v> = [Option<&'v Value>; 3];
+
+impl<'v, F: FnMut(FieldRef<'_, 'v>)> Walker<'v, F> {
+    /// Hand on the field at `self.path`, after the warnings have seen it (with the documents'
+    /// values there, `q`, when the field has them at hand).
+    fn emit(&mut self, action: Action, reason: Reason, own: Own<'v>, q: Option<&Quad<'v>>) {
+        let [live, result, last_applied] = own;
+        let f = FieldRef {
+            path: &self.path,
+            action,
+            reason,
+            live,
+            result,
+            last_applied,
+        };
+        let values = q.map(|q| Values {
+            last_applied: q.l,
+            live: q.v,
+            result: q.r,
+        });
+        self.warnings.field(&f, values.as_ref());
+        (self.sink)(f);
     }
 
     /// The shared text of a field name.
@@ -352,7 +412,6 @@ impl<'v> Walker<'v> {
             // mostly its own (a ConfigMap's 100,000 keys), not worth a table.
             let seg = Seg::Key(if big { k.as_str().into() } else { self.name(k) });
             self.path.push(seg);
-            let path = FieldPath(self.path.clone());
             let action = action_of(&child);
             let mut reason = row_reason(&child, &kind, self.mode);
             reason.directive = field_directive(q.p, k, &kind);
@@ -371,22 +430,19 @@ impl<'v> Walker<'v> {
                     reason.note = Some(removed.unwrap_or("the parent is replaced whole").into());
                 }
             }
-            let gone = (action == Action::Clear)
-                .then(|| format!("{path} leaves live, and with it this field"));
+            let gone = (action == Action::Clear).then(|| {
+                format!(
+                    "{} leaves live, and with it this field",
+                    PathText(&self.path)
+                )
+            });
             let leaf = matches!(kind, Kind::Primitive | Kind::AtomicList);
-            let plan = FieldPlan {
-                path,
-                action,
-                reason,
-                live: if leaf { child.v.cloned() } else { None },
-                result: if leaf { child.r.cloned() } else { None },
-                last_applied: if kind == Kind::AtomicList {
-                    child.l.cloned()
-                } else {
-                    None
-                },
-            };
-            self.push(plan, &child);
+            let own = [
+                child.v.filter(|_| leaf),
+                child.r.filter(|_| leaf),
+                child.l.filter(|_| kind == Kind::AtomicList),
+            ];
+            self.emit(action, reason, own, Some(&child));
             let gone = gone.as_deref().or(removed);
             match kind {
                 Kind::Map { .. } => self.object(child, sub, gone, depth + 1),
@@ -484,7 +540,6 @@ impl<'v> Walker<'v> {
                 key: key_name.clone(),
                 value: gofmt::sprint(kv).into(),
             });
-            let path = FieldPath(self.path.clone());
             let mut reason = element_reason(&el, kind.clone());
             reason.merge_key = Some(key.to_owned());
             if el.p.and_then(|p| p.get("$patch")).and_then(Value::as_str) == Some("delete") {
@@ -492,17 +547,13 @@ impl<'v> Walker<'v> {
             }
             let action = element_action(&el);
             explain_removal(&mut reason, action, &el, removed);
-            let gone = (action == Action::Delete)
-                .then(|| format!("{path} leaves live, and with it this field"));
-            let plan = FieldPlan {
-                path,
-                action,
-                reason,
-                live: None,
-                result: None,
-                last_applied: None,
-            };
-            self.push(plan, &el);
+            let gone = (action == Action::Delete).then(|| {
+                format!(
+                    "{} leaves live, and with it this field",
+                    PathText(&self.path)
+                )
+            });
+            self.emit(action, reason, [None; 3], Some(&el));
             self.object(el, meta, gone.as_deref().or(removed), depth + 1);
             self.path.pop();
         }
@@ -542,29 +593,17 @@ impl<'v> Walker<'v> {
                 p: None,
             };
             let mut reason = element_reason(&el, "list: merge primitives".into());
-            let path = self.child_path(Seg::Item(gofmt::sprint(item).into()));
             if deleted.is_some_and(|d| d.iter().any(|x| gofmt::go_eq(x, item))) {
                 reason.directive = Some(format!("$deleteFromPrimitiveList/{field}"));
             }
             let action = element_action(&el);
             explain_removal(&mut reason, action, &el, removed);
-            self.out.push(FieldPlan {
-                path,
-                action,
-                reason,
-                live: None,
-                result: None,
-                last_applied: None,
-            });
+            // No values for the warnings: a set's elements hold no one-of, and are never
+            // compared with last-applied.
+            self.path.push(Seg::Item(gofmt::sprint(item).into()));
+            self.emit(action, reason, [None; 3], None);
+            self.path.pop();
         }
-    }
-
-    /// `self.path` + `seg`, for a field with nothing under it.
-    fn child_path(&self, seg: Seg) -> FieldPath {
-        let mut segs = Vec::with_capacity(self.path.len() + 1);
-        segs.extend_from_slice(&self.path);
-        segs.push(seg);
-        FieldPath(segs)
     }
 
     fn atomic_list(&mut self, q: Quad<'v>, removed: Option<&str>) {
@@ -586,15 +625,9 @@ impl<'v> Walker<'v> {
             if let (Action::Delete, Some(why)) = (action, removed) {
                 reason.note = Some(why.to_owned());
             }
-            let plan = FieldPlan {
-                path: self.child_path(Seg::Index(i)),
-                action,
-                reason,
-                live: el.v.cloned(),
-                result: el.r.cloned(),
-                last_applied: el.l.cloned(),
-            };
-            self.push(plan, &el);
+            self.path.push(Seg::Index(i));
+            self.emit(action, reason, [el.v, el.r, el.l], Some(&el));
+            self.path.pop();
         }
     }
 }

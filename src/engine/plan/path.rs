@@ -94,6 +94,17 @@ fn write_bracket_text(f: &mut fmt::Formatter<'_>, s: &str) -> fmt::Result {
 
 impl fmt::Display for FieldPath {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        PathText(&self.0).fmt(f)
+    }
+}
+
+/// The text of a path given as its steps (what [`FieldPath`]'s `Display` writes), without
+/// making a [`FieldPath`] of them.
+#[derive(Clone, Copy, Debug)]
+pub struct PathText<'a>(pub &'a [Seg]);
+
+impl fmt::Display for PathText<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         for (i, seg) in self.0.iter().enumerate() {
             match seg {
                 Seg::Key(k) if is_plain(k) => {

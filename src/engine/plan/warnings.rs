@@ -11,8 +11,8 @@
 use serde::Serialize;
 use serde_json::Value;
 
-use super::fields::{Action, Docs, FieldPlan, Values};
-use super::path::Seg;
+use super::fields::{Action, FieldRef, Values};
+use super::path::{PathText, Seg};
 use crate::engine::gofmt;
 
 /// One warning.
@@ -118,53 +118,55 @@ const UNIONS: [(&[&str], &[&str], &str); 2] = [
     ),
 ];
 
-/// Whether [`check`] needs the documents' values at a field: a cleared field (to compare live
-/// with last-applied), or one that can hold a one-of.
-pub(crate) fn needs_values(f: &FieldPlan) -> bool {
-    clears_from_last_applied(f)
-        || parent_name(f).is_some_and(|p| UNIONS.iter().any(|(parents, _, _)| parents.contains(&p)))
-}
-
-fn clears_from_last_applied(f: &FieldPlan) -> bool {
+fn clears_from_last_applied(f: &FieldRef<'_, '_>) -> bool {
     f.action == Action::Clear && f.reason.in_last_applied && !f.reason.in_config
 }
 
-/// The warnings a plan's fields call for; `values`: what [`super::fields::walk`] kept for the
-/// fields [`needs_values`] names.
-pub(crate) fn check(docs: &Docs<'_>, fields: &[FieldPlan], values: &[Values<'_>]) -> Vec<Warning> {
-    let at = |i: usize| {
-        values
-            .binary_search_by_key(&i, |v| v.field)
-            .ok()
-            .and_then(|j| values.get(j))
-    };
-    let mut out = Vec::new();
-    for (i, f) in fields.iter().enumerate() {
+/// The warnings a plan's fields call for, gathered field by field as the walk finds them
+/// ([`super::fields::walk`]); [`Collector::finish`] gives them in order: each field's
+/// `clear-changed-live` and `list-items-lost`, in field order, then the `union-two-members`.
+pub(crate) struct Collector {
+    /// Whether there is a result document (a one-of is judged on it).
+    has_result: bool,
+    fields: Vec<Warning>,
+    unions: Vec<Warning>,
+}
+
+impl Collector {
+    pub(crate) fn new(has_result: bool) -> Collector {
+        Collector {
+            has_result,
+            fields: Vec::new(),
+            unions: Vec::new(),
+        }
+    }
+
+    /// Look at one field; `values`: the documents' values there, when the walk has them at hand
+    /// (the warnings that compare documents are only given where it does).
+    pub(crate) fn field(&mut self, f: &FieldRef<'_, '_>, values: Option<&Values<'_>>) {
         // The path's text only for a warning: formatting 500,000 paths to emit none cost 5 %.
-        let text = || f.path.to_string();
-        if clears_from_last_applied(f) {
-            let l = at(i).and_then(|x| x.last_applied);
-            let v = at(i).and_then(|x| x.live);
-            if let (Some(l), Some(v)) = (l, v)
-                && l != v
-            {
-                let path = text();
-                out.push(Warning {
-                    code: "clear-changed-live",
-                    path: Some(path.clone()),
-                    message: format!(
-                        "{path} will be cleared, but its live value ({}) differs from last-applied ({}): someone changed it since the last apply",
-                        short(v),
-                        short(l)
-                    ),
-                });
-            }
+        let text = || PathText(f.path).to_string();
+        if clears_from_last_applied(f)
+            && let Some(at) = values
+            && let (Some(l), Some(v)) = (at.last_applied, at.live)
+            && l != v
+        {
+            let path = text();
+            self.fields.push(Warning {
+                code: "clear-changed-live",
+                path: Some(path.clone()),
+                message: format!(
+                    "{path} will be cleared, but its live value ({}) differs from last-applied ({}): someone changed it since the last apply",
+                    short(v),
+                    short(l)
+                ),
+            });
         }
         if f.reason.kind.starts_with("list: replace") && f.reason.in_live {
-            let live = f.live.as_ref().and_then(Value::as_array);
-            let result = f.result.as_ref().and_then(Value::as_array);
+            let live = f.live.and_then(Value::as_array);
+            let result = f.result.and_then(Value::as_array);
             // The field's own last-applied value: no lookup from the root (linear overall).
-            let last_applied = f.last_applied.as_ref().and_then(Value::as_array);
+            let last_applied = f.last_applied.and_then(Value::as_array);
             let contains =
                 |list: Option<&Vec<Value>>, item: &Value| list.is_some_and(|l| l.contains(item));
             if let (Some(live), Some(_)) = (live, result) {
@@ -176,7 +178,7 @@ pub(crate) fn check(docs: &Docs<'_>, fields: &[FieldPlan], values: &[Values<'_>]
                     .collect();
                 if !lost.is_empty() {
                     let path = text();
-                    out.push(Warning {
+                    self.fields.push(Warning {
                         code: "list-items-lost",
                         path: Some(path.clone()),
                         message: format!(
@@ -188,23 +190,17 @@ pub(crate) fn check(docs: &Docs<'_>, fields: &[FieldPlan], values: &[Values<'_>]
                 }
             }
         }
+        if self.has_result
+            && let Some(at) = values
+        {
+            self.union(f, at);
+        }
     }
-    out.extend(unions(docs, fields, values));
-    out
-}
 
-/// Maps that end up holding two members of a one-of.
-fn unions(docs: &Docs<'_>, fields: &[FieldPlan], values: &[Values<'_>]) -> Vec<Warning> {
-    let mut out = Vec::new();
-    if docs.result.is_none() {
-        return out;
-    }
-    for at in values {
-        let Some(f) = fields.get(at.field) else {
-            continue;
-        };
+    /// A map that ends up holding two members of a one-of.
+    fn union(&mut self, f: &FieldRef<'_, '_>, at: &Values<'_>) {
         let Some(parent) = parent_name(f) else {
-            continue;
+            return;
         };
         for (parents, members, rule) in UNIONS {
             if !parents.contains(&parent) {
@@ -222,8 +218,8 @@ fn unions(docs: &Docs<'_>, fields: &[FieldPlan], values: &[Values<'_>]) -> Vec<W
                 members.iter().filter(|k| lm.contains_key(**k)).count()
             });
             if present.len() > 1 && live_count <= 1 {
-                let path = f.path.to_string();
-                out.push(Warning {
+                let path = PathText(f.path).to_string();
+                self.unions.push(Warning {
                     code: "union-two-members",
                     path: Some(path.clone()),
                     message: format!(
@@ -234,15 +230,20 @@ fn unions(docs: &Docs<'_>, fields: &[FieldPlan], values: &[Values<'_>]) -> Vec<W
             }
         }
     }
-    out
+
+    /// The warnings, in order.
+    pub(crate) fn finish(mut self) -> Vec<Warning> {
+        self.fields.append(&mut self.unions);
+        self.fields
+    }
 }
 
 /// The field name that makes a path a union holder: the key itself (`livenessProbe`) or, for a
 /// list element, the list's name (`volumes`).
-fn parent_name(f: &FieldPlan) -> Option<&str> {
+fn parent_name<'a>(f: &FieldRef<'a, '_>) -> Option<&'a str> {
     match f.path.last()? {
         Seg::Key(k) => Some(k),
-        Seg::Merge { .. } | Seg::Index(_) => match f.path.0.get(f.path.depth().checked_sub(2)?)? {
+        Seg::Merge { .. } | Seg::Index(_) => match f.path.get(f.path.len().checked_sub(2)?)? {
             Seg::Key(k) => Some(k),
             _ => None,
         },

@@ -4,7 +4,7 @@
 //! last-applied to local without additions. With `overwrite=false`, the patch must not touch a
 //! key that was changed differently from last-applied to live.
 
-use serde_json::Value;
+use serde_json::{Map, Value};
 
 use super::conflict::merging_maps_have_conflicts;
 use super::diff::{DiffOptions, diff_maps};
@@ -32,19 +32,7 @@ pub fn three_way_parts(
     current: &Value,
     meta: Meta<'_>,
 ) -> Result<ThreeWay, SmpError> {
-    let (original, modified, current) = (as_map(original)?, as_map(modified)?, as_map(current)?);
-    let delta_opts = DiffOptions {
-        ignore_deletions: true,
-        set_element_order: true,
-        ..DiffOptions::default()
-    };
-    let delta = diff_maps(current, modified, meta, delta_opts, 0)?;
-    let deletions_opts = DiffOptions {
-        set_element_order: true,
-        ignore_changes_and_additions: true,
-        ..DiffOptions::default()
-    };
-    let deletions = diff_maps(original, modified, meta, deletions_opts, 0)?;
+    let (deletions, delta) = halves(original, modified, current, meta, false)?;
     let patch = merge_map(
         deletions.clone(),
         delta.clone(),
@@ -59,6 +47,37 @@ pub fn three_way_parts(
     })
 }
 
+type Object = Map<String, Value>;
+
+/// The two halves: deletions (last-applied → local) and delta (live → local).
+fn halves(
+    original: &Value,
+    modified: &Value,
+    current: &Value,
+    meta: Meta<'_>,
+    parallel: bool,
+) -> Result<(Object, Object), SmpError> {
+    let (original, modified, current) = (as_map(original)?, as_map(modified)?, as_map(current)?);
+    let delta_opts = DiffOptions {
+        ignore_deletions: true,
+        set_element_order: true,
+        ..DiffOptions::default()
+    };
+    let deletions_opts = DiffOptions {
+        set_element_order: true,
+        ignore_changes_and_additions: true,
+        ..DiffOptions::default()
+    };
+    let (deletions, delta) = super::both(
+        parallel,
+        || diff_maps(original, modified, meta, deletions_opts, 0),
+        || diff_maps(current, modified, meta, delta_opts, 0),
+    );
+    // The delta's error first, as when it was computed first.
+    let delta = delta?;
+    Ok((deletions?, delta))
+}
+
 /// The three-way patch with both halves, checked for conflicts when `overwrite` is false.
 ///
 /// # Errors
@@ -71,26 +90,58 @@ pub fn diff3_parts(
     overwrite: bool,
 ) -> Result<ThreeWay, SmpError> {
     let mut parts = three_way_parts(original, modified, current, meta)?;
-    if !overwrite {
-        let mut changed = diff_maps(
-            as_map(original)?,
-            as_map(current)?,
-            meta,
-            DiffOptions::default(),
-            0,
-        )?;
-        let Value::Object(patch) = &mut parts.patch else {
-            return Ok(parts);
-        };
-        // The check may sort lists of the patch in place, as the reference's does.
-        if merging_maps_have_conflicts(patch, &mut changed, meta)? {
-            return Err(SmpError::Conflict {
-                patch: conflict_text(&parts.patch),
-                changed: conflict_text(&Value::Object(changed)),
-            });
-        }
-    }
+    let Value::Object(patch) = &mut parts.patch else {
+        return Ok(parts);
+    };
+    check_conflicts(original, current, patch, meta, overwrite)?;
     Ok(parts)
+}
+
+/// The three-way patch alone (no copies of the halves), checked as [`diff3_parts`] checks it.
+///
+/// # Errors
+/// As [`super::diff3`].
+pub fn diff3_patch(
+    original: &Value,
+    modified: &Value,
+    current: &Value,
+    meta: Meta<'_>,
+    overwrite: bool,
+    parallel: bool,
+) -> Result<Value, SmpError> {
+    let (deletions, delta) = halves(original, modified, current, meta, parallel)?;
+    let mut patch = merge_map(deletions, delta, meta, MergeOptions::default(), 0)?;
+    check_conflicts(original, current, &mut patch, meta, overwrite)?;
+    Ok(Value::Object(patch))
+}
+
+/// With `overwrite` false: [`SmpError::Conflict`] when the patch changes keys that changed
+/// differently from last-applied to live.
+fn check_conflicts(
+    original: &Value,
+    current: &Value,
+    patch: &mut Map<String, Value>,
+    meta: Meta<'_>,
+    overwrite: bool,
+) -> Result<(), SmpError> {
+    if overwrite {
+        return Ok(());
+    }
+    let mut changed = diff_maps(
+        as_map(original)?,
+        as_map(current)?,
+        meta,
+        DiffOptions::default(),
+        0,
+    )?;
+    // The check may sort lists of the patch in place, as the reference's does.
+    if merging_maps_have_conflicts(patch, &mut changed, meta)? {
+        return Err(SmpError::Conflict {
+            patch: conflict_text(&Value::Object(patch.clone())),
+            changed: conflict_text(&Value::Object(changed)),
+        });
+    }
+    Ok(())
 }
 
 /// How a side of a conflict is shown in the message: YAML, as kubectl prints it.
