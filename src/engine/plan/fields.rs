@@ -171,21 +171,6 @@ impl FieldRef<'_, '_> {
     }
 }
 
-impl FieldPlan {
-    /// The field, borrowed.
-    #[must_use]
-    pub fn as_ref(&self) -> FieldRef<'_, '_> {
-        FieldRef {
-            path: &self.path.0,
-            action: self.action,
-            reason: self.reason.clone(),
-            live: self.live.as_ref(),
-            result: self.result.as_ref(),
-            last_applied: self.last_applied.as_ref(),
-        }
-    }
-}
-
 /// The four documents (and the patch) at one place.
 #[derive(Clone, Copy, Default)]
 struct Quad<'v> {
