@@ -171,21 +171,6 @@ impl FieldRef<'_, '_> {
     }
 }
 
-impl FieldPlan {
-    /// The field, borrowed.
-    #[must_use]
-    pub fn as_ref(&self) -> FieldRef<'_, '_> {
-        FieldRef {
-            path: &self.path.0,
-            action: self.action,
-            reason: self.reason.clone(),
-            live: self.live.as_ref(),
-            result: self.result.as_ref(),
-            last_applied: self.last_applied.as_ref(),
-        }
-    }
-}
-
 /// The four documents (and the patch) at one place.
 #[derive(Clone, Copy, Default)]
 struct Quad<'v> {
@@ -224,7 +209,61 @@ impl<'v> Cursor<'v> {
             next.next();
             return Some(v);
         }
+        member(map, k)
+    }
+}
+
+/// `map.get(k)`, without hashing `k` in a small map (a list element's few keys: comparing
+/// them costs less than hashing).
+fn member<'v>(map: &'v Map<String, Value>, k: &str) -> Option<&'v Value> {
+    if map.len() <= 8 {
+        map.iter().find_map(|(key, v)| (key == k).then_some(v))
+    } else {
         map.get(k)
+    }
+}
+
+/// `v.get(k)` for an object (see [`member`]).
+fn member_of<'v>(v: &'v Value, k: &str) -> Option<&'v Value> {
+    v.as_object().and_then(|m| member(m, k))
+}
+
+/// `a == b`, faster where the two hold their keys in the same order (the result is made from
+/// live, so they mostly do): entries are compared side by side, by key only from where the
+/// orders part (as `==` compares objects: the same keys, each with an equal value).
+fn same(a: &Value, b: &Value, depth: usize) -> bool {
+    if depth > crate::engine::MAX_DEPTH {
+        return a == b;
+    }
+    match (a, b) {
+        (Value::Object(x), Value::Object(y)) => {
+            if x.len() != y.len() {
+                return false;
+            }
+            let (mut xs, mut ys) = (x.iter(), y.iter());
+            loop {
+                match (xs.next(), ys.next()) {
+                    (Some((kx, vx)), Some((ky, vy))) if kx == ky => {
+                        if !same(vx, vy, depth + 1) {
+                            return false;
+                        }
+                    }
+                    // The keys before matched one for one: the rest of `x` must be in the rest
+                    // of `y`.
+                    (Some(first), Some(_)) => {
+                        return std::iter::once(first)
+                            .chain(xs)
+                            .all(|(k, v)| y.get(k).is_some_and(|w| same(v, w, depth + 1)));
+                    }
+                    (None, None) => return true,
+                    _ => return false,
+                }
+            }
+        }
+        (Value::Array(x), Value::Array(y)) => {
+            x.len() == y.len() && x.iter().zip(y).all(|(p, q)| same(p, q, depth + 1))
+        }
+        _ => a == b,
     }
 }
 
@@ -330,7 +369,7 @@ fn action_of(q: &Quad<'_>) -> Action {
     match (q.v, q.r) {
         (None, Some(_)) => Action::Add,
         (Some(_), None) => Action::Clear,
-        (Some(a), Some(b)) if a == b => {
+        (Some(a), Some(b)) if same(a, b, 0) => {
             if q.c.is_some_and(|c| !c.is_null()) {
                 Action::Unchanged
             } else {
@@ -509,7 +548,7 @@ impl<'v, F: FnMut(FieldRef<'_, 'v>)> Walker<'v, F> {
         let mut seen = gofmt::FastSet::default();
         let mut order: Vec<&Value> = Vec::new();
         for item in r.iter().chain(&v).chain(&c).chain(&l) {
-            if let Some(kv) = item.get(key)
+            if let Some(kv) = member_of(item, key)
                 && let Some(sk) = ScalarKey::of(kv)
                 && seen.insert(sk)
             {
@@ -656,7 +695,7 @@ fn index_by<'v>(list: &[&'v Value], key: Option<&str>) -> gofmt::FastMap<ScalarK
     let mut index = gofmt::FastMap::with_capacity_and_hasher(list.len(), Default::default());
     for item in list {
         let k = match key {
-            Some(key) => item.get(key).and_then(ScalarKey::of),
+            Some(key) => member_of(item, key).and_then(ScalarKey::of),
             None => ScalarKey::of(item),
         };
         if let Some(k) = k {
@@ -762,5 +801,46 @@ fn field_directive(parent_patch: Option<&Value>, key: &str, kind: &Kind) -> Opti
             .and_then(|o| o.get(RETAIN_KEYS_DIRECTIVE))
             .map(|_| RETAIN_KEYS_DIRECTIVE.to_owned()),
         _ => None,
+    }
+}
+
+#[cfg(test)]
+mod same_tests {
+    use serde_json::json;
+
+    use super::same;
+
+    /// `same` is `==`: key order aside, over nesting, arrays and number kinds.
+    #[test]
+    fn same_is_equality() {
+        let cases = [
+            (json!({"a": 1, "b": [1, 2]}), json!({"a": 1, "b": [1, 2]})),
+            (json!({"a": 1, "b": [1, 2]}), json!({"b": [1, 2], "a": 1})),
+            (
+                json!({"a": 1, "b": 2, "c": 3}),
+                json!({"a": 1, "c": 3, "b": 2}),
+            ),
+            (
+                json!({"a": 1, "b": 2, "c": 3}),
+                json!({"a": 1, "c": 3, "d": 2}),
+            ),
+            (
+                json!({"a": {"x": 1, "y": 2}}),
+                json!({"a": {"y": 2, "x": 1}}),
+            ),
+            (
+                json!({"a": {"x": 1, "y": 2}}),
+                json!({"a": {"y": 2, "x": 2}}),
+            ),
+            (json!({"a": 1}), json!({"a": 1.0})),
+            (json!([1, {"k": "v"}]), json!([1, {"k": "v"}])),
+            (json!([1, {"k": "v"}]), json!([{"k": "v"}, 1])),
+            (json!({"a": null}), json!({})),
+            (json!("s"), json!("s")),
+        ];
+        for (a, b) in &cases {
+            assert_eq!(same(a, b, 0), a == b, "{a} {b}");
+            assert_eq!(same(b, a, 0), b == a, "{b} {a}");
+        }
     }
 }
