@@ -106,9 +106,10 @@ pub fn view(model: &Model, theme: &Theme, frame: &mut Frame) {
     render(model, theme, area, frame.buffer_mut());
 }
 
-/// Draw the model into a buffer (tests and screenshots use this directly).
-pub fn render(model: &Model, theme: &Theme, area: Rect, buf: &mut Buffer) {
-    if area.width < 20 || area.height < 6 {
+/// Below 20 columns or `min_height` rows, say so instead of drawing (and return true).
+fn too_small(area: Rect, min_height: u16, theme: &Theme, buf: &mut Buffer) -> bool {
+    let small = area.width < 20 || area.height < min_height;
+    if small {
         buf.set_stringn(
             area.x,
             area.y,
@@ -116,6 +117,13 @@ pub fn render(model: &Model, theme: &Theme, area: Rect, buf: &mut Buffer) {
             area.width as usize,
             theme.error,
         );
+    }
+    small
+}
+
+/// Draw the model into a buffer (tests and screenshots use this directly).
+pub fn render(model: &Model, theme: &Theme, area: Rect, buf: &mut Buffer) {
+    if too_small(area, 6, theme, buf) {
         return;
     }
     let a = areas(model, area);

@@ -4,8 +4,8 @@
 use serde_json::Value;
 
 use super::model::Pane;
-use super::yaml::{ElemSeg, PathId, Paths, Seg};
-use crate::engine::gofmt::{FastMap, FastSet, sprint};
+use super::yaml::{ElemSeg, PathId, Paths, Seg, elem_step};
+use crate::engine::gofmt::{FastMap, FastSet};
 
 /// The topmost paths where `current` differs from `base`: changed scalars, added or removed
 /// fields, and containers that differ only as a whole (a reordered list).
@@ -95,7 +95,7 @@ impl Walk<'_> {
                     items
                         .iter()
                         .enumerate()
-                        .map(|(i, item)| step(&elem, i, item))
+                        .map(|(i, item)| elem_step(&elem, i, item))
                         .collect()
                 };
                 let (sx, sy) = (steps(x), steps(y));
@@ -149,21 +149,6 @@ impl Walk<'_> {
             }
             None => false,
         }
-    }
-}
-
-/// A list element's path step, as the panes name it.
-fn step(elem: &ElemSeg, i: usize, item: &Value) -> Seg {
-    match elem {
-        ElemSeg::Merge(key) => match item.get(key) {
-            Some(kv) => Seg::Merge {
-                key: key.clone(),
-                value: sprint(kv),
-            },
-            None => Seg::Index(i),
-        },
-        ElemSeg::Item => Seg::Item(sprint(item)),
-        ElemSeg::Index => Seg::Index(i),
     }
 }
 

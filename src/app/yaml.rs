@@ -209,21 +209,30 @@ impl Paths {
 
     /// The id of `parent`'s child `key`.
     pub fn child_key(&mut self, parent: PathId, key: &str) -> PathId {
-        let hash = std::hash::BuildHasher::hash_one(self.keys.hasher(), key);
-        let is_key = |paths: &Paths, id: PathId| {
-            matches!(paths.list.get(id as usize).and_then(|r| r.seg.as_ref()),
-                Some(Seg::Key(k)) if k == key)
-        };
-        if let Some(&id) = self.keys.get(&(parent, hash))
-            && is_key(self, id)
-        {
+        let hash = self.keys.hasher().hash_one(key);
+        if let Some(id) = self.key_hit(parent, key, hash) {
             return id;
         }
         let id = self.child_with(parent, &KeyRef(key), |_| Seg::Key(key.to_owned()));
-        if is_key(self, id) {
+        if self.is_key(id, key) {
             self.keys.insert((parent, hash), id);
         }
         id
+    }
+
+    /// Is `id` a map key step named `key`?
+    fn is_key(&self, id: PathId, key: &str) -> bool {
+        matches!(self.list.get(id as usize).and_then(|r| r.seg.as_ref()),
+            Some(Seg::Key(k)) if k == key)
+    }
+
+    /// `parent`'s child `key` from the table of keys by parent and hash (checked against the
+    /// step, so a collision only costs the slower lookup).
+    fn key_hit(&self, parent: PathId, key: &str, hash: u64) -> Option<PathId> {
+        self.keys
+            .get(&(parent, hash))
+            .copied()
+            .filter(|id| self.is_key(*id, key))
     }
 
     /// The id of `parent`'s child `key`, met right after the key child `prev` (or first).
@@ -237,10 +246,7 @@ impl Paths {
             Some(p) => rec(p).map_or(NO_PATH, |r| r.next),
             None => rec(parent).map_or(NO_PATH, |r| r.first),
         };
-        if let Some(r) = rec(hint)
-            && r.parent == Some(parent)
-            && matches!(&r.seg, Some(Seg::Key(k)) if k == key)
-        {
+        if rec(hint).is_some_and(|r| r.parent == Some(parent)) && self.is_key(hint, key) {
             return hint;
         }
         let id = self.child_key(parent, key);
@@ -270,11 +276,7 @@ impl Paths {
     /// The id of `parent`'s child `key`, if it is interned.
     #[must_use]
     pub fn child_key_of(&self, parent: PathId, key: &str) -> Option<PathId> {
-        let hash = self.keys.hasher().hash_one(key);
-        if let Some(&id) = self.keys.get(&(parent, hash))
-            && matches!(self.list.get(id as usize).and_then(|r| r.seg.as_ref()),
-                Some(Seg::Key(k)) if k == key)
-        {
+        if let Some(id) = self.key_hit(parent, key, self.keys.hasher().hash_one(key)) {
             return Some(id);
         }
         let mut text = self.text(parent).to_owned();
@@ -763,13 +765,9 @@ fn array(items: &[Value], at: At<'_>, paths: &mut Paths, how: &Render<'_>, out: 
     let others: FastMap<String, &Value> = match (&elem, other) {
         (ElemSeg::Merge(_) | ElemSeg::Item, Some(Value::Array(list))) => {
             let mut by = FastMap::default();
-            for x in list.iter().rev() {
-                let text = match &elem {
-                    ElemSeg::Merge(key) => x.get(key).map(gofmt::sprint),
-                    _ => Some(gofmt::sprint(x)),
-                };
-                if let Some(text) = text {
-                    by.insert(text, x);
+            for (i, x) in list.iter().enumerate().rev() {
+                if let Seg::Merge { value, .. } | Seg::Item(value) = elem_step(&elem, i, x) {
+                    by.insert(value, x);
                 }
             }
             by
@@ -777,17 +775,7 @@ fn array(items: &[Value], at: At<'_>, paths: &mut Paths, how: &Render<'_>, out: 
         _ => FastMap::default(),
     };
     for (i, item) in items.iter().enumerate() {
-        let seg = match &elem {
-            ElemSeg::Merge(key) => match item.get(key) {
-                Some(kv) => Seg::Merge {
-                    key: key.clone(),
-                    value: gofmt::sprint(kv),
-                },
-                None => Seg::Index(i),
-            },
-            ElemSeg::Item => Seg::Item(gofmt::sprint(item)),
-            ElemSeg::Index => Seg::Index(i),
-        };
+        let seg = elem_step(&elem, i, item);
         let counter = match &seg {
             Seg::Merge { value, .. } | Seg::Item(value) => others.get(value).copied(),
             _ => other.and_then(|o| seg.select(o)),
@@ -815,6 +803,23 @@ fn array(items: &[Value], at: At<'_>, paths: &mut Paths, how: &Render<'_>, out: 
                 out.push(line);
             }
         }
+    }
+}
+
+/// A list element's path step: by its merge key's value, as a set item, or by position (an
+/// element without the merge key is named by position too).
+#[must_use]
+pub fn elem_step(elem: &ElemSeg, i: usize, item: &Value) -> Seg {
+    match elem {
+        ElemSeg::Merge(key) => match item.get(key) {
+            Some(kv) => Seg::Merge {
+                key: key.clone(),
+                value: gofmt::sprint(kv),
+            },
+            None => Seg::Index(i),
+        },
+        ElemSeg::Item => Seg::Item(gofmt::sprint(item)),
+        ElemSeg::Index => Seg::Index(i),
     }
 }
 

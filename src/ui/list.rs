@@ -54,14 +54,7 @@ pub fn render(list: &List, theme: &Theme, area: Rect, buf: &mut Buffer) {
         super::render(model, theme, area, buf);
         return;
     }
-    if area.width < 20 || area.height < 9 {
-        buf.set_stringn(
-            area.x,
-            area.y,
-            "applyscope: window too small",
-            area.width as usize,
-            theme.error,
-        );
+    if super::too_small(area, 9, theme, buf) {
         return;
     }
     let a = areas(area);

@@ -40,22 +40,7 @@ fn write(dir: &Path, name: &str, text: &str) -> PathBuf {
     p
 }
 
-pub const LOCAL: &str = "apiVersion: apps/v1
-kind: Deployment
-metadata:
-  name: web
-spec:
-  replicas: 3
-  selector:
-    matchLabels: {app: web}
-  template:
-    metadata:
-      labels: {app: web}
-    spec:
-      containers:
-      - name: web
-        image: web:2
-";
+pub use crate::support::WEB_DEPLOYMENT as LOCAL;
 
 /// A live Deployment applied from LOCAL with image web:1, scaled to 5, with managedFields.
 pub fn live_web() -> Value {

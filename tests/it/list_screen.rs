@@ -118,17 +118,7 @@ impl ListHarness {
     }
 
     pub fn text(&self) -> String {
-        let buf = self.buffer();
-        let mut out = String::new();
-        for y in 0..buf.area.height {
-            let mut line = String::new();
-            for x in 0..buf.area.width {
-                line.push_str(buf[(x, y)].symbol());
-            }
-            out.push_str(line.trim_end());
-            out.push('\n');
-        }
-        out
+        crate::tui_support::screen_text(&self.buffer())
     }
 }
 

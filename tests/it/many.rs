@@ -7,6 +7,8 @@ use std::path::Path;
 use pretty_assertions::assert_eq;
 use serde_json::Value;
 
+use crate::support::WEB_DEPLOYMENT as WEB;
+
 fn run(args: &[&str], stdin: Option<&str>, cwd: &Path) -> (i32, String, String) {
     crate::support::run_bin(&[&["plan"], args].concat(), stdin, cwd)
 }
@@ -20,23 +22,6 @@ fn files(entries: &[(&str, &str)]) -> tempfile::TempDir {
     }
     dir
 }
-
-const WEB: &str = "apiVersion: apps/v1
-kind: Deployment
-metadata:
-  name: web
-spec:
-  replicas: 3
-  selector:
-    matchLabels: {app: web}
-  template:
-    metadata:
-      labels: {app: web}
-    spec:
-      containers:
-      - name: web
-        image: web:2
-";
 
 const WEB_LIVE: &str = r#"apiVersion: apps/v1
 kind: Deployment

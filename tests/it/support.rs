@@ -71,3 +71,21 @@ pub fn run_bin(args: &[&str], stdin: Option<&str>, cwd: &Path) -> (i32, String, 
         String::from_utf8(out.stderr).unwrap(),
     )
 }
+
+/// A Deployment `web` (3 replicas, image `web:2`), as a file to apply.
+pub const WEB_DEPLOYMENT: &str = "apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: web
+spec:
+  replicas: 3
+  selector:
+    matchLabels: {app: web}
+  template:
+    metadata:
+      labels: {app: web}
+    spec:
+      containers:
+      - name: web
+        image: web:2
+";

@@ -83,16 +83,20 @@ impl Harness {
 
     /// The screen as text, one line per row, trailing spaces trimmed.
     pub fn text(&self) -> String {
-        let buf = self.buffer();
-        let mut out = String::new();
-        for y in 0..buf.area.height {
-            let mut line = String::new();
-            for x in 0..buf.area.width {
-                line.push_str(buf[(x, y)].symbol());
-            }
-            out.push_str(line.trim_end());
-            out.push('\n');
-        }
-        out
+        screen_text(&self.buffer())
     }
+}
+
+/// A drawn buffer as text, one line per row, trailing spaces trimmed.
+pub fn screen_text(buf: &Buffer) -> String {
+    let mut out = String::new();
+    for y in 0..buf.area.height {
+        let mut line = String::new();
+        for x in 0..buf.area.width {
+            line.push_str(buf[(x, y)].symbol());
+        }
+        out.push_str(line.trim_end());
+        out.push('\n');
+    }
+    out
 }
