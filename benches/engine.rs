@@ -12,7 +12,8 @@
 
 use applyscope::engine::schema::Schema;
 use applyscope::engine::smp;
-use serde_json::{Value, json};
+use applyscope::json;
+use applyscope::value::Value;
 
 fn main() {
     for (name, inputs) in [
@@ -108,10 +109,10 @@ fn deployment_inputs() -> Inputs {
 fn configmap_inputs() -> Inputs {
     let n = 50_000;
     let data = |f: &dyn Fn(usize) -> Option<String>, extra: usize| {
-        let mut m = serde_json::Map::new();
+        let mut m = applyscope::value::Map::new();
         for i in 0..n + extra {
             if let Some(v) = f(i) {
-                m.insert(format!("key-{i:05}"), Value::String(v));
+                m.insert(format!("key-{i:05}"), Value::String(v.into()));
             }
         }
         json!({"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "cm", "namespace": "default"}, "data": m})

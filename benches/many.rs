@@ -19,7 +19,8 @@ use applyscope::cli::diff::{self, Options};
 use applyscope::cli::objects::{self, Pair};
 use applyscope::cli::plan::{Format, render_many};
 use applyscope::engine::plan::encode_annotation;
-use serde_json::{Value, json};
+use applyscope::json;
+use applyscope::value::Value;
 
 const OBJECTS: usize = 1_000;
 
@@ -62,7 +63,7 @@ fn service(i: usize, port: u16) -> Value {
 }
 
 fn config_map(i: usize, version: usize) -> Value {
-    let mut data = serde_json::Map::new();
+    let mut data = applyscope::value::Map::new();
     for k in 0..20 {
         if version == 1 && k == 19 {
             continue;
@@ -76,7 +77,7 @@ fn config_map(i: usize, version: usize) -> Value {
         );
     }
     if version == 1 {
-        data.insert("key-new".into(), json!("added"));
+        data.insert("key-new", json!("added"));
     }
     json!({"apiVersion": "v1", "kind": "ConfigMap",
            "metadata": {"name": format!("cm-{i}"), "namespace": "shop"}, "data": data})

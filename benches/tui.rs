@@ -5,12 +5,13 @@
 
 use applyscope::app::{Message, Model, Source, update};
 use applyscope::cli::plan::PlanDocs;
+use applyscope::json;
 use applyscope::theme::Theme;
 use applyscope::ui;
+use applyscope::value::{Map, Value};
 use divan::Bencher;
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
-use serde_json::{Map, Value, json};
 
 fn main() {
     divan::main();
@@ -22,7 +23,7 @@ fn source(lines: usize) -> Source {
         let mut m = Map::new();
         for i in 0..lines {
             if let Some(v) = f(i) {
-                m.insert(format!("key-{i:06}"), Value::String(v));
+                m.insert(format!("key-{i:06}"), Value::String(v.into()));
             }
         }
         Value::Object(m)

@@ -34,7 +34,7 @@ fn main() -> ExitCode {
 
 fn generate(input: &str, output: &str) -> Result<String, String> {
     let text = std::fs::read_to_string(input).map_err(|e| format!("reading {input}: {e}"))?;
-    let doc: serde_json::Value =
+    let doc: applyscope::value::Value =
         serde_json::from_str(&text).map_err(|e| format!("parsing {input}: {e}"))?;
     let schema = Schema::from_openapi(&doc).map_err(|e| format!("{input}: {e}"))?;
     let compact = schema.to_compact();

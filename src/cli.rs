@@ -242,7 +242,7 @@ pub(crate) fn run_tui(app: crate::app::App) -> Result<String, CliError> {
 fn open_cluster(
     args: &OpenArgs,
     local: &std::path::Path,
-    local_obj: serde_json::Value,
+    local_obj: crate::value::Value,
     tty: bool,
 ) -> Result<String, CliError> {
     if args.write_last_applied.is_some() {
@@ -281,7 +281,7 @@ fn open_cluster(
 fn open_cluster(
     _: &OpenArgs,
     _: &std::path::Path,
-    _: serde_json::Value,
+    _: crate::value::Value,
     _: bool,
 ) -> Result<String, CliError> {
     Err(cluster::not_built())

@@ -23,7 +23,8 @@ use std::fmt;
 use std::path::PathBuf;
 use std::sync::Arc;
 
-use serde_json::{Map, Value, json};
+use crate::json;
+use crate::value::{Map, Value};
 
 #[cfg(feature = "cluster")]
 pub use client::Cluster;
@@ -386,7 +387,7 @@ pub fn annotation_patch(
     annotation: Option<&str>,
     validation: Validation,
 ) -> Result<Request, ClusterError> {
-    let value = annotation.map_or(Value::Null, |a| Value::String(a.to_owned()));
+    let value = annotation.map_or(Value::Null, |a| Value::String(a.into()));
     let body = json!({
         "metadata": {
             "annotations": { LAST_APPLIED: value },

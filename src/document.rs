@@ -1,5 +1,5 @@
 //! Reading manifests exactly as kubectl reads them: YAML (1.1, the way go-yaml v2 resolves it)
-//! and JSON, into [`serde_json::Value`]s, with the position of every key and value.
+//! and JSON, into [`crate::value::Value`]s, with the position of every key and value.
 //!
 //! `kubectl apply -f` does not parse YAML the way a YAML 1.2 library does. It sniffs the
 //! stream: if the first non-space character is `{` it reads JSON values, otherwise YAML. The
@@ -45,7 +45,7 @@ mod spans;
 mod split;
 mod tree;
 
-use serde_json::Value;
+use crate::value::Value;
 
 pub use spans::{PathSeg, Pos, Span, Spans};
 

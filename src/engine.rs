@@ -23,7 +23,7 @@ pub mod plan;
 pub mod schema;
 pub mod smp;
 
-pub use serde_json::Value;
+pub use crate::value::Value;
 
 /// Maximum nesting depth the engine will walk. Deeper documents are an error, never a stack
 /// overflow. Loaders enforce a smaller limit on input, so this only guards patches built in memory.

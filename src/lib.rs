@@ -2,7 +2,7 @@
 //!
 //! ```text
 //! files / cluster ──► document (YAML 1.1 as kubectl reads it, with positions)
-//!                          │ serde_json::Value
+//!                          │ crate::value::Value
 //!                          ▼
 //!                  engine (pure: schema, strategic merge patch, JSON merge patch, JSON patch)
 //!                          │
@@ -28,3 +28,4 @@ pub mod rewrite;
 pub mod theme;
 pub mod tui;
 pub mod ui;
+pub mod value;

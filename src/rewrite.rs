@@ -6,7 +6,7 @@
 //! line ending in a newline; anything else is written double-quoted (valid in YAML and JSON).
 //! The result is read back and checked to be the intended object before it is returned.
 
-use serde_json::Value;
+use crate::value::Value;
 
 use crate::document::{self, Pos};
 use crate::engine::gojson;
@@ -144,7 +144,7 @@ impl<'t> LineIndex<'t> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use serde_json::json;
+    use crate::json;
 
     fn expected(text: &str, annotation: &str) -> Value {
         let mut v = document::parse_documents(text, "t")

@@ -9,7 +9,7 @@
 //!   result) is shown for confirmation; `y` sends the real request.
 //! - `R` reads the object again; `m` shows or hides `metadata.managedFields`.
 
-use serde_json::Value;
+use crate::value::Value;
 
 use super::commit::{CommitPreview, DiffTag, diff_lines};
 use super::edit::EditState;
@@ -403,7 +403,7 @@ fn shown_yaml(v: Option<&Value>, mask: bool) -> String {
         "/metadata/annotations/{}",
         LAST_APPLIED.replace('~', "~0").replace('/', "~1")
     )) {
-        *text = super::patch::mask_annotation(text);
+        *text = super::patch::mask_annotation(text).into();
     }
     jsonmerge::to_yaml(&v)
 }

@@ -6,7 +6,7 @@
 
 use std::path::PathBuf;
 
-use serde_json::{Map, Value};
+use crate::value::{Map, Value};
 
 use super::edit::{TargetKind, Writing, edited_count, refusal};
 use super::files::{Loaded, ReloadRequest};
@@ -261,7 +261,7 @@ fn with_annotation(live: &Value, annotation: &str) -> Value {
             .entry("annotations")
             .or_insert_with(|| Value::Object(Map::new()));
         if let Value::Object(m) = annotations {
-            m.insert(LAST_APPLIED.into(), Value::String(annotation.into()));
+            m.insert(LAST_APPLIED, Value::String(annotation.into()));
         }
     }
     want
@@ -462,7 +462,7 @@ mod tests {
 
     #[test]
     fn annotation_inserted_where_there_was_none() {
-        let live = serde_json::json!({"metadata": {"name": "x"}});
+        let live = crate::json!({"metadata": {"name": "x"}});
         let want = with_annotation(&live, "{}\n");
         assert_eq!(want["metadata"]["annotations"][LAST_APPLIED], "{}\n");
     }

@@ -5,7 +5,7 @@
 
 use std::path::{Path, PathBuf};
 
-use serde_json::{Map, Value};
+use crate::value::{Map, Value};
 
 use super::Model;
 use super::files::Files;

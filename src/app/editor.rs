@@ -4,7 +4,7 @@
 //! same invalid content again cancels. The runtime only runs the editor (`Command::Edit`) and
 //! reports `Message::EditorDone`; every decision is here, pure.
 
-use serde_json::Value;
+use crate::value::Value;
 
 use super::edit::{self, edited_count, refusal};
 use super::{Command, Mode, Model};

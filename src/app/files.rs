@@ -4,7 +4,7 @@
 
 use std::path::PathBuf;
 
-use serde_json::Value;
+use crate::value::Value;
 
 use crate::cli::plan::PlanDocs;
 use crate::document;

@@ -1,7 +1,7 @@
 //! Which paths an edit of last-applied changed, and which lines of the last-applied pane carry
 //! the edit mark. Pure: two renders of the document (committed and edited) in, paths out.
 
-use serde_json::Value;
+use crate::value::Value;
 
 use super::model::Pane;
 use super::yaml::{ElemSeg, PathId, Paths, Seg, elem_step};
@@ -21,7 +21,7 @@ pub fn edited(
     base: Option<&Value>,
     current: Option<&Value>,
 ) -> Vec<PathId> {
-    let empty = Value::Object(serde_json::Map::new());
+    let empty = Value::Object(crate::value::Map::new());
     // The root is compared field by field, even when one side is missing.
     let mut out = Vec::new();
     let walk = Walk { paths, lists };
@@ -71,7 +71,7 @@ impl Walk<'_> {
             (Some(Value::Object(x)), Some(Value::Object(y))) if below => {
                 let mut any = false;
                 let mut pathless = false;
-                let keys = x.keys().chain(y.keys().filter(|k| !x.contains_key(*k)));
+                let keys = x.keys().chain(y.keys().filter(|k| !x.contains_key(k)));
                 for k in keys {
                     let (u, v) = (x.get(k), y.get(k));
                     match self.paths.child_key_of(id, k) {
@@ -164,7 +164,7 @@ pub fn lines(pane: &Pane, paths: &Paths, edited: &[PathId]) -> FastSet<u32> {
 
 #[cfg(test)]
 mod tests {
-    use serde_json::json;
+    use crate::json;
 
     use super::*;
     use crate::app::yaml::{ANNOTATION_WIDTH, Render, Side, render};

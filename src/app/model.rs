@@ -1,7 +1,7 @@
 //! The model: the plan, the four panes as YAML lines aligned by field path, the cursor (a
 //! field of the plan), folds, and the mode.
 
-use serde_json::Value;
+use crate::value::Value;
 
 use super::edit::EditState;
 use super::files::Docs;

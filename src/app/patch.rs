@@ -1,7 +1,7 @@
 //! The patch view's documents: the patch kubectl sends, an RFC 6902 JSON Patch from live to
 //! the result, and the two halves of the three-way strategic merge patch.
 
-use serde_json::Value;
+use crate::value::Value;
 
 use super::yaml::escape;
 use crate::engine::jsonmerge::to_yaml;
@@ -59,7 +59,7 @@ pub fn patch_docs(plan: &Plan, live: Option<&Value>, secret: bool, reveal: bool)
             json: false,
         },
     };
-    let empty = Value::Object(serde_json::Map::new());
+    let empty = Value::Object(crate::value::Map::new());
     let ops = diff_json_patch(live.unwrap_or(&empty), &plan.result);
     let json = PatchDoc {
         tab: "json patch",
@@ -128,7 +128,7 @@ fn json_patch_lines(ops: &Value, mask: bool) -> Vec<String> {
                 } else if secret {
                     mask_map(v);
                 } else if annotation && let Value::String(s) = v {
-                    *s = mask_annotation(s);
+                    *s = mask_annotation(s).into();
                 } else {
                     mask_object(v);
                 }
@@ -161,7 +161,7 @@ pub fn mask_object(v: &mut Value) {
         .and_then(|m| m.get_mut("annotations"))
         .and_then(|a| a.get_mut(LAST_APPLIED))
     {
-        *s = mask_annotation(s);
+        *s = mask_annotation(s).into();
     }
 }
 

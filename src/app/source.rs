@@ -19,7 +19,7 @@ impl Source {
     /// # Errors
     /// [`CliError::Input`] if one of its documents does not parse.
     pub fn from_example(example: &Example) -> Result<Source, CliError> {
-        let parse = |text: &str, name: &str| -> Result<serde_json::Value, CliError> {
+        let parse = |text: &str, name: &str| -> Result<crate::value::Value, CliError> {
             let mut docs = crate::document::parse_documents(text, name)
                 .map_err(|e| CliError::Input(e.to_string()))?;
             if docs.len() == 1 {

@@ -4,7 +4,7 @@
 //! The row texts are the ones `engine::plan` records in [`Reason::row`], so the deciding row is
 //! found by its text.
 
-use serde_json::Value;
+use crate::value::Value;
 
 use crate::engine::jsonmerge::to_yaml;
 use crate::engine::plan::{FieldPlan, LAST_APPLIED, Plan, Reason};
@@ -75,7 +75,7 @@ pub const LIST_ELEMENT: [Row; 4] = [
 #[must_use]
 pub fn table(reason: &Reason) -> (&'static str, &'static [Row]) {
     // `Reason::table` is serialised as "primitive", "map" or "listElement".
-    match serde_json::to_value(reason.table)
+    match crate::value::to_value(reason.table)
         .ok()
         .as_ref()
         .and_then(Value::as_str)
@@ -126,7 +126,7 @@ pub fn patch_fragment(
         } else if text.contains(LAST_APPLIED)
             && let Value::String(s) = &mut v
         {
-            *s = super::patch::mask_annotation(s);
+            *s = super::patch::mask_annotation(s).into();
         } else {
             super::patch::mask_object(&mut v);
         }
@@ -185,7 +185,7 @@ fn bounded(v: &Value, max: usize) -> Value {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use serde_json::json;
+    use crate::json;
 
     #[test]
     fn long_strings_are_cut_at_a_character_boundary() {

@@ -7,8 +7,8 @@
 
 use std::hash::BuildHasher;
 
+use crate::value::{Map, Value};
 use compact_str::{CompactString, format_compact};
-use serde_json::{Map, Value};
 
 use crate::engine::gofmt::{self, FastMap};
 use crate::engine::plan::LAST_APPLIED;
@@ -642,13 +642,7 @@ impl<'o> At<'o> {
     }
 }
 
-fn object(
-    map: &Map<String, Value>,
-    at: At<'_>,
-    paths: &mut Paths,
-    how: &Render<'_>,
-    out: &mut Vec<DocLine>,
-) {
+fn object(map: &Map, at: At<'_>, paths: &mut Paths, how: &Render<'_>, out: &mut Vec<DocLine>) {
     let At {
         parent,
         indent,
@@ -1028,7 +1022,7 @@ fn resolves_to_non_string(s: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use serde_json::json;
+    use crate::json;
 
     fn lines(v: &Value) -> Vec<String> {
         let mut paths = Paths::new();

@@ -120,7 +120,7 @@ mod absent {
 mod imp {
     use std::fmt::Write as _;
 
-    use serde_json::Value;
+    use crate::value::Value;
 
     use super::{ApplyArgs, ClusterArgs, error};
     use crate::cli::CliError;

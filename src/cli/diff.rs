@@ -30,8 +30,8 @@ use std::fmt::Write as _;
 use std::io::IsTerminal as _;
 use std::path::PathBuf;
 
+use crate::value::Value;
 use clap::{Args, ValueEnum};
-use serde_json::Value;
 
 use super::CliError;
 use super::objects::{self, Pair};
@@ -278,7 +278,7 @@ fn merged_annotations(merged: &mut Value, live: Option<&Value>) {
         }
     }
     let live_has_empty =
-        live_annotations.is_some_and(|a| a.as_object().is_some_and(serde_json::Map::is_empty));
+        live_annotations.is_some_and(|a| a.as_object().is_some_and(crate::value::Map::is_empty));
     if annotations.is_empty() && !live_has_empty {
         metadata.shift_remove("annotations");
     }

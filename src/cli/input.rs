@@ -2,7 +2,7 @@
 
 use std::path::Path;
 
-use serde_json::Value;
+use crate::value::Value;
 
 use super::CliError;
 use crate::document;

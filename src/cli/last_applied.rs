@@ -6,8 +6,8 @@
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
+use crate::value::Value;
 use clap::{Args, Subcommand, ValueEnum};
-use serde_json::Value;
 
 use super::CliError;
 use super::input::{read_bytes, read_object, read_one_object};
@@ -219,7 +219,7 @@ fn load_live(path: &Path) -> Result<(Value, Vec<u8>), CliError> {
 /// The live object's last-applied configuration (an empty object when it has none).
 fn current_last_applied(live: &Value, name: &str) -> Result<Value, CliError> {
     match annotation_of(live) {
-        None | Some("") => Ok(Value::Object(serde_json::Map::new())),
+        None | Some("") => Ok(Value::Object(crate::value::Map::new())),
         Some(text) => smp::parse_json(text).map_err(|_| {
             CliError::Input(format!(
                 "{name}: metadata.annotations[\"{LAST_APPLIED}\"]: not a JSON object"
@@ -269,11 +269,11 @@ fn commit(
                 .pointer_mut("/metadata/annotations")
                 .and_then(Value::as_object_mut)
             {
-                annotations.insert(LAST_APPLIED.into(), Value::String(annotation.clone()));
+                annotations.insert(LAST_APPLIED, Value::String(annotation.as_str().into()));
             } else if let Some(metadata) = want.get_mut("metadata").and_then(Value::as_object_mut) {
-                let mut annotations = serde_json::Map::new();
-                annotations.insert(LAST_APPLIED.into(), Value::String(annotation.clone()));
-                metadata.insert("annotations".into(), Value::Object(annotations));
+                let mut annotations = crate::value::Map::new();
+                annotations.insert(LAST_APPLIED, Value::String(annotation.as_str().into()));
+                metadata.insert("annotations", Value::Object(annotations));
             }
             let content = rewrite::set_annotation(text, &annotation, &want)
                 .map_err(|e| CliError::Failed(format!("{}: {e}", live_path.display())))?;

@@ -18,7 +18,7 @@ use std::io::Read as _;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-use serde_json::Value;
+use crate::value::Value;
 
 use super::CliError;
 use super::input::{MAX_INPUT_BYTES, flatten_lists, kind_name, read_bytes};
@@ -395,7 +395,7 @@ pub fn finish(stdout: String, stderr: &[String], code: i32) -> Result<String, Cl
 #[cfg(test)]
 mod tests {
     use super::*;
-    use serde_json::json;
+    use crate::json;
 
     fn obj(v: Value, source: &str) -> Object {
         Object {

@@ -5,8 +5,8 @@ mod json;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
+use crate::value::Value;
 use clap::{Args, ValueEnum};
-use serde_json::Value;
 
 use super::CliError;
 use super::input::{one_object_of, read_bytes, read_object};
@@ -323,7 +323,7 @@ fn entry(pair: &Pair, plan: &Result<Plan, CliError>) -> Result<Value, CliError> 
         .get("apiVersion")
         .cloned()
         .unwrap_or(Value::Null);
-    let mut e = serde_json::json!({
+    let mut e = crate::json!({
         "object": {
             "apiVersion": api_version,
             "kind": pair.key.kind,
@@ -333,14 +333,18 @@ fn entry(pair: &Pair, plan: &Result<Plan, CliError>) -> Result<Value, CliError> 
         "source": pair.local.source,
         "live": pair.live.as_ref().map(|l| l.source.clone()),
     });
-    match plan {
-        Ok(p) => {
-            e["plan"] = serde_json::to_value(p).map_err(|err| CliError::Failed(err.to_string()))?;
-        }
-        Err(err) => {
-            e["error"] =
-                serde_json::json!({"exitCode": err.exit_code(), "message": err.to_string()});
-        }
+    let (key, value) = match plan {
+        Ok(p) => (
+            "plan",
+            crate::value::to_value(p).map_err(|err| CliError::Failed(err.to_string()))?,
+        ),
+        Err(err) => (
+            "error",
+            crate::json!({"exitCode": err.exit_code(), "message": err.to_string()}),
+        ),
+    };
+    if let Value::Object(m) = &mut e {
+        m.insert(key, value);
     }
     Ok(e)
 }
@@ -585,18 +589,18 @@ pub fn render(p: &Plan, format: Format) -> Result<String, CliError> {
             String::from_utf8(out).map_err(|e| CliError::Failed(e.to_string()))?
         }
         Format::Yaml => {
-            let value = serde_json::to_value(p).map_err(|e| CliError::Failed(e.to_string()))?;
+            let value = crate::value::to_value(p).map_err(|e| CliError::Failed(e.to_string()))?;
             jsonmerge::to_yaml(&value)
         }
         Format::Text => text(p),
     })
 }
 
-/// [`render`] through a `serde_json::Value` of the plan: what `-o json` wrote before
+/// [`render`] through a `crate::value::Value` of the plan: what `-o json` wrote before
 /// [`json::write`], kept to check it.
 #[cfg(test)]
 fn render_via_value(p: &Plan, format: Format) -> Result<String, CliError> {
-    let value = serde_json::to_value(p).map_err(|e| CliError::Failed(e.to_string()))?;
+    let value = crate::value::to_value(p).map_err(|e| CliError::Failed(e.to_string()))?;
     match format {
         Format::Json => {
             let mut s =

@@ -7,9 +7,9 @@ use std::time::Duration;
 
 use tokio::sync::Mutex;
 
+use crate::value::Value;
 use kube::config::{KubeConfigOptions, Kubeconfig};
 use kube::{Client, Config};
-use serde_json::Value;
 
 use super::{ClusterError, Conn, Request, status_error};
 

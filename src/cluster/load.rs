@@ -2,8 +2,8 @@
 //! struct: those drop unknown fields and an explicit `creationTimestamp: null`), then the
 //! patch metadata source. Several objects load at once, at most [`LOAD_CONCURRENCY`].
 
+use crate::value::Value;
 use futures::StreamExt as _;
-use serde_json::Value;
 
 use super::{
     Choice, Cluster, ClusterError, LOAD_CONCURRENCY, Target, get, identity, plan_namespace,

@@ -15,7 +15,7 @@
 use std::collections::HashMap;
 use std::sync::Arc;
 
-use serde_json::Value;
+use crate::value::Value;
 
 use super::{Choice, Cluster, Request, SchemaSource, Verb};
 use crate::engine::schema::Schema;
@@ -158,7 +158,7 @@ impl Cluster {
                             .iter()
                             .filter_map(|(k, v)| {
                                 let url = v.get("serverRelativeURL")?.as_str()?;
-                                Some((k.clone(), url.to_owned()))
+                                Some((k.to_string(), url.to_owned()))
                             })
                             .collect::<HashMap<_, _>>()
                     })
@@ -220,7 +220,7 @@ fn pick(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use serde_json::json;
+    use crate::json;
 
     #[test]
     fn the_first_patch_operation_for_the_kind_decides() {

@@ -1,7 +1,7 @@
 //! Sending a commit: the request as built (`annotation_patch`, `apply_request`), its answer
 //! the object as the server now holds it (or would, for a dry run).
 
-use serde_json::Value;
+use crate::value::Value;
 
 use super::{Cluster, ClusterError, Request};
 

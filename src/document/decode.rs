@@ -13,7 +13,7 @@
 
 use std::borrow::Cow;
 
-use serde_json::{Map, Value};
+use crate::value::{Map, Value};
 
 use super::resolve::{self, GoScalar};
 use super::spans::{Span, Spans};
@@ -213,7 +213,7 @@ impl<'t, 'a> Decoder<'t, 'a> {
     fn mapping_into(
         &mut self,
         id: NodeId,
-        out: &mut Map<String, Value>,
+        out: &mut Map,
         span: usize,
         depth: usize,
     ) -> Result<(), Fail> {
@@ -273,13 +273,7 @@ impl<'t, 'a> Decoder<'t, 'a> {
 
     /// go-yaml's `merge`: a mapping, an alias of one, or a sequence of those (last first, so
     /// that the earlier ones win).
-    fn merge(
-        &mut self,
-        id: NodeId,
-        out: &mut Map<String, Value>,
-        span: usize,
-        depth: usize,
-    ) -> Result<(), Fail> {
+    fn merge(&mut self, id: NodeId, out: &mut Map, span: usize, depth: usize) -> Result<(), Fail> {
         if self.is_map(id) {
             return self.merge_one(id, out, span, depth);
         }
@@ -299,7 +293,7 @@ impl<'t, 'a> Decoder<'t, 'a> {
     fn merge_one(
         &mut self,
         id: NodeId,
-        out: &mut Map<String, Value>,
+        out: &mut Map,
         span: usize,
         depth: usize,
     ) -> Result<(), Fail> {

@@ -5,7 +5,7 @@
 //! text again: int64 if the number text parses as one, float64 otherwise. So `1.0` becomes the
 //! integer 1, a key `1e7` becomes `"1e+07"`, and `.inf` cannot be written at all.
 
-use serde_json::{Number, Value};
+use crate::value::{Number, Value};
 
 /// A float64 as kubectl ends up holding it after sigs.k8s.io/yaml's JSON round trip.
 ///

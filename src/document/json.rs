@@ -8,7 +8,7 @@
 //! `9223372036854775808`), and a literal too large for float64 is an error. This is unlike
 //! YAML, where `1.0` becomes 1.
 
-use serde_json::{Map, Number, Value};
+use crate::value::{Map, Number, Value};
 
 use super::spans::{Span, Spans};
 use super::{Fail, MAX_DEPTH, Origin, Pos};
@@ -147,7 +147,7 @@ impl<'a> Reader<'a> {
             ))),
             Some(b'{') => self.object(spans, span, depth),
             Some(b'[') => self.array(spans, span, depth),
-            Some(b'"') => self.string().map(Value::String),
+            Some(b'"') => self.string().map(|s| Value::String(s.into())),
             Some(b'-' | b'0'..=b'9') => self.number(),
             Some(b't') => self.literal("true", Value::Bool(true)),
             Some(b'f') => self.literal("false", Value::Bool(false)),

@@ -8,8 +8,8 @@
 
 use std::borrow::Cow;
 
+use crate::value::Value;
 use saphyr_parser::ScalarStyle;
-use serde_json::Value;
 
 use super::goenc;
 use super::gofloat;
@@ -247,7 +247,7 @@ pub(super) fn to_json(v: GoScalar<'_>) -> Result<Value, String> {
                 ));
             }
         },
-        GoScalar::Str(s) => Value::String(exact(s)),
+        GoScalar::Str(s) => Value::String(exact(s).into()),
     })
 }
 

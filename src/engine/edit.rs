@@ -5,7 +5,7 @@
 //! last-applied, then from the file": after [`drop`], the next apply no longer clears the field
 //! when it leaves the file.
 
-use serde_json::{Map, Value};
+use crate::value::{Map, Value};
 
 use super::gofmt;
 use super::plan::{FieldPath, Seg};
@@ -32,7 +32,7 @@ pub fn drop(doc: &Value, path: &FieldPath) -> Result<Value, EditError> {
     let parent =
         walk_mut(&mut out, parent_path, Create::No).map_err(|_| missing(path, "last-applied"))?;
     let removed = match (last, parent) {
-        (Seg::Key(k), Value::Object(m)) => m.shift_remove(&**k).is_some(),
+        (Seg::Key(k), Value::Object(m)) => m.shift_remove(k).is_some(),
         (seg, Value::Array(items)) => match position(items, seg) {
             Some(i) => {
                 items.remove(i);
@@ -166,7 +166,7 @@ fn walk_mut<'v>(
                             Value::Object(Map::new())
                         }
                     }),
-                    Create::No => m.get_mut(&**k).ok_or_else(|| format!("{k}: missing"))?,
+                    Create::No => m.get_mut(k).ok_or_else(|| format!("{k}: missing"))?,
                 }
             }
             list_seg => {
@@ -183,7 +183,7 @@ fn walk_mut<'v>(
                         let mut m = Map::new();
                         m.insert(
                             key.to_string(),
-                            from_live.unwrap_or_else(|| Value::String(value.to_string())),
+                            from_live.unwrap_or_else(|| Value::String(value.as_ref().into())),
                         );
                         items.push(Value::Object(m));
                         items.len() - 1
@@ -200,7 +200,7 @@ fn walk_mut<'v>(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use serde_json::json;
+    use crate::json;
 
     fn p(s: &str) -> FieldPath {
         s.parse().unwrap()

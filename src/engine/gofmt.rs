@@ -8,7 +8,7 @@ use std::cmp::Ordering;
 use std::collections::{HashMap, HashSet};
 use std::fmt::Write as _;
 
-use serde_json::{Number, Value};
+use crate::value::{Number, Value};
 
 /// The dynamic type of a decoded JSON value as Go's `encoding/json` (with int64 numbers) gives it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -82,15 +82,15 @@ pub fn sprint_cow(v: &Value) -> Cow<'_, str> {
 
 /// `fmt.Sprintf("%v", m)` for a map.
 #[must_use]
-pub fn sprint_map(m: &serde_json::Map<String, Value>) -> String {
+pub fn sprint_map(m: &crate::value::Map) -> String {
     let mut s = String::new();
     write_map_v(m, &mut s, 0);
     s
 }
 
-fn write_map_v(map: &serde_json::Map<String, Value>, out: &mut String, depth: usize) {
+fn write_map_v(map: &crate::value::Map, out: &mut String, depth: usize) {
     out.push_str("map[");
-    let mut keys: Vec<&String> = map.keys().collect();
+    let mut keys: Vec<&crate::value::Str> = map.keys().collect();
     keys.sort();
     for (i, k) in keys.into_iter().enumerate() {
         if i > 0 {
@@ -285,7 +285,7 @@ pub fn deduplicate_scalars(list: &mut Vec<Value>) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use serde_json::json;
+    use crate::json;
 
     #[test]
     fn sprint_is_go_percent_v() {

@@ -8,20 +8,20 @@
 //! - [`go_format_g`]: `strconv.FormatFloat(f, 'g', -1, 64)`, as `fmt`'s `%v` prints a float64.
 //!
 //! Strings are escaped as Go 1.22+ does (`\b` and `\f` get short escapes since Go 1.22; kubectl
-//! and apimachinery build with Go >= 1.24). Equality: `serde_json::Value`'s `==` already keeps
+//! and apimachinery build with Go >= 1.24). Equality: `crate::value::Value`'s `==` already keeps
 //! integers and floats apart (`0 != 0.0`), which is what Go's `reflect.DeepEqual` does on decoded
 //! values, so no separate helper is needed.
 
 use std::fmt::Write as _;
 
-use serde_json::{Number, Value};
+use crate::value::{Number, Value};
 
 use crate::engine::MAX_DEPTH;
 
 /// Why a value cannot be written as Go would.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum GoJsonError {
-    /// NaN or ±Inf (Go: `json: unsupported value: NaN`). A `serde_json::Value` cannot hold
+    /// NaN or ±Inf (Go: `json: unsupported value: NaN`). A `crate::value::Value` cannot hold
     /// them, so only [`write_float`] can return this.
     #[error("json: unsupported value: {0}")]
     UnsupportedValue(String),
@@ -132,7 +132,7 @@ fn write_value(v: &Value, out: &mut String, style: Style, depth: usize) -> Resul
                 out.push_str("{}");
                 return Ok(());
             }
-            let mut entries: Vec<(&String, &Value)> = map.iter().collect();
+            let mut entries: Vec<(&crate::value::Str, &Value)> = map.iter().collect();
             if style.sorted {
                 entries.sort_by(|a, b| a.0.as_bytes().cmp(b.0.as_bytes()));
             }
@@ -289,7 +289,7 @@ const STOP: [bool; 256] = {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use serde_json::json;
+    use crate::json;
 
     fn float(f: f64) -> String {
         let mut s = String::new();

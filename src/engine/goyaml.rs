@@ -20,7 +20,7 @@
 //! Everything that prints YAML uses it: `diff`, `plan -o yaml`, `last-applied view -o yaml`,
 //! the conflict error (`mergepatch.ToYAMLOrError` is the same `Marshal`), the patch view.
 
-use serde_json::{Map, Value};
+use crate::value::{Map, Value};
 
 use crate::engine::gojson::{go_format_g, write_number};
 
@@ -203,9 +203,9 @@ impl Emitter {
         self.pop_indent();
     }
 
-    fn mapping(&mut self, map: &Map<String, Value>, depth: usize) {
+    fn mapping(&mut self, map: &Map, depth: usize) {
         self.increase_indent(false, false);
-        let mut entries: Vec<(&String, &Value)> = map.iter().collect();
+        let mut entries: Vec<(&crate::value::Str, &Value)> = map.iter().collect();
         entries.sort_by(|a, b| key_order(a.0, b.0));
         for (key, value) in entries {
             self.write_indent();
@@ -562,7 +562,7 @@ fn analyze(value: &str) -> Analysis {
 
 /// A number as go-yaml reads Go's JSON text back and marshals it again: an integer that fits
 /// int64 or uint64 in decimal, anything else through float64 in `%g` form.
-fn number(n: &serde_json::Number) -> String {
+fn number(n: &crate::value::Number) -> String {
     let mut text = String::new();
     if write_number(n, &mut text).is_err() {
         return n.to_string();
@@ -918,7 +918,7 @@ fn key_less(a: &str, b: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use serde_json::json;
+    use crate::json;
 
     #[test]
     fn block_style_lists_not_indented_under_keys() {

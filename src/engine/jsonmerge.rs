@@ -18,7 +18,7 @@
 mod apply;
 mod create;
 
-use serde_json::{Map, Value};
+use crate::value::{Map, Value};
 
 pub use crate::engine::gofmt::sprint as go_sprint;
 pub use crate::engine::goyaml::to_yaml;
@@ -140,7 +140,7 @@ pub fn create_three_way_json_merge_patch(
     Ok(patch)
 }
 
-fn as_patch_object(patch: &Value) -> Result<&Map<String, Value>, JsonMergeError> {
+fn as_patch_object(patch: &Value) -> Result<&Map, JsonMergeError> {
     match patch {
         Value::Object(map) => Ok(map),
         _ => Err(JsonMergeError::PatchNotAnObject),
@@ -151,18 +151,11 @@ fn as_patch_object(patch: &Value) -> Result<&Map<String, Value>, JsonMergeError>
 /// without, drop them (the additions and changes). Lists are leaves; an explicitly empty
 /// object `{}` is a value (kept without `keep_null`); an object left empty by the filter
 /// is dropped.
-pub fn keep_or_delete_null_in_obj(
-    obj: &Map<String, Value>,
-    keep_null: bool,
-) -> Result<Map<String, Value>, JsonMergeError> {
+pub fn keep_or_delete_null_in_obj(obj: &Map, keep_null: bool) -> Result<Map, JsonMergeError> {
     filter_nulls(obj, keep_null, 0)
 }
 
-fn filter_nulls(
-    obj: &Map<String, Value>,
-    keep_null: bool,
-    depth: usize,
-) -> Result<Map<String, Value>, JsonMergeError> {
+fn filter_nulls(obj: &Map, keep_null: bool, depth: usize) -> Result<Map, JsonMergeError> {
     check_depth(depth)?;
     let mut filtered = Map::new();
     for (key, value) in obj {
@@ -233,7 +226,7 @@ fn conflicts(left: &Value, right: &Value, depth: usize) -> Result<bool, JsonMerg
 #[cfg(test)]
 mod tests {
     use super::*;
-    use serde_json::json;
+    use crate::json;
 
     fn three_way(
         original: Value,

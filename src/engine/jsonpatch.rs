@@ -5,7 +5,7 @@
 //! standard json-patch-tests suite. Around it: a depth check (the crate recurses without a
 //! limit) and a patch that must be a list of operations.
 
-use serde_json::Value;
+use crate::value::Value;
 
 use crate::engine::MAX_DEPTH;
 
@@ -34,22 +34,27 @@ pub fn apply_json_patch(doc: &Value, patch: &Value) -> Result<Value, JsonPatchEr
             "a JSON Patch is a list of operations".to_owned(),
         ));
     }
-    let operations: json_patch::Patch = serde_json::from_value(patch.clone())
+    // The `json_patch` crate works on `serde_json`'s values: the documents cross over.
+    let operations: json_patch::Patch = serde_json::to_value(patch)
+        .and_then(serde_json::from_value)
         .map_err(|e| JsonPatchError::InvalidPatch(e.to_string()))?;
-    let mut out = doc.clone();
+    let mut out = serde_json::to_value(doc).map_err(|e| JsonPatchError::Failed(e.to_string()))?;
     json_patch::patch(&mut out, &operations).map_err(|e| JsonPatchError::Failed(e.to_string()))?;
-    Ok(out)
+    Ok(Value::from(out))
 }
 
 /// An RFC 6902 patch turning `from` into `to`: `add`/`remove`/`replace` operations, object
 /// keys in `to`'s order, list items compared by index. Identical documents give `[]`.
 /// Documents nesting deeper than [`MAX_DEPTH`] get a single whole-document `replace`.
 pub fn diff_json_patch(from: &Value, to: &Value) -> Value {
-    let whole = || serde_json::json!([{ "op": "replace", "path": "", "value": to }]);
+    let whole = || crate::json!([{ "op": "replace", "path": "", "value": to }]);
     if too_deep(from) || too_deep(to) {
         return whole();
     }
-    serde_json::to_value(json_patch::diff(from, to)).unwrap_or_else(|_| whole())
+    let (Ok(from), Ok(to)) = (serde_json::to_value(from), serde_json::to_value(to)) else {
+        return whole();
+    };
+    crate::value::to_value(json_patch::diff(&from, &to)).unwrap_or_else(|_| whole())
 }
 
 /// Does `v` hold a container nested inside [`MAX_DEPTH`] or more others? (Iterative.)
@@ -72,7 +77,7 @@ fn too_deep(v: &Value) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use serde_json::json;
+    use crate::json;
 
     #[test]
     fn apply_runs_operations_in_order() {

@@ -26,7 +26,7 @@ pub mod replicas;
 pub mod secret;
 pub mod size;
 
-use serde_json::Value;
+use crate::value::Value;
 
 use super::plan::Warning;
 use super::schema::Meta;
@@ -119,7 +119,7 @@ fn show(v: &Value) -> String {
 pub(crate) mod testing {
     //! Helpers for the lints' unit tests: plan a case with the embedded schema.
 
-    use serde_json::Value;
+    use crate::value::Value;
 
     use crate::engine::plan::{LastApplied, Plan, PlanError, PlanInput, Warning, plan};
     use crate::engine::schema::Schema;

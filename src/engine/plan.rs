@@ -13,8 +13,8 @@ mod warnings;
 
 use std::borrow::Cow;
 
+use crate::value::Value;
 use serde::Serialize;
-use serde_json::Value;
 
 pub use annotation::{LAST_APPLIED, encode as encode_annotation, of as annotation_of};
 pub use fields::{Action, FieldPlan, FieldRef, Reason};
@@ -405,7 +405,7 @@ fn stage_with<'a, 's>(
                 && identity(&doc).2.is_empty()
                 && let Some(metadata) = doc.get_mut("metadata").and_then(Value::as_object_mut)
             {
-                metadata.insert("namespace".into(), Value::String(local_ns.to_owned()));
+                metadata.insert("namespace", Value::String(local_ns.into()));
             }
             let text = annotation::encode(&doc)
                 .map_err(|e| input_error(InputDoc::LastApplied, e.to_string()))?;
@@ -427,7 +427,7 @@ fn stage_with<'a, 's>(
             },
         },
     };
-    let empty = Value::Object(serde_json::Map::new());
+    let empty = Value::Object(crate::value::Map::new());
     let original_doc = original.as_ref().unwrap_or(&empty);
 
     // A strategic patch is applied to a copy of live: made beside the three-way diff.
@@ -444,7 +444,7 @@ fn stage_with<'a, 's>(
     let (patch, halves) = patch?;
     let copy = || copy.unwrap_or_else(|| current.as_ref().clone());
 
-    let unchanged = patch.as_object().is_some_and(serde_json::Map::is_empty);
+    let unchanged = patch.as_object().is_some_and(crate::value::Map::is_empty);
     let result = if unchanged {
         copy()
     } else {
@@ -638,7 +638,7 @@ fn prepare_local(
             .unwrap_or("default")
             .to_owned();
         if let Some(metadata) = local.get_mut("metadata").and_then(Value::as_object_mut) {
-            metadata.insert("namespace".into(), Value::String(ns));
+            metadata.insert("namespace", Value::String(ns.into()));
         }
     }
     Ok(local)

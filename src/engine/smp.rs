@@ -27,7 +27,7 @@ mod order;
 mod three_way;
 mod window;
 
-use serde_json::{Map, Value};
+use crate::value::{Map, Value};
 
 pub use super::error::SmpError;
 use super::schema::{Meta, PatchMeta};
@@ -158,7 +158,7 @@ fn go_numbers(v: &mut Value, depth: usize) -> Result<(), SmpError> {
     check_depth(depth)?;
     match v {
         Value::Number(n) if n.is_u64() && !n.is_i64() => {
-            if let Some(f) = n.as_f64().and_then(serde_json::Number::from_f64) {
+            if let Some(f) = n.as_f64().and_then(crate::value::Number::from_f64) {
                 *n = f;
             }
         }
@@ -191,11 +191,11 @@ pub fn merging_maps_have_conflicts(
     conflict::merging_maps_have_conflicts(&mut left, &mut right, meta)
 }
 
-static EMPTY: std::sync::LazyLock<Map<String, Value>> = std::sync::LazyLock::new(Map::new);
+static EMPTY: std::sync::LazyLock<Map> = std::sync::LazyLock::new(Map::new);
 
 /// A document as the reference decodes it into `map[string]interface{}`: `null` is an empty map,
 /// anything else but an object is invalid.
-fn as_map(v: &Value) -> Result<&Map<String, Value>, SmpError> {
+fn as_map(v: &Value) -> Result<&Map, SmpError> {
     match v {
         Value::Object(m) => Ok(m),
         Value::Null => Ok(&EMPTY),
@@ -203,7 +203,7 @@ fn as_map(v: &Value) -> Result<&Map<String, Value>, SmpError> {
     }
 }
 
-fn into_map(v: Value) -> Result<Map<String, Value>, SmpError> {
+fn into_map(v: Value) -> Result<Map, SmpError> {
     match v {
         Value::Object(m) => Ok(m),
         Value::Null => Ok(Map::new()),
@@ -264,7 +264,7 @@ pub(crate) fn bad_arg_type_slice(actual: &Value) -> SmpError {
 }
 
 /// `mergepatch.ErrNoMergeKey(m, key)`.
-pub(crate) fn no_merge_key(m: &Map<String, Value>, key: &str) -> SmpError {
+pub(crate) fn no_merge_key(m: &Map, key: &str) -> SmpError {
     SmpError::NoMergeKey {
         map: gofmt::sprint_map(m),
         key: key.to_owned(),

@@ -4,7 +4,7 @@
 use std::path::Path;
 use std::process::Command;
 
-use serde_json::Value;
+use applyscope::value::Value;
 
 use crate::support::{cases, shared_or_skip};
 
@@ -38,7 +38,7 @@ impl Cli {
 fn input(case: &Value, field: &str) -> Value {
     case.get(field)
         .cloned()
-        .unwrap_or(Value::Object(serde_json::Map::new()))
+        .unwrap_or(Value::Object(applyscope::value::Map::new()))
 }
 
 fn schema_args(dir: &Path, v3: bool) -> Vec<std::ffi::OsString> {

@@ -45,7 +45,8 @@ pub use crate::support::WEB_DEPLOYMENT as LOCAL;
 /// A live Deployment applied from LOCAL with image web:1, scaled to 5, with managedFields.
 pub fn live_web() -> Value {
     let applied = json!({"apiVersion":"apps/v1","kind":"Deployment","metadata":{"annotations":{},"name":"web","namespace":"team"},"spec":{"replicas":3,"selector":{"matchLabels":{"app":"web"}},"template":{"metadata":{"labels":{"app":"web"}},"spec":{"containers":[{"image":"web:1","name":"web"}]}}}});
-    let mut annotation = gojson::to_string(&applied).unwrap();
+    let mut annotation =
+        gojson::to_string(&applyscope::value::Value::from(applied.clone())).unwrap();
     annotation.push('\n');
     json!({
         "apiVersion": "apps/v1", "kind": "Deployment",
@@ -226,7 +227,7 @@ fn cluster_apply_sends_a_dry_run_then_the_patch() {
     assert_eq!(writes[0].body, writes[1].body);
     let body = writes[1].body_json();
     assert_eq!(
-        gojson::to_string(&body).unwrap(),
+        gojson::to_string(&applyscope::value::Value::from(body.clone())).unwrap(),
         writes[1].body_text(),
         "the body is written as Go writes it"
     );
@@ -303,10 +304,14 @@ fn cluster_last_applied_drop_patches_only_the_annotation_guarded_by_resource_ver
         Some("application/merge-patch+json")
     );
     let expected_doc = json!({"apiVersion":"apps/v1","kind":"Deployment","metadata":{"annotations":{},"name":"web","namespace":"team"},"spec":{"selector":{"matchLabels":{"app":"web"}},"template":{"metadata":{"labels":{"app":"web"}},"spec":{"containers":[{"image":"web:1","name":"web"}]}}}});
-    let mut annotation = gojson::to_string(&expected_doc).unwrap();
+    let mut annotation =
+        gojson::to_string(&applyscope::value::Value::from(expected_doc.clone())).unwrap();
     annotation.push('\n');
     let body = json!({"metadata": {"annotations": {LA: annotation}, "resourceVersion": "7"}});
-    assert_eq!(w.body_text(), gojson::to_string(&body).unwrap());
+    assert_eq!(
+        w.body_text(),
+        gojson::to_string(&applyscope::value::Value::from(body.clone())).unwrap()
+    );
     let after = s.api.object(WEB).unwrap();
     assert_eq!(after["spec"]["replicas"], 5, "only the annotation changed");
     assert_eq!(after["metadata"]["annotations"][LA], annotation);
@@ -732,6 +737,7 @@ fn cluster_apply_matches_kubectl_recordings() {
         .unwrap()
         .remove(0)
         .value;
+        let local: Value = serde_json::to_value(&local).unwrap();
         for obj in [Some(&local), expected.get("live")].into_iter().flatten() {
             let (Some(av), Some(k)) = (obj["apiVersion"].as_str(), obj["kind"].as_str()) else {
                 continue;
@@ -773,7 +779,7 @@ fn cluster_apply_matches_kubectl_recordings() {
             assert_eq!(real[0].body_json(), *body, "{name}");
             assert_eq!(
                 real[0].body_text(),
-                gojson::to_string(body).unwrap(),
+                gojson::to_string(&applyscope::value::Value::from(body.clone())).unwrap(),
                 "{name}"
             );
             created += 1;
@@ -793,7 +799,8 @@ fn cluster_apply_matches_kubectl_recordings() {
             // kubectl's bytes: Go's json.Marshal of the patch (sorted keys, HTML escaped).
             assert_eq!(
                 real[0].body_text(),
-                gojson::to_string(&expected["patch"]).unwrap(),
+                gojson::to_string(&applyscope::value::Value::from(expected["patch"].clone()))
+                    .unwrap(),
                 "{name}"
             );
             patched += 1;
@@ -846,7 +853,7 @@ fn cluster_openapi_v2_gives_kubectls_patch() {
     let writes = api.writes();
     assert_eq!(
         writes[1].body_text(),
-        gojson::to_string(&expected["patch"]).unwrap()
+        gojson::to_string(&applyscope::value::Value::from(expected["patch"].clone())).unwrap()
     );
     assert!(api.requests().iter().any(|r| r.path == "/openapi/v2"));
 }

@@ -47,12 +47,17 @@ fn notice(h: &Harness) -> String {
     h.model.notice.clone().unwrap_or_default()
 }
 
+/// A test value as the library's value type.
+fn lib(v: &Value) -> applyscope::value::Value {
+    applyscope::value::Value::from(v.clone())
+}
+
 fn annotation_body(doc: &Value, rv: &str) -> String {
-    let mut annotation = gojson::to_string(doc).unwrap();
+    let mut annotation = gojson::to_string(&lib(doc)).unwrap();
     annotation.push('\n');
-    gojson::to_string(
-        &json!({"metadata": {"annotations": {LA: annotation}, "resourceVersion": rv}}),
-    )
+    gojson::to_string(&applyscope::json!(
+        {"metadata": {"annotations": {LA: annotation}, "resourceVersion": rv}}
+    ))
     .unwrap()
 }
 
@@ -290,10 +295,11 @@ fn cluster_keys_secret_values_stay_masked_in_the_dry_run_answer() {
     };
     let local = json!({"apiVersion": "v1", "kind": "Secret", "metadata": {"name": "s"},
         "data": {"password": "bmV3LXNlY3JldA=="}});
-    let (source, session) = applyscope::cluster::open(&conn, local, None, true, "s.yaml").unwrap();
+    let (source, session) =
+        applyscope::cluster::open(&conn, lib(&local), None, true, "s.yaml").unwrap();
     let mut h = Harness::of(Model::from_cluster(source, session).unwrap());
     // The server's dry run answers with an admission-injected label and another value.
-    let mut answer = h.model.plan.result.clone();
+    let mut answer: Value = serde_json::to_value(&h.model.plan.result).unwrap();
     answer["metadata"]["labels"] = json!({"injected": "yes"});
     answer["data"]["password"] = json!("c2VydmVyLXZhbHVl");
     api.fail_next("PATCH", "/api/v1/namespaces/team/secrets/s", 200, answer);

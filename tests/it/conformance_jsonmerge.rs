@@ -2,7 +2,7 @@
 //! RFC 6902 JSON Patch suite, against the vectors in `../shared/conformance` (see its README
 //! for what each file asserts).
 //!
-//! JSON equality is `serde_json::Value`'s `==`: object key order does not matter, list order
+//! JSON equality is `applyscope::value::Value`'s `==`: object key order does not matter, list order
 //! does, and integers and floats stay apart (`0 != 0.0`), as Go's `reflect.DeepEqual` on
 //! decoded values.
 
@@ -13,7 +13,7 @@ use applyscope::engine::jsonmerge::{
     apply_merge_patch, create_three_way_json_merge_patch, has_conflicts, keep_or_delete_null_in_obj,
 };
 use applyscope::engine::jsonpatch::apply_json_patch;
-use serde_json::Value;
+use applyscope::value::Value;
 
 const DIR: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/conformance");
 
@@ -80,7 +80,7 @@ fn jsonmerge_three_way() {
             failures.push(format!("{id}: patch {patch}, want {}", case["threeWay"]));
         }
         let base = if current.is_null() {
-            serde_json::json!({})
+            applyscope::json!({})
         } else {
             current.clone()
         };

@@ -3,8 +3,8 @@
 
 use applyscope::engine::schema::{Meta, Schema};
 use applyscope::engine::smp;
+use applyscope::value::Value;
 use pretty_assertions::assert_eq;
-use serde_json::Value;
 
 use crate::support::{cases, read_json, shared_or_skip};
 
@@ -51,7 +51,7 @@ fn input(case: &Value, field: &str) -> Value {
     // A missing input is absent, which the reference treats like `{}`.
     case.get(field)
         .cloned()
-        .unwrap_or(Value::Object(serde_json::Map::new()))
+        .unwrap_or(Value::Object(applyscope::value::Map::new()))
 }
 
 fn id(case: &Value) -> &str {

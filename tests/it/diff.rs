@@ -18,8 +18,8 @@ use std::process::Command;
 
 use applyscope::cli::diff::{self, Options};
 use applyscope::cli::objects::{self, Object};
+use applyscope::value::Value;
 use pretty_assertions::assert_eq;
-use serde_json::Value;
 
 use crate::support::shared_or_skip;
 

@@ -10,7 +10,7 @@ mod kubectl_streams;
 use applyscope::document::{
     Document, LoadError, MAX_DEPTH, PathSeg, Pos, parse_documents, parse_documents_bytes,
 };
-use serde_json::Value;
+use applyscope::value::Value;
 
 /// A Go-formatted float, as `encoding/json` writes it.
 fn go_float(f: f64) -> String {
@@ -40,7 +40,7 @@ fn go_json(v: &Value) -> String {
             format!("[{}]", items.join(","))
         }
         Value::Object(map) => {
-            let mut keys: Vec<&String> = map.keys().collect();
+            let mut keys: Vec<&applyscope::value::Str> = map.keys().collect();
             keys.sort();
             let items: Vec<String> = keys
                 .iter()

@@ -13,7 +13,7 @@ use applyscope::app::{
     Command, Docs, EditOptions, Files, Message, Mode, ModeKind, Model, ReloadRequest, Source,
 };
 use applyscope::engine::plan::{Action, LAST_APPLIED, encode_annotation};
-use serde_json::Value;
+use applyscope::value::Value;
 
 use crate::tui_support::Harness;
 

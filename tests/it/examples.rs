@@ -9,8 +9,9 @@ use applyscope::cli::plan::{PlanDocs, compute};
 use applyscope::document::parse_documents;
 use applyscope::engine::plan::{Action, FieldPlan, LAST_APPLIED, Plan};
 use applyscope::examples::{EXAMPLES, Example, find};
+use applyscope::json;
+use applyscope::value::Value;
 use pretty_assertions::assert_eq;
-use serde_json::{Value, json};
 
 fn parse(text: &str, file: &str) -> Value {
     let mut docs = parse_documents(text, file).unwrap_or_else(|e| panic!("{e}"));
@@ -55,7 +56,7 @@ fn why(p: &Plan, path: &str) -> (Action, String, &'static str) {
 }
 
 fn table_name(f: &FieldPlan) -> String {
-    serde_json::to_value(f.reason.table)
+    applyscope::value::to_value(f.reason.table)
         .unwrap()
         .as_str()
         .unwrap()
@@ -73,7 +74,7 @@ fn all_keys(v: &Value, out: &mut Vec<String>) {
     match v {
         Value::Object(m) => {
             for (k, item) in m {
-                out.push(k.clone());
+                out.push(k.to_string());
                 all_keys(item, out);
             }
         }

@@ -345,8 +345,10 @@ impl FakeApi {
                         let Some(meta) = schema.root_for_gvk(api_version, kind) else {
                             return (200, current);
                         };
-                        match applyscope::engine::smp::apply(current.clone(), patch, meta) {
-                            Ok(v) => v,
+                        let lib = applyscope::value::Value::from;
+                        match applyscope::engine::smp::apply(lib(current.clone()), lib(patch), meta)
+                        {
+                            Ok(v) => serde_json::to_value(&v).unwrap(),
                             Err(e) => return status(422, "Invalid", &e.to_string()),
                         }
                     }

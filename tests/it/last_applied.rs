@@ -5,7 +5,7 @@
 use std::path::Path;
 use std::process::Command;
 
-use serde_json::Value;
+use applyscope::value::Value;
 
 fn cases() -> std::path::PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/cases")

@@ -9,8 +9,8 @@ use applyscope::document;
 use applyscope::engine::lint::CODES;
 use applyscope::engine::plan::{self, LastApplied, Plan, PlanInput};
 use applyscope::engine::schema::Schema;
+use applyscope::value::Value;
 use pretty_assertions::assert_eq;
-use serde_json::Value;
 
 fn examples() -> Vec<PathBuf> {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("assets/examples");
@@ -143,7 +143,7 @@ fn the_surprises_the_examples_teach() {
     let env = container(&kubectl("lint-duplicate-merge-key"))["env"].clone();
     assert_eq!(
         env,
-        serde_json::json!([{"name": "DB_HOST", "value": "postgres"}])
+        applyscope::json!([{"name": "DB_HOST", "value": "postgres"}])
     );
     // Renaming the TCP port renamed the UDP one.
     let ports = container(&kubectl("lint-port-protocol-merged"))["ports"].clone();

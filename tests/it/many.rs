@@ -4,8 +4,8 @@
 
 use std::path::Path;
 
+use applyscope::value::Value;
 use pretty_assertions::assert_eq;
-use serde_json::Value;
 
 use crate::support::WEB_DEPLOYMENT as WEB;
 
@@ -81,7 +81,7 @@ fn one_object_output_is_unchanged() {
     assert_eq!(many[0]["plan"], one);
     assert_eq!(
         many[0]["object"],
-        serde_json::json!({"apiVersion": "apps/v1", "kind": "Deployment", "namespace": "default", "name": "web"})
+        applyscope::json!({"apiVersion": "apps/v1", "kind": "Deployment", "namespace": "default", "name": "web"})
     );
     assert_eq!(many[0]["source"], "web.yaml");
     assert_eq!(many[0]["live"], "live/web.yaml");

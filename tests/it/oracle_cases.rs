@@ -8,8 +8,8 @@ use std::process::Command;
 use applyscope::document;
 use applyscope::engine::plan::{self, LastApplied, PlanInput};
 use applyscope::engine::schema::Schema;
+use applyscope::value::Value;
 use pretty_assertions::assert_eq;
-use serde_json::Value;
 
 use crate::support::shared_or_skip;
 

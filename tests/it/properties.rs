@@ -5,8 +5,9 @@
 
 use applyscope::engine::schema::{Meta, Schema};
 use applyscope::engine::smp;
+use applyscope::json;
+use applyscope::value::{Map, Value};
 use proptest::prelude::*;
-use serde_json::{Map, Value, json};
 
 /// The shape of a field in a random schema.
 #[derive(Clone, Debug)]
@@ -32,7 +33,7 @@ impl RandomSchema {
         for (i, fields) in self.defs.iter().enumerate() {
             let mut props = Map::new();
             // Every struct has `name` (the merge key) so it can sit in a merging list.
-            props.insert("name".into(), json!({"type": "string"}));
+            props.insert("name", json!({"type": "string"}));
             for (name, field) in fields {
                 let spec = match field {
                     Field::Scalar => json!({"type": "string"}),

@@ -7,7 +7,7 @@ use std::collections::BTreeSet;
 use std::path::PathBuf;
 
 use applyscope::engine::schema::{Kind, PatchMeta, Schema, Strategies};
-use serde_json::Value;
+use applyscope::value::Value;
 
 const ASSET: &str = "assets/schema/k8s-1.36.json";
 

@@ -4,7 +4,7 @@
 
 use std::path::{Path, PathBuf};
 
-use serde_json::Value;
+use applyscope::value::Value;
 
 /// `../shared` next to the package, if present.
 pub fn shared_dir() -> Option<PathBuf> {

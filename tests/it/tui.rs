@@ -12,7 +12,7 @@ use crate::tui_support::Harness;
 
 const NGINX: &str = "nginx-scale-image";
 
-fn doc(yaml: &str) -> serde_json::Value {
+fn doc(yaml: &str) -> applyscope::value::Value {
     applyscope::document::parse_documents(yaml, "t.yaml")
         .unwrap()
         .remove(0)

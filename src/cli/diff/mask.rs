@@ -15,7 +15,7 @@
 //!   too; kubectl prints it as it is. Here its `data` and `stringData` values are masked with
 //!   `***` (both sides hold the same annotation, so this changes no line of the diff's verdict).
 
-use serde_json::{Map, Value};
+use crate::value::{Map, Value};
 
 use crate::engine::gojson;
 use crate::engine::plan::LAST_APPLIED;
@@ -60,10 +60,10 @@ pub fn fold_string_data(obj: &mut Value) {
     if let Value::Object(data) = data {
         for (k, v) in string_data {
             let text = match &v {
-                Value::String(s) => s.clone(),
+                Value::String(s) => s.to_string(),
                 other => gojson::to_string(other).unwrap_or_default(),
             };
-            data.insert(k, Value::String(base64(text.as_bytes())));
+            data.insert(k, Value::String(base64(text.as_bytes()).into()));
         }
     }
 }
@@ -135,7 +135,7 @@ pub fn mask_annotation(obj: &mut Value) {
         if s.ends_with('\n') {
             masked.push('\n');
         }
-        *text = Value::String(masked);
+        *text = Value::String(masked.into());
     }
 }
 
@@ -164,7 +164,7 @@ fn base64(bytes: &[u8]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use serde_json::json;
+    use crate::json;
 
     #[test]
     fn kubectl_masker_rules() {

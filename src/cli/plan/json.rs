@@ -1,6 +1,6 @@
-//! `plan -o json` written straight from the [`Plan`], without a `serde_json::Value` copy of it.
+//! `plan -o json` written straight from the [`Plan`], without a `crate::value::Value` copy of it.
 //!
-//! The output is byte for byte what `gojson::to_string_pretty(&serde_json::to_value(plan))`
+//! The output is byte for byte what `gojson::to_string_pretty(&crate::value::to_value(plan))`
 //! gives (Go's `json.MarshalIndent` of the plan: keys sorted by bytes, two-space indent, empty
 //! `[]`/`{}` compact); the test below holds the two equal on every built-in example. At 10 MB the
 //! plan has about 500,000 fields, and the `Value` copy cost 40 % of the heap and a quarter of the
@@ -11,7 +11,7 @@ use std::borrow::Cow;
 use std::fmt::Write as _;
 use std::io::Write;
 
-use serde_json::Value;
+use crate::value::Value;
 
 use crate::engine::gojson::{self, GoJsonError};
 use crate::engine::plan::{
@@ -93,7 +93,7 @@ impl<W: Write> Out<'_, W> {
             }
             Value::Object(map) if !map.is_empty() && level < CHUNKED_LEVELS => {
                 // Keys sorted by their bytes, as gojson (Go's encoding/json) sorts them.
-                let mut entries: Vec<(&String, &Value)> = map.iter().collect();
+                let mut entries: Vec<(&crate::value::Str, &Value)> = map.iter().collect();
                 entries.sort_by(|a, b| a.0.as_bytes().cmp(b.0.as_bytes()));
                 self.buf.push('{');
                 for (i, (key, item)) in entries.into_iter().enumerate() {
@@ -559,7 +559,7 @@ mod tests {
     /// walks them): the output is the same as one thread's.
     #[test]
     fn a_large_plan_on_several_threads_writes_what_one_thread_writes() {
-        use serde_json::json;
+        use crate::json;
 
         use crate::engine::plan::{
             LAST_APPLIED, LastApplied, LiveLastApplied, PlanContext, PlanInput, encode_annotation,
@@ -571,7 +571,7 @@ mod tests {
                    "args": ["--a", format!("--b={i}")],
                    "env": (0..8).map(|j| json!({"name": format!("E{j}"), "value": format!("v{i}-{j}")})).collect::<Vec<_>>()})
         };
-        let deployment = |containers: Vec<serde_json::Value>| {
+        let deployment = |containers: Vec<crate::value::Value>| {
             json!({"apiVersion": "apps/v1", "kind": "Deployment",
                    "metadata": {"name": "big", "namespace": "default"},
                    "spec": {"replicas": 3, "template": {"spec": {"containers": containers}}}})

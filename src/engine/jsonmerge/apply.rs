@@ -11,7 +11,7 @@
 //!
 //! The crate also recurses without a depth limit.
 
-use serde_json::{Map, Value};
+use crate::value::{Map, Value};
 
 use super::JsonMergeError;
 use super::create::check_depth;
@@ -45,11 +45,7 @@ pub fn apply_merge_patch(doc: &Value, patch: &Value) -> Result<Value, JsonMergeE
 }
 
 /// evanphx `mergeDocs` (with `mergeMerge` false).
-fn merge_docs(
-    doc: &mut Map<String, Value>,
-    patch: &Map<String, Value>,
-    depth: usize,
-) -> Result<(), JsonMergeError> {
+fn merge_docs(doc: &mut Map, patch: &Map, depth: usize) -> Result<(), JsonMergeError> {
     check_depth(depth)?;
     for (key, value) in patch {
         if value.is_null() {
@@ -107,7 +103,7 @@ fn prune_nulls(v: &mut Value, depth: usize) -> Result<(), JsonMergeError> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use serde_json::json;
+    use crate::json;
 
     fn apply(doc: Value, patch: Value) -> Value {
         apply_merge_patch(&doc, &patch).unwrap()

@@ -5,7 +5,7 @@
 //! atomic (replaced whole when they differ), deleted keys become `null`, nested objects recurse
 //! and an unchanged object is left out, so identical documents give `{}`.
 
-use serde_json::{Map, Number, Value};
+use crate::value::{Map, Number, Value};
 
 use super::JsonMergeError;
 use crate::engine::MAX_DEPTH;
@@ -71,10 +71,7 @@ fn object_merge_patch(original: &Value, modified: &Value) -> Result<Value, JsonM
 }
 
 /// The document as Go decodes it into a `map[string]interface{}` (`null` gives a nil map).
-fn as_go_map<'a>(
-    v: &'a Value,
-    empty: &'a Map<String, Value>,
-) -> Result<&'a Map<String, Value>, JsonMergeError> {
+fn as_go_map<'a>(v: &'a Value, empty: &'a Map) -> Result<&'a Map, JsonMergeError> {
     match v {
         Value::Object(map) => Ok(map),
         Value::Null => Ok(empty),
@@ -83,11 +80,7 @@ fn as_go_map<'a>(
 }
 
 /// evanphx `getDiff`: what turns `a` into `b`.
-fn get_diff(
-    a: &Map<String, Value>,
-    b: &Map<String, Value>,
-    depth: usize,
-) -> Result<Map<String, Value>, JsonMergeError> {
+fn get_diff(a: &Map, b: &Map, depth: usize) -> Result<Map, JsonMergeError> {
     check_depth(depth)?;
     let mut into = Map::new();
     for (key, bv) in b {
@@ -210,7 +203,7 @@ fn number_through_float64(n: &Number) -> Value {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use serde_json::json;
+    use crate::json;
 
     fn diff(a: Value, b: Value) -> Value {
         create_merge_patch(&a, &b).unwrap()

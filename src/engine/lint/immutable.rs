@@ -14,7 +14,7 @@
 //! Known approximation: a suspended Job that never started may change some scheduling fields of
 //! its template; the lint still reports them.
 
-use serde_json::Value;
+use crate::value::Value;
 
 use super::{LintInput, group, gvk, show};
 use crate::engine::plan::Warning;
@@ -53,8 +53,8 @@ fn fields(live: &Value, result: &Value) -> (Vec<Vec<String>>, &'static str) {
         for doc in [live, result] {
             if let Some(Value::Object(spec)) = doc.get("spec") {
                 for k in spec.keys() {
-                    if !keep.contains(&k.as_str()) && !keys.contains(k) {
-                        keys.push(k.clone());
+                    if !keep.contains(&k.as_str()) && !keys.iter().any(|x| x == k) {
+                        keys.push(k.to_string());
                     }
                 }
             }
@@ -173,7 +173,7 @@ pub(super) fn check(input: &LintInput<'_>) -> Vec<Warning> {
 
 #[cfg(test)]
 mod tests {
-    use serde_json::json;
+    use crate::json;
 
     use super::*;
     use crate::engine::lint::testing::{plan_of, with_code};

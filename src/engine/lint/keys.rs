@@ -13,7 +13,7 @@
 //!   changing or removing one can change or drop the other (kubernetes#39188). Server-side apply
 //!   keys ports by number and protocol.
 
-use serde_json::Value;
+use crate::value::Value;
 
 use super::{LintInput, show};
 use crate::engine::gofmt::{self, ScalarKey};
@@ -228,7 +228,7 @@ pub(super) fn check(input: &LintInput<'_>) -> Vec<Warning> {
 
 #[cfg(test)]
 mod tests {
-    use serde_json::json;
+    use crate::json;
 
     use super::*;
     use crate::engine::lint::testing::{plan_of, with_code};

@@ -12,7 +12,7 @@
 //!   from the last-applied annotation only (`kubectl apply edit-last-applied`), then apply the
 //!   file without it; the live count is kept.
 
-use serde_json::Value;
+use crate::value::Value;
 
 use super::{LintInput, gvk, show};
 use crate::engine::plan::Warning;
@@ -97,7 +97,7 @@ pub(super) fn check(input: &LintInput<'_>) -> Vec<Warning> {
 
 #[cfg(test)]
 mod tests {
-    use serde_json::json;
+    use crate::json;
 
     use super::*;
     use crate::engine::lint::testing::{plan_of, with_code};

@@ -4,7 +4,7 @@
 //! `kubectl describe secret` (which hides `data`), printed unmasked by `kubectl diff`, readable
 //! through metadata-only access, and kept until the next apply replaces them.
 
-use serde_json::Value;
+use crate::value::Value;
 
 use super::{LintInput, gvk};
 use crate::engine::plan::Warning;
@@ -20,7 +20,7 @@ pub(super) fn check(input: &LintInput<'_>) -> Vec<Warning> {
             .local
             .get(field)
             .and_then(Value::as_object)
-            .map(|m| m.keys().cloned().collect())
+            .map(|m| m.keys().map(ToString::to_string).collect())
             .unwrap_or_default()
     };
     let (data, string_data) = (keys("data"), keys("stringData"));
@@ -51,7 +51,7 @@ pub(super) fn check(input: &LintInput<'_>) -> Vec<Warning> {
 
 #[cfg(test)]
 mod tests {
-    use serde_json::json;
+    use crate::json;
 
     use super::*;
     use crate::engine::lint::testing::{plan_of, with_code};

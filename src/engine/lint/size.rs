@@ -3,7 +3,7 @@
 //! 262144 bytes`). kubectl apply copies the whole file into the last-applied annotation, so a
 //! large ConfigMap or CRD fails to apply long before it reaches the 1.5 MB object limit.
 
-use serde_json::Value;
+use crate::value::Value;
 
 use super::LintInput;
 use crate::engine::plan::{LAST_APPLIED, Warning};
@@ -69,7 +69,7 @@ pub(super) fn check(input: &LintInput<'_>) -> Vec<Warning> {
 
 #[cfg(test)]
 mod tests {
-    use serde_json::json;
+    use crate::json;
 
     use super::*;
     use crate::engine::lint::testing::{plan_of, with_code};

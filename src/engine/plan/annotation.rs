@@ -3,7 +3,7 @@
 //! JSON with sorted keys, `"annotations":{}` kept when otherwise empty, `<` `>` `&` escaped,
 //! Go's numbers, and a trailing newline.
 
-use serde_json::{Map, Value};
+use crate::value::{Map, Value};
 
 use crate::engine::gojson;
 
@@ -29,7 +29,7 @@ pub fn encode(local: &Value) -> Result<String, gojson::GoJsonError> {
 pub fn with_annotation(local: &Value, annotation: &str) -> Value {
     let mut obj = local.clone();
     set_annotations(&mut obj, |annotations| {
-        annotations.insert(LAST_APPLIED.into(), Value::String(annotation.into()));
+        annotations.insert(LAST_APPLIED, Value::String(annotation.into()));
     });
     obj
 }
@@ -48,14 +48,14 @@ pub(super) fn encode_into(mut local: Value) -> Result<(String, Value), gojson::G
     text.push('\n');
     // Written by growing: up to twice the room it needs, and it is as long as the object.
     text.shrink_to_fit();
-    let value = Value::String(text.clone());
+    let value = Value::String(text.as_str().into());
     // Where `with_annotation`'s insert would put it: in the old one's place, else last.
     set_annotations(&mut local, |annotations| match old_at {
         Some(i) => {
-            annotations.shift_insert(i, LAST_APPLIED.into(), value);
+            annotations.shift_insert(i, LAST_APPLIED, value);
         }
         None => {
-            annotations.insert(LAST_APPLIED.into(), value);
+            annotations.insert(LAST_APPLIED, value);
         }
     });
     Ok((text, local))
@@ -72,7 +72,7 @@ pub fn of(obj: &Value) -> Option<&str> {
 
 /// Edit `metadata.annotations`, creating `metadata` and `annotations` as kubectl's
 /// `SetAnnotations` does (an empty map is kept).
-fn set_annotations(obj: &mut Value, edit: impl FnOnce(&mut Map<String, Value>)) {
+fn set_annotations(obj: &mut Value, edit: impl FnOnce(&mut Map)) {
     let Value::Object(root) = obj else { return };
     let metadata = root
         .entry("metadata")
@@ -97,7 +97,7 @@ fn set_annotations(obj: &mut Value, edit: impl FnOnce(&mut Map<String, Value>)) 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use serde_json::json;
+    use crate::json;
 
     #[test]
     fn annotation_is_sorted_compact_escaped_with_newline() {

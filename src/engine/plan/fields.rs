@@ -11,8 +11,8 @@
 use std::borrow::Cow;
 use std::sync::Arc;
 
+use crate::value::{Map, Value};
 use serde::Serialize;
-use serde_json::{Map, Value};
 
 use super::PatchType;
 use super::path::{FieldPath, PathText, Seg};
@@ -185,10 +185,7 @@ struct Quad<'v> {
 /// the keys in document order, and the documents mostly share it, so the next entry is usually
 /// the one asked for: no hashing (in a 100,000-key map every hash lookup is a cache miss).
 struct Cursor<'v> {
-    map: Option<(
-        &'v Map<String, Value>,
-        std::iter::Peekable<serde_json::map::Iter<'v>>,
-    )>,
+    map: Option<(&'v Map, std::iter::Peekable<crate::value::Iter<'v>>)>,
 }
 
 impl<'v> Cursor<'v> {
@@ -215,7 +212,7 @@ impl<'v> Cursor<'v> {
 
 /// `map.get(k)`, without hashing `k` in a small map (a list element's few keys: comparing
 /// them costs less than hashing).
-fn member<'v>(map: &'v Map<String, Value>, k: &str) -> Option<&'v Value> {
+fn member<'v>(map: &'v Map, k: &str) -> Option<&'v Value> {
     if map.len() <= 8 {
         map.iter().find_map(|(key, v)| (key == k).then_some(v))
     } else {
@@ -333,8 +330,8 @@ pub(crate) fn walk<'v>(
 }
 
 /// The union of the keys of some objects, first-seen order.
-fn keys<'v>(docs: &[Option<&'v Value>]) -> Vec<&'v String> {
-    let maps: Vec<&Map<String, Value>> = docs
+fn keys<'v>(docs: &[Option<&'v Value>]) -> Vec<&'v crate::value::Str> {
+    let maps: Vec<&Map> = docs
         .iter()
         .flatten()
         .filter_map(|d| d.as_object())
@@ -342,7 +339,7 @@ fn keys<'v>(docs: &[Option<&'v Value>]) -> Vec<&'v String> {
     let Some((first, rest)) = maps.split_first() else {
         return Vec::new();
     };
-    let mut out: Vec<&String> = first.keys().collect();
+    let mut out: Vec<&crate::value::Str> = first.keys().collect();
     if out.len() + rest.iter().map(|m| m.len()).sum::<usize>() <= 48 {
         // Small maps (most of them): compare with the few keys found so far; no hash set.
         for m in rest {
@@ -785,7 +782,7 @@ fn element_reason(q: &Quad<'_>, kind: Cow<'static, str>) -> Reason {
 
 /// The directive the patch uses for a field, if any.
 fn field_directive(parent_patch: Option<&Value>, key: &str, kind: &Kind) -> Option<String> {
-    let p: &Map<String, Value> = parent_patch?.as_object()?;
+    let p: &Map = parent_patch?.as_object()?;
     let own = p.get(key);
     if own.is_some_and(Value::is_null) {
         return Some("null (delete)".into());
@@ -806,7 +803,7 @@ fn field_directive(parent_patch: Option<&Value>, key: &str, kind: &Kind) -> Opti
 
 #[cfg(test)]
 mod same_tests {
-    use serde_json::json;
+    use crate::json;
 
     use super::same;
 

@@ -5,8 +5,8 @@
 use std::fmt;
 use std::sync::Arc;
 
+use crate::value::Value;
 use serde::{Serialize, Serializer};
-use serde_json::Value;
 
 /// One step of a path. The texts are shared (`Arc<str>`): a plan holds one path per field, and
 /// the fields under a list element all repeat its steps, so a clone must not copy them.
@@ -52,7 +52,7 @@ impl FieldPath {
         let mut at = doc;
         for seg in &self.0 {
             at = match (seg, at) {
-                (Seg::Key(k), Value::Object(m)) => m.get(&**k)?,
+                (Seg::Key(k), Value::Object(m)) => m.get(k)?,
                 (Seg::Merge { key, value }, Value::Array(items)) => items.iter().find(|i| {
                     i.get(&**key)
                         .is_some_and(|v| crate::engine::gofmt::sprint(v) == **value)

@@ -1,6 +1,7 @@
 //! The seeds' worked examples: each field's action and the table row that decided it.
 
-use serde_json::{Value, json};
+use crate::json;
+use crate::value::Value;
 
 use super::{Action, LastApplied, Plan, PlanInput, plan};
 use crate::engine::schema::Schema;

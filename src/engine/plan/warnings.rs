@@ -8,8 +8,8 @@
 //! - `union-two-members`: a one-of (probe handler, volume source) ends up with two members,
 //!   which the server rejects.
 
+use crate::value::Value;
 use serde::Serialize;
-use serde_json::Value;
 
 use super::fields::{Action, FieldRef, Values};
 use super::path::{PathText, Seg};
@@ -212,10 +212,10 @@ impl Collector {
             let present: Vec<&str> = members
                 .iter()
                 .copied()
-                .filter(|k| m.contains_key(*k))
+                .filter(|k| m.contains_key(k))
                 .collect();
             let live_count = at.live.and_then(Value::as_object).map_or(0, |lm| {
-                members.iter().filter(|k| lm.contains_key(**k)).count()
+                members.iter().filter(|k| lm.contains_key(k)).count()
             });
             if present.len() > 1 && live_count <= 1 {
                 let path = PathText(f.path).to_string();

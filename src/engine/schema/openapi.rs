@@ -19,7 +19,7 @@
 
 use std::collections::HashMap;
 
-use serde_json::{Map, Value};
+use crate::value::{Map, Value};
 
 use super::model::{Builder, Field, Gvk, Node, NodeId, Scalar, Shape, Struct};
 use super::{ListType, MapType, Schema, SchemaError, Strategies};
@@ -92,11 +92,7 @@ struct Reader<'d> {
 type Definition = (Shape, Option<MapType>, Box<[Gvk]>);
 
 impl<'d> Reader<'d> {
-    fn definition(
-        &mut self,
-        name: &str,
-        obj: &'d Map<String, Value>,
-    ) -> Result<Definition, SchemaError> {
+    fn definition(&mut self, name: &str, obj: &'d Map) -> Result<Definition, SchemaError> {
         if self.reference(obj, name)?.is_some() {
             return Err(SchemaError::AliasDefinition(name.to_owned()));
         }
@@ -120,11 +116,7 @@ impl<'d> Reader<'d> {
     }
 
     /// `$ref`, or the `$ref` of `allOf[0]`.
-    fn reference(
-        &self,
-        obj: &'d Map<String, Value>,
-        at: &str,
-    ) -> Result<Option<NodeId>, SchemaError> {
+    fn reference(&self, obj: &'d Map, at: &str) -> Result<Option<NodeId>, SchemaError> {
         let direct = obj.get("$ref");
         let wrapped = || {
             obj.get("allOf")
@@ -147,7 +139,7 @@ impl<'d> Reader<'d> {
         }
     }
 
-    fn shape(&mut self, obj: &'d Map<String, Value>, at: &str) -> Result<Shape, SchemaError> {
+    fn shape(&mut self, obj: &'d Map, at: &str) -> Result<Shape, SchemaError> {
         if obj.get(PRESERVE_UNKNOWN).and_then(Value::as_bool) == Some(true) {
             return Ok(Shape::Opaque);
         }
@@ -228,7 +220,7 @@ impl<'d> Reader<'d> {
 }
 
 /// `type`, which v3 may also write as a list (`["string", "null"]`).
-fn type_name(obj: &Map<String, Value>) -> Option<&str> {
+fn type_name(obj: &Map) -> Option<&str> {
     match obj.get("type")? {
         Value::String(s) => Some(s),
         Value::Array(all) => all.iter().filter_map(Value::as_str).find(|t| *t != "null"),
@@ -259,11 +251,7 @@ fn bad(at: &str, extension: &'static str, expected: &'static str) -> SchemaError
     }
 }
 
-fn string_ext(
-    obj: &Map<String, Value>,
-    ext: &'static str,
-    at: &str,
-) -> Result<Option<Box<str>>, SchemaError> {
+fn string_ext(obj: &Map, ext: &'static str, at: &str) -> Result<Option<Box<str>>, SchemaError> {
     match obj.get(ext) {
         None => Ok(None),
         Some(Value::String(s)) => Ok(Some(s.as_str().into())),
@@ -271,7 +259,7 @@ fn string_ext(
     }
 }
 
-fn map_type(obj: &Map<String, Value>, at: &str) -> Result<Option<MapType>, SchemaError> {
+fn map_type(obj: &Map, at: &str) -> Result<Option<MapType>, SchemaError> {
     match string_ext(obj, MAP_TYPE, at)? {
         Some(s) => MapType::parse(&s)
             .map(Some)
@@ -280,7 +268,7 @@ fn map_type(obj: &Map<String, Value>, at: &str) -> Result<Option<MapType>, Schem
     }
 }
 
-fn gvks(obj: &Map<String, Value>, at: &str) -> Result<Box<[Gvk]>, SchemaError> {
+fn gvks(obj: &Map, at: &str) -> Result<Box<[Gvk]>, SchemaError> {
     let Some(list) = obj.get(GVK) else {
         return Ok(Box::new([]));
     };

@@ -1,7 +1,8 @@
 //! Lookups against the reference's test schemas (`mergeItem`, `precisionItem`) in their OpenAPI
 //! v2 and v3 forms, one test per rule of `PatchMetaFromStruct`.
 
-use serde_json::{Value, json};
+use crate::json;
+use crate::value::Value;
 
 use super::testdocs::{MERGE_ITEM_V2, MERGE_ITEM_V3, PRECISION_ITEM_V2, PRECISION_ITEM_V3};
 use super::*;
@@ -402,7 +403,7 @@ fn compact_form_rejects_malformed_text() {
 
 /// A document with kinds `T`, each served on the paths given (v2 or v3 form).
 fn with_paths(v3: bool, kinds: &[(&str, &str)], paths: &[(&str, &str, &str)]) -> Schema {
-    let mut defs = serde_json::Map::new();
+    let mut defs = crate::value::Map::new();
     for (api_version, kind) in kinds {
         let (group, version) = api_version.split_once('/').unwrap_or(("", api_version));
         defs.insert(
@@ -412,7 +413,7 @@ fn with_paths(v3: bool, kinds: &[(&str, &str)], paths: &[(&str, &str, &str)]) ->
                     {"group": group, "version": version, "kind": kind}]}),
         );
     }
-    let mut by_path = serde_json::Map::new();
+    let mut by_path = crate::value::Map::new();
     for (path, api_version, kind) in paths {
         let (group, version) = api_version.split_once('/').unwrap_or(("", api_version));
         let item = by_path

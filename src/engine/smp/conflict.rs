@@ -6,13 +6,13 @@
 //! message shows them sorted). Both sides are therefore taken mutably and changed as Go changes
 //! them.
 
-use serde_json::{Map, Value};
+use crate::value::{Map, Value};
 
 use super::{DIRECTIVE_MARKER, Meta, RETAIN_KEYS_DIRECTIVE, SmpError, Strategy, check_depth};
 use super::{slice_element_type, strategy_of};
 use crate::engine::gofmt::{self, FastMap, GoType};
 
-type Object = Map<String, Value>;
+type Object = Map;
 
 pub(super) fn merging_maps_have_conflicts(
     left: &mut Object,
@@ -215,7 +215,7 @@ fn by_merge_key<'v>(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use serde_json::json;
+    use crate::json;
 
     #[test]
     fn dedup_and_sort_in_place_leaves_go_tail() {

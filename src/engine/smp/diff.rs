@@ -11,7 +11,7 @@
 //!
 //! and per field only in the original: `null` (delete).
 
-use serde_json::{Map, Value};
+use crate::value::{Map, Value};
 
 use super::order::{normalize_slice_order, order_keys};
 use super::{
@@ -35,12 +35,12 @@ pub(crate) struct DiffOptions {
 
 /// `diffMaps`: the patch from `original` to `modified`.
 pub(crate) fn diff_maps(
-    original: &Map<String, Value>,
-    modified: &Map<String, Value>,
+    original: &Map,
+    modified: &Map,
     meta: Meta<'_>,
     opts: DiffOptions,
     depth: usize,
-) -> Result<Map<String, Value>, SmpError> {
+) -> Result<Map, SmpError> {
     check_depth(depth)?;
     let mut patch = Map::new();
     let mut retain_keys: Vec<Value> = Vec::new();
@@ -94,13 +94,13 @@ pub(crate) fn diff_maps(
         && (!patch.is_empty() || has_additional_new_field(original, modified))
     {
         gofmt::sort_scalars(&mut retain_keys);
-        patch.insert(RETAIN_KEYS_DIRECTIVE.into(), Value::Array(retain_keys));
+        patch.insert(RETAIN_KEYS_DIRECTIVE, Value::Array(retain_keys));
     }
     Ok(patch)
 }
 
 /// `hasAdditionalNewField`: does `original` hold a non-null key that `modified` lacks?
-fn has_additional_new_field(original: &Map<String, Value>, modified: &Map<String, Value>) -> bool {
+fn has_additional_new_field(original: &Map, modified: &Map) -> bool {
     original
         .iter()
         .any(|(k, v)| !v.is_null() && !modified.contains_key(k))
@@ -110,7 +110,7 @@ fn replace_if_not_equal(
     key: &str,
     original: &Value,
     modified: &Value,
-    patch: &mut Map<String, Value>,
+    patch: &mut Map,
     opts: DiffOptions,
 ) {
     if !opts.ignore_changes_and_additions && original != modified {
@@ -121,9 +121,9 @@ fn replace_if_not_equal(
 /// `handleMapDiff`: a map field present in both.
 fn handle_map_diff(
     key: &str,
-    original: &Map<String, Value>,
-    modified: &Map<String, Value>,
-    patch: &mut Map<String, Value>,
+    original: &Map,
+    modified: &Map,
+    patch: &mut Map,
     meta: Meta<'_>,
     mut opts: DiffOptions,
     depth: usize,
@@ -154,7 +154,7 @@ fn handle_slice_diff(
     key: &str,
     original: &[Value],
     modified: &[Value],
-    patch: &mut Map<String, Value>,
+    patch: &mut Map,
     meta: Meta<'_>,
     mut opts: DiffOptions,
     depth: usize,
@@ -384,7 +384,7 @@ fn diff_lists_of_maps(
                 if !opts.ignore_deletions {
                     let mut directive = Map::new();
                     directive.insert(merge_key.to_owned(), o[i].2.clone());
-                    directive.insert(DIRECTIVE_MARKER.into(), Value::String(DELETE.into()));
+                    directive.insert(DIRECTIVE_MARKER, Value::String(DELETE.into()));
                     deletions.push(Value::Object(directive));
                 }
                 i += 1;
@@ -395,7 +395,7 @@ fn diff_lists_of_maps(
 }
 
 /// A list item with its merge key's `%v` text and value.
-type Keyed<'v> = (std::borrow::Cow<'v, str>, &'v Map<String, Value>, &'v Value);
+type Keyed<'v> = (std::borrow::Cow<'v, str>, &'v Map, &'v Value);
 
 /// Items of a list of maps with their merge key's `%v` text and value, sorted as the reference
 /// sorts them (`sortMergeListsByNameArray` without recursion).

@@ -11,7 +11,7 @@
 //! - lists → `merge` strategy: merge by key / as a set; otherwise take the patch list;
 //! - `$deleteFromPrimitiveList/<list>` → those primitives are removed from the list.
 
-use serde_json::{Map, Value};
+use crate::value::{Map, Value};
 
 use super::order::{normalize_element_order, order_keys, partition_by_present};
 use super::window::Window;
@@ -32,7 +32,7 @@ pub(crate) struct MergeOptions {
     pub ignore_unmatched_nulls: bool,
 }
 
-type Object = Map<String, Value>;
+type Object = Map;
 
 /// `mergeMap`: merge `patch` into `original`.
 pub(crate) fn merge_map(
@@ -90,8 +90,8 @@ pub(crate) fn merge_map(
 /// exactly that of removing each at once.
 fn merge_key_into(
     original: &mut Object,
-    removed: &mut FastSet<String>,
-    key: String,
+    removed: &mut FastSet<crate::value::Str>,
+    key: crate::value::Str,
     patch_value: Value,
     meta: Meta<'_>,
     opts: MergeOptions,
@@ -104,7 +104,7 @@ fn merge_key_into(
             original.insert(key, patch_value);
             return Ok(());
         }
-        key = extract_key(&key, DELETE_FROM_PRIMITIVE_LIST_PREFIX)?.to_owned();
+        key = extract_key(&key, DELETE_FROM_PRIMITIVE_LIST_PREFIX)?.into();
         is_delete_list = true;
     }
     if removed.remove(key.as_str()) {
@@ -170,7 +170,7 @@ fn merge_key_into(
 /// unmatched nulls when applying).
 fn take_patch_value(
     original: &mut Object,
-    key: String,
+    key: crate::value::Str,
     mut patch_value: Value,
     opts: MergeOptions,
     depth: usize,
@@ -260,7 +260,7 @@ fn apply_retain_keys(
             }
             Some(_) => {}
             None => {
-                original.insert(RETAIN_KEYS_DIRECTIVE.into(), retain);
+                original.insert(RETAIN_KEYS_DIRECTIVE, retain);
             }
         }
         return Ok(());
@@ -292,7 +292,7 @@ fn merge_set_element_order(
     opts: MergeOptions,
     depth: usize,
 ) -> Result<(), SmpError> {
-    let directives: Vec<String> = patch
+    let directives: Vec<crate::value::Str> = patch
         .keys()
         .filter(|k| k.starts_with(SET_ELEMENT_ORDER_PREFIX))
         .cloned()

@@ -3,7 +3,7 @@
 //! sorted by merge key, `$retainKeys` and `$deleteFromPrimitiveList/*` sorted, replace lists and
 //! `$setElementOrder/*` untouched.
 
-use serde_json::{Map, Value};
+use crate::value::{Map, Value};
 
 use super::{
     DELETE_FROM_PRIMITIVE_LIST_PREFIX, DIRECTIVE_MARKER, Meta, RETAIN_KEYS_DIRECTIVE,
@@ -20,11 +20,7 @@ pub fn sort_merge_lists_by_name(doc: &Value, meta: Meta<'_>) -> Result<Value, Sm
     Ok(Value::Object(sort_map(as_map(doc)?, meta, 0)?))
 }
 
-fn sort_map(
-    s: &Map<String, Value>,
-    meta: Meta<'_>,
-    depth: usize,
-) -> Result<Map<String, Value>, SmpError> {
+fn sort_map(s: &Map, meta: Meta<'_>, depth: usize) -> Result<Map, SmpError> {
     check_depth(depth)?;
     let mut out = Map::with_capacity(s.len());
     for (k, v) in s {

@@ -4,7 +4,7 @@
 //! comes from here: patch items are sorted by the patch order, live-only items by the live order,
 //! and the two runs are interleaved by live positions where both are known.
 
-use serde_json::Value;
+use crate::value::Value;
 
 use super::SmpError;
 use crate::engine::gofmt::{FirstIndex, ScalarKey};

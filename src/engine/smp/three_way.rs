@@ -4,7 +4,7 @@
 //! last-applied to local without additions. With `overwrite=false`, the patch must not touch a
 //! key that was changed differently from last-applied to live.
 
-use serde_json::{Map, Value};
+use crate::value::{Map, Value};
 
 use super::conflict::merging_maps_have_conflicts;
 use super::diff::{DiffOptions, diff_maps};
@@ -47,7 +47,7 @@ pub fn three_way_parts(
     })
 }
 
-type Object = Map<String, Value>;
+type Object = Map;
 
 /// The two halves: deletions (last-applied → local) and delta (live → local).
 fn halves(
@@ -120,7 +120,7 @@ pub fn diff3_patch(
 fn check_conflicts(
     original: &Value,
     current: &Value,
-    patch: &mut Map<String, Value>,
+    patch: &mut Map,
     meta: Meta<'_>,
     overwrite: bool,
 ) -> Result<(), SmpError> {

@@ -11,7 +11,7 @@
 //! two up to 256 items, then Go's growth rule and malloc size classes), which is how kubectl and
 //! the reference tests read documents.
 
-use serde_json::Value;
+use crate::value::Value;
 
 /// The keys of a live list as its original slice header sees them.
 #[derive(Debug)]
