@@ -8,7 +8,7 @@
 //! `9223372036854775808`), and a literal too large for float64 is an error. This is unlike
 //! YAML, where `1.0` becomes 1.
 
-use crate::value::{Map, Number, Value};
+use crate::value::{Map, Number, Str, Value};
 
 use super::spans::{Span, Spans};
 use super::{Fail, MAX_DEPTH, Origin, Pos};
@@ -34,7 +34,7 @@ pub(super) struct Reader<'a> {
     /// The entries of the objects being read, innermost last: an object is made once all its
     /// entries are read, with room for exactly those (a large document holds a million small
     /// objects; grown one entry at a time, they took a fifth more memory).
-    entries: Vec<(String, Value)>,
+    entries: Vec<(Str, Value)>,
     /// The same for the items of arrays.
     items: Vec<Value>,
 }
@@ -363,30 +363,45 @@ impl<'a> Reader<'a> {
     }
 
     /// A string literal, the cursor on its opening quote.
-    fn string(&mut self) -> Result<String, JsonError> {
+    fn string(&mut self) -> Result<Str, JsonError> {
         self.at += 1;
-        let mut out = String::new();
+        // Most strings have no escape: taken straight from the text (short ones inline).
+        let stop = self.string_run();
+        if self.peek() == Some(b'"') {
+            let s = Str::from(&self.src[self.at - stop..self.at]);
+            self.at += 1;
+            return Ok(s);
+        }
+        let mut out = String::from(&self.src[self.at - stop..self.at]);
         loop {
-            let rest = &self.src[self.at..];
-            let stop = rest.find(|c: char| c == '"' || c == '\\' || c < ' ');
-            let Some(stop) = stop else {
-                self.at = self.src.len();
-                return Err(self.syntax(""));
-            };
-            out.push_str(&rest[..stop]);
-            self.at += stop;
             match self.peek() {
                 Some(b'"') => {
                     self.at += 1;
-                    return Ok(out);
+                    return Ok(Str::from(out));
                 }
                 Some(b'\\') => {
                     self.at += 1;
                     self.escape(&mut out)?;
                 }
+                None => return Err(self.syntax("")),
                 _ => return Err(self.syntax("in string literal")),
             }
+            let stop = self.string_run();
+            out.push_str(&self.src[self.at - stop..self.at]);
         }
+    }
+
+    /// Moves past the bytes of a string that stand for themselves (up to a quote, a backslash,
+    /// a control character or the end) and returns how many there were. The bytes stopped at
+    /// are ASCII, so the run ends on a character boundary.
+    fn string_run(&mut self) -> usize {
+        let rest = &self.src.as_bytes()[self.at..];
+        let stop = rest
+            .iter()
+            .position(|&b| b == b'"' || b == b'\\' || b < b' ')
+            .unwrap_or(rest.len());
+        self.at += stop;
+        stop
     }
 
     fn escape(&mut self, out: &mut String) -> Result<(), JsonError> {

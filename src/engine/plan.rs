@@ -195,36 +195,14 @@ impl<'a> PlanInput<'a> {
 pub struct LiveLastApplied(Result<Option<Value>, PlanError>);
 
 impl LiveLastApplied {
-    /// Parse the annotation of `live`, as the plan would (and, since this is done ahead, pack
-    /// it: see [`compact`]).
+    /// Parse the annotation of `live`, as the plan would. (The value's objects and arrays are
+    /// sized exactly as they are read: see `crate::value`'s reader.)
     #[must_use]
     pub fn read(live: &Value) -> LiveLastApplied {
         LiveLastApplied(match annotation::of(live) {
             None | Some("") => Ok(None),
-            Some(text) => parse_annotation(text).map(|v| Some(compact(v, 0))),
+            Some(text) => parse_annotation(text).map(Some),
         })
-    }
-}
-
-/// The same value, its objects and arrays rebuilt with room for exactly what they hold (the
-/// JSON parser grows them as it reads: a large document takes a third more memory so).
-fn compact(v: Value, depth: usize) -> Value {
-    if depth > super::MAX_DEPTH {
-        return v;
-    }
-    match v {
-        Value::Object(m) => Value::Object(
-            m.into_iter()
-                .map(|(k, v)| (k, compact(v, depth + 1)))
-                .collect(),
-        ),
-        Value::Array(items) => {
-            // Collected in place (the same allocation): shrunk after.
-            let mut items: Vec<Value> = items.into_iter().map(|v| compact(v, depth + 1)).collect();
-            items.shrink_to_fit();
-            Value::Array(items)
-        }
-        other => other,
     }
 }
 
