@@ -147,7 +147,7 @@ impl<'a> Reader<'a> {
             ))),
             Some(b'{') => self.object(spans, span, depth),
             Some(b'[') => self.array(spans, span, depth),
-            Some(b'"') => self.string().map(|s| Value::String(s.into())),
+            Some(b'"') => self.string().map(Value::String),
             Some(b'-' | b'0'..=b'9') => self.number(),
             Some(b't') => self.literal("true", Value::Bool(true)),
             Some(b'f') => self.literal("false", Value::Bool(false)),
