@@ -236,7 +236,7 @@ impl<'t, 'a> Decoder<'t, 'a> {
     }
 
     /// A mapping key as sigs.k8s.io/yaml writes it.
-    fn key(&mut self, id: NodeId) -> Result<String, Fail> {
+    fn key(&mut self, id: NodeId) -> Result<crate::value::Str, Fail> {
         self.count(id)?;
         let nodes = self.nodes;
         match &nodes[id].kind {

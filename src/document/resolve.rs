@@ -8,7 +8,7 @@
 
 use std::borrow::Cow;
 
-use crate::value::Value;
+use crate::value::{Str, Value};
 use saphyr_parser::ScalarStyle;
 
 use super::goenc;
@@ -247,28 +247,28 @@ pub(super) fn to_json(v: GoScalar<'_>) -> Result<Value, String> {
                 ));
             }
         },
-        GoScalar::Str(s) => Value::String(exact(s).into()),
+        GoScalar::Str(s) => Value::String(exact(s)),
     })
 }
 
-/// A scalar's text as an owned string without spare room: the YAML scanner gives every plain
-/// scalar room for 32 bytes, and a large document keeps a million of them (a copy of a short
-/// one takes a third less memory).
-fn exact(s: Cow<'_, str>) -> String {
+/// A scalar's text as a document string: inline up to 24 bytes, else a copy without spare
+/// room (the YAML scanner gives every plain scalar room for 32 bytes, and a large document
+/// keeps a million of them).
+fn exact(s: Cow<'_, str>) -> Str {
     match s {
-        Cow::Owned(o) if o.capacity() - o.len() >= 16 => String::from(o.as_str()),
-        other => other.into_owned(),
+        Cow::Owned(o) if o.len() > 24 && o.capacity() - o.len() < 16 => Str::from(o),
+        other => Str::from(other.as_ref()),
     }
 }
 
 /// The string sigs.k8s.io/yaml makes of a map key (`y` → `"true"`, `0x10` → `"16"`,
 /// `1.5` → `"1.5"` through float32). Null and uint64 keys are errors there, and here.
-pub(super) fn to_key(v: GoScalar<'_>) -> Result<String, String> {
+pub(super) fn to_key(v: GoScalar<'_>) -> Result<Str, String> {
     Ok(match v {
         GoScalar::Str(s) => exact(s),
-        GoScalar::Int(i) => i.to_string(),
-        GoScalar::Bool(b) => b.to_string(),
-        GoScalar::Float(f) => gofloat::float_key(f),
+        GoScalar::Int(i) => i.to_string().into(),
+        GoScalar::Bool(b) => b.to_string().into(),
+        GoScalar::Float(f) => gofloat::float_key(f).into(),
         GoScalar::Uint(u) => {
             return Err(format!("unsupported map key of type: uint64, key: {u:#x}"));
         }
@@ -349,8 +349,8 @@ mod tests {
 
     #[test]
     fn keys() {
-        assert_eq!(to_key(GoScalar::Bool(true)), Ok("true".to_owned()));
-        assert_eq!(to_key(GoScalar::Float(1e7)), Ok("1e+07".to_owned()));
+        assert_eq!(to_key(GoScalar::Bool(true)), Ok("true".into()));
+        assert_eq!(to_key(GoScalar::Float(1e7)), Ok("1e+07".into()));
         assert!(to_key(GoScalar::Null).is_err());
         assert_eq!(
             to_key(GoScalar::Uint(0x8000000000000000)),
