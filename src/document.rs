@@ -203,7 +203,7 @@ fn yaml_document(
     let mut quoted = std::collections::HashMap::new();
     for _ in 0..MAX_REWRITES {
         let text = patched.as_deref().unwrap_or(text);
-        let mut tree = match (tree::build(text, chunk.origin, &quoted), otherwise) {
+        let mut tree = match (tree::build(text, chunk.origin, &quoted, record), otherwise) {
             (Ok(Some(tree)), None) => tree,
             (Ok(Some(tree)), Some(_)) if tree.root_is_flow => tree,
             (Ok(_), Some(f)) => return Err(f),

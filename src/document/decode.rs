@@ -17,7 +17,7 @@ use crate::value::{Map, Value};
 
 use super::resolve::{self, GoScalar};
 use super::spans::{Span, Spans};
-use super::tree::{Kind, Node, NodeId, Tree};
+use super::tree::{Kind, NodeId, Places, Scalar, Tree};
 use super::{Fail, MAX_DEPTH};
 
 /// go-yaml v2's `allowedAliasRatio`: the share of decode steps that may come from aliases.
@@ -34,10 +34,15 @@ fn allowed_alias_ratio(decode_count: u64) -> f64 {
 }
 
 struct Decoder<'t, 'a> {
-    nodes: &'t [Node<'a>],
+    nodes: &'t [Kind],
     children: &'t [NodeId],
-    /// Scalar texts; those no alias can reach are moved out, the others copied.
-    texts: &'t mut [Cow<'a, str>],
+    /// The text the tree was read from: most scalars' texts are in it.
+    text: &'a str,
+    /// The other scalar texts; those no alias can reach are moved out, the others copied.
+    texts: &'t mut [String],
+    tags: &'t [Box<str>],
+    names: &'t [&'a str],
+    places: &'t Places<'a>,
     spans: Spans,
     decode_count: u64,
     alias_count: u64,
@@ -50,13 +55,13 @@ const WANT_MAP: &str = "map merge requires map or sequence of maps as the value"
 /// Decodes a document tree; the value and the span table of every value in it.
 /// With `spans` false, the table records nothing.
 pub(super) fn decode(tree: &mut Tree<'_>, spans: bool) -> Result<(Value, Spans), Fail> {
-    let root = &tree.nodes[tree.root];
-    let span = Span {
-        key: None,
-        value: root.pos,
-        end: root.end,
-    };
     let spans = if spans {
+        let (value, end) = tree.places.span(tree.root);
+        let span = Span {
+            key: None,
+            value,
+            end,
+        };
         Spans::with_capacity(span, tree.nodes.len())
     } else {
         Spans::off()
@@ -64,7 +69,11 @@ pub(super) fn decode(tree: &mut Tree<'_>, spans: bool) -> Result<(Value, Spans),
     let mut d = Decoder {
         nodes: &tree.nodes,
         children: &tree.children,
+        text: tree.text,
         texts: &mut tree.texts,
+        tags: &tree.tags,
+        names: &tree.names,
+        places: &tree.places,
         spans,
         // go-yaml counts the document node too.
         decode_count: 1,
@@ -93,26 +102,33 @@ impl<'t, 'a> Decoder<'t, 'a> {
     }
 
     fn fail(&self, id: NodeId, msg: String) -> Fail {
-        Fail::new(self.nodes[id].pos, msg)
+        Fail::new(self.places.start(id), msg)
+    }
+
+    fn node(&self, id: NodeId) -> &'t Kind {
+        let nodes = self.nodes;
+        &nodes[id as usize]
     }
 
     /// The children of a collection node (none for other nodes).
     fn items(&self, id: NodeId) -> &'t [NodeId] {
-        match self.nodes[id].kind {
+        match *self.node(id) {
             Kind::Seq { start, len } | Kind::Map { start, len } => {
+                let (start, len) = (start as usize, len as usize);
                 self.children.get(start..start + len).unwrap_or_default()
             }
-            Kind::Scalar { .. } | Kind::Alias { .. } => &[],
+            Kind::Scalar(_) | Kind::Alias { .. } => &[],
         }
     }
 
     /// Enters alias `id`, refusing an alias inside its own anchor.
     fn enter_alias(&mut self, id: NodeId) -> Result<(), Fail> {
         if self.active.contains(&id) {
-            let name = match &self.nodes[id].kind {
-                Kind::Alias { name, .. } => *name,
-                _ => "",
+            let name = match self.node(id) {
+                Kind::Alias { name, .. } => self.names.get(*name as usize).copied(),
+                _ => None,
             };
+            let name = name.unwrap_or_default();
             return Err(self.fail(id, format!("anchor '{name}' value contains itself")));
         }
         self.active.push(id);
@@ -120,49 +136,57 @@ impl<'t, 'a> Decoder<'t, 'a> {
     }
 
     fn span_of(&self, id: NodeId, key: Option<NodeId>) -> Span {
-        let n = &self.nodes[id];
+        let (value, end) = self.places.span(id);
         Span {
-            key: key.map(|k| self.nodes[k].pos),
-            value: n.pos,
-            end: n.end,
+            key: key.map(|k| self.places.start(k)),
+            value,
+            end,
         }
     }
 
-    /// Resolves scalar node `id` (text `text`) to go-yaml's Go value.
-    fn scalar(
-        &mut self,
-        id: NodeId,
-        text: usize,
-        style: saphyr_parser::ScalarStyle,
-        tag: Option<&str>,
-        shared: bool,
-    ) -> Result<GoScalar<'a>, Fail> {
-        let value = match self.texts.get_mut(text) {
-            Some(t) if shared => t.clone(),
-            Some(t) => std::mem::take(t),
-            None => Cow::Borrowed(""),
+    /// A scalar's tag.
+    fn tag(&self, s: &Scalar) -> Option<&'t str> {
+        let tags = self.tags;
+        let i = (s.tag as usize).checked_sub(1)?;
+        tags.get(i).map(|t| &**t)
+    }
+
+    /// A scalar's text, to look at.
+    fn text_of(&self, s: &Scalar) -> &str {
+        if s.owned {
+            return self.texts.get(s.at as usize).map_or("", String::as_str);
+        }
+        let (at, len) = (s.at as usize, s.len as usize);
+        self.text.get(at..at + len).unwrap_or_default()
+    }
+
+    /// Resolves scalar node `id` to go-yaml's Go value.
+    fn scalar(&mut self, id: NodeId, s: &Scalar) -> Result<GoScalar<'a>, Fail> {
+        let value = if s.owned {
+            match self.texts.get_mut(s.at as usize) {
+                Some(t) if s.shared => Cow::Owned(t.clone()),
+                Some(t) => Cow::Owned(std::mem::take(t)),
+                None => Cow::Borrowed(""),
+            }
+        } else {
+            let (at, len) = (s.at as usize, s.len as usize);
+            Cow::Borrowed(self.text.get(at..at + len).unwrap_or_default())
         };
-        resolve::scalar(value, style, tag).map_err(|m| self.fail(id, m))
+        resolve::scalar(value, s.style, self.tag(s)).map_err(|m| self.fail(id, m))
     }
 
     /// Decodes node `id`, whose span entry is `span`, at nesting `depth` (the root is 1).
     fn value(&mut self, id: NodeId, span: usize, depth: usize) -> Result<Value, Fail> {
         self.count(id)?;
-        let nodes = self.nodes;
-        match &nodes[id].kind {
+        match self.node(id) {
             Kind::Alias { target, .. } => {
                 self.enter_alias(id)?;
                 let v = self.value(*target, span, depth);
                 self.active.pop();
                 v
             }
-            Kind::Scalar {
-                text,
-                style,
-                tag,
-                shared,
-            } => {
-                let go = self.scalar(id, *text, *style, tag.as_deref(), *shared)?;
+            Kind::Scalar(s) => {
+                let go = self.scalar(id, s)?;
                 resolve::to_json(go).map_err(|m| self.fail(id, m))
             }
             Kind::Seq { .. } => {
@@ -180,6 +204,7 @@ impl<'t, 'a> Decoder<'t, 'a> {
                 Ok(Value::Array(out))
             }
             Kind::Map { len, .. } => {
+                let len = *len as usize;
                 self.check_depth(id, depth)?;
                 let mut out = Map::with_capacity(len / 2);
                 self.mapping_into(id, &mut out, span, depth)?;
@@ -198,13 +223,8 @@ impl<'t, 'a> Decoder<'t, 'a> {
 
     /// Whether key node `k` is go-yaml's merge key `<<`.
     fn is_merge_key(&self, k: NodeId) -> bool {
-        match &self.nodes[k].kind {
-            Kind::Scalar {
-                text, style, tag, ..
-            } => self
-                .texts
-                .get(*text)
-                .is_some_and(|t| resolve::is_merge_key(t, *style, tag.as_deref())),
+        match self.node(k) {
+            Kind::Scalar(s) => resolve::is_merge_key(self.text_of(s), s.style, self.tag(s)),
             _ => false,
         }
     }
@@ -238,21 +258,15 @@ impl<'t, 'a> Decoder<'t, 'a> {
     /// A mapping key as sigs.k8s.io/yaml writes it.
     fn key(&mut self, id: NodeId) -> Result<crate::value::Str, Fail> {
         self.count(id)?;
-        let nodes = self.nodes;
-        match &nodes[id].kind {
+        match self.node(id) {
             Kind::Alias { target, .. } => {
                 self.enter_alias(id)?;
                 let k = self.key(*target);
                 self.active.pop();
                 k
             }
-            Kind::Scalar {
-                text,
-                style,
-                tag,
-                shared,
-            } => {
-                let go = self.scalar(id, *text, *style, tag.as_deref(), *shared)?;
+            Kind::Scalar(s) => {
+                let go = self.scalar(id, s)?;
                 resolve::to_key(go).map_err(|m| self.fail(id, m))
             }
             Kind::Seq { .. } | Kind::Map { .. } => {
@@ -264,9 +278,9 @@ impl<'t, 'a> Decoder<'t, 'a> {
 
     /// Whether node `n` is a mapping or an alias of one.
     fn is_map(&self, n: NodeId) -> bool {
-        match &self.nodes[n].kind {
+        match self.node(n) {
             Kind::Map { .. } => true,
-            Kind::Alias { target, .. } => matches!(self.nodes[*target].kind, Kind::Map { .. }),
+            Kind::Alias { target, .. } => matches!(self.node(*target), Kind::Map { .. }),
             _ => false,
         }
     }
@@ -277,7 +291,7 @@ impl<'t, 'a> Decoder<'t, 'a> {
         if self.is_map(id) {
             return self.merge_one(id, out, span, depth);
         }
-        if !matches!(self.nodes[id].kind, Kind::Seq { .. }) {
+        if !matches!(self.node(id), Kind::Seq { .. }) {
             return Err(self.fail(id, WANT_MAP.to_owned()));
         }
         for &item in self.items(id).iter().rev() {
@@ -298,7 +312,7 @@ impl<'t, 'a> Decoder<'t, 'a> {
         depth: usize,
     ) -> Result<(), Fail> {
         self.count(id)?;
-        if let Kind::Alias { target, .. } = self.nodes[id].kind {
+        if let Kind::Alias { target, .. } = *self.node(id) {
             self.enter_alias(id)?;
             self.count(target)?;
             let r = self.mapping_into(target, out, span, depth);

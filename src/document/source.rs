@@ -8,7 +8,7 @@
 //!   collections;
 //! - a tab after `:` is fine (saphyr refuses it before `-` or a letter): see [`rewrite`].
 
-use std::cell::OnceCell;
+use std::cell::{Cell, OnceCell};
 
 use saphyr_parser::{Marker, ScanError, Span};
 
@@ -21,6 +21,9 @@ pub(super) struct Source<'a> {
     origin: Origin,
     /// Byte offsets of every 64th character, or `None` if the text is ASCII (computed once).
     char_table: OnceCell<Option<Vec<usize>>>,
+    /// The last (character, byte) offset found in a text that is not ASCII: the tree builder
+    /// asks for markers in order, so each search starts from the one before.
+    last: Cell<(usize, usize)>,
 }
 
 impl<'a> Source<'a> {
@@ -29,16 +32,13 @@ impl<'a> Source<'a> {
             text,
             origin,
             char_table: OnceCell::new(),
+            last: Cell::new((0, 0)),
         }
     }
 
     /// File position of a saphyr marker (line from 1, column from 0, relative to this text).
     pub(super) fn pos(&self, m: Marker) -> Pos {
-        let first = m.line() <= 1;
-        Pos {
-            line: self.origin.line + m.line().saturating_sub(1),
-            col: m.col() + 1 + if first { self.origin.col0 } else { 0 },
-        }
+        file_pos(self.origin, m.line(), m.col())
     }
 
     /// Byte offset of a marker in the text (markers count characters).
@@ -60,14 +60,23 @@ impl<'a> Source<'a> {
         let Some(table) = table else {
             return index.min(self.text.len());
         };
-        let Some(&from) = table.get(index / 64) else {
-            return self.text.len();
+        let (last_char, last_byte) = self.last.get();
+        let (from_char, from) = if index >= last_char && index - last_char < 64 {
+            (last_char, last_byte)
+        } else {
+            let Some(&from) = table.get(index / 64) else {
+                return self.text.len();
+            };
+            (index - index % 64, from)
         };
         let rest = &self.text[from..];
-        from + rest
-            .char_indices()
-            .nth(index % 64)
-            .map_or(rest.len(), |(i, _)| i)
+        match rest.char_indices().nth(index - from_char) {
+            Some((i, _)) => {
+                self.last.set((index, from + i));
+                from + i
+            }
+            None => self.text.len(),
+        }
     }
 
     /// The text from a marker to the end.
@@ -194,6 +203,16 @@ impl<'a> Source<'a> {
     }
 }
 
+/// The file position of saphyr's `line` (from 1) and `col` (from 0) in a text that starts at
+/// `origin`.
+pub(super) fn file_pos(origin: Origin, line: usize, col: usize) -> Pos {
+    let first = line <= 1;
+    Pos {
+        line: origin.line + line.saturating_sub(1),
+        col: col + 1 + if first { origin.col0 } else { 0 },
+    }
+}
+
 /// A saphyr error at its position, said the way go-yaml says it where they differ.
 pub(super) fn scan_fail(source: &Source<'_>, e: &ScanError) -> Fail {
     let m = *e.marker();
@@ -235,4 +254,31 @@ pub(super) fn rewrite(source: &Source<'_>, e: &ScanError) -> Option<String> {
     let mut patched = source.text.to_owned();
     patched.replace_range(gap.len()..at, &" ".repeat(at - gap.len()));
     Some(patched)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `byte_of` finds the same byte whichever order markers are asked in.
+    #[test]
+    fn byte_of_any_order() {
+        let text: String = (0..300)
+            .map(|i| match i % 7 {
+                0 => '\u{e9}',
+                3 => '\u{1f600}',
+                5 => '\n',
+                _ => 'a',
+            })
+            .collect();
+        let bytes: Vec<usize> = text.char_indices().map(|(i, _)| i).collect();
+        let source = Source::new(&text, Origin { line: 1, col0: 0 });
+        let mut order: Vec<usize> = (0..bytes.len() + 5).collect();
+        order.extend((0..bytes.len() + 5).rev());
+        order.extend((0..bytes.len()).map(|i| (i * 97) % (bytes.len() + 3)));
+        for index in order {
+            let want = bytes.get(index).copied().unwrap_or(text.len());
+            assert_eq!(source.byte_of(Marker::new(index, 1, 0)), want, "{index}");
+        }
+    }
 }

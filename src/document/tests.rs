@@ -57,3 +57,21 @@ fn merge_order_is_go_yaml_v2() {
     assert_eq!(v["m1"]["x"], 1, "a merge overwrites keys written before it");
     assert_eq!(v["m2"]["x"], 0, "keys written after a merge win");
 }
+
+#[test]
+fn values_only_reading_gives_the_same_errors() {
+    // Without spans the tree keeps no positions; an error reads the document again to say where.
+    for src in [
+        "a: 1\n---\nb:\n  c: [1, {d: .inf}]\n",
+        "\u{feff}x: \u{e9}\n? [a]\n: b\n",
+        "a: &a [*a]\n",
+        "a: 1\r\nb:\r\n  <<: [x]\r\n",
+        "[a, b]: 1\n",
+        "é: {k: !!int x}\n",
+    ] {
+        let with_spans = parse_documents_bytes(src.as_bytes(), "t").map(|d| d.len());
+        let values_only = parse_values_bytes(src.as_bytes(), "t").map(|d| d.len());
+        assert!(with_spans.is_err(), "{src:?}");
+        assert_eq!(with_spans, values_only, "{src:?}");
+    }
+}
