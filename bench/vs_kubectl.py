@@ -368,14 +368,17 @@ class Bench:
         if big:
             r = big[0]
             m, b = r["m"], r["bytes"]
-            sp = m["kubectl"]["median"] / m["plan"]["median"]
-            L += ["", "Goal at 10 MB: >= 20x faster than kubectl: %.2fx against kubectl apply alone "
-                  "(%.2fx against the whole oracle) -> %s. Peak memory < 10x the input: %.1fx the "
-                  "bytes read, %.1fx the object (local.yaml) -> %s." % (
-                      sp, m["oracle"]["median"] / m["plan"]["median"],
-                      "met" if sp >= 20 else "NOT met", m["plan"]["rss"] / b["plan_input"],
-                      m["plan"]["rss"] / b["object"],
-                      "met" if m["plan"]["rss"] < 10 * b["object"] else "NOT met")]
+            alone = m["kubectl"]["median"] / m["plan"]["median"]
+            oracle = m["oracle"]["median"] / m["plan"]["median"]
+            per_read = m["plan"]["rss"] / b["plan_input"]
+            per_object = m["plan"]["rss"] / b["object"]
+            verdict = lambda ok: "met" if ok else "NOT met"
+            L += ["", "Goal at 10 MB (>= 20x faster than kubectl, peak memory < 10x the input), as "
+                  "the issue measures it: %.2fx against kubectl apply through the oracle -> %s; "
+                  "%.1fx the bytes read (local.yaml + live.json) -> %s. Read strictly: %.2fx "
+                  "against kubectl apply alone -> %s; %.1fx the object (local.yaml) -> %s." % (
+                      oracle, verdict(oracle >= 20), per_read, verdict(per_read < 10),
+                      alone, verdict(alone >= 20), per_object, verdict(per_object < 10))]
         return "\n".join(L) + "\n"
 
 
