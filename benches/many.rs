@@ -17,7 +17,7 @@ use std::fmt::Write as _;
 
 use applyscope::cli::diff::{self, Options};
 use applyscope::cli::objects::{self, Pair};
-use applyscope::cli::plan::{Format, render_many};
+use applyscope::cli::plan::{Format, print_many};
 use applyscope::engine::plan::encode_annotation;
 use applyscope::json;
 use applyscope::value::Value;
@@ -145,7 +145,7 @@ fn read_pair_plan_print(bencher: divan::Bencher) {
         let pairs = pairs(&local, &live);
         let plans = objects::plan_all(&pairs, None, true);
         assert!(plans.iter().all(Result::is_ok));
-        render_many(&pairs, &plans, Format::Json).unwrap()
+        print_many(&pairs, &plans, Format::Json).unwrap()
     });
 }
 
@@ -194,7 +194,7 @@ fn print_json(bencher: divan::Bencher) {
     let (local, live) = inputs();
     let pairs = pairs(&local, &live);
     let plans = objects::plan_all(&pairs, None, true);
-    bencher.bench(|| render_many(&pairs, &plans, Format::Json).unwrap());
+    bencher.bench(|| print_many(&pairs, &plans, Format::Json).unwrap());
 }
 
 /// The list's first frame; the list is returned so that dropping it is not timed.

@@ -311,9 +311,18 @@ fn run_many(args: &PlanArgs) -> Result<String, CliError> {
     let locals = objects::read_all(&args.local, args.recursive, &mut stdin_used)?;
     let lives = objects::read_all(&args.live, args.recursive, &mut stdin_used)?;
     let pairs = objects::pair(locals, lives, namespace)?;
-    let plans = objects::plan_all(&pairs, namespace, args.overwrite);
-    print_many(&pairs, &plans, args.output)
+    // Planned and written a chunk at a time: only the output and each object's summary line
+    // are kept, not every plan (1,000 plans hold their fields and values at once otherwise).
+    let mut many = Many::new(args.output);
+    for chunk in pairs.chunks(MANY_CHUNK) {
+        let plans = objects::plan_all(chunk, namespace, args.overwrite);
+        many.add(chunk, &plans)?;
+    }
+    many.finish(&pairs)
 }
+
+/// How many objects [`run_many`] plans before writing them.
+const MANY_CHUNK: usize = 64;
 
 /// One object's entry in the many-object output (JSON lines, YAML documents).
 fn entry(pair: &Pair, plan: &Result<Plan, CliError>) -> Result<Value, CliError> {
@@ -353,129 +362,136 @@ fn entry(pair: &Pair, plan: &Result<Plan, CliError>) -> Result<Value, CliError> 
 /// on stdout, each failure's one line on stderr, and the worst failure's exit status.
 ///
 /// # Errors
-/// As [`render_many`]; see [`objects::finish`].
+/// As [`Many::add`]; see [`objects::finish`].
 pub fn print_many(
     pairs: &[Pair],
     plans: &[Result<Plan, CliError>],
     format: Format,
 ) -> Result<String, CliError> {
-    let out = render_many(pairs, plans, format)?;
-    let errors: Vec<String> = pairs
-        .iter()
-        .zip(plans)
-        .filter_map(|(pair, plan)| plan.as_ref().err().map(|e| format!("{}: {e}", pair.key)))
-        .collect();
-    let code = plans
-        .iter()
-        .filter_map(|p| p.as_ref().err().map(CliError::exit_code))
-        .max()
-        .unwrap_or(0);
-    objects::finish(out, &errors, code)
+    let mut many = Many::new(format);
+    many.add(pairs, plans)?;
+    many.finish(pairs)
 }
 
-/// The many-object output: `json`, one line per object (JSON lines); `yaml`, one document
-/// per object; `text`, each object's plan then a summary, riskiest first.
-pub fn render_many(
-    pairs: &[Pair],
-    plans: &[Result<Plan, CliError>],
+/// The many-object output, written as the plans come: `json`, one line per object (JSON
+/// lines); `yaml`, one document per object; `text`, each object's plan then a summary,
+/// riskiest first. It keeps what the end needs: each failure's line, the worst exit status and
+/// each object's summary.
+pub struct Many {
+    format: Format,
+    out: String,
+    errors: Vec<String>,
+    code: i32,
+    summaries: Vec<crate::app::list::risk::Summary>,
+}
+
+impl Many {
+    #[must_use]
+    pub fn new(format: Format) -> Many {
+        Many {
+            format,
+            out: String::new(),
+            errors: Vec::new(),
+            code: 0,
+            summaries: Vec::new(),
+        }
+    }
+
+    /// Write the plans of the next objects (`pairs` and `plans` side by side).
+    ///
+    /// # Errors
+    /// [`CliError::Failed`] when a plan cannot be written.
+    pub fn add(
+        &mut self,
+        pairs: &[Pair],
+        plans: &[Result<Plan, CliError>],
+    ) -> Result<(), CliError> {
+        use crate::app::list::risk::Summary;
+        let format = self.format;
+        let items: Vec<(&Pair, &Result<Plan, CliError>)> = pairs.iter().zip(plans).collect();
+        // Writing a plan costs more than planning it: each object's text is made in parallel too.
+        let parts = objects::parallel_map(&items, |(pair, plan)| render_one(pair, plan, format));
+        let parts = parts
+            .into_iter()
+            .collect::<Result<Vec<String>, CliError>>()?;
+        self.out.reserve(parts.iter().map(String::len).sum());
+        for part in parts {
+            self.out.push_str(&part);
+        }
+        for (pair, plan) in pairs.iter().zip(plans) {
+            if let Err(e) = plan {
+                self.errors.push(format!("{}: {e}", pair.key));
+                self.code = self.code.max(e.exit_code());
+            }
+            if format == Format::Text {
+                self.summaries.push(match plan {
+                    Ok(p) => Summary::of_plan(p),
+                    Err(e) => Summary::failed(&e.to_string()),
+                });
+            }
+        }
+        Ok(())
+    }
+
+    /// The output, for `pairs` (every object added, in order); see [`objects::finish`].
+    ///
+    /// # Errors
+    /// As [`objects::finish`].
+    pub fn finish(mut self, pairs: &[Pair]) -> Result<String, CliError> {
+        if self.format == Format::Text {
+            self.out.push_str(&summary(pairs, &self.summaries));
+        }
+        objects::finish(self.out, &self.errors, self.code)
+    }
+}
+
+/// One object's part of the many-object output.
+fn render_one(
+    pair: &Pair,
+    plan: &Result<Plan, CliError>,
     format: Format,
 ) -> Result<String, CliError> {
-    let items: Vec<(&Pair, &Result<Plan, CliError>)> = pairs.iter().zip(plans).collect();
-    // Writing a plan costs more than planning it: each object's text is made in parallel too.
-    let parts = objects::parallel_map(&items, |(pair, plan)| -> Result<String, CliError> {
-        Ok(match format {
-            Format::Json => {
-                let mut line = gojson::to_string(&entry(pair, plan)?)
-                    .map_err(|e| CliError::Failed(e.to_string()))?;
-                line.push('\n');
-                line
-            }
-            Format::Yaml => format!("---\n{}", jsonmerge::to_yaml(&entry(pair, plan)?)),
-            Format::Text => {
-                let live = pair.live.as_ref().map_or_else(
-                    || "no live object".to_owned(),
-                    |l| format!("live {}", l.source),
-                );
-                let mut out = format!("=== {} ({}, {live})\n", pair.key, pair.local.source);
-                match plan {
-                    Ok(p) => out.push_str(&text(p)),
-                    Err(e) => {
-                        let _ = writeln!(out, "error: {e}");
-                    }
+    Ok(match format {
+        Format::Json => {
+            let mut line = gojson::to_string(&entry(pair, plan)?)
+                .map_err(|e| CliError::Failed(e.to_string()))?;
+            line.push('\n');
+            line
+        }
+        Format::Yaml => format!("---\n{}", jsonmerge::to_yaml(&entry(pair, plan)?)),
+        Format::Text => {
+            let live = pair.live.as_ref().map_or_else(
+                || "no live object".to_owned(),
+                |l| format!("live {}", l.source),
+            );
+            let mut out = format!("=== {} ({}, {live})\n", pair.key, pair.local.source);
+            match plan {
+                Ok(p) => out.push_str(&text(p)),
+                Err(e) => {
+                    let _ = writeln!(out, "error: {e}");
                 }
-                out.push('\n');
-                out
             }
-        })
-    });
-    let mut out = String::new();
-    for part in parts {
-        out.push_str(&part?);
-    }
-    if format == Format::Text {
-        out.push_str(&summary(pairs, plans));
-    }
-    Ok(out)
+            out.push('\n');
+            out
+        }
+    })
 }
 
-/// One row per object, riskiest first: failures, then most warnings, then most deletions
-/// (`clear` + `delete`), then most changes.
-fn summary(pairs: &[Pair], plans: &[Result<Plan, CliError>]) -> String {
-    use crate::app::list::risk::{Summary, riskier_first};
-    struct Row<'a> {
-        index: usize,
-        pair: &'a Pair,
-        action: &'static str,
-        counts: [usize; 4],
-        warnings: usize,
-    }
-    let count = |p: &Plan, a: Action| p.fields.iter().filter(|f| f.action == a).count();
-    let mut rows: Vec<Row<'_>> = pairs
-        .iter()
-        .zip(plans)
-        .enumerate()
-        .map(|(index, (pair, plan))| match plan {
-            Ok(p) => Row {
-                index,
-                pair,
-                action: match (&p.created, p.patch_type) {
-                    (Some(_), _) => "create",
-                    (None, Some(_)) => "patch",
-                    (None, None) => "unchanged",
-                },
-                counts: [
-                    count(p, Action::Add),
-                    count(p, Action::Set),
-                    count(p, Action::Clear),
-                    count(p, Action::Delete),
-                ],
-                warnings: p.warnings.len(),
-            },
-            Err(_) => Row {
-                index,
-                pair,
-                action: "FAILS",
-                counts: [0; 4],
-                warnings: 0,
-            },
-        })
-        .collect();
+/// The summary table of the many-object text output: `summaries[i]` is `pairs[i]`'s.
+fn summary(pairs: &[Pair], summaries: &[crate::app::list::risk::Summary]) -> String {
+    use crate::app::list::risk::{Op, riskier_first};
+    let mut rows: Vec<(&Pair, &crate::app::list::risk::Summary)> =
+        pairs.iter().zip(summaries).collect();
     // The TUI list's order (`app::list::risk`): failures, then what the server will reject,
     // other warnings, removals, changes, additions; ties by kind, namespace, name.
-    let summaries: Vec<Summary> = plans
-        .iter()
-        .map(|p| match p {
-            Ok(plan) => Summary::of_plan(plan),
-            Err(e) => Summary::failed(&e.to_string()),
-        })
-        .collect();
-    rows.sort_by(|a, b| {
-        riskier_first(
-            (&summaries[a.index], &a.pair.key),
-            (&summaries[b.index], &b.pair.key),
-        )
-    });
-    let tally = |name: &str| rows.iter().filter(|r| r.action == name).count();
+    rows.sort_by(|a, b| riskier_first((a.1, &a.0.key), (b.1, &b.0.key)));
+    let action = |s: &crate::app::list::risk::Summary| match s.op {
+        Op::Create => "create",
+        Op::Patch(_) => "patch",
+        Op::Unchanged => "unchanged",
+        Op::Fails => "FAILS",
+    };
+    let tally = |name: &str| rows.iter().filter(|(_, s)| action(s) == name).count();
     let mut out = format!(
         "summary: {} objects: {} create, {} patch, {} unchanged, {} fail; riskiest first\n",
         rows.len(),
@@ -489,19 +505,19 @@ fn summary(pairs: &[Pair], plans: &[Result<Plan, CliError>]) -> String {
         "{:<9} {:<9} {:>5} {:>5} {:>5} {:>6} {:>8}  object",
         "risk", "action", "add", "set", "clear", "delete", "warnings"
     );
-    for r in rows {
+    for (pair, s) in rows {
         let _ = writeln!(
             out,
             "{:<9} {:<9} {:>5} {:>5} {:>5} {:>6} {:>8}  {} ({})",
-            summaries[r.index].risk().label(),
-            r.action,
-            r.counts[0],
-            r.counts[1],
-            r.counts[2],
-            r.counts[3],
-            r.warnings,
-            r.pair.key,
-            r.pair.local.source
+            s.risk().label(),
+            action(s),
+            s.add,
+            s.set,
+            s.clear,
+            s.delete,
+            s.warnings,
+            pair.key,
+            pair.local.source
         );
     }
     out
