@@ -764,3 +764,81 @@ fn text_of(
     }
     out
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::cli::objects::Object;
+    use crate::engine::plan::{LAST_APPLIED, encode_annotation};
+    use crate::json;
+
+    /// `n` ConfigMaps with live objects; every 7th live annotation is not JSON (that object
+    /// fails to plan), every 3rd local value changes.
+    fn pairs(n: usize) -> Vec<Pair> {
+        let cm = |i: usize, value: &str| {
+            json!({"apiVersion": "v1", "kind": "ConfigMap",
+                "metadata": {"name": format!("cm-{i:03}"), "namespace": "default"},
+                "data": {"k": value}})
+        };
+        let mut locals = Vec::new();
+        let mut lives = Vec::new();
+        for i in 0..n {
+            let local = cm(i, if i % 3 == 0 { "new" } else { "old" });
+            let mut live = cm(i, "old");
+            let annotation = if i % 7 == 0 {
+                "{not json".to_owned()
+            } else {
+                encode_annotation(&cm(i, "old")).unwrap()
+            };
+            live["metadata"]["annotations"] = json!({ LAST_APPLIED: annotation });
+            locals.push(Object {
+                value: local,
+                source: format!("local.yaml#{}", i + 1),
+            });
+            lives.push(Object {
+                value: live,
+                source: format!("live.yaml#{}", i + 1),
+            });
+        }
+        objects::pair(locals, lives, None).unwrap()
+    }
+
+    /// What [`Many`] holds before it ends: the output (with the summary for text), the
+    /// failures and the exit status.
+    fn written(many: Many, pairs: &[Pair]) -> (String, Vec<String>, i32) {
+        let mut out = many.out;
+        if many.format == Format::Text {
+            out.push_str(&summary(pairs, &many.summaries));
+        }
+        (out, many.errors, many.code)
+    }
+
+    #[test]
+    fn many_objects_written_in_chunks_read_as_written_at_once() {
+        let pairs = pairs(2 * MANY_CHUNK + 5);
+        let plans = objects::plan_all(&pairs, None, true);
+        assert!(plans.iter().filter(|p| p.is_err()).count() > 3);
+        for format in [Format::Json, Format::Yaml, Format::Text] {
+            let mut whole = Many::new(format);
+            whole.add(&pairs, &plans).unwrap();
+            let mut chunked = Many::new(format);
+            for (chunk, plans) in pairs.chunks(MANY_CHUNK).zip(plans.chunks(MANY_CHUNK)) {
+                chunked.add(chunk, plans).unwrap();
+            }
+            let (out, errors, code) = written(chunked, &pairs);
+            assert_eq!((out.clone(), errors.clone(), code), written(whole, &pairs));
+            assert_eq!(errors.len(), pairs.len().div_ceil(7));
+            assert_eq!(code, 2, "a bad annotation is bad input");
+            if format == Format::Text {
+                let table = out.split("summary: ").nth(1).unwrap();
+                assert!(
+                    table.starts_with("133 objects: 0 create, 38 patch, 76 unchanged, 19 fail"),
+                    "{table}"
+                );
+                // Riskiest first: the failures head the table.
+                let first = table.lines().nth(2).unwrap();
+                assert!(first.contains("FAILS"), "{first}");
+            }
+        }
+    }
+}
