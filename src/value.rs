@@ -177,12 +177,6 @@ impl Map {
     }
 
     #[must_use]
-    pub fn get_key_value(&self, key: &str) -> Option<(&Str, &Value)> {
-        self.position(key)
-            .map(|i| (&self.entries[i].0, &self.entries[i].1))
-    }
-
-    #[must_use]
     pub fn contains_key(&self, key: &str) -> bool {
         self.position(key).is_some()
     }
@@ -233,7 +227,7 @@ impl Map {
     }
 
     /// Remove `key` and return it with its value; the last entry takes its place.
-    pub fn swap_remove_entry(&mut self, key: &str) -> Option<(Str, Value)> {
+    fn swap_remove_entry(&mut self, key: &str) -> Option<(Str, Value)> {
         let i = self.position(key)?;
         let last = self.entries.len() - 1;
         let (k, v) = self.entries.swap_remove(i);
@@ -250,7 +244,7 @@ impl Map {
     }
 
     /// Remove `key` and return it with its value; the entries after it keep their order.
-    pub fn shift_remove_entry(&mut self, key: &str) -> Option<(Str, Value)> {
+    fn shift_remove_entry(&mut self, key: &str) -> Option<(Str, Value)> {
         let i = self.position(key)?;
         let entry = self.entries.remove(i);
         if self.index.is_some() {
@@ -277,14 +271,6 @@ impl Map {
         }
     }
 
-    /// Sort the entries by key.
-    pub fn sort_keys(&mut self) {
-        self.entries.sort_by(|(a, _), (b, _)| a.cmp(b));
-        if self.index.is_some() {
-            self.reindex();
-        }
-    }
-
     pub fn iter(&self) -> Iter<'_> {
         Iter(self.entries.iter())
     }
@@ -305,10 +291,6 @@ impl Map {
         &mut self,
     ) -> impl DoubleEndedIterator<Item = &mut Value> + ExactSizeIterator {
         self.entries.iter_mut().map(|(_, v)| v)
-    }
-
-    pub fn into_values(self) -> impl DoubleEndedIterator<Item = Value> + ExactSizeIterator {
-        self.entries.into_iter().map(|(_, v)| v)
     }
 
     /// Move every entry of `other` into this map (inserting each), leaving `other` empty.
@@ -482,16 +464,6 @@ impl Value {
     }
 
     #[must_use]
-    pub fn is_number(&self) -> bool {
-        matches!(self, Value::Number(_))
-    }
-
-    #[must_use]
-    pub fn is_boolean(&self) -> bool {
-        matches!(self, Value::Bool(_))
-    }
-
-    #[must_use]
     pub fn is_i64(&self) -> bool {
         matches!(self, Value::Number(n) if n.is_i64())
     }
@@ -576,55 +548,47 @@ impl Value {
         }
     }
 
-    #[must_use]
-    pub fn as_number(&self) -> Option<&Number> {
-        match self {
-            Value::Number(n) => Some(n),
-            _ => None,
-        }
-    }
-
     /// The value at a JSON pointer (RFC 6901), e.g. `/metadata/name`.
     #[must_use]
     pub fn pointer(&self, pointer: &str) -> Option<&Value> {
-        if pointer.is_empty() {
-            return Some(self);
-        }
-        let rest = pointer.strip_prefix('/')?;
-        let mut at = self;
-        for token in rest.split('/') {
-            let token = token.replace("~1", "/").replace("~0", "~");
-            at = match at {
-                Value::Object(m) => m.get(&token)?,
-                Value::Array(a) => a.get(array_position(&token)?)?,
-                _ => return None,
-            };
-        }
-        Some(at)
+        pointer_tokens(pointer)?
+            .iter()
+            .try_fold(self, |at, token| match at {
+                Value::Object(m) => m.get(token),
+                Value::Array(a) => a.get(array_position(token)?),
+                _ => None,
+            })
     }
 
     /// The value at a JSON pointer, writable: see [`Value::pointer`].
     pub fn pointer_mut(&mut self, pointer: &str) -> Option<&mut Value> {
-        if pointer.is_empty() {
-            return Some(self);
-        }
-        let rest = pointer.strip_prefix('/')?;
-        let mut at = self;
-        for token in rest.split('/') {
-            let token = token.replace("~1", "/").replace("~0", "~");
-            at = match at {
-                Value::Object(m) => m.get_mut(&token)?,
-                Value::Array(a) => a.get_mut(array_position(&token)?)?,
-                _ => return None,
-            };
-        }
-        Some(at)
+        pointer_tokens(pointer)?
+            .iter()
+            .try_fold(self, |at, token| match at {
+                Value::Object(m) => m.get_mut(token),
+                Value::Array(a) => a.get_mut(array_position(token)?),
+                _ => None,
+            })
     }
 
     /// Take the value out, leaving `null`.
     pub fn take(&mut self) -> Value {
         std::mem::take(self)
     }
+}
+
+/// The reference tokens of an RFC 6901 pointer (`~1` is `/`, `~0` is `~`); `None` when it is
+/// neither empty nor starts with `/`.
+fn pointer_tokens(pointer: &str) -> Option<Vec<String>> {
+    if pointer.is_empty() {
+        return Some(Vec::new());
+    }
+    let rest = pointer.strip_prefix('/')?;
+    Some(
+        rest.split('/')
+            .map(|t| t.replace("~1", "/").replace("~0", "~"))
+            .collect(),
+    )
 }
 
 /// An RFC 6901 array position: digits, no leading zero.
