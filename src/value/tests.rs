@@ -32,7 +32,7 @@ fn insert_keeps_the_first_place_and_the_last_value() {
 
 #[test]
 fn removals_match_serde_json_with_preserve_order() {
-    for n in [4, INDEXED_FROM + 5] {
+    for n in [4, UNINDEXED_MAX + 5] {
         let mut ours = numbered(n);
         let mut theirs: serde_json::Map<String, serde_json::Value> = (0..n)
             .map(|i| (format!("k{i}"), serde_json::Value::from(i)))
@@ -59,7 +59,7 @@ fn removals_match_serde_json_with_preserve_order() {
 
 #[test]
 fn an_indexed_map_finds_every_key_after_each_kind_of_change() {
-    let mut m = numbered(INDEXED_FROM * 3);
+    let mut m = numbered(UNINDEXED_MAX * 3);
     m.swap_remove("k5");
     m.shift_remove("k7");
     m.retain(|k, _| k != "k9");
