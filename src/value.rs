@@ -247,8 +247,14 @@ impl Map {
     fn shift_remove_entry(&mut self, key: &str) -> Option<(Str, Value)> {
         let i = self.position(key)?;
         let entry = self.entries.remove(i);
-        if self.index.is_some() {
-            self.reindex();
+        if let Some(index) = &mut self.index {
+            // The entries after `i` moved down by one: so do their positions (no rehashing).
+            index.forget(&entry.0, i, None);
+            for j in index.table.iter_mut() {
+                if *j as usize > i {
+                    *j -= 1;
+                }
+            }
         }
         Some(entry)
     }
