@@ -47,9 +47,14 @@ pub fn apply_merge_patch(doc: &Value, patch: &Value) -> Result<Value, JsonMergeE
 /// evanphx `mergeDocs` (with `mergeMerge` false).
 fn merge_docs(doc: &mut Map, patch: &Map, depth: usize) -> Result<(), JsonMergeError> {
     check_depth(depth)?;
+    // Deletions are made in one pass at the end (each `shift_remove` moves every later key):
+    // the keys left keep their order, and the added ones come after them either way.
+    let mut deleted: Vec<&str> = Vec::new();
     for (key, value) in patch {
         if value.is_null() {
-            doc.shift_remove(key);
+            if doc.contains_key(key) {
+                deleted.push(key);
+            }
             continue;
         }
         match doc.get_mut(key) {
@@ -59,6 +64,16 @@ fn merge_docs(doc: &mut Map, patch: &Map, depth: usize) -> Result<(), JsonMergeE
                 prune_nulls(&mut added, depth + 1)?;
                 doc.insert(key.clone(), added);
             }
+        }
+    }
+    match deleted.as_slice() {
+        [] => {}
+        [one] => {
+            doc.shift_remove(one);
+        }
+        _ => {
+            let deleted: std::collections::HashSet<&str> = deleted.into_iter().collect();
+            doc.retain(|k, _| !deleted.contains(k.as_str()));
         }
     }
     Ok(())
@@ -213,5 +228,26 @@ mod tests {
             apply_merge_patch(&json!({}), &patch),
             Err(JsonMergeError::TooDeep)
         );
+    }
+
+    #[test]
+    fn deletions_keep_the_order_of_the_keys_left() {
+        let keys = |v: &Value| -> Vec<String> {
+            v.as_object()
+                .unwrap()
+                .keys()
+                .map(ToString::to_string)
+                .collect()
+        };
+        let doc = json!({"a": 1, "b": 2, "c": 3, "d": 4, "f": 6});
+        let one = apply_merge_patch(&doc, &json!({"c": null, "e": 5})).unwrap();
+        assert_eq!(keys(&one), ["a", "b", "d", "f", "e"]);
+        let many = apply_merge_patch(
+            &doc,
+            &json!({"b": null, "e": 5, "d": null, "a": 0, "missing": null}),
+        )
+        .unwrap();
+        assert_eq!(keys(&many), ["a", "c", "f", "e"]);
+        assert_eq!(many, json!({"a": 0, "c": 3, "f": 6, "e": 5}));
     }
 }
