@@ -222,21 +222,7 @@ fn run_one(
         live: live_path.map(show).unwrap_or_default(),
         last_applied: args.last_applied.as_deref().map(show).unwrap_or_default(),
     };
-    if args.output == Format::Yaml {
-        let p = compute_named(&docs, args.namespace.as_deref(), args.overwrite, &names)?;
-        // Straight to standard output, as JSON is below.
-        let mut stdout = std::io::BufWriter::new(std::io::stdout().lock());
-        if write_yaml(&p, &mut stdout)
-            .and_then(|()| std::io::Write::flush(&mut stdout))
-            .is_err()
-        {
-            // As `main` treats a failed write of the output (a closed pipe): exit 1.
-            std::process::exit(1);
-        }
-        std::mem::forget(p);
-        return Ok(String::new());
-    }
-    // JSON and text: the plan's fields are written (or counted) as they are found, never held
+    // JSON, YAML and text: the plan's fields are written (or counted) as they are found, never held
     // all at once, and the local object becomes the plan's modified document without a copy.
     let PlanDocs {
         local,
@@ -256,6 +242,18 @@ fn run_one(
         plan::stage_owned(local, context, Schema::embedded()).map_err(|e| plan_error(e, &names))?;
     if args.output == Format::Text {
         return Ok(text_staged(&staged));
+    }
+    if args.output == Format::Yaml {
+        let mut stdout = std::io::BufWriter::new(std::io::stdout().lock());
+        if write_yaml_staged(&staged, &mut stdout)
+            .and_then(|()| std::io::Write::flush(&mut stdout))
+            .is_err()
+        {
+            // As `main` treats a failed write of the output (a closed pipe): exit 1.
+            std::process::exit(1);
+        }
+        std::mem::forget(staged);
+        return Ok(String::new());
     }
     // Straight to standard output: the text (about 27 times the object) is never held whole.
     let mut stdout = std::io::stdout().lock();
@@ -621,11 +619,6 @@ pub fn render(p: &Plan, format: Format) -> Result<String, CliError> {
 
 /// A plan as YAML: what `goyaml` writes of the whole plan as one value, but made a field at a
 /// time (a 10 MB object has half a million fields: as one value they took 1.7 GB).
-///
-/// Everything but the fields is written as one document, whose `fields: []` line then gives
-/// way to the fields, each written as the only item of that list. That is exact: a top-level
-/// block list is not indented, an item is written the same wherever it stands, and a line
-/// that starts at column 0 can only be a top-level key.
 fn yaml(p: &Plan) -> Result<String, CliError> {
     let mut out = Vec::new();
     write_yaml(p, &mut out).map_err(|e| CliError::Failed(e.to_string()))?;
@@ -634,37 +627,122 @@ fn yaml(p: &Plan) -> Result<String, CliError> {
 
 /// [`yaml`], written to `out` as it is made.
 fn write_yaml(p: &Plan, out: &mut impl std::io::Write) -> std::io::Result<()> {
-    let failed = std::io::Error::other;
-    let head = Plan {
-        patch_type: p.patch_type,
-        patch: p.patch.clone(),
-        result: p.result.clone(),
-        created: p.created.clone(),
-        fields: Vec::new(),
-        warnings: p.warnings.clone(),
-        annotation: p.annotation.clone(),
-        last_applied: None,
-        modified: Value::Null,
-        halves: None,
+    let head = |warnings: &[Warning]| {
+        let parts = YamlHead {
+            annotation: &p.annotation,
+            created: p.created.as_ref(),
+            patch_type: p.patch_type,
+            patch: p.patch.as_ref(),
+            result: &p.result,
+        };
+        parts.yaml(warnings)
     };
-    let head = jsonmerge::to_yaml(&crate::value::to_value(&head).map_err(failed)?);
-    const EMPTY: &str = "fields: []\n";
-    let at = if head.starts_with(EMPTY) {
-        Some(0)
-    } else {
-        head.find(&format!("\n{EMPTY}")).map(|i| i + 1)
+    write_yaml_with(out, head, |emit| {
+        for field in &p.fields {
+            emit(field);
+        }
+        p.warnings.clone()
+    })
+}
+
+/// [`yaml`] of a staged plan, its fields written as the walk finds them (never all held).
+fn write_yaml_staged(s: &Staged<'_, '_>, out: &mut impl std::io::Write) -> std::io::Result<()> {
+    let head = |warnings: &[Warning]| {
+        let parts = YamlHead {
+            annotation: s.annotation(),
+            created: s.created(),
+            patch_type: s.patch_type,
+            patch: s.patch.as_ref(),
+            result: &s.result,
+        };
+        parts.yaml(warnings)
     };
-    let (Some(at), false) = (at, p.fields.is_empty()) else {
-        return out.write_all(head.as_bytes());
-    };
-    out.write_all(&head.as_bytes()[..at])?;
-    out.write_all(b"fields:\n")?;
-    for field in &p.fields {
-        let item = Value::Array(vec![crate::value::to_value(field).map_err(failed)?]);
-        let item = jsonmerge::to_yaml(&Value::Object([("fields", item)].into_iter().collect()));
-        out.write_all(item.strip_prefix("fields:\n").unwrap_or(&item).as_bytes())?;
+    write_yaml_with(out, head, |emit| s.fields(|f| emit(&f.into_owned())))
+}
+
+/// A plan but its fields and warnings, for [`write_yaml_with`].
+struct YamlHead<'a> {
+    annotation: &'a str,
+    created: Option<&'a Value>,
+    patch_type: Option<plan::PatchType>,
+    patch: Option<&'a Value>,
+    result: &'a Value,
+}
+
+impl YamlHead<'_> {
+    /// The YAML of the plan with `warnings` and no fields: [`Plan`]'s serialization (the
+    /// keys' order does not matter, go-yaml sorts them; a test checks this against it).
+    fn yaml(&self, warnings: &[Warning]) -> std::io::Result<String> {
+        let failed = std::io::Error::other;
+        let mut m = crate::value::Map::new();
+        m.insert(
+            "patchType",
+            crate::value::to_value(self.patch_type).map_err(failed)?,
+        );
+        m.insert("patch", self.patch.cloned().unwrap_or(Value::Null));
+        m.insert("result", self.result.clone());
+        if let Some(created) = self.created {
+            m.insert("created", created.clone());
+        }
+        m.insert("fields", Value::Array(Vec::new()));
+        m.insert(
+            "warnings",
+            crate::value::to_value(warnings).map_err(failed)?,
+        );
+        m.insert("annotation", Value::String(self.annotation.into()));
+        Ok(jsonmerge::to_yaml(&Value::Object(m)))
     }
-    out.write_all(&head.as_bytes()[at + EMPTY.len()..])
+}
+
+/// The plan's YAML, a field at a time: `head(warnings)` is the YAML of the plan without its
+/// fields, whose `fields: []` line gives way to the fields `walk` hands over, each written
+/// as the only item of that list. That is exact: a top-level block list is not indented, an
+/// item is written the same wherever it stands, and a line that starts at column 0 can only
+/// be a top-level key. `walk` returns the warnings (known once the fields are).
+fn write_yaml_with(
+    out: &mut impl std::io::Write,
+    head: impl Fn(&[Warning]) -> std::io::Result<String>,
+    walk: impl FnOnce(&mut dyn FnMut(&FieldPlan)) -> Vec<Warning>,
+) -> std::io::Result<()> {
+    const EMPTY: &str = "fields: []\n";
+    let fields_line = |head: &str| {
+        let at = if head.starts_with(EMPTY) {
+            Some(0)
+        } else {
+            head.find(&format!("\n{EMPTY}")).map(|i| i + 1)
+        };
+        at.ok_or_else(|| std::io::Error::other("the plan's YAML has no `fields` line"))
+    };
+    let before = head(&[])?;
+    let mut started = false;
+    let mut failed = None;
+    let warnings = walk(&mut |field| {
+        if failed.is_some() {
+            return;
+        }
+        let mut write = || -> std::io::Result<()> {
+            if !started {
+                out.write_all(&before.as_bytes()[..fields_line(&before)?])?;
+                out.write_all(b"fields:\n")?;
+                started = true;
+            }
+            let item = Value::Array(vec![
+                crate::value::to_value(field).map_err(std::io::Error::other)?,
+            ]);
+            let item = jsonmerge::to_yaml(&Value::Object([("fields", item)].into_iter().collect()));
+            out.write_all(item.strip_prefix("fields:\n").unwrap_or(&item).as_bytes())
+        };
+        failed = write().err();
+    });
+    if let Some(e) = failed {
+        return Err(e);
+    }
+    let after = head(&warnings)?;
+    if !started {
+        return out.write_all(after.as_bytes());
+    }
+    let at = fields_line(&after)?;
+    out.write_all(&after.as_bytes()[at + EMPTY.len()..])
 }
 
 /// [`render`] through a `crate::value::Value` of the plan: what `-o json` wrote before

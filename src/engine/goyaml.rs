@@ -493,11 +493,15 @@ fn analyze(value: &str) -> Analysis {
     let (mut break_space, mut space_break) = (false, false);
     let (mut previous_space, mut previous_break) = (false, false);
     let mut preceded_by_whitespace = true;
-    let chars: Vec<char> = value.chars().collect();
-    let n = chars.len();
-    for (i, &c) in chars.iter().enumerate() {
-        let followed_by_whitespace = chars.get(i + 1).is_none_or(|&next| is_blank(next));
-        if i == 0 {
+    // One pass over the characters, looking one ahead (no copy of the text: a scalar can be
+    // a megabyte annotation).
+    let mut chars = value.chars().peekable();
+    let mut first = true;
+    while let Some(c) = chars.next() {
+        let next = chars.peek().copied();
+        let last = next.is_none();
+        let followed_by_whitespace = next.is_none_or(is_blank);
+        if first {
             match c {
                 '#' | ',' | '[' | ']' | '{' | '}' | '&' | '*' | '!' | '|' | '>' | '\'' | '"'
                 | '%' | '@' | '`' => block_indicators = true,
@@ -515,15 +519,15 @@ fn analyze(value: &str) -> Analysis {
             special_characters = true;
         }
         if c == ' ' {
-            leading_space |= i == 0;
-            trailing_space |= i + 1 == n;
+            leading_space |= first;
+            trailing_space |= last;
             break_space |= previous_break;
             previous_space = true;
             previous_break = false;
         } else if is_break(c) {
             line_breaks = true;
-            leading_break |= i == 0;
-            trailing_break |= i + 1 == n;
+            leading_break |= first;
+            trailing_break |= last;
             space_break |= previous_space;
             previous_space = false;
             previous_break = true;
@@ -532,6 +536,7 @@ fn analyze(value: &str) -> Analysis {
             previous_break = false;
         }
         preceded_by_whitespace = is_blank(c) || is_break(c) || c == '\0';
+        first = false;
     }
     let mut a = Analysis {
         multiline: line_breaks,

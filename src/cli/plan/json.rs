@@ -510,7 +510,7 @@ mod tests {
     }
 
     /// The staged route (fields written as the walk finds them, the local object moved in)
-    /// writes what the plan's writer writes, as JSON and as text, on every built-in example.
+    /// writes what the plan's writer writes, as JSON, YAML and text, on every built-in example.
     #[test]
     fn staged_writes_what_the_plan_writes() {
         use crate::engine::plan::{LastApplied, LiveLastApplied, PlanContext, stage_owned};
@@ -546,6 +546,14 @@ mod tests {
             assert_eq!(
                 crate::cli::plan::text_staged(&staged),
                 crate::cli::plan::text(&p),
+                "{}",
+                example.name
+            );
+            let mut yaml = Vec::new();
+            crate::cli::plan::write_yaml_staged(&staged, &mut yaml).unwrap();
+            assert_eq!(
+                String::from_utf8(yaml).unwrap(),
+                render_via_value(&p, Format::Yaml).unwrap(),
                 "{}",
                 example.name
             );
