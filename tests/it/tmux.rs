@@ -42,7 +42,17 @@ impl Session {
             t = stty.display()
         );
         let (w, h) = (width.to_string(), height.to_string());
-        let started = tmux(&["new-session", "-d", "-s", &name, "-x", &w, "-y", &h, &line]);
+        // The tests share tmux's default server. When another test's last session ends just
+        // then, its server is shutting down and refuses us ("server exited unexpectedly"):
+        // starting again brings up a new one.
+        let mut started = tmux(&["new-session", "-d", "-s", &name, "-x", &w, "-y", &h, &line]);
+        for _ in 0..5 {
+            if started.status.success() {
+                break;
+            }
+            std::thread::sleep(std::time::Duration::from_millis(200));
+            started = tmux(&["new-session", "-d", "-s", &name, "-x", &w, "-y", &h, &line]);
+        }
         assert!(started.status.success(), "{started:?}");
         Some(Session {
             name,
