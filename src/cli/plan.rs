@@ -627,17 +627,14 @@ fn yaml(p: &Plan) -> Result<String, CliError> {
 
 /// [`yaml`], written to `out` as it is made.
 fn write_yaml(p: &Plan, out: &mut impl std::io::Write) -> std::io::Result<()> {
-    let head = |warnings: &[Warning]| {
-        let parts = YamlHead {
-            annotation: &p.annotation,
-            created: p.created.as_ref(),
-            patch_type: p.patch_type,
-            patch: p.patch.as_ref(),
-            result: &p.result,
-        };
-        parts.yaml(warnings)
+    let head = YamlHead {
+        annotation: &p.annotation,
+        created: p.created.as_ref(),
+        patch_type: p.patch_type,
+        patch: p.patch.as_ref(),
+        result: &p.result,
     };
-    write_yaml_with(out, head, |emit| {
+    write_yaml_with(out, &head, |emit| {
         for field in &p.fields {
             emit(field);
         }
@@ -647,17 +644,14 @@ fn write_yaml(p: &Plan, out: &mut impl std::io::Write) -> std::io::Result<()> {
 
 /// [`yaml`] of a staged plan, its fields written as the walk finds them (never all held).
 fn write_yaml_staged(s: &Staged<'_, '_>, out: &mut impl std::io::Write) -> std::io::Result<()> {
-    let head = |warnings: &[Warning]| {
-        let parts = YamlHead {
-            annotation: s.annotation(),
-            created: s.created(),
-            patch_type: s.patch_type,
-            patch: s.patch.as_ref(),
-            result: &s.result,
-        };
-        parts.yaml(warnings)
+    let head = YamlHead {
+        annotation: s.annotation(),
+        created: s.created(),
+        patch_type: s.patch_type,
+        patch: s.patch.as_ref(),
+        result: &s.result,
     };
-    write_yaml_with(out, head, |emit| s.fields(|f| emit(&f.into_owned())))
+    write_yaml_with(out, &head, |emit| s.fields(|f| emit(&f.into_owned())))
 }
 
 /// A plan but its fields and warnings, for [`write_yaml_with`].
@@ -670,38 +664,41 @@ struct YamlHead<'a> {
 }
 
 impl YamlHead<'_> {
-    /// The YAML of the plan with `warnings` and no fields: [`Plan`]'s serialization (the
-    /// keys' order does not matter, go-yaml sorts them; a test checks this against it).
-    fn yaml(&self, warnings: &[Warning]) -> std::io::Result<String> {
+    /// The YAML of the plan with no fields: [`Plan`]'s serialization (the keys' order does not
+    /// matter, go-yaml sorts them; tests check this against it). With `after: None` only the
+    /// lines before `fields` are wanted: the documents and the warnings, which go-yaml writes
+    /// after it, are left out (`null`), so that they are written once.
+    fn yaml(&self, after: Option<&[Warning]>) -> std::io::Result<String> {
         let failed = std::io::Error::other;
+        let document = |v: Option<&Value>| after.and(v).cloned().unwrap_or(Value::Null);
         let mut m = crate::value::Map::new();
         m.insert(
             "patchType",
             crate::value::to_value(self.patch_type).map_err(failed)?,
         );
-        m.insert("patch", self.patch.cloned().unwrap_or(Value::Null));
-        m.insert("result", self.result.clone());
+        m.insert("patch", document(self.patch));
+        m.insert("result", document(Some(self.result)));
         if let Some(created) = self.created {
             m.insert("created", created.clone());
         }
         m.insert("fields", Value::Array(Vec::new()));
         m.insert(
             "warnings",
-            crate::value::to_value(warnings).map_err(failed)?,
+            crate::value::to_value(after.unwrap_or_default()).map_err(failed)?,
         );
         m.insert("annotation", Value::String(self.annotation.into()));
         Ok(jsonmerge::to_yaml(&Value::Object(m)))
     }
 }
 
-/// The plan's YAML, a field at a time: `head(warnings)` is the YAML of the plan without its
-/// fields, whose `fields: []` line gives way to the fields `walk` hands over, each written
-/// as the only item of that list. That is exact: a top-level block list is not indented, an
-/// item is written the same wherever it stands, and a line that starts at column 0 can only
-/// be a top-level key. `walk` returns the warnings (known once the fields are).
+/// The plan's YAML, a field at a time: the YAML of `head` (the plan without its fields) has a
+/// `fields: []` line, which gives way to the fields `walk` hands over, each written as the
+/// only item of that list. That is exact: a top-level block list is not indented, an item is
+/// written the same wherever it stands, and a line that starts at column 0 can only be a
+/// top-level key. `walk` returns the warnings (known once the fields are).
 fn write_yaml_with(
     out: &mut impl std::io::Write,
-    head: impl Fn(&[Warning]) -> std::io::Result<String>,
+    head: &YamlHead<'_>,
     walk: impl FnOnce(&mut dyn FnMut(&FieldPlan)) -> Vec<Warning>,
 ) -> std::io::Result<()> {
     const EMPTY: &str = "fields: []\n";
@@ -713,7 +710,7 @@ fn write_yaml_with(
         };
         at.ok_or_else(|| std::io::Error::other("the plan's YAML has no `fields` line"))
     };
-    let before = head(&[])?;
+    let before = head.yaml(None)?;
     let mut started = false;
     let mut failed = None;
     let warnings = walk(&mut |field| {
@@ -737,7 +734,7 @@ fn write_yaml_with(
     if let Some(e) = failed {
         return Err(e);
     }
-    let after = head(&warnings)?;
+    let after = head.yaml(Some(&warnings))?;
     if !started {
         return out.write_all(after.as_bytes());
     }

@@ -491,8 +491,9 @@ fn three_way(
                     .map_err(conflict)?;
                 Ok((halves.patch.clone(), Some(halves)))
             } else {
-                let patch = smp::diff3_with(original, modified, current, meta, overwrite, parallel)
-                    .map_err(conflict)?;
+                let patch =
+                    smp::diff3_patch(original, modified, current, meta, overwrite, parallel)
+                        .map_err(conflict)?;
                 Ok((patch, None))
             }
         }

@@ -32,7 +32,7 @@ use crate::value::{Map, Value};
 pub use super::error::SmpError;
 use super::schema::{Meta, PatchMeta};
 pub use normalize::sort_merge_lists_by_name;
-pub use three_way::{ThreeWay, diff3_parts, three_way_parts};
+pub use three_way::{ThreeWay, diff3_parts, diff3_patch, three_way_parts};
 
 use super::gofmt::{self, GoType};
 
@@ -94,22 +94,6 @@ pub(crate) fn both<A: Send, B>(
             .unwrap_or_else(|p| std::panic::resume_unwind(p));
         (a, b)
     })
-}
-
-/// [`diff3`], with the two halves computed side by side on two threads when `parallel` (for
-/// large documents: a thread costs more than a small diff).
-///
-/// # Errors
-/// As [`diff3`].
-pub fn diff3_with(
-    original: &Value,
-    modified: &Value,
-    current: &Value,
-    meta: Meta<'_>,
-    overwrite: bool,
-    parallel: bool,
-) -> Result<Value, SmpError> {
-    three_way::diff3_patch(original, modified, current, meta, overwrite, parallel)
 }
 
 /// Apply a strategic merge patch to a document, as the API server does

@@ -97,7 +97,9 @@ pub fn diff3_parts(
     Ok(parts)
 }
 
-/// The three-way patch alone (no copies of the halves), checked as [`diff3_parts`] checks it.
+/// The three-way patch alone (no copies of the halves), checked as [`diff3_parts`] checks it:
+/// [`super::diff3`], with the two halves computed side by side on two threads when `parallel`
+/// (for large documents: a thread costs more than a small diff).
 ///
 /// # Errors
 /// As [`super::diff3`].
