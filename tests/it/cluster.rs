@@ -8,10 +8,9 @@
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
-use applyscope::engine::gojson;
 use serde_json::{Value, json};
 
-use crate::fakeapi::{FakeApi, kind, status_body};
+use crate::fakeapi::{FakeApi, go_json, kind, status_body};
 
 const LA: &str = "kubectl.kubernetes.io/last-applied-configuration";
 const WRITE_QUERY: &str = "fieldManager=kubectl-client-side-apply&fieldValidation=Strict";
@@ -45,8 +44,7 @@ pub use crate::support::WEB_DEPLOYMENT as LOCAL;
 /// A live Deployment applied from LOCAL with image web:1, scaled to 5, with managedFields.
 pub fn live_web() -> Value {
     let applied = json!({"apiVersion":"apps/v1","kind":"Deployment","metadata":{"annotations":{},"name":"web","namespace":"team"},"spec":{"replicas":3,"selector":{"matchLabels":{"app":"web"}},"template":{"metadata":{"labels":{"app":"web"}},"spec":{"containers":[{"image":"web:1","name":"web"}]}}}});
-    let mut annotation =
-        gojson::to_string(&applyscope::value::Value::from(applied.clone())).unwrap();
+    let mut annotation = go_json(&applied);
     annotation.push('\n');
     json!({
         "apiVersion": "apps/v1", "kind": "Deployment",
@@ -227,7 +225,7 @@ fn cluster_apply_sends_a_dry_run_then_the_patch() {
     assert_eq!(writes[0].body, writes[1].body);
     let body = writes[1].body_json();
     assert_eq!(
-        gojson::to_string(&applyscope::value::Value::from(body.clone())).unwrap(),
+        go_json(&body),
         writes[1].body_text(),
         "the body is written as Go writes it"
     );
@@ -304,14 +302,10 @@ fn cluster_last_applied_drop_patches_only_the_annotation_guarded_by_resource_ver
         Some("application/merge-patch+json")
     );
     let expected_doc = json!({"apiVersion":"apps/v1","kind":"Deployment","metadata":{"annotations":{},"name":"web","namespace":"team"},"spec":{"selector":{"matchLabels":{"app":"web"}},"template":{"metadata":{"labels":{"app":"web"}},"spec":{"containers":[{"image":"web:1","name":"web"}]}}}});
-    let mut annotation =
-        gojson::to_string(&applyscope::value::Value::from(expected_doc.clone())).unwrap();
+    let mut annotation = go_json(&expected_doc);
     annotation.push('\n');
     let body = json!({"metadata": {"annotations": {LA: annotation}, "resourceVersion": "7"}});
-    assert_eq!(
-        w.body_text(),
-        gojson::to_string(&applyscope::value::Value::from(body.clone())).unwrap()
-    );
+    assert_eq!(w.body_text(), go_json(&body));
     let after = s.api.object(WEB).unwrap();
     assert_eq!(after["spec"]["replicas"], 5, "only the annotation changed");
     assert_eq!(after["metadata"]["annotations"][LA], annotation);
@@ -777,11 +771,7 @@ fn cluster_apply_matches_kubectl_recordings() {
             assert_eq!(real[0].method, "POST", "{name}");
             assert_eq!(real[0].query, q, "{name}");
             assert_eq!(real[0].body_json(), *body, "{name}");
-            assert_eq!(
-                real[0].body_text(),
-                gojson::to_string(&applyscope::value::Value::from(body.clone())).unwrap(),
-                "{name}"
-            );
+            assert_eq!(real[0].body_text(), go_json(body), "{name}");
             created += 1;
         } else if expected["patch_type"].is_null() {
             assert!(writes.is_empty(), "{name}: {writes:?}");
@@ -797,12 +787,7 @@ fn cluster_apply_matches_kubectl_recordings() {
             );
             assert_eq!(real[0].body_json(), expected["patch"], "{name}");
             // kubectl's bytes: Go's json.Marshal of the patch (sorted keys, HTML escaped).
-            assert_eq!(
-                real[0].body_text(),
-                gojson::to_string(&applyscope::value::Value::from(expected["patch"].clone()))
-                    .unwrap(),
-                "{name}"
-            );
+            assert_eq!(real[0].body_text(), go_json(&expected["patch"]), "{name}");
             patched += 1;
         }
         // The dry run came first and carried the same body.
@@ -851,10 +836,7 @@ fn cluster_openapi_v2_gives_kubectls_patch() {
     ]);
     assert!(out.status.success(), "{}", stderr(&out));
     let writes = api.writes();
-    assert_eq!(
-        writes[1].body_text(),
-        gojson::to_string(&applyscope::value::Value::from(expected["patch"].clone())).unwrap()
-    );
+    assert_eq!(writes[1].body_text(), go_json(&expected["patch"]));
     assert!(api.requests().iter().any(|r| r.path == "/openapi/v2"));
 }
 

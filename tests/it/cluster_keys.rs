@@ -5,11 +5,10 @@
 
 use applyscope::app::{Mode, Model};
 use applyscope::cluster::Conn;
-use applyscope::engine::gojson;
 use serde_json::{Value, json};
 
 use crate::cluster::{LOCAL, live_web};
-use crate::fakeapi::{FakeApi, status_body};
+use crate::fakeapi::{FakeApi, go_json, lib, status_body};
 use crate::tui_support::Harness;
 
 const WEB: &str = "/apis/apps/v1/namespaces/team/deployments/web";
@@ -47,18 +46,10 @@ fn notice(h: &Harness) -> String {
     h.model.notice.clone().unwrap_or_default()
 }
 
-/// A test value as the library's value type.
-fn lib(v: &Value) -> applyscope::value::Value {
-    applyscope::value::Value::from(v.clone())
-}
-
 fn annotation_body(doc: &Value, rv: &str) -> String {
-    let mut annotation = gojson::to_string(&lib(doc)).unwrap();
+    let mut annotation = go_json(doc);
     annotation.push('\n');
-    gojson::to_string(&applyscope::json!(
-        {"metadata": {"annotations": {LA: annotation}, "resourceVersion": rv}}
-    ))
-    .unwrap()
+    go_json(&json!({"metadata": {"annotations": {LA: annotation}, "resourceVersion": rv}}))
 }
 
 #[test]

@@ -60,6 +60,16 @@ struct State {
     next_rv: u64,
 }
 
+/// A test value (the fake server's `serde_json` value) as the library's value type.
+pub fn lib(v: &Value) -> applyscope::value::Value {
+    applyscope::value::Value::from(v.clone())
+}
+
+/// A test value as Go's `json.Marshal` writes it (`gojson`).
+pub fn go_json(v: &Value) -> String {
+    applyscope::engine::gojson::to_string(&lib(v)).unwrap()
+}
+
 #[derive(Clone)]
 pub struct FakeApi {
     state: Arc<Mutex<State>>,
@@ -345,9 +355,7 @@ impl FakeApi {
                         let Some(meta) = schema.root_for_gvk(api_version, kind) else {
                             return (200, current);
                         };
-                        let lib = applyscope::value::Value::from;
-                        match applyscope::engine::smp::apply(lib(current.clone()), lib(patch), meta)
-                        {
+                        match applyscope::engine::smp::apply(lib(&current), lib(&patch), meta) {
                             Ok(v) => serde_json::to_value(&v).unwrap(),
                             Err(e) => return status(422, "Invalid", &e.to_string()),
                         }

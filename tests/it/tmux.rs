@@ -45,13 +45,14 @@ impl Session {
         // The tests share tmux's default server. When another test's last session ends just
         // then, its server is shutting down and refuses us ("server exited unexpectedly"):
         // starting again brings up a new one.
-        let mut started = tmux(&["new-session", "-d", "-s", &name, "-x", &w, "-y", &h, &line]);
+        let start = || tmux(&["new-session", "-d", "-s", &name, "-x", &w, "-y", &h, &line]);
+        let mut started = start();
         for _ in 0..5 {
             if started.status.success() {
                 break;
             }
             std::thread::sleep(std::time::Duration::from_millis(200));
-            started = tmux(&["new-session", "-d", "-s", &name, "-x", &w, "-y", &h, &line]);
+            started = start();
         }
         assert!(started.status.success(), "{started:?}");
         Some(Session {
