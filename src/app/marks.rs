@@ -167,7 +167,7 @@ mod tests {
     use crate::json;
 
     use super::*;
-    use crate::app::yaml::{ANNOTATION_WIDTH, Render, Side, render};
+    use crate::app::yaml::{Render, render};
 
     /// The edited paths' texts, the two documents rendered first (as the model does).
     fn edited_texts(base: &Value, current: &Value) -> Vec<String> {
@@ -175,14 +175,7 @@ mod tests {
         lists.insert("c".to_owned(), ElemSeg::Merge("name".into()));
         lists.insert("s".to_owned(), ElemSeg::Item);
         let mut paths = Paths::new();
-        let how = Render {
-            lists: &lists,
-            counterpart: None,
-            side: Side::After,
-            secret: false,
-            annotation_width: ANNOTATION_WIDTH,
-            word_diff: false,
-        };
+        let how = Render::alone(&lists);
         render(current, &mut paths, &how);
         render(base, &mut paths, &how);
         let mut out: Vec<String> = edited(&paths, &lists, Some(base), Some(current))

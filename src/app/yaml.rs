@@ -576,6 +576,20 @@ pub struct Render<'a> {
 
 /// Longest annotation shown in a pane before `…`.
 pub const ANNOTATION_WIDTH: usize = 48;
+#[cfg(test)]
+impl<'a> Render<'a> {
+    /// A document drawn on its own (no counterpart, not a Secret, no word diff), for tests.
+    pub(crate) fn alone(lists: &'a FastMap<String, ElemSeg>) -> Render<'a> {
+        Render {
+            lists,
+            counterpart: None,
+            side: Side::After,
+            secret: false,
+            annotation_width: ANNOTATION_WIDTH,
+            word_diff: false,
+        }
+    }
+}
 
 /// Is this object a Secret (whose `data`/`stringData` values are masked)?
 #[must_use]
@@ -1027,15 +1041,7 @@ mod tests {
     fn lines(v: &Value) -> Vec<String> {
         let mut paths = Paths::new();
         let lists = FastMap::default();
-        let how = Render {
-            lists: &lists,
-            counterpart: None,
-            side: Side::After,
-            secret: false,
-            annotation_width: ANNOTATION_WIDTH,
-            word_diff: false,
-        };
-        render(v, &mut paths, &how)
+        render(v, &mut paths, &Render::alone(&lists))
             .iter()
             .map(|l| format!("{} @{}", l.text(true), paths.text(l.path)))
             .collect()
