@@ -28,16 +28,7 @@ use crate::value::{Map, Value};
 
 #[cfg(feature = "cluster")]
 pub use client::Cluster;
-#[cfg(feature = "cluster")]
-pub use load::Loaded;
 
-#[cfg(feature = "cluster")]
-use crate::app::Source;
-#[cfg(feature = "cluster")]
-use crate::app::cluster::ClusterSession;
-use crate::app::cluster::{ClusterOp, ClusterReply};
-use crate::cli::CliError;
-use crate::cli::plan::{DocNames, PlanDocs, compute_with};
 use crate::engine::gojson;
 use crate::engine::plan::{LAST_APPLIED, PatchType, Plan};
 use crate::engine::schema::Schema;
@@ -177,25 +168,15 @@ impl Choice {
     }
 }
 
-/// Plan with the chosen metadata. As kubectl, when the patch cannot be computed from the
-/// server's OpenAPI, it is computed from the embedded schema (the source says which was used).
-///
-/// # Errors
-/// The plan's [`CliError`].
-pub fn plan(
-    choice: &Choice,
-    docs: &PlanDocs,
-    namespace: Option<&str>,
-    overwrite: bool,
-    names: &DocNames,
-) -> Result<(Plan, SchemaSource), CliError> {
-    match compute_with(docs, namespace, overwrite, names, choice.schema()) {
-        Err(CliError::Failed(_)) if choice.schema.is_some() => {
-            compute_with(docs, namespace, overwrite, names, Schema::embedded())
-                .map(|p| (p, SchemaSource::Embedded))
-        }
-        other => other.map(|p| (p, choice.source)),
-    }
+/// One object as read from the cluster.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Loaded {
+    pub target: Target,
+    /// The live object as served (`managedFields` included); `None`: not found (a create).
+    pub live: Option<Value>,
+    pub choice: Choice,
+    /// The namespace given to the plan as `-n`.
+    pub namespace: Option<String>,
 }
 
 /// One object on the server: what discovery said about its kind, and its name.
@@ -591,70 +572,6 @@ pub fn plan_namespace<'a>(
         return flag;
     }
     identity(local).2.is_empty().then_some(context_default)
-}
-
-/// Run a TUI request (the runtime's side of [`crate::app::Command::Cluster`]): connect with
-/// the op's settings and send it.
-#[must_use]
-pub fn perform(op: &ClusterOp) -> ClusterReply {
-    #[cfg(feature = "cluster")]
-    let result = Cluster::connect(&op.conn).and_then(|c| c.send(&op.request));
-    #[cfg(not(feature = "cluster"))]
-    let result = Err(ClusterError::NotBuilt);
-    ClusterReply {
-        purpose: op.purpose,
-        result,
-    }
-}
-
-/// Load one object for the TUI: the source to show and the session.
-///
-/// # Errors
-/// Cluster errors; a plan error is the caller's (`Model::from_cluster`).
-#[cfg(feature = "cluster")]
-pub fn open(
-    conn: &Conn,
-    local: Value,
-    last_applied: Option<Value>,
-    openapi_patch: bool,
-    local_name: &str,
-) -> Result<(Source, ClusterSession), ClusterError> {
-    let cluster = Cluster::connect(conn)?;
-    let loaded = cluster
-        .load(std::slice::from_ref(&local), openapi_patch)
-        .into_iter()
-        .next()
-        .ok_or_else(|| ClusterError::Local("nothing loaded".into()))??;
-    let what = if loaded.live.is_some() {
-        ""
-    } else {
-        " (create)"
-    };
-    let source = Source {
-        title: format!(
-            "{local_name} → {} {}{what}",
-            cluster.server,
-            loaded.target.describe()
-        ),
-        about: String::new(),
-        docs: PlanDocs {
-            local,
-            live: None,
-            last_applied,
-        },
-    };
-    let session = ClusterSession {
-        conn: conn.clone(),
-        server: cluster.server.clone(),
-        target: loaded.target,
-        source: loaded.choice.source,
-        choice: loaded.choice,
-        namespace: loaded.namespace,
-        live: loaded.live,
-        show_managed: false,
-        after_conflict: false,
-    };
-    Ok((source, session))
 }
 
 /// The empty object.

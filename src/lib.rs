@@ -25,6 +25,7 @@ pub mod examples;
 pub mod fsutil;
 pub mod keymap;
 pub mod rewrite;
+pub mod session;
 pub mod theme;
 pub mod tui;
 pub mod ui;

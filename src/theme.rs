@@ -6,7 +6,7 @@
 
 use ratatui::style::{Color, Modifier, Style};
 
-use crate::app::list::risk::Risk;
+use crate::session::risk::Risk;
 use crate::engine::plan::Action;
 
 /// The kind of a scalar value, for syntax colouring.

@@ -9,9 +9,9 @@ use std::path::PathBuf;
 use crate::value::{Map, Value};
 
 use super::edit::{TargetKind, Writing, edited_count, refusal};
-use super::files::{Loaded, ReloadRequest};
+use crate::session::{Loaded, ReloadRequest};
 use super::{Command, Mode, Model};
-use crate::cli::ANNOTATIONS_LIMIT;
+use crate::engine::lint::size::LIMIT as ANNOTATIONS_LIMIT;
 use crate::engine::plan::{LAST_APPLIED, encode_annotation};
 use crate::engine::{gojson, jsonmerge};
 use crate::rewrite;
@@ -387,7 +387,7 @@ impl Model {
     ///
     /// # Errors
     /// The plan's error for the newer documents.
-    pub fn attach(&mut self, loaded: Loaded) -> Result<(), crate::cli::CliError> {
+    pub fn attach(&mut self, loaded: Loaded) -> Result<(), crate::session::Error> {
         self.edit.target_bytes = loaded.target_bytes;
         match loaded.docs {
             Some(docs) if docs != self.docs => self.replan_rebased(docs),

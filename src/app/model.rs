@@ -4,14 +4,13 @@
 use crate::value::Value;
 
 use super::edit::EditState;
-use super::files::Docs;
 use super::marks;
 use super::patch::{PatchDoc, patch_docs};
 use super::yaml::{self, ANNOTATION_WIDTH, DocLine, ElemSeg, PathId, Paths, Render, Side};
 use super::{Mode, Search, Source, is_change};
-use crate::cli::CliError;
 use crate::engine::gofmt::{FastMap, FastSet, sprint};
 use crate::engine::plan::{Action, Plan, Seg as PlanSeg};
+use crate::session::{Docs, Error as CliError};
 
 /// How the last-applied annotation's path ends.
 const ANNOTATION_PATH_TAIL: &str = "[\"kubectl.kubernetes.io/last-applied-configuration\"]";
@@ -149,7 +148,7 @@ impl Model {
     /// # Errors
     /// The plan's [`CliError`] (inputs kubectl would refuse).
     pub fn new(source: Source) -> Result<Model, CliError> {
-        let plan = crate::cli::plan::compute(&source.docs, None, true)?;
+        let plan = crate::session::plan::compute(&source.docs, None, true)?;
         Ok(Model::with_plan(source, plan))
     }
 
@@ -160,7 +159,7 @@ impl Model {
         Model::build(
             source.title,
             source.about,
-            Docs::from_plan_docs(source.docs),
+            source.docs,
             plan,
             edit,
             false,

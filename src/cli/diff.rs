@@ -133,7 +133,7 @@ pub fn main(args: &DiffArgs) -> Result<String, CliError> {
         let locals = objects::read_all(&args.files, args.recursive, &mut stdin_used)?;
         let lives = objects::read_all(&args.live, args.recursive, &mut stdin_used)?;
         let pairs = objects::pair(locals, lives, args.namespace.as_deref())?;
-        let plans = objects::plan_all(&pairs, args.namespace.as_deref(), true);
+        let plans = crate::session::plan::plan_all(&pairs, args.namespace.as_deref(), true);
         (pairs, plans)
     };
     let opts = Options {
@@ -145,7 +145,7 @@ pub fn main(args: &DiffArgs) -> Result<String, CliError> {
         .iter()
         .filter_map(|(pair, plan)| plan.as_ref().err().map(|e| format!("{}: {e}", pair.key)))
         .collect();
-    let diffs: Vec<ObjectDiff> = objects::parallel_map(&items, |(pair, plan)| {
+    let diffs: Vec<ObjectDiff> = crate::session::plan::parallel_map(&items, |(pair, plan)| {
         plan.as_ref().ok().map(|plan| object_diff(pair, plan, opts))
     })
     .into_iter()
@@ -159,7 +159,7 @@ pub fn main(args: &DiffArgs) -> Result<String, CliError> {
     } else {
         1
     };
-    objects::finish(out, &errors, code)
+    super::finish(out, &errors, code)
 }
 
 type Planned = (Vec<Pair>, Vec<Result<Plan, CliError>>);
@@ -336,7 +336,7 @@ fn line_ops(old: &[&str], new: &[&str]) -> Vec<similar::DiffOp> {
 pub fn render(diffs: &[ObjectDiff], color: bool) -> String {
     let mut sorted: Vec<&ObjectDiff> = diffs.iter().filter(|d| d.differs()).collect();
     sorted.sort_by(|a, b| a.name.as_bytes().cmp(b.name.as_bytes()));
-    objects::parallel_map(&sorted, |d| render_one(d, color)).concat()
+    crate::session::plan::parallel_map(&sorted, |d| render_one(d, color)).concat()
 }
 
 /// One object's `diff -u -N` output.

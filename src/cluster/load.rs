@@ -6,19 +6,8 @@ use crate::value::Value;
 use futures::StreamExt as _;
 
 use super::{
-    Choice, Cluster, ClusterError, LOAD_CONCURRENCY, Target, get, identity, plan_namespace,
+    Cluster, ClusterError, LOAD_CONCURRENCY, Loaded, Target, get, identity, plan_namespace,
 };
-
-/// One object as read from the cluster.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Loaded {
-    pub target: Target,
-    /// The live object as served (`managedFields` included); `None`: not found (a create).
-    pub live: Option<Value>,
-    pub choice: Choice,
-    /// The namespace given to the plan as `-n`.
-    pub namespace: Option<String>,
-}
 
 impl Cluster {
     /// Read the live objects of local objects, in their order, at most

@@ -10,7 +10,7 @@ use super::overlay::{centred, frame};
 use super::safe;
 use crate::app::commit::DiffTag;
 use crate::app::{AnnotationPreview, CommitPreview, Message, ModeKind, Model};
-use crate::cli::ANNOTATIONS_LIMIT;
+use crate::engine::lint::size::LIMIT as ANNOTATIONS_LIMIT;
 use crate::keymap;
 use crate::theme::{self, Theme};
 

@@ -11,7 +11,7 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Paragraph, Widget as _, Wrap};
 
 use super::{overlay, safe};
-use crate::app::list::risk::Op;
+use crate::session::risk::Op;
 use crate::app::list::{List, ListMode, Object, Row};
 use crate::app::{Message, ModeKind};
 use crate::keymap;

@@ -5,7 +5,8 @@
 use std::collections::BTreeSet;
 use std::path::Path;
 
-use applyscope::cli::plan::{PlanDocs, compute};
+use applyscope::session::Docs;
+use applyscope::session::plan::compute;
 use applyscope::document::parse_documents;
 use applyscope::engine::plan::{Action, FieldPlan, LAST_APPLIED, Plan};
 use applyscope::examples::{EXAMPLES, Example, find};
@@ -20,7 +21,7 @@ fn parse(text: &str, file: &str) -> Value {
 }
 
 fn plan_of(e: &Example) -> Plan {
-    let docs = PlanDocs {
+    let docs = Docs {
         local: parse(e.local, &format!("{}/local.yaml", e.name)),
         live: e.live.map(|t| parse(t, &format!("{}/live.yaml", e.name))),
         last_applied: e
@@ -673,22 +674,22 @@ fn hpa_handover() {
             .remove(0)
             .value
     };
-    let docs = applyscope::cli::plan::PlanDocs {
+    let docs = Docs {
         local: edit::drop(&parse(e.local), &path).unwrap(),
         live: e.live.map(parse),
         last_applied: Some(edit::drop(&parse(e.last_applied.unwrap()), &path).unwrap()),
     };
-    let after = applyscope::cli::plan::compute(&docs, None, true).unwrap();
+    let after = compute(&docs, None, true).unwrap();
     let replicas = field(&after, "spec.replicas");
     assert_eq!(
         (replicas.action, replicas.result.clone()),
         (Action::Retain, Some(7.into()))
     );
     // Without the drop from last-applied, removing it from the file would clear it.
-    let docs = applyscope::cli::plan::PlanDocs {
+    let docs = Docs {
         last_applied: e.last_applied.map(parse),
         ..docs
     };
-    let cleared = applyscope::cli::plan::compute(&docs, None, true).unwrap();
+    let cleared = compute(&docs, None, true).unwrap();
     assert_eq!(field(&cleared, "spec.replicas").action, Action::Clear);
 }

@@ -7,10 +7,10 @@ use std::path::{Path, PathBuf};
 use std::process::Command as Process;
 use std::time::{Duration, Instant};
 
-use applyscope::app::list::risk::Risk;
+use applyscope::session::risk::Risk;
 use applyscope::app::list::{ListMode, Object};
 use applyscope::app::{App, Command, EditOptions, List, ModeKind};
-use applyscope::cli::OpenArgs;
+use applyscope::session::OpenRequest;
 use applyscope::keymap::{self, parse_keys};
 use applyscope::theme::Theme;
 use applyscope::ui;
@@ -29,14 +29,14 @@ pub struct ListHarness {
 impl ListHarness {
     /// The list of `local` against `live` (relative paths keep snapshots the same everywhere).
     pub fn of(local: &Path, live: &Path) -> ListHarness {
-        let args = OpenArgs {
+        let request = OpenRequest {
             local: vec![local.to_owned()],
             live: vec![live.to_owned()],
-            ..OpenArgs::default()
+            ..OpenRequest::default()
         };
-        let items = applyscope::cli::list::items(&args).unwrap();
+        let items = applyscope::session::open::items(&request).unwrap();
         let list = List::new(
-            applyscope::cli::list::title(&args),
+            applyscope::session::open::title(&request),
             items,
             EditOptions::default(),
         );
@@ -76,7 +76,7 @@ impl ListHarness {
                 match command {
                     Command::Quit => self.quit = true,
                     Command::Edit { .. } => panic!("no editor in these tests"),
-                    other => queue.extend(applyscope::tui::perform(&other)),
+                    other => queue.extend(applyscope::tui::Effects::default().perform(&other)),
                 }
             }
         }

@@ -3,7 +3,7 @@
 //! secret/escape guarantees, and a tmux smoke test of the real binary.
 
 use applyscope::app::{App, Message, Mode, ModeKind, Model, PaneKind, Source};
-use applyscope::cli::plan::PlanDocs;
+use applyscope::session::Docs;
 use applyscope::engine::plan::Action;
 use applyscope::examples::EXAMPLES;
 use applyscope::keymap::{self, BINDINGS};
@@ -23,7 +23,7 @@ fn harness_of(last_applied: Option<&str>, local: &str, live: Option<&str>) -> Ha
     let source = Source {
         title: "test".into(),
         about: String::new(),
-        docs: PlanDocs {
+        docs: Docs {
             local: doc(local),
             live: live.map(doc),
             last_applied: last_applied.map(doc),

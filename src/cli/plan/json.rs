@@ -481,7 +481,8 @@ fn warnings_list<W: Write>(out: &mut Out<'_, W>, warnings: &[Warning]) {
 
 #[cfg(test)]
 mod tests {
-    use crate::cli::plan::{Format, compute, render_via_value};
+    use crate::cli::plan::{Format, render_via_value};
+    use crate::session::plan::compute;
     use crate::examples;
 
     /// The direct writer and the serde route (`to_value`, then Go's `MarshalIndent`) agree on
@@ -491,7 +492,7 @@ mod tests {
     fn writes_what_the_serde_route_writes() {
         let mut seen = 0;
         for example in examples::EXAMPLES {
-            let source = crate::app::Source::from_example(example).unwrap();
+            let source = crate::session::Source::from_example(example).unwrap();
             let Ok(p) = compute(&source.docs, None, true) else {
                 continue;
             };
@@ -517,7 +518,7 @@ mod tests {
         use crate::engine::schema::Schema;
         let mut seen = 0;
         for example in examples::EXAMPLES {
-            let source = crate::app::Source::from_example(example).unwrap();
+            let source = crate::session::Source::from_example(example).unwrap();
             let docs = &source.docs;
             let Ok(p) = compute(docs, None, true) else {
                 continue;

@@ -19,7 +19,7 @@
 
 use std::cmp::{Ordering, Reverse};
 
-use crate::cli::objects::Key;
+use super::objects::Key;
 use crate::engine::plan::{Action, PatchType, Plan};
 
 /// How bad a warning is.
