@@ -322,3 +322,33 @@ fn cluster_keys_secret_values_stay_masked_in_the_dry_run_answer() {
     run_commands(&mut h);
     assert!(api.writes()[1].body_text().contains("bmV3LXNlY3JldA=="));
 }
+
+/// The TUI keeps the connection the object was read with: reloads and commits go through it
+/// (no new kubeconfig read, client or TCP connection per request).
+#[test]
+fn cluster_keys_requests_reuse_the_connection_of_the_open() {
+    let api = FakeApi::start();
+    api.put(live_web());
+    let dir = tempfile::tempdir().unwrap();
+    let mut h = open(&api, dir.path());
+    let opened_with = api.connections();
+    assert!(opened_with >= 1);
+    let gets = |api: &FakeApi| {
+        api.requests()
+            .iter()
+            .filter(|r| r.method == "GET" && r.path == WEB)
+            .count()
+    };
+    let before = gets(&api);
+    for _ in 0..3 {
+        h.press("R");
+        assert_eq!(run_commands(&mut h), 1);
+        assert_eq!(notice(&h), "reloaded from the cluster");
+    }
+    assert_eq!(gets(&api), before + 3, "each R reads the object again");
+    assert_eq!(
+        api.connections(),
+        opened_with,
+        "the reloads went through the connection of the open"
+    );
+}
