@@ -30,6 +30,7 @@ use crate::value::{Map, Value};
 pub use client::Cluster;
 
 use crate::engine::gojson;
+use crate::engine::object::{GroupVersion, ObjectRef};
 use crate::engine::plan::{LAST_APPLIED, PatchType, Plan};
 use crate::engine::schema::Schema;
 
@@ -196,19 +197,21 @@ impl Target {
     /// `deployments.apps`, as the server names a resource in its messages.
     #[must_use]
     pub fn resource(&self) -> String {
-        match self.api_version.split_once('/') {
-            Some((group, _)) => format!("{}.{group}", self.plural),
-            None => self.plural.clone(),
+        let gv = GroupVersion::parse(&self.api_version);
+        if gv.is_core() {
+            self.plural.clone()
+        } else {
+            format!("{}.{}", self.plural, gv.group)
         }
     }
 
     /// The collection's path (a POST goes there).
     #[must_use]
     pub fn collection_path(&self) -> String {
-        let base = if self.api_version.contains('/') {
-            format!("/apis/{}", self.api_version)
-        } else {
+        let base = if GroupVersion::parse(&self.api_version).is_core() {
             format!("/api/{}", self.api_version)
+        } else {
+            format!("/apis/{}", self.api_version)
         };
         match &self.namespace {
             Some(ns) => format!("{base}/namespaces/{}/{}", escape(ns), self.plural),
@@ -547,18 +550,6 @@ pub fn status_error(request: &Request, code: u16, body: &[u8]) -> ClusterError {
     }
 }
 
-/// `apiVersion`, `kind`, `metadata.namespace`, `metadata.name` of a local object.
-#[must_use]
-pub fn identity(obj: &Value) -> (&str, &str, &str, &str) {
-    let s = |p: &str| obj.pointer(p).and_then(Value::as_str).unwrap_or("");
-    (
-        s("/apiVersion"),
-        s("/kind"),
-        s("/metadata/namespace"),
-        s("/metadata/name"),
-    )
-}
-
 /// The namespace the plan is given as `-n`: the flag, else (when the file names none) the
 /// context's default. A file's own namespace wins over the context default, as in kubectl;
 /// an explicit `-n` that differs is the plan's error, as in kubectl.
@@ -571,7 +562,10 @@ pub fn plan_namespace<'a>(
     if flag.is_some() {
         return flag;
     }
-    identity(local).2.is_empty().then_some(context_default)
+    ObjectRef::of(local)
+        .namespace
+        .is_empty()
+        .then_some(context_default)
 }
 
 /// The empty object.

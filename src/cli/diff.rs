@@ -35,6 +35,7 @@ use clap::{Args, ValueEnum};
 
 use super::CliError;
 use super::objects::{self, Pair};
+use crate::engine::object::{GroupVersion, ObjectRef};
 use crate::engine::plan::{LAST_APPLIED, Plan};
 use crate::engine::schema::Schema;
 
@@ -186,15 +187,12 @@ fn from_cluster(_: &DiffArgs) -> Result<Planned, CliError> {
 /// kubectl diff's file name for an object.
 #[must_use]
 pub fn file_name(pair: &Pair) -> String {
-    let api_version = pair
-        .local
-        .value
-        .get("apiVersion")
-        .and_then(Value::as_str)
-        .unwrap_or("");
-    let (group, version) = match api_version.rsplit_once('/') {
-        Some((g, v)) => (format!("{g}."), v),
-        None => (String::new(), api_version),
+    let api_version = ObjectRef::of(&pair.local.value).api_version;
+    let gv = GroupVersion::parse(api_version);
+    let (group, version) = if gv.is_core() {
+        (String::new(), gv.version)
+    } else {
+        (format!("{}.", gv.group), gv.version)
     };
     let namespaced = Schema::embedded()
         .is_namespaced(api_version, &pair.key.kind)

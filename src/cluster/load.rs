@@ -2,11 +2,12 @@
 //! struct: those drop unknown fields and an explicit `creationTimestamp: null`), then the
 //! patch metadata source. Several objects load at once, at most [`LOAD_CONCURRENCY`].
 
+use crate::engine::object::ObjectRef;
 use crate::value::Value;
 use futures::StreamExt as _;
 
 use super::{
-    Cluster, ClusterError, LOAD_CONCURRENCY, Loaded, Target, get, identity, plan_namespace,
+    Cluster, ClusterError, LOAD_CONCURRENCY, Loaded, Target, get, plan_namespace,
 };
 
 impl Cluster {
@@ -30,7 +31,12 @@ impl Cluster {
     }
 
     async fn target_async(&self, local: &Value) -> Result<Target, ClusterError> {
-        let (api_version, kind, ns, name) = identity(local);
+        let ObjectRef {
+            api_version,
+            kind,
+            namespace: ns,
+            name,
+        } = ObjectRef::of(local);
         if api_version.is_empty() || kind.is_empty() || name.is_empty() {
             return Err(ClusterError::Local(
                 "the object has no apiVersion, kind or metadata.name".into(),

@@ -28,6 +28,7 @@ pub mod size;
 
 use crate::value::Value;
 
+use super::object::ObjectRef;
 use super::plan::Warning;
 use super::schema::Meta;
 
@@ -93,13 +94,13 @@ pub fn check(input: &LintInput<'_>) -> Vec<Warning> {
 
 /// `apiVersion` and `kind` of an object.
 fn gvk(obj: &Value) -> (&str, &str) {
-    let s = |k: &str| obj.get(k).and_then(Value::as_str).unwrap_or("");
-    (s("apiVersion"), s("kind"))
+    let r = ObjectRef::of(obj);
+    (r.api_version, r.kind)
 }
 
 /// The API group of an object (`""` for the core group).
 fn group(obj: &Value) -> &str {
-    gvk(obj).0.rsplit_once('/').map_or("", |(g, _)| g)
+    ObjectRef::of(obj).group()
 }
 
 /// A value in a message: strings quoted, long values cut.

@@ -22,6 +22,7 @@ pub use path::{FieldPath, PathText, Seg};
 pub use warnings::Warning;
 
 use super::jsonmerge::{self, Precondition};
+use super::object::{GroupVersion, ObjectRef};
 use super::schema::{Meta, Schema};
 use super::smp::{self, SmpError, ThreeWay};
 
@@ -130,16 +131,8 @@ fn input_error(about: InputDoc, message: impl Into<String>) -> PlanError {
 
 /// The object's identity, as kubectl names and matches objects.
 fn identity(obj: &Value) -> (&str, &str, &str, &str) {
-    fn s(v: Option<&Value>) -> &str {
-        v.and_then(Value::as_str).unwrap_or("")
-    }
-    let metadata = obj.get("metadata");
-    (
-        s(obj.get("apiVersion")),
-        s(obj.get("kind")),
-        s(metadata.and_then(|m| m.get("namespace"))),
-        s(metadata.and_then(|m| m.get("name"))),
-    )
+    let r = ObjectRef::of(obj);
+    (r.api_version, r.kind, r.namespace, r.name)
 }
 
 /// Groups whose kinds kubectl has no Go types for: they get the JSON merge patch, like custom
@@ -152,7 +145,7 @@ const GROUPS_OUTSIDE_KUBECTL: [&str; 2] = ["apiextensions.k8s.io", "apiregistrat
 #[must_use]
 pub fn strategic_root<'s>(schema: &'s Schema, obj: &Value) -> Option<Meta<'s>> {
     let (api_version, kind, _, _) = identity(obj);
-    let group = api_version.rsplit_once('/').map_or("", |(g, _)| g);
+    let group = GroupVersion::parse(api_version).group;
     if GROUPS_OUTSIDE_KUBECTL.contains(&group) && std::ptr::eq(schema, Schema::embedded()) {
         return None;
     }
@@ -662,7 +655,7 @@ fn check_string_maps(obj: &Value) -> Result<(), PlanError> {
 fn check_same_object(local: &Value, live: &Value) -> Result<(), PlanError> {
     let (la, lk, ln, lname) = identity(local);
     let (va, vk, vn, vname) = identity(live);
-    let group = |api: &str| api.rsplit_once('/').map_or("", |(g, _)| g).to_owned();
+    let group = |api| GroupVersion::parse(api).group;
     if lk != vk || group(la) != group(va) || lname != vname || (!vn.is_empty() && ln != vn) {
         let show = |kind: &str, ns: &str, name: &str, api: &str| {
             let kind = if kind.is_empty() { "(no kind)" } else { kind };

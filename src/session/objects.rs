@@ -18,6 +18,7 @@ use crate::value::Value;
 
 use super::Error;
 use super::input::{MAX_INPUT_BYTES, flatten_lists, kind_name, read_bytes};
+use crate::engine::object::ObjectRef;
 use crate::engine::schema::Schema;
 
 /// One object read from an argument.
@@ -52,32 +53,16 @@ impl std::fmt::Display for Key {
     }
 }
 
-fn text<'v>(obj: &'v Value, path: &[&str]) -> &'v str {
-    let mut at = obj;
-    for p in path {
-        match at.get(*p) {
-            Some(v) => at = v,
-            None => return "",
-        }
-    }
-    at.as_str().unwrap_or("")
-}
-
-/// The API group of an `apiVersion` (`""` for the core group).
-#[must_use]
-pub fn group_of(api_version: &str) -> &str {
-    api_version.rsplit_once('/').map_or("", |(g, _)| g)
-}
-
 impl Key {
     /// The key of a live object, as the server holds it.
     #[must_use]
     pub fn of(obj: &Value) -> Key {
+        let r = ObjectRef::of(obj);
         Key {
-            group: group_of(text(obj, &["apiVersion"])).to_owned(),
-            kind: text(obj, &["kind"]).to_owned(),
-            namespace: text(obj, &["metadata", "namespace"]).to_owned(),
-            name: text(obj, &["metadata", "name"]).to_owned(),
+            group: r.group().to_owned(),
+            kind: r.kind.to_owned(),
+            namespace: r.namespace.to_owned(),
+            name: r.name.to_owned(),
         }
     }
 }
@@ -204,8 +189,9 @@ pub fn objects_of(bytes: &[u8], name: &str) -> Result<Vec<Object>, Error> {
                     kind_name(&value)
                 )));
             }
-            for (field, what) in [("kind", "Kind"), ("apiVersion", "apiVersion")] {
-                if text(&value, &[field]).is_empty() {
+            let r = ObjectRef::of(&value);
+            for (field, what) in [(r.kind, "Kind"), (r.api_version, "apiVersion")] {
+                if field.is_empty() {
                     return Err(Error::Input(format!(
                         "{source}: Object '{what}' is missing"
                     )));
@@ -241,7 +227,7 @@ pub fn pair(
         // A server always sets the namespace of a namespaced object; a hand-written live file
         // may leave it out.
         if key.namespace.is_empty()
-            && schema.is_namespaced(text(&live.value, &["apiVersion"]), &key.kind) == Some(true)
+            && schema.is_namespaced(ObjectRef::of(&live.value).api_version, &key.kind) == Some(true)
         {
             key.namespace = namespace.unwrap_or("default").to_owned();
         }
@@ -282,7 +268,7 @@ fn local_key(
     if !key.namespace.is_empty() {
         return key;
     }
-    let api_version = text(obj, &["apiVersion"]);
+    let api_version = ObjectRef::of(obj).api_version;
     let namespaced = match schema.is_namespaced(api_version, &key.kind) {
         Some(n) => n,
         // Unknown kinds (custom resources): cluster-scoped when a live object says so.
