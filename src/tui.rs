@@ -275,67 +275,53 @@ pub fn editor_command() -> String {
 /// # Errors
 /// The editor could not run or failed; the temp file could not be written or read.
 pub fn run_editor(text: &str) -> Result<String, String> {
-    let path = temp_file(text).map_err(|e| format!("temp file: {e}"))?;
-    let result = (|| {
-        let editor = editor_command();
-        // As kubectl: a command with spaces (`code --wait`) goes through the shell.
-        let mut command = if editor.contains(' ') {
-            let mut c = std::process::Command::new("sh");
-            c.arg("-c")
-                .arg(format!("{editor} {}", shell_quote(&path.to_string_lossy())));
-            c
-        } else {
-            let mut c = std::process::Command::new(&editor);
-            c.arg(&path);
-            c
-        };
-        // With the documents piped in (`-f -`), standard input is spent: the editor reads the
-        // terminal, as the TUI does.
-        if !io::IsTerminal::is_terminal(&io::stdin())
-            && let Ok(tty) = std::fs::File::open("/dev/tty")
-        {
-            command.stdin(tty);
-        }
-        let status = command
-            .status()
-            .map_err(|e| format!("cannot run {editor:?}: {e}"))?;
-        if !status.success() {
-            return Err(format!("{editor:?} exited with {status}"));
-        }
-        std::fs::read_to_string(&path).map_err(|e| format!("{}: {e}", path.display()))
-    })();
-    let _ = std::fs::remove_file(&path);
-    result
-}
-
-fn temp_file(text: &str) -> io::Result<PathBuf> {
-    use std::io::Write as _;
-    let dir = std::env::temp_dir();
-    for n in 0..1000u32 {
-        let path = dir.join(format!("applyscope-edit-{}-{n}.yaml", std::process::id()));
-        let mut options = std::fs::OpenOptions::new();
-        options.write(true).create_new(true);
-        #[cfg(unix)]
-        {
-            use std::os::unix::fs::OpenOptionsExt as _;
-            // The document may hold a Secret's data.
-            options.mode(0o600);
-        }
-        match options.open(&path) {
-            Ok(mut f) => {
-                f.write_all(text.as_bytes())?;
-                f.sync_all()?;
-                return Ok(path);
-            }
-            Err(e) if e.kind() == io::ErrorKind::AlreadyExists => {}
-            Err(e) => return Err(e),
-        }
+    // Removed when dropped, whatever happens (the document may hold a Secret's data; the file
+    // is created readable by its owner only).
+    let file = temp_file(text).map_err(|e| format!("temp file: {e}"))?;
+    let path = file.path();
+    let editor = editor_command();
+    // As kubectl: a command with spaces (`code --wait`) goes through the shell.
+    let mut command = if editor.contains(' ') {
+        let mut c = std::process::Command::new("sh");
+        c.arg("-c").arg(shell_line(&editor, path)?);
+        c
+    } else {
+        let mut c = std::process::Command::new(&editor);
+        c.arg(path);
+        c
+    };
+    // With the documents piped in (`-f -`), standard input is spent: the editor reads the
+    // terminal, as the TUI does.
+    if !io::IsTerminal::is_terminal(&io::stdin())
+        && let Ok(tty) = std::fs::File::open("/dev/tty")
+    {
+        command.stdin(tty);
     }
-    Err(io::Error::other("no free temp file name"))
+    let status = command
+        .status()
+        .map_err(|e| format!("cannot run {editor:?}: {e}"))?;
+    if !status.success() {
+        return Err(format!("{editor:?} exited with {status}"));
+    }
+    std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))
 }
 
-fn shell_quote(s: &str) -> String {
-    format!("'{}'", s.replace('\'', "'\\''"))
+fn temp_file(text: &str) -> io::Result<tempfile::NamedTempFile> {
+    use std::io::Write as _;
+    let mut file = tempfile::Builder::new()
+        .prefix("applyscope-edit-")
+        .suffix(".yaml")
+        .tempfile()?;
+    file.write_all(text.as_bytes())?;
+    file.as_file().sync_all()?;
+    Ok(file)
+}
+
+/// The shell command line that runs `editor` on `path` (the path quoted for the shell).
+fn shell_line(editor: &str, path: &Path) -> Result<String, String> {
+    let path = path.to_string_lossy();
+    let quoted = shlex::try_quote(&path).map_err(|e| format!("{path}: {e}"))?;
+    Ok(format!("{editor} {quoted}"))
 }
 
 #[cfg(test)]
@@ -343,8 +329,26 @@ mod tests {
     use super::*;
 
     #[test]
-    fn quotes_for_the_shell() {
-        assert_eq!(shell_quote("/tmp/a b"), "'/tmp/a b'");
-        assert_eq!(shell_quote("it's"), "'it'\\''s'");
+    fn the_path_is_quoted_for_the_shell() {
+        let line = shell_line("code --wait", Path::new("/tmp/it's a b.yaml")).unwrap();
+        assert_eq!(
+            shlex::split(&line).unwrap(),
+            ["code", "--wait", "/tmp/it's a b.yaml"]
+        );
+    }
+
+    #[test]
+    fn the_temp_file_is_private_and_removed() {
+        let file = temp_file("a: 1\n").unwrap();
+        let path = file.path().to_owned();
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), "a: 1\n");
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt as _;
+            let mode = std::fs::metadata(&path).unwrap().permissions().mode();
+            assert_eq!(mode & 0o777, 0o600);
+        }
+        drop(file);
+        assert!(!path.exists());
     }
 }
