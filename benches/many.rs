@@ -16,11 +16,11 @@
 use std::fmt::Write as _;
 
 use applyscope::cli::diff::{self, Options};
-use applyscope::session::objects::{self, Pair};
-use applyscope::session::plan::{plan_all, plan_pair};
 use applyscope::cli::plan::{Format, print_many};
 use applyscope::engine::plan::encode_annotation;
 use applyscope::json;
+use applyscope::session::objects::{self, Pair};
+use applyscope::session::plan::{plan_all, plan_pair};
 use applyscope::value::Value;
 
 const OBJECTS: usize = 1_000;

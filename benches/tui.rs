@@ -4,8 +4,8 @@
 //! `cargo bench --bench tui`
 
 use applyscope::app::{Message, Model, Source, update};
-use applyscope::session::Docs;
 use applyscope::json;
+use applyscope::session::Docs;
 use applyscope::theme::Theme;
 use applyscope::ui;
 use applyscope::value::{Map, Value};

@@ -16,8 +16,8 @@ pub mod yaml;
 
 use std::path::PathBuf;
 
-pub use commit::{AnnotationPreview, CommitPreview, WriteFailure};
 pub use crate::session::{Docs, EditOptions, Files, Loaded, ReloadRequest, Source};
+pub use commit::{AnnotationPreview, CommitPreview, WriteFailure};
 pub use edit::EditState;
 pub use editor::EditorSession;
 pub use list::{App, List};

@@ -220,4 +220,3 @@ pub fn finish(stdout: String, stderr: &[String], code: i32) -> Result<String, Cl
     }
     Ok(String::new())
 }
-

@@ -27,8 +27,8 @@ pub mod source;
 use std::fmt;
 
 pub use files::{Files, Loaded, RawFiles, ReloadRequest};
-pub use plan::Docs;
 pub use open::{EditOptions, Open, OpenRequest};
+pub use plan::Docs;
 pub use source::Source;
 
 /// Why an input could not be read or planned, and so the exit status of a command.

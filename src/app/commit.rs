@@ -9,12 +9,12 @@ use std::path::PathBuf;
 use crate::value::{Map, Value};
 
 use super::edit::{TargetKind, Writing, edited_count, refusal};
-use crate::session::{Loaded, ReloadRequest};
 use super::{Command, Mode, Model};
 use crate::engine::lint::size::LIMIT as ANNOTATIONS_LIMIT;
 use crate::engine::plan::{LAST_APPLIED, encode_annotation};
 use crate::engine::{gojson, jsonmerge};
 use crate::rewrite;
+use crate::session::{Loaded, ReloadRequest};
 
 /// Why a write did not happen (the runtime's report).
 #[derive(Clone, Debug, PartialEq, Eq)]

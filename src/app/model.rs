@@ -156,14 +156,7 @@ impl Model {
     #[must_use]
     pub fn with_plan(source: Source, plan: Plan) -> Model {
         let edit = EditState::new(plan.last_applied.clone());
-        Model::build(
-            source.title,
-            source.about,
-            source.docs,
-            plan,
-            edit,
-            false,
-        )
+        Model::build(source.title, source.about, source.docs, plan, edit, false)
     }
 
     /// Build the model of a computed plan with an edit state; `pending`: whether last-applied

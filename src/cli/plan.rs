@@ -12,14 +12,14 @@ use super::CliError;
 use super::input::{one_object_of, read_bytes, read_object};
 use super::objects::{self, Pair};
 use crate::document::Document;
-use crate::session::open::{holds_many_objects, single_candidate};
-use crate::session::plan::{DocNames, Docs, parallel_map, plan_all, plan_error};
 use crate::engine::plan::{
     self, Action, FieldPlan, LastApplied, LiveLastApplied, PatchType, Plan, PlanContext, Staged,
     Warning,
 };
 use crate::engine::schema::Schema;
 use crate::engine::{gojson, jsonmerge};
+use crate::session::open::{holds_many_objects, single_candidate};
+use crate::session::plan::{DocNames, Docs, parallel_map, plan_all, plan_error};
 
 #[derive(Debug, Args)]
 pub struct PlanArgs {
@@ -801,10 +801,10 @@ fn text_of(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::session::objects::Object;
-    use crate::session::plan::compute;
     use crate::engine::plan::{LAST_APPLIED, encode_annotation};
     use crate::json;
+    use crate::session::objects::Object;
+    use crate::session::plan::compute;
 
     /// `n` ConfigMaps with live objects; every 7th live annotation is not JSON (that object
     /// fails to plan), every 3rd local value changes.

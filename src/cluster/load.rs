@@ -6,9 +6,7 @@ use crate::engine::object::ObjectRef;
 use crate::value::Value;
 use futures::StreamExt as _;
 
-use super::{
-    Cluster, ClusterError, LOAD_CONCURRENCY, Loaded, Target, get, plan_namespace,
-};
+use super::{Cluster, ClusterError, LOAD_CONCURRENCY, Loaded, Target, get, plan_namespace};
 
 impl Cluster {
     /// Read the live objects of local objects, in their order, at most

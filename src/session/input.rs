@@ -32,8 +32,7 @@ pub fn read_bytes(path: &Path) -> Result<Vec<u8>, Error> {
             MAX_INPUT_BYTES / 1_000_000
         )));
     }
-    std::fs::read(path)
-        .map_err(|e| Error::Input(format!("{}: {}", path.display(), io_reason(&e))))
+    std::fs::read(path).map_err(|e| Error::Input(format!("{}: {}", path.display(), io_reason(&e))))
 }
 
 fn io_reason(e: &std::io::Error) -> String {
@@ -98,8 +97,8 @@ fn named_object_of(name: &str, v: Value) -> Result<Value, Error> {
 /// # Errors
 /// Parse errors, several documents, or something other than an object.
 pub fn object_of_bytes(name: &str, bytes: &[u8]) -> Result<Value, Error> {
-    let docs = document::parse_documents_bytes(bytes, name)
-        .map_err(|e| Error::Input(e.to_string()))?;
+    let docs =
+        document::parse_documents_bytes(bytes, name).map_err(|e| Error::Input(e.to_string()))?;
     named_object_of(name, named_value_of(name, docs)?)
 }
 

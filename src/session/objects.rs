@@ -311,10 +311,7 @@ mod tests {
     #[test]
     fn objects_need_kind_and_api_version() {
         let e = objects_of(b"apiVersion: v1\nmetadata: {name: a}\n", "f.yaml").unwrap_err();
-        assert_eq!(
-            e,
-            Error::Input("f.yaml: Object 'Kind' is missing".into())
-        );
+        assert_eq!(e, Error::Input("f.yaml: Object 'Kind' is missing".into()));
         let e = objects_of(b"- 1\n", "f.yaml").unwrap_err();
         assert!(e.to_string().contains("expected an object"), "{e}");
     }

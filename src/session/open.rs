@@ -170,9 +170,7 @@ pub fn open(request: &OpenRequest) -> Result<Open, Error> {
     match (example, request.local.as_slice()) {
         (Some(e), _) => one(Source::from_example(e)?, Some(e), None, request),
         (None, []) => Err(Error::Input("no examples built in".into())),
-        (None, [local])
-            if request.live.is_empty() && !request.no_live && !many_sources(local) =>
-        {
+        (None, [local]) if request.live.is_empty() && !request.no_live && !many_sources(local) => {
             // One read decides: several objects open the list; one opens its panes; none, or a
             // file that does not parse, gets the one-object reading's error.
             let mut stdin_used = false;
@@ -310,8 +308,7 @@ fn many_from_cluster(request: &OpenRequest, read: Option<Vec<Object>>) -> Result
         Some(objects) => objects,
         None => objects::read_all(&request.local, request.recursive, &mut false)?,
     };
-    let planned =
-        cluster::load_and_plan(locals, &request.conn, request.openapi_patch, true, None)?;
+    let planned = cluster::load_and_plan(locals, &request.conn, request.openapi_patch, true, None)?;
     Ok(Open::Many(Box::new(Many {
         title: format!("{} → cluster", title_names(&request.local)),
         pairs: planned.pairs,
@@ -365,8 +362,7 @@ fn item(pair: Pair, plan: Result<Plan, Error>, from_files: bool) -> Item {
     // one object. Standard input and `file#N` objects are not bound to files.
     let plain = |s: &str| s != "-" && Path::new(s).is_file();
     let live_source = pair.live.as_ref().map(|l| l.source.clone());
-    let bound =
-        from_files && plain(&pair.local.source) && live_source.as_deref().is_none_or(plain);
+    let bound = from_files && plain(&pair.local.source) && live_source.as_deref().is_none_or(plain);
     let files = bound.then(|| Files {
         local: PathBuf::from(&pair.local.source),
         live: live_source.as_ref().map(PathBuf::from),

@@ -5,9 +5,7 @@
 //! each object's plan is independent, the work is CPU-bound and the embedded schema is shared
 //! read-only, so no thread pool crate is needed.
 
-use crate::engine::plan::{
-    self as engine_plan, InputDoc, LastApplied, Plan, PlanError, PlanInput,
-};
+use crate::engine::plan::{self as engine_plan, InputDoc, LastApplied, Plan, PlanError, PlanInput};
 use crate::engine::schema::Schema;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
@@ -27,11 +25,7 @@ pub struct Docs {
 }
 
 /// Plan documents with the embedded schema.
-pub fn compute(
-    docs: &Docs,
-    namespace: Option<&str>,
-    overwrite: bool,
-) -> Result<Plan, Error> {
+pub fn compute(docs: &Docs, namespace: Option<&str>, overwrite: bool) -> Result<Plan, Error> {
     compute_named(docs, namespace, overwrite, &DocNames::default())
 }
 
@@ -98,7 +92,6 @@ pub fn plan_error(e: PlanError, names: &DocNames) -> Error {
         PlanError::Kubectl(m) | PlanError::Conflict(m) => Error::Failed(m),
     }
 }
-
 
 /// Plan with the patch metadata chosen for the object's kind (cluster mode). As kubectl, when
 /// the patch cannot be computed from the server's OpenAPI, it is computed from the embedded
@@ -186,7 +179,6 @@ pub fn parallel_map<T: Sync, R: Send>(items: &[T], f: impl Fn(&T) -> R + Sync) -
     results.sort_unstable_by_key(|(i, _)| *i);
     results.into_iter().map(|(_, r)| r).collect()
 }
-
 
 #[cfg(test)]
 mod tests {

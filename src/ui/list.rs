@@ -11,10 +11,10 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Paragraph, Widget as _, Wrap};
 
 use super::{overlay, safe};
-use crate::session::risk::Op;
 use crate::app::list::{List, ListMode, Object, Row};
 use crate::app::{Message, ModeKind};
 use crate::keymap;
+use crate::session::risk::Op;
 use crate::theme::{self, Theme};
 
 /// The narrowest list that shows the plan, kind and note columns (errors, warning codes).

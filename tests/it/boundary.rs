@@ -139,8 +139,14 @@ fn layers_depend_only_downward_and_front_ends_never_name_each_other() {
     };
     let front_ends = above(&TUI, &["cli"]);
     let rules: Vec<(&str, Vec<&str>)> = vec![
-        ("value", above(&front_ends, &["session", "cluster", "engine", "document"])),
-        ("document", above(&front_ends, &["session", "cluster", "engine"])),
+        (
+            "value",
+            above(&front_ends, &["session", "cluster", "engine", "document"]),
+        ),
+        (
+            "document",
+            above(&front_ends, &["session", "cluster", "engine"]),
+        ),
         ("engine", above(&front_ends, &["session", "cluster"])),
         ("cluster", above(&front_ends, &["session"])),
         ("session", front_ends.clone()),
@@ -175,7 +181,11 @@ fn only_main_names_the_cli() {
             found.push(file.display().to_string());
         }
     }
-    assert!(found.is_empty(), "only main may use the cli:\n{}", found.join("\n"));
+    assert!(
+        found.is_empty(),
+        "only main may use the cli:\n{}",
+        found.join("\n")
+    );
 }
 
 /// The scan itself: every way a file can name a top-level module is seen.

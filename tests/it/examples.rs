@@ -5,12 +5,12 @@
 use std::collections::BTreeSet;
 use std::path::Path;
 
-use applyscope::session::Docs;
-use applyscope::session::plan::compute;
 use applyscope::document::parse_documents;
 use applyscope::engine::plan::{Action, FieldPlan, LAST_APPLIED, Plan};
 use applyscope::examples::{EXAMPLES, Example, find};
 use applyscope::json;
+use applyscope::session::Docs;
+use applyscope::session::plan::compute;
 use applyscope::value::Value;
 use pretty_assertions::assert_eq;
 

@@ -7,11 +7,11 @@ use std::path::{Path, PathBuf};
 use std::process::Command as Process;
 use std::time::{Duration, Instant};
 
-use applyscope::session::risk::Risk;
 use applyscope::app::list::{ListMode, Object};
 use applyscope::app::{App, Command, EditOptions, List, ModeKind};
-use applyscope::session::OpenRequest;
 use applyscope::keymap::{self, parse_keys};
+use applyscope::session::OpenRequest;
+use applyscope::session::risk::Risk;
 use applyscope::theme::Theme;
 use applyscope::ui;
 use ratatui::buffer::Buffer;

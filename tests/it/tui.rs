@@ -3,10 +3,10 @@
 //! secret/escape guarantees, and a tmux smoke test of the real binary.
 
 use applyscope::app::{App, Message, Mode, ModeKind, Model, PaneKind, Source};
-use applyscope::session::Docs;
 use applyscope::engine::plan::Action;
 use applyscope::examples::EXAMPLES;
 use applyscope::keymap::{self, BINDINGS};
+use applyscope::session::Docs;
 
 use crate::tui_support::Harness;
 

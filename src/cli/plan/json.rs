@@ -482,8 +482,8 @@ fn warnings_list<W: Write>(out: &mut Out<'_, W>, warnings: &[Warning]) {
 #[cfg(test)]
 mod tests {
     use crate::cli::plan::{Format, render_via_value};
-    use crate::session::plan::compute;
     use crate::examples;
+    use crate::session::plan::compute;
 
     /// The direct writer and the serde route (`to_value`, then Go's `MarshalIndent`) agree on
     /// every built-in example: creates, patches, JSON merge patches, notes, directives, merge
