@@ -3,11 +3,12 @@
 //! This file and `request` are pure and always built: what to send ([`Request`], built from a
 //! [`Target`] and a plan, in `request`), the connection settings ([`Conn`]), what was read
 //! ([`Loaded`]), and the errors ([`ClusterError`]), so the TUI's `update` can describe requests
-//! as data. The I/O is behind the `cluster` cargo feature, in
-//! the submodules: `client` (kubeconfig, context, timeouts), `discovery` (apiVersion/kind →
-//! resource and scope), `openapi` (the patch metadata source, as kubectl 1.37 picks it),
-//! `load` (GET, several objects at once, bounded) and `send` (PATCH/POST). kube-rs is async;
-//! tokio stays inside these modules: a small current-thread runtime and `block_on` at the edge.
+//! as data. The I/O is behind the `cluster` cargo feature, in the submodules: `client`
+//! (kubeconfig, context, timeouts), `discovery` (apiVersion/kind → resource and scope),
+//! `openapi` (the patch metadata source, as kubectl 1.37 picks it), `load` (GET, several objects
+//! at once, bounded) and `send` (PATCH/POST). kube-rs is async; tokio stays inside these
+//! modules: a small current-thread runtime and `block_on` at the edge. A [`Cluster`] keeps its
+//! runtime, client and caches: the session keeps one for a TUI run.
 
 #[cfg(feature = "cluster")]
 mod client;

@@ -1,5 +1,5 @@
 //! The object list: the screen the TUI opens on input holding more than one object. One row per
-//! object, sorted by risk ([`risk`]); `Enter` opens the object's panes (the single-object
+//! object, sorted by risk ([`crate::session::risk`]); `Enter` opens the object's panes (the single-object
 //! [`Model`]), `Esc` there returns to the list with the cursor kept.
 //!
 //! The list sits above the per-object model: [`App`] is either one object (the screen as it has
