@@ -9,7 +9,7 @@ use crate::value::Value;
 use clap::{Args, ValueEnum};
 
 use super::CliError;
-use super::input::{one_object_of, read_bytes, read_object};
+use super::input::{is_list, one_object_of, read_bytes, read_object};
 use super::objects::{self, Pair};
 use crate::document::Document;
 use crate::engine::plan::{
@@ -127,14 +127,6 @@ fn read_values(path: &Path) -> Result<Vec<Document>, CliError> {
     let bytes = read_bytes(path)?;
     crate::document::parse_values_bytes(&bytes, &path.display().to_string())
         .map_err(|e| CliError::Input(e.to_string()))
-}
-
-/// Whether kubectl would flatten this object as a list (see [`one_object_of`]).
-fn is_list(v: &Value) -> bool {
-    v.get("kind")
-        .and_then(Value::as_str)
-        .is_some_and(|k| k.ends_with("List"))
-        && v.get("items").is_some_and(Value::is_array)
 }
 
 /// The one-object invocation: one `-f` file and at most one `--live` file, neither holding

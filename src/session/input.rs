@@ -136,16 +136,19 @@ fn only_object(name: &str, v: Value) -> Result<Value, Error> {
     }
 }
 
-/// kubectl's list flattening: an object whose kind ends in `List` and that has `items` stands
-/// for its items.
+/// Whether kubectl reads an object as a list: its kind ends in `List` and it has `items`.
 #[must_use]
-pub fn flatten_lists(v: Value) -> Vec<Value> {
-    let is_list = v
-        .get("kind")
+pub fn is_list(v: &Value) -> bool {
+    v.get("kind")
         .and_then(Value::as_str)
         .is_some_and(|k| k.ends_with("List"))
-        && v.get("items").is_some_and(Value::is_array);
-    if !is_list {
+        && v.get("items").is_some_and(Value::is_array)
+}
+
+/// kubectl's list flattening: a list ([`is_list`]) stands for its items.
+#[must_use]
+pub fn flatten_lists(v: Value) -> Vec<Value> {
+    if !is_list(&v) {
         return vec![v];
     }
     match v {

@@ -12,7 +12,7 @@
 use std::path::{Path, PathBuf};
 
 use super::Error;
-use super::input::read_one_object;
+use super::input::{is_list, read_one_object};
 use super::objects::{self, Key, Object, Pair};
 use super::plan::{self, Docs};
 use super::source::{FileArgs, Source};
@@ -139,15 +139,9 @@ pub fn single_candidate(local: &[PathBuf], live: &[PathBuf], recursive: bool) ->
 #[must_use]
 pub fn holds_many_objects(docs: &[Document]) -> bool {
     let kinded = |v: &Value| v.get("kind").is_some_and(Value::is_string);
-    let list_items = |v: &Value| {
-        let is_list = v
-            .get("kind")
-            .and_then(Value::as_str)
-            .is_some_and(|k| k.ends_with("List"));
-        match v.get("items").and_then(Value::as_array) {
-            Some(items) if is_list => items.iter().filter(|i| kinded(i)).count(),
-            _ => usize::from(kinded(v)),
-        }
+    let list_items = |v: &Value| match v.get("items").and_then(Value::as_array) {
+        Some(items) if is_list(v) => items.iter().filter(|i| kinded(i)).count(),
+        _ => usize::from(kinded(v)),
     };
     docs.iter().map(|d| list_items(&d.value)).sum::<usize>() > 1
 }
