@@ -28,7 +28,6 @@ pub mod size;
 
 use crate::value::Value;
 
-use super::object::ObjectRef;
 use super::plan::Warning;
 use super::schema::Meta;
 
@@ -94,13 +93,13 @@ pub fn check(input: &LintInput<'_>) -> Vec<Warning> {
 
 /// `apiVersion` and `kind` of an object.
 fn gvk(obj: &Value) -> (&str, &str) {
-    let r = ObjectRef::of(obj);
+    let r = super::object::ObjectRef::of(obj);
     (r.api_version, r.kind)
 }
 
 /// The API group of an object (`""` for the core group).
 fn group(obj: &Value) -> &str {
-    ObjectRef::of(obj).group()
+    super::object::ObjectRef::of(obj).group()
 }
 
 /// A value in a message: strings quoted, long values cut.

@@ -22,7 +22,6 @@ pub use path::{FieldPath, PathText, Seg};
 pub use warnings::Warning;
 
 use super::jsonmerge::{self, Precondition};
-use super::object::{GroupVersion, ObjectRef};
 use super::schema::{Meta, Schema};
 use super::smp::{self, SmpError, ThreeWay};
 
@@ -131,7 +130,7 @@ fn input_error(about: InputDoc, message: impl Into<String>) -> PlanError {
 
 /// The object's identity, as kubectl names and matches objects.
 fn identity(obj: &Value) -> (&str, &str, &str, &str) {
-    let r = ObjectRef::of(obj);
+    let r = super::object::ObjectRef::of(obj);
     (r.api_version, r.kind, r.namespace, r.name)
 }
 
@@ -145,7 +144,7 @@ const GROUPS_OUTSIDE_KUBECTL: [&str; 2] = ["apiextensions.k8s.io", "apiregistrat
 #[must_use]
 pub fn strategic_root<'s>(schema: &'s Schema, obj: &Value) -> Option<Meta<'s>> {
     let (api_version, kind, _, _) = identity(obj);
-    let group = GroupVersion::parse(api_version).group;
+    let group = super::object::GroupVersion::parse(api_version).group;
     if GROUPS_OUTSIDE_KUBECTL.contains(&group) && std::ptr::eq(schema, Schema::embedded()) {
         return None;
     }
@@ -655,7 +654,7 @@ fn check_string_maps(obj: &Value) -> Result<(), PlanError> {
 fn check_same_object(local: &Value, live: &Value) -> Result<(), PlanError> {
     let (la, lk, ln, lname) = identity(local);
     let (va, vk, vn, vname) = identity(live);
-    let group = |api| GroupVersion::parse(api).group;
+    let group = |api| super::object::GroupVersion::parse(api).group;
     if lk != vk || group(la) != group(va) || lname != vname || (!vn.is_empty() && ln != vn) {
         let show = |kind: &str, ns: &str, name: &str, api: &str| {
             let kind = if kind.is_empty() { "(no kind)" } else { kind };
