@@ -105,12 +105,7 @@ impl Many {
     /// The list's items, in the files' order.
     #[must_use]
     pub fn items(self) -> Vec<Item> {
-        let from_files = self.from_files;
-        self.pairs
-            .into_iter()
-            .zip(self.plans)
-            .map(|(pair, plan)| item(pair, plan, from_files))
-            .collect()
+        items_of(self.pairs, self.plans, self.from_files)
     }
 }
 
@@ -341,14 +336,16 @@ pub fn items(request: &OpenRequest) -> Result<Vec<Item>, Error> {
 #[must_use]
 pub fn plan_items(pairs: Vec<Pair>) -> Vec<Item> {
     let plans = plan::plan_all(&pairs, None, true);
-    Many {
-        title: String::new(),
-        pairs,
-        plans,
-        from_files: true,
-        options: EditOptions::default(),
-    }
-    .items()
+    items_of(pairs, plans, true)
+}
+
+/// `pairs` with their `plans` as list items; `from_files`: they may be bound to their files.
+fn items_of(pairs: Vec<Pair>, plans: Vec<Result<Plan, Error>>, from_files: bool) -> Vec<Item> {
+    pairs
+        .into_iter()
+        .zip(plans)
+        .map(|(pair, plan)| item(pair, plan, from_files))
+        .collect()
 }
 
 fn item(pair: Pair, plan: Result<Plan, Error>, from_files: bool) -> Item {
