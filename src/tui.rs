@@ -1,10 +1,12 @@
-//! The runtime: the only place that touches the terminal and the files. It sets the terminal
-//! up (`ratatui::init`, whose panic hook restores it), reads events, keeps key presses only,
+//! The runtime: the only part of the TUI that touches the terminal, files and the cluster. It
+//! builds the screen from what the session opened ([`run`]), sets the terminal up
+//! (`ratatui::init`, whose panic hook restores it), reads events, keeps key presses only,
 //! turns keys into messages through the keymap and mouse events into messages through the
-//! layout, runs `update`, and runs the commands it returns: quit, write a file (guarded,
-//! atomic), read the files again, and run the editor (the TUI is suspended meanwhile). Each
-//! command's result goes back to `update` as a message. In cluster mode it keeps the one
-//! connection the object was read with, and sends every request through it.
+//! layout, runs `update`, and runs the commands it returns ([`Effects`]): quit, write a file
+//! (guarded, atomic), read the files again (as the session reads them), send a request to the
+//! cluster, and run the editor (the TUI is suspended meanwhile). Each command's result goes
+//! back to `update` as a message. In cluster mode it keeps the one connection the object was
+//! read with, and sends every request through it.
 
 use std::collections::VecDeque;
 use std::io;
