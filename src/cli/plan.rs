@@ -455,10 +455,10 @@ fn render_one(
 
 /// The summary table of the many-object text output: `summaries[i]` is `pairs[i]`'s.
 fn summary(pairs: &[Pair], summaries: &[crate::session::risk::Summary]) -> String {
-    use crate::session::risk::{Op, riskier_first};
+    use crate::session::risk::{Op, Tally, riskier_first};
     let mut rows: Vec<(&Pair, &crate::session::risk::Summary)> =
         pairs.iter().zip(summaries).collect();
-    // The TUI list's order (`app::list::risk`): failures, then what the server will reject,
+    // The TUI list's order (`session::risk`): failures, then what the server will reject,
     // other warnings, removals, changes, additions; ties by kind, namespace, name.
     rows.sort_by(|a, b| riskier_first((a.1, &a.0.key), (b.1, &b.0.key)));
     let action = |s: &crate::session::risk::Summary| match s.op {
@@ -467,14 +467,14 @@ fn summary(pairs: &[Pair], summaries: &[crate::session::risk::Summary]) -> Strin
         Op::Unchanged => "unchanged",
         Op::Fails => "FAILS",
     };
-    let tally = |name: &str| rows.iter().filter(|(_, s)| action(s) == name).count();
+    let tally = Tally::of(rows.iter().map(|(_, s)| *s));
     let mut out = format!(
         "summary: {} objects: {} create, {} patch, {} unchanged, {} fail; riskiest first\n",
         rows.len(),
-        tally("create"),
-        tally("patch"),
-        tally("unchanged"),
-        tally("FAILS")
+        tally.create,
+        tally.patch,
+        tally.unchanged,
+        tally.fails
     );
     let _ = writeln!(
         out,

@@ -131,6 +131,33 @@ impl Op {
     }
 }
 
+/// How many objects each [`Op`] has: the counts the object list's header and the many-object
+/// text summary show.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Tally {
+    pub create: usize,
+    /// Patches of either type.
+    pub patch: usize,
+    pub unchanged: usize,
+    pub fails: usize,
+}
+
+impl Tally {
+    #[must_use]
+    pub fn of<'s>(summaries: impl IntoIterator<Item = &'s Summary>) -> Tally {
+        let mut t = Tally::default();
+        for s in summaries {
+            match s.op {
+                Op::Create => t.create += 1,
+                Op::Patch(_) => t.patch += 1,
+                Op::Unchanged => t.unchanged += 1,
+                Op::Fails => t.fails += 1,
+            }
+        }
+        t
+    }
+}
+
 /// One object's plan, summed up for its row.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Summary {

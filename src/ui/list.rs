@@ -14,7 +14,7 @@ use super::{overlay, safe};
 use crate::app::list::{List, ListMode, Object, Row};
 use crate::app::{Message, ModeKind};
 use crate::keymap;
-use crate::session::risk::Op;
+use crate::session::risk::Tally;
 use crate::theme::{self, Theme};
 
 /// The narrowest list that shows the plan, kind and note columns (errors, warning codes).
@@ -121,14 +121,14 @@ fn top(list: &List, height: u16) -> usize {
 
 fn header(list: &List, theme: &Theme, area: Rect, buf: &mut Buffer) {
     buf.set_style(area, theme.header);
-    let tally = |op: fn(Op) -> bool| list.rows.iter().filter(|r| op(r.summary.op)).count();
+    let tally = Tally::of(list.rows.iter().map(|r| &r.summary));
     let text = format!(
         " applyscope │ {} objects: {} fail, {} create, {} patch, {} unchanged │ {}",
         list.rows.len(),
-        tally(|o| o == Op::Fails),
-        tally(|o| o == Op::Create),
-        tally(|o| matches!(o, Op::Patch(_))),
-        tally(|o| o == Op::Unchanged),
+        tally.fails,
+        tally.create,
+        tally.patch,
+        tally.unchanged,
         safe(&list.title),
     );
     buf.set_stringn(area.x, area.y, text, area.width as usize, theme.header);
