@@ -7,7 +7,10 @@
 //! | none, or `--example NAME` | one object: a built-in example |
 //! | one `-f` file, neither `--live` nor `--no-live` | one object with its live object from the cluster; the list if the file holds several |
 //! | one `-f` file, at most one `--live` file, no `-R` ([`single_candidate`]) | one object, if each file holds one; else the list |
-//! | anything else (`-`, directories, several files) | the list |
+//! | anything else (`-`, directories, several files) | the list (with neither `--live` nor `--no-live`, of live objects from the cluster) |
+//!
+//! `applyscope plan` decides with the same rules ([`single_candidate`], then
+//! [`holds_many_objects`] on the files it reads once for the plan).
 
 use std::path::{Path, PathBuf};
 
