@@ -1,7 +1,9 @@
 //! The `kubectl.kubernetes.io/last-applied-configuration` annotation, encoded byte for byte as
 //! kubectl encodes it (`GetModifiedConfiguration`): the object without the annotation, compact
 //! JSON with sorted keys, `"annotations":{}` kept when otherwise empty, `<` `>` `&` escaped,
-//! Go's numbers, and a trailing newline.
+//! Go's numbers, and a trailing newline. kubectl reads the annotations as a map of strings: one
+//! that holds anything else (a null value) reads as empty, so all of the file's annotations are
+//! dropped, from the annotation and from the object sent.
 
 use crate::value::{Map, Value};
 
@@ -86,7 +88,12 @@ fn set_annotations(obj: &mut Value, edit: impl FnOnce(&mut Map)) {
     let annotations = metadata
         .entry("annotations")
         .or_insert_with(|| Value::Object(Map::new()));
-    if !annotations.is_object() {
+    // `GetAnnotations` reads a map of strings, or nothing: a null value (`key:` with nothing
+    // after it) makes it read no annotations at all, and `SetAnnotations` writes back what it read.
+    if !annotations
+        .as_object()
+        .is_some_and(|map| map.values().all(Value::is_string))
+    {
         *annotations = Value::Object(Map::new());
     }
     if let Value::Object(annotations) = annotations {
@@ -128,6 +135,26 @@ mod tests {
                 "key order too"
             );
         }
+    }
+
+    #[test]
+    fn a_null_annotation_value_drops_every_annotation_as_kubectl_reads_them() {
+        let local = json!({"metadata": {"annotations": {"owner": "team-a", "tracking-id": null}}});
+        assert_eq!(
+            encode(&local).unwrap(),
+            "{\"metadata\":{\"annotations\":{}}}\n"
+        );
+        let (_, modified) = encode_into(local).unwrap();
+        assert_eq!(
+            modified,
+            json!({"metadata": {"annotations": {LAST_APPLIED: "{\"metadata\":{\"annotations\":{}}}\n"}}})
+        );
+        let whole_null = json!({"metadata": {"annotations": null, "labels": {"a": null}}});
+        assert_eq!(
+            encode(&whole_null).unwrap(),
+            "{\"metadata\":{\"annotations\":{},\"labels\":{\"a\":null}}}\n",
+            "labels are not read this way"
+        );
     }
 
     #[test]
