@@ -9,6 +9,7 @@
 mod annotation;
 mod fields;
 mod path;
+mod tables;
 mod warnings;
 
 use std::borrow::Cow;
@@ -17,8 +18,9 @@ use crate::value::Value;
 use serde::Serialize;
 
 pub use annotation::{LAST_APPLIED, encode as encode_annotation, of as annotation_of};
-pub use fields::{Action, FieldPlan, FieldRef, Reason};
+pub use fields::{Action, FieldPlan, FieldRef};
 pub use path::{FieldPath, PathText, Seg};
+pub use tables::{Cond, FieldKind, Presence, Reason, Row, Table};
 pub use warnings::Warning;
 
 use super::jsonmerge::{self, Precondition};

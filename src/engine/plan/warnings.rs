@@ -119,7 +119,8 @@ const UNIONS: [(&[&str], &[&str], &str); 2] = [
 ];
 
 fn clears_from_last_applied(f: &FieldRef<'_, '_>) -> bool {
-    f.action == Action::Clear && f.reason.in_last_applied && !f.reason.in_config
+    let at = f.reason.presence();
+    f.action == Action::Clear && at.in_last_applied && !at.in_config
 }
 
 /// The warnings a plan's fields call for, gathered field by field as the walk finds them
@@ -162,7 +163,7 @@ impl Collector {
                 ),
             });
         }
-        if f.reason.kind.starts_with("list: replace") && f.reason.in_live {
+        if f.reason.kind.is_replaced_list() && f.reason.presence().in_live {
             let live = f.live.and_then(Value::as_array);
             let result = f.result.and_then(Value::as_array);
             // The field's own last-applied value: no lookup from the root (linear overall).
