@@ -21,7 +21,7 @@ pub use annotation::{LAST_APPLIED, encode as encode_annotation, of as annotation
 pub use fields::{Action, FieldPlan, FieldRef};
 pub use path::{FieldPath, PathText, Seg};
 pub use tables::{Cond, FieldKind, Presence, Reason, Row, Table};
-pub use warnings::Warning;
+pub use warnings::{Code, Severity, Warning};
 
 use super::jsonmerge::{self, Precondition};
 use super::schema::{Meta, Schema};

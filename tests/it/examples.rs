@@ -7,7 +7,7 @@ use std::path::Path;
 
 use applyscope::cli::plan::{PlanDocs, compute};
 use applyscope::document::parse_documents;
-use applyscope::engine::plan::{Action, FieldPlan, LAST_APPLIED, Plan};
+use applyscope::engine::plan::{Action, Code, FieldPlan, LAST_APPLIED, Plan};
 use applyscope::examples::{EXAMPLES, Example, find};
 use applyscope::json;
 use applyscope::value::Value;
@@ -62,7 +62,7 @@ fn table_name(f: &FieldPlan) -> String {
 fn has_warning(p: &Plan, code: &str, path: Option<&str>) -> bool {
     p.warnings
         .iter()
-        .any(|w| w.code == code && (path.is_none() || w.path.as_deref() == path))
+        .any(|w| w.code.as_str() == code && (path.is_none() || w.path.as_deref() == path))
 }
 
 /// Every object key anywhere in a value.
@@ -306,7 +306,7 @@ fn args_replaced() {
     let lost = p
         .warnings
         .iter()
-        .find(|w| w.code == "list-items-lost")
+        .find(|w| w.code == Code::ListItemsLost)
         .expect("list-items-lost");
     assert_eq!(lost.path.as_deref(), Some(args));
     assert!(lost.message.contains("--verbose"), "{}", lost.message);
@@ -490,7 +490,7 @@ fn widget_list_replaced() {
     let lost = p
         .warnings
         .iter()
-        .find(|w| w.code == "list-items-lost")
+        .find(|w| w.code == Code::ListItemsLost)
         .expect("list-items-lost");
     assert!(lost.message.contains("metrics"), "{}", lost.message);
 }

@@ -467,7 +467,7 @@ fn warnings_list<W: Write>(out: &mut Out<'_, W>, warnings: &[Warning]) {
         let first = &mut true;
         out.buf.push('{');
         out.key(first, "code", 3);
-        out.string(w.code);
+        out.string(w.code.as_str());
         out.key(first, "message", 3);
         out.string(&w.message);
         out.key(first, "path", 3);

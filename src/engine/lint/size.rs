@@ -6,9 +6,7 @@
 use crate::value::Value;
 
 use super::LintInput;
-use crate::engine::plan::{LAST_APPLIED, Warning};
-
-pub const ANNOTATION_TOO_LARGE: &str = "annotation-too-large";
+use crate::engine::plan::{Code, LAST_APPLIED, Warning};
 
 /// `TotalAnnotationSizeLimitB` in apimachinery's validation.
 pub const LIMIT: usize = 256 * 1024;
@@ -58,7 +56,7 @@ pub(super) fn check(input: &LintInput<'_>) -> Vec<Warning> {
         )
     };
     vec![Warning {
-        code: ANNOTATION_TOO_LARGE,
+        code: Code::AnnotationTooLarge,
         path: Some(path),
         message: format!(
             "{what}, over the {} bytes the API server accepts for all annotations: it will reject the apply (\"metadata.annotations: Too long\"). Apply this object with `kubectl apply --server-side` (no annotation) or `kubectl create`/`kubectl replace`, or make it smaller (e.g. split a large ConfigMap).",
@@ -82,7 +80,7 @@ mod tests {
     #[test]
     fn the_annotation_alone_over_the_limit() {
         let p = plan_of(&config_map(262_000), None, None).unwrap();
-        let w = with_code(&p.warnings, ANNOTATION_TOO_LARGE);
+        let w = with_code(&p.warnings, Code::AnnotationTooLarge);
         assert_eq!(w.len(), 1, "{:?}", p.warnings);
         assert!(
             w[0].message.contains("last-applied annotation: 262,"),
@@ -104,7 +102,7 @@ mod tests {
         let mut live = config_map(10);
         live["metadata"]["annotations"] = json!({"notes": "y".repeat(140_000)});
         let p = plan_of(&local, Some(&live), Some(&config_map(10))).unwrap();
-        let w = with_code(&p.warnings, ANNOTATION_TOO_LARGE);
+        let w = with_code(&p.warnings, Code::AnnotationTooLarge);
         assert_eq!(w.len(), 1, "{:?}", p.warnings);
         assert!(
             w[0].message.contains("the annotations would total"),

@@ -3,7 +3,7 @@
 use crate::json;
 use crate::value::Value;
 
-use super::{Action, FieldKind, LastApplied, Plan, PlanInput, Presence, plan};
+use super::{Action, Code, FieldKind, LastApplied, Plan, PlanInput, Presence, plan};
 use crate::engine::schema::Schema;
 
 fn run(last_applied: Value, local: Value, live: Value) -> Plan {
@@ -157,7 +157,7 @@ fn args_are_replaced_whole_and_live_items_lost() {
     let lost: Vec<_> = p
         .warnings
         .iter()
-        .filter(|w| w.code == "list-items-lost")
+        .filter(|w| w.code == Code::ListItemsLost)
         .collect();
     assert_eq!(lost.len(), 1, "{:?}", p.warnings);
     assert!(
@@ -228,7 +228,7 @@ fn probe_handler_change_without_annotation_warns() {
         overwrite: true,
     };
     let p = plan(&input, Schema::embedded()).unwrap();
-    let codes: Vec<&str> = p.warnings.iter().map(|w| w.code).collect();
-    assert!(codes.contains(&"missing-annotation"), "{codes:?}");
-    assert!(codes.contains(&"union-two-members"), "{codes:?}");
+    let codes: Vec<Code> = p.warnings.iter().map(|w| w.code).collect();
+    assert!(codes.contains(&Code::MissingAnnotation), "{codes:?}");
+    assert!(codes.contains(&Code::UnionTwoMembers), "{codes:?}");
 }
