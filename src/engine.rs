@@ -21,6 +21,7 @@ pub mod jsonpatch;
 pub mod lint;
 pub mod plan;
 pub mod schema;
+pub mod secret;
 pub mod smp;
 
 pub use crate::value::Value;

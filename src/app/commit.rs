@@ -13,7 +13,7 @@ use super::files::{Loaded, ReloadRequest};
 use super::{Command, Mode, Model};
 use crate::cli::ANNOTATIONS_LIMIT;
 use crate::engine::plan::{LAST_APPLIED, encode_annotation};
-use crate::engine::{gojson, jsonmerge};
+use crate::engine::{gojson, jsonmerge, secret};
 use crate::rewrite;
 
 /// Why a write did not happen (the runtime's report).
@@ -112,7 +112,7 @@ pub fn annotation_preview(model: &Model) -> AnnotationPreview {
         .map(|doc| encode_annotation(doc).unwrap_or_default());
     let masked = model.secret && !model.reveal && text.is_some();
     let shown = match &text {
-        Some(t) if masked => super::patch::mask_annotation(t),
+        Some(t) if masked => secret::mask_annotation(t).into_owned(),
         Some(t) => t.clone(),
         None => String::new(),
     };
@@ -273,21 +273,7 @@ fn masked_pair(model: &Model, old: Option<&Value>, new: &Value) -> (Option<Value
     if !model.secret || model.reveal {
         return (old, new);
     }
-    for field in ["data", "stringData"] {
-        let before = old.as_ref().and_then(|o| o.get(field)).cloned();
-        let after = new.get(field).cloned();
-        let mask = |doc: Option<&mut Value>, other: Option<&Value>, changed: &str| {
-            if let Some(Value::Object(m)) = doc.and_then(|d| d.get_mut(field)) {
-                for (k, v) in m.iter_mut() {
-                    let same = other.and_then(|o| o.get(k)) == Some(v);
-                    let text = if same { "***" } else { changed };
-                    *v = Value::String(text.into());
-                }
-            }
-        };
-        mask(old.as_mut(), after.as_ref(), "*** (before)");
-        mask(Some(&mut new), before.as_ref(), "*** (after)");
-    }
+    secret::mask_pair(old.as_mut(), Some(&mut new), &secret::FIELDS);
     (old, new)
 }
 

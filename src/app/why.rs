@@ -5,7 +5,8 @@
 use crate::value::Value;
 
 use crate::engine::jsonmerge::to_yaml;
-use crate::engine::plan::{FieldPlan, LAST_APPLIED, Plan};
+use crate::engine::plan::{FieldPlan, Plan, Seg};
+use crate::engine::secret;
 
 /// The patch at the field, as YAML lines (at most `max`), or a sentence saying why there is
 /// none. With `mask`, a Secret's values are shown as `***`.
@@ -29,22 +30,17 @@ pub fn patch_fragment(
         return Err("not in the patch: the patch leaves this field alone");
     };
     let mut v = bounded(v, max);
-    let text = field.path.to_string();
     if mask {
-        if text.starts_with("data") || text.starts_with("stringData") {
-            match &mut v {
-                Value::Object(m) => m
-                    .values_mut()
-                    .for_each(|x| *x = Value::String("***".into())),
-                other => *other = Value::String("***".into()),
-            }
-        } else if text.contains(LAST_APPLIED)
-            && let Value::String(s) = &mut v
-        {
-            *s = super::patch::mask_annotation(s).into();
-        } else {
-            super::patch::mask_object(&mut v);
-        }
+        let keys: Vec<&str> = field
+            .path
+            .0
+            .iter()
+            .map(|s| match s {
+                Seg::Key(k) => k,
+                _ => "",
+            })
+            .collect();
+        secret::mask_at(&mut v, &keys);
     }
     let cut = cut_strings(&mut v, max * STRING_BYTES_PER_LINE);
     let mut lines: Vec<String> = to_yaml(&v).lines().map(super::yaml::escape).collect();

@@ -6,11 +6,12 @@
 
 use crate::value::Value;
 
-use super::{LintInput, gvk};
+use super::LintInput;
 use crate::engine::plan::{Code, Warning};
+use crate::engine::secret;
 
 pub(super) fn check(input: &LintInput<'_>) -> Vec<Warning> {
-    if gvk(input.local) != ("v1", "Secret") {
+    if !secret::is_core_secret(input.local) {
         return Vec::new();
     }
     let keys = |field: &str| -> Vec<String> {
