@@ -19,6 +19,7 @@ pub mod goyaml;
 pub mod jsonmerge;
 pub mod jsonpatch;
 pub mod lint;
+pub mod numfmt;
 pub mod plan;
 pub mod schema;
 pub mod secret;

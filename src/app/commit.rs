@@ -11,8 +11,7 @@ use crate::value::{Map, Value};
 use super::edit::{TargetKind, Writing, edited_count, refusal};
 use super::files::{Loaded, ReloadRequest};
 use super::{Command, Mode, Model};
-use crate::cli::ANNOTATIONS_LIMIT;
-use crate::engine::plan::{LAST_APPLIED, encode_annotation};
+use crate::engine::plan::{ANNOTATIONS_LIMIT, LAST_APPLIED, annotations_size, encode_annotation};
 use crate::engine::{gojson, jsonmerge, secret};
 use crate::rewrite;
 
@@ -116,19 +115,11 @@ pub fn annotation_preview(model: &Model) -> AnnotationPreview {
         Some(t) => t.clone(),
         None => String::new(),
     };
-    let others: usize = model
+    let others = model
         .docs
         .live
         .as_ref()
-        .and_then(|l| l.pointer("/metadata/annotations"))
-        .and_then(Value::as_object)
-        .map(|m| {
-            m.iter()
-                .filter(|(k, _)| *k != LAST_APPLIED)
-                .map(|(k, v)| k.len() + v.as_str().map_or(0, str::len))
-                .sum()
-        })
-        .unwrap_or(0);
+        .map_or(0, |l| annotations_size(l, Some(LAST_APPLIED)));
     let bytes = text.as_ref().map_or(0, String::len);
     let map_bytes = others + text.as_ref().map_or(0, |t| LAST_APPLIED.len() + t.len());
     AnnotationPreview {

@@ -17,7 +17,10 @@ use std::borrow::Cow;
 use crate::value::Value;
 use serde::Serialize;
 
-pub use annotation::{LAST_APPLIED, encode as encode_annotation, of as annotation_of};
+pub use annotation::{
+    ANNOTATIONS_LIMIT, LAST_APPLIED, annotations_size, encode as encode_annotation,
+    of as annotation_of,
+};
 pub use fields::{Action, FieldPlan, FieldRef};
 pub use path::{FieldPath, PathText, Seg};
 pub use tables::{Cond, FieldKind, Presence, Reason, Row, Table};

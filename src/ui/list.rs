@@ -14,6 +14,7 @@ use super::{overlay, safe};
 use crate::app::list::risk::Op;
 use crate::app::list::{List, ListMode, Object, Row};
 use crate::app::{Message, ModeKind};
+use crate::engine::numfmt;
 use crate::engine::plan::Code;
 use crate::keymap;
 use crate::theme::{self, Theme};
@@ -235,11 +236,10 @@ fn table(list: &List, theme: &Theme, area: Rect, buf: &mut Buffer) {
 
 /// A count: `·` for none, `999`, `12k`, `3M`.
 fn compact(n: usize) -> String {
-    match n {
-        0 => "·".into(),
-        1..1_000 => n.to_string(),
-        1_000..1_000_000 => format!("{}k", n / 1_000),
-        _ => format!("{}M", n / 1_000_000),
+    if n == 0 {
+        "·".into()
+    } else {
+        numfmt::short(n)
     }
 }
 

@@ -3,42 +3,15 @@
 //! 262144 bytes`). kubectl apply copies the whole file into the last-applied annotation, so a
 //! large ConfigMap or CRD fails to apply long before it reaches the 1.5 MB object limit.
 
-use crate::value::Value;
-
 use super::LintInput;
-use crate::engine::plan::{Code, LAST_APPLIED, Warning};
-
-/// `TotalAnnotationSizeLimitB` in apimachinery's validation.
-pub const LIMIT: usize = 256 * 1024;
-
-/// The size the server counts: every key's and value's bytes.
-#[must_use]
-pub fn annotations_size(obj: &Value) -> usize {
-    obj.get("metadata")
-        .and_then(|m| m.get("annotations"))
-        .and_then(Value::as_object)
-        .map_or(0, |m| {
-            m.iter()
-                .map(|(k, v)| k.len() + v.as_str().map_or(0, str::len))
-                .sum()
-        })
-}
-
-fn thousands(n: usize) -> String {
-    let digits = n.to_string();
-    let mut out = String::new();
-    for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i).is_multiple_of(3) {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    out
-}
+use crate::engine::numfmt::thousands;
+use crate::engine::plan::{
+    ANNOTATIONS_LIMIT as LIMIT, Code, LAST_APPLIED, Warning, annotations_size,
+};
 
 pub(super) fn check(input: &LintInput<'_>) -> Vec<Warning> {
     let own = LAST_APPLIED.len() + input.annotation.len();
-    let total = annotations_size(input.result);
+    let total = annotations_size(input.result, None);
     if total <= LIMIT {
         return Vec::new();
     }
@@ -68,6 +41,7 @@ pub(super) fn check(input: &LintInput<'_>) -> Vec<Warning> {
 #[cfg(test)]
 mod tests {
     use crate::json;
+    use crate::value::Value;
 
     use super::*;
     use crate::engine::lint::testing::{plan_of, with_code};
@@ -114,8 +88,7 @@ mod tests {
     #[test]
     fn size_counts_keys_and_values() {
         let obj = json!({"metadata": {"annotations": {"ab": "cde", "f": ""}}});
-        assert_eq!(annotations_size(&obj), 6);
-        assert_eq!(thousands(262_144), "262,144");
-        assert_eq!(thousands(12), "12");
+        assert_eq!(annotations_size(&obj, None), 6);
+        assert_eq!(annotations_size(&obj, Some("ab")), 1);
     }
 }
