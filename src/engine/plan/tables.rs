@@ -288,8 +288,8 @@ impl Reason {
     pub fn new(table: Table, at: Presence, kind: FieldKind) -> Reason {
         Reason {
             table,
-            // A table has at most four rows.
-            row: u8::try_from(table.row_of(at)).unwrap_or(u8::MAX),
+            // A table has at most four rows (and always a first one).
+            row: u8::try_from(table.row_of(at)).unwrap_or(0),
             presence: at,
             kind,
             directive: None,
