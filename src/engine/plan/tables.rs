@@ -265,7 +265,10 @@ impl FieldKind {
 
 impl fmt::Display for FieldKind {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.text())
+        match self {
+            FieldKind::KeyedList(k) => write!(f, "list: merge by key {k}"),
+            other => f.write_str(&other.text()),
+        }
     }
 }
 
