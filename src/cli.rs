@@ -19,7 +19,6 @@ use std::path::PathBuf;
 use clap::{Args, Parser, Subcommand};
 
 pub use cluster::{ApplyArgs, ClusterArgs};
-pub use last_applied::ANNOTATIONS_LIMIT;
 pub use patch::PatchCommand;
 
 /// See what `kubectl apply` will do to a live Kubernetes object, field by field, and why.

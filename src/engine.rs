@@ -19,8 +19,10 @@ pub mod goyaml;
 pub mod jsonmerge;
 pub mod jsonpatch;
 pub mod lint;
+pub mod numfmt;
 pub mod plan;
 pub mod schema;
+pub mod secret;
 pub mod smp;
 
 pub use crate::value::Value;

@@ -9,6 +9,7 @@
 mod annotation;
 mod fields;
 mod path;
+mod tables;
 mod warnings;
 
 use std::borrow::Cow;
@@ -16,10 +17,14 @@ use std::borrow::Cow;
 use crate::value::Value;
 use serde::Serialize;
 
-pub use annotation::{LAST_APPLIED, encode as encode_annotation, of as annotation_of};
-pub use fields::{Action, FieldPlan, FieldRef, Reason};
+pub use annotation::{
+    ANNOTATIONS_LIMIT, LAST_APPLIED, annotations_size, encode as encode_annotation,
+    of as annotation_of,
+};
+pub use fields::{Action, FieldPlan, FieldRef};
 pub use path::{FieldPath, PathText, Seg};
-pub use warnings::Warning;
+pub use tables::{Cond, FieldKind, Presence, Reason, Row, Table};
+pub use warnings::{Code, Severity, Warning};
 
 use super::jsonmerge::{self, Precondition};
 use super::schema::{Meta, Schema};

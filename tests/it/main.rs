@@ -30,3 +30,4 @@ mod tui;
 mod tui_screenshots;
 mod tui_support;
 mod tui_svg;
+mod why_tables;

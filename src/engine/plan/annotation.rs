@@ -12,6 +12,25 @@ use crate::engine::gojson;
 /// The annotation key.
 pub const LAST_APPLIED: &str = "kubectl.kubernetes.io/last-applied-configuration";
 
+/// The API server's limit on an object's whole annotations map, keys and values together
+/// (`TotalAnnotationSizeLimitB` in apimachinery's validation).
+pub const ANNOTATIONS_LIMIT: usize = 256 * 1024;
+
+/// The bytes the server counts for an object's annotations (every key and value), leaving out
+/// the annotation `except` names.
+#[must_use]
+pub fn annotations_size(obj: &Value, except: Option<&str>) -> usize {
+    obj.get("metadata")
+        .and_then(|m| m.get("annotations"))
+        .and_then(Value::as_object)
+        .map_or(0, |m| {
+            m.iter()
+                .filter(|(k, _)| except != Some(k.as_str()))
+                .map(|(k, v)| k.len() + v.as_str().map_or(0, str::len))
+                .sum()
+        })
+}
+
 /// The annotation kubectl would store for `local`.
 ///
 /// # Errors

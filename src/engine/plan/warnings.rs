@@ -15,10 +15,98 @@ use super::fields::{Action, FieldRef, Values};
 use super::path::{PathText, Seg};
 use crate::engine::gofmt;
 
+/// What a warning is about: every code the plan and the lints ([`crate::engine::lint`]) emit.
+/// Written as its kebab-case name (`missing-annotation`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Code {
+    MissingAnnotation,
+    ClearChangedLive,
+    ListItemsLost,
+    UnionTwoMembers,
+    DuplicateMergeKey,
+    PortProtocolMerged,
+    AnnotationTooLarge,
+    HpaReplicasReset,
+    ReplicasRemoved,
+    ImmutableField,
+    SecretInAnnotation,
+}
+
+/// How bad a warning is: the object list's risk classes `notice`, `warning` and `rejects`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Severity {
+    /// Worth knowing; nothing is lost (`missing-annotation`).
+    Notice,
+    /// The apply loses, resets or merges something the operator may not expect.
+    Loss,
+    /// The server will reject the apply.
+    Reject,
+}
+
+impl Code {
+    /// Every code.
+    pub const ALL: [Code; 11] = [
+        Code::MissingAnnotation,
+        Code::ClearChangedLive,
+        Code::ListItemsLost,
+        Code::UnionTwoMembers,
+        Code::DuplicateMergeKey,
+        Code::PortProtocolMerged,
+        Code::AnnotationTooLarge,
+        Code::HpaReplicasReset,
+        Code::ReplicasRemoved,
+        Code::ImmutableField,
+        Code::SecretInAnnotation,
+    ];
+
+    /// The code's name, as the outputs write it.
+    #[must_use]
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Code::MissingAnnotation => "missing-annotation",
+            Code::ClearChangedLive => "clear-changed-live",
+            Code::ListItemsLost => "list-items-lost",
+            Code::UnionTwoMembers => "union-two-members",
+            Code::DuplicateMergeKey => "duplicate-merge-key",
+            Code::PortProtocolMerged => "port-protocol-merged",
+            Code::AnnotationTooLarge => "annotation-too-large",
+            Code::HpaReplicasReset => "hpa-replicas-reset",
+            Code::ReplicasRemoved => "replicas-removed",
+            Code::ImmutableField => "immutable-field",
+            Code::SecretInAnnotation => "secret-in-annotation",
+        }
+    }
+
+    /// How bad a warning with this code is.
+    #[must_use]
+    pub fn severity(self) -> Severity {
+        match self {
+            Code::ImmutableField | Code::AnnotationTooLarge | Code::UnionTwoMembers => {
+                Severity::Reject
+            }
+            Code::MissingAnnotation => Severity::Notice,
+            Code::ClearChangedLive
+            | Code::ListItemsLost
+            | Code::DuplicateMergeKey
+            | Code::PortProtocolMerged
+            | Code::HpaReplicasReset
+            | Code::ReplicasRemoved
+            | Code::SecretInAnnotation => Severity::Loss,
+        }
+    }
+}
+
+impl std::fmt::Display for Code {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
 /// One warning.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct Warning {
-    pub code: &'static str,
+    pub code: Code,
     /// The field it concerns (`null` for the whole object).
     pub path: Option<String>,
     pub message: String,
@@ -29,7 +117,7 @@ impl Warning {
     #[must_use]
     pub fn missing_annotation(live: &Value) -> Warning {
         Warning {
-            code: "missing-annotation",
+            code: Code::MissingAnnotation,
             path: None,
             message: format!(
                 "Warning: resource {} is missing the kubectl.kubernetes.io/last-applied-configuration annotation which is required by kubectl apply. kubectl apply should only be used on resources created declaratively by either kubectl create --save-config or kubectl apply. The missing annotation will be patched automatically.",
@@ -119,7 +207,8 @@ const UNIONS: [(&[&str], &[&str], &str); 2] = [
 ];
 
 fn clears_from_last_applied(f: &FieldRef<'_, '_>) -> bool {
-    f.action == Action::Clear && f.reason.in_last_applied && !f.reason.in_config
+    let at = f.reason.presence();
+    f.action == Action::Clear && at.in_last_applied && !at.in_config
 }
 
 /// The warnings a plan's fields call for, gathered field by field as the walk finds them
@@ -153,7 +242,7 @@ impl Collector {
         {
             let path = text();
             self.fields.push(Warning {
-                code: "clear-changed-live",
+                code: Code::ClearChangedLive,
                 path: Some(path.clone()),
                 message: format!(
                     "{path} will be cleared, but its live value ({}) differs from last-applied ({}): someone changed it since the last apply",
@@ -162,7 +251,7 @@ impl Collector {
                 ),
             });
         }
-        if f.reason.kind.starts_with("list: replace") && f.reason.in_live {
+        if f.reason.kind.is_replaced_list() && f.reason.presence().in_live {
             let live = f.live.and_then(Value::as_array);
             let result = f.result.and_then(Value::as_array);
             // The field's own last-applied value: no lookup from the root (linear overall).
@@ -179,7 +268,7 @@ impl Collector {
                 if !lost.is_empty() {
                     let path = text();
                     self.fields.push(Warning {
-                        code: "list-items-lost",
+                        code: Code::ListItemsLost,
                         path: Some(path.clone()),
                         message: format!(
                             "{path} is replaced whole ({}); live-only items will be lost: {}. Add them to the file to keep them",
@@ -220,7 +309,7 @@ impl Collector {
             if present.len() > 1 && live_count <= 1 {
                 let path = PathText(f.path).to_string();
                 self.unions.push(Warning {
-                    code: "union-two-members",
+                    code: Code::UnionTwoMembers,
                     path: Some(path.clone()),
                     message: format!(
                         "{path} will hold {} at once and the server will reject it ({rule}): with no last-applied entry for the old one, nothing deletes it. Set the old one to null in the file for this apply",
@@ -260,5 +349,21 @@ fn short(v: &Value) -> String {
         format!("{}…", s.chars().take(59).collect::<String>())
     } else {
         s
+    }
+}
+
+#[cfg(test)]
+mod code_tests {
+    use super::Code;
+
+    /// The outputs' name is serde's kebab-case name.
+    #[test]
+    fn a_code_is_written_as_its_kebab_case_name() {
+        for code in Code::ALL {
+            assert_eq!(
+                crate::value::to_value(code).ok(),
+                Some(crate::value::Value::String(code.as_str().into()))
+            );
+        }
     }
 }
