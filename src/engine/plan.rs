@@ -360,6 +360,7 @@ fn stage_with<'a, 's>(
     schema: &'s Schema,
     keep_halves: bool,
 ) -> Result<Staged<'a, 's>, PlanError> {
+    let nulls = Warning::annotations_null(&local);
     let (annotation, modified) = annotation::encode_into(prepare_local(local, &input, schema)?)
         .map_err(|e| input_error(InputDoc::Local, e.to_string()))?;
     // The file's object and kubectl's "modified" differ only in the annotation.
@@ -372,7 +373,9 @@ fn stage_with<'a, 's>(
     };
 
     let Some(live) = input.live else {
-        return Ok(stage_create(annotation, modified, meta));
+        let mut staged = stage_create(annotation, modified, meta);
+        staged.before.extend(nulls);
+        return Ok(staged);
     };
     check_same_object(local, live)?;
 
@@ -410,6 +413,7 @@ fn stage_with<'a, 's>(
             },
         },
     };
+    before.extend(nulls);
     let empty = Value::Object(crate::value::Map::new());
     let original_doc = original.as_ref().unwrap_or(&empty);
 

@@ -69,7 +69,12 @@ fn every_lint_code_has_a_teaching_example_that_raises_it() {
         );
     }
     // The hazards reported by the plan's own warnings have examples too.
-    for code in ["union-two-members", "list-items-lost", "missing-annotation"] {
+    for code in [
+        "union-two-members",
+        "list-items-lost",
+        "missing-annotation",
+        "annotation-null-is-empty",
+    ] {
         assert!(codes.iter().any(|c| c == code), "no lint-{code}");
     }
     codes.sort();

@@ -8,7 +8,8 @@
 //!    `annotation-too-large`, `union-two-members`).
 //! 3. **warning**: a warning says the apply loses or resets something (every other warning
 //!    code, e.g. `list-items-lost`, `replicas-removed`, `duplicate-merge-key`).
-//! 4. **notice**: only `missing-annotation` (a two-way merge: nothing will be deleted).
+//! 4. **notice**: only `missing-annotation` (a two-way merge: nothing will be deleted) or
+//!    `annotation-null-is-empty` (a null annotation value sent as `""`).
 //! 5. **removes**: fields cleared or list elements deleted.
 //! 6. **changes**: live values set to new ones.
 //! 7. **adds**: only additions (a create is all additions).

@@ -21,6 +21,8 @@ use crate::engine::gofmt;
 #[serde(rename_all = "kebab-case")]
 pub enum Code {
     MissingAnnotation,
+    /// A null top-level annotation value: kubectl sends the empty string, not a deletion.
+    AnnotationNullIsEmpty,
     ClearChangedLive,
     ListItemsLost,
     UnionTwoMembers,
@@ -46,8 +48,9 @@ pub enum Severity {
 
 impl Code {
     /// Every code.
-    pub const ALL: [Code; 11] = [
+    pub const ALL: [Code; 12] = [
         Code::MissingAnnotation,
+        Code::AnnotationNullIsEmpty,
         Code::ClearChangedLive,
         Code::ListItemsLost,
         Code::UnionTwoMembers,
@@ -65,6 +68,7 @@ impl Code {
     pub fn as_str(self) -> &'static str {
         match self {
             Code::MissingAnnotation => "missing-annotation",
+            Code::AnnotationNullIsEmpty => "annotation-null-is-empty",
             Code::ClearChangedLive => "clear-changed-live",
             Code::ListItemsLost => "list-items-lost",
             Code::UnionTwoMembers => "union-two-members",
@@ -85,7 +89,7 @@ impl Code {
             Code::ImmutableField | Code::AnnotationTooLarge | Code::UnionTwoMembers => {
                 Severity::Reject
             }
-            Code::MissingAnnotation => Severity::Notice,
+            Code::MissingAnnotation | Code::AnnotationNullIsEmpty => Severity::Notice,
             Code::ClearChangedLive
             | Code::ListItemsLost
             | Code::DuplicateMergeKey
@@ -124,6 +128,39 @@ impl Warning {
                 object_name(live)
             ),
         }
+    }
+}
+
+impl Warning {
+    /// One warning per top-level annotation the file gives no value (null): kubectl reads the
+    /// annotations as a map of strings, so it sends `""` where a null elsewhere would delete.
+    #[must_use]
+    pub fn annotations_null(local: &Value) -> Vec<Warning> {
+        let Some(annotations) = local
+            .get("metadata")
+            .and_then(|m| m.get("annotations"))
+            .and_then(Value::as_object)
+        else {
+            return Vec::new();
+        };
+        annotations
+            .iter()
+            .filter(|(_, v)| v.is_null())
+            .map(|(key, _)| Warning {
+                code: Code::AnnotationNullIsEmpty,
+                path: Some(
+                    super::FieldPath(vec![
+                        super::Seg::Key("metadata".into()),
+                        super::Seg::Key("annotations".into()),
+                        super::Seg::Key(key.as_str().into()),
+                    ])
+                    .to_string(),
+                ),
+                message: format!(
+                    "the file gives the annotation {key:?} no value (null), and kubectl reads annotations as a map of strings: it sends the empty string \"\", so the annotation is set to \"\", not deleted (a null anywhere else deletes the field). To delete it, remove the key from the file; to mean empty, write \"\"."
+                ),
+            })
+            .collect()
     }
 }
 
