@@ -6,6 +6,7 @@
 mod cluster;
 pub mod diff;
 mod input;
+pub mod invocation;
 mod last_applied;
 pub mod list;
 pub mod objects;
@@ -100,6 +101,13 @@ pub enum Command {
     LastApplied(last_applied::LastAppliedCommand),
     /// List the built-in examples (open one with `--example NAME`).
     Examples,
+    /// Print the shell completion script: `applyscope completions bash > /etc/bash_completion.d/applyscope`.
+    Completions {
+        /// bash, zsh, fish, elvish or powershell.
+        shell: clap_complete::Shell,
+    },
+    /// Print the man page (roff): `applyscope man > ~/.local/share/man/man1/applyscope.1`.
+    Man,
     /// Send what `kubectl apply` would send to the cluster (with `--yes`; a server dry run
     /// first). Without `--yes`, print the requests and send nothing.
     Apply(ApplyArgs),
@@ -145,6 +153,8 @@ pub fn run(cli: Cli) -> Result<String, CliError> {
         Some(Command::Diff(args)) => diff::main(&args),
         Some(Command::LastApplied(cmd)) => last_applied::run(&cmd),
         Some(Command::Examples) => Ok(list_examples()),
+        Some(Command::Completions { shell }) => invocation::completions(shell, invocation::BIN),
+        Some(Command::Man) => invocation::man(),
         Some(Command::Apply(args)) => cluster::apply(&args),
         None => open(&cli.open),
     }
@@ -174,7 +184,8 @@ fn open(args: &OpenArgs) -> Result<String, CliError> {
     let example = match &args.example {
         Some(name) => Some(crate::examples::find(name).ok_or_else(|| {
             CliError::Input(format!(
-                "no example {name:?}; `applyscope examples` lists them"
+                "no example {name:?}; `{} examples` lists them",
+                invocation::name()
             ))
         })?),
         None if args.local.is_empty() => crate::examples::EXAMPLES.first(),

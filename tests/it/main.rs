@@ -16,6 +16,7 @@ mod document_yaml;
 mod edit_keys;
 mod examples;
 mod fakeapi;
+mod install;
 mod last_applied;
 mod lint;
 mod list_screen;
