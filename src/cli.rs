@@ -5,6 +5,7 @@
 
 mod cluster;
 pub mod diff;
+pub mod invocation;
 mod last_applied;
 mod patch;
 pub mod plan;
@@ -20,7 +21,6 @@ use crate::session::{EditOptions, input, objects};
 /// A command's failure: the session's error (its exit status and one-line message).
 pub use crate::session::Error as CliError;
 pub use cluster::{ApplyArgs, ClusterArgs};
-pub use last_applied::ANNOTATIONS_LIMIT;
 pub use patch::PatchCommand;
 
 /// See what `kubectl apply` will do to a live Kubernetes object, field by field, and why.
@@ -102,6 +102,13 @@ pub enum Command {
     LastApplied(last_applied::LastAppliedCommand),
     /// List the built-in examples (open one with `--example NAME`).
     Examples,
+    /// Print the shell completion script: `applyscope completions bash > /etc/bash_completion.d/applyscope`.
+    Completions {
+        /// bash, zsh, fish, elvish or powershell.
+        shell: clap_complete::Shell,
+    },
+    /// Print the man page (roff): `applyscope man > ~/.local/share/man/man1/applyscope.1`.
+    Man,
     /// Send what `kubectl apply` would send to the cluster (with `--yes`; a server dry run
     /// first). Without `--yes`, print the requests and send nothing.
     Apply(ApplyArgs),
@@ -127,6 +134,8 @@ pub fn run(cli: Cli) -> Result<Run, CliError> {
         Some(Command::Diff(args)) => diff::main(&args),
         Some(Command::LastApplied(cmd)) => last_applied::run(&cmd),
         Some(Command::Examples) => Ok(list_examples()),
+        Some(Command::Completions { shell }) => invocation::completions(shell, invocation::BIN),
+        Some(Command::Man) => invocation::man(),
         Some(Command::Apply(args)) => cluster::apply(&args),
         None => return open(&cli.open),
     };
@@ -154,15 +163,26 @@ fn list_examples() -> String {
 
 impl OpenArgs {
     /// What these arguments ask to open, as the session reads it.
-    #[must_use]
-    pub fn request(&self) -> OpenRequest {
-        OpenRequest {
+    ///
+    /// # Errors
+    /// [`CliError::Input`] for an unknown `--example`.
+    pub fn request(&self) -> Result<OpenRequest, CliError> {
+        let example = match &self.example {
+            Some(name) => Some(crate::examples::find(name).ok_or_else(|| {
+                CliError::Input(format!(
+                    "no example {name:?}; `{} examples` lists them",
+                    invocation::name()
+                ))
+            })?),
+            None => None,
+        };
+        Ok(OpenRequest {
             local: self.local.clone(),
             live: self.live.clone(),
             recursive: self.recursive,
             no_live: self.no_live,
             last_applied: self.last_applied.clone(),
-            example: self.example.clone(),
+            example,
             options: EditOptions {
                 read_only: self.read_only,
                 dry_run: self.dry_run,
@@ -170,13 +190,13 @@ impl OpenArgs {
             },
             conn: self.cluster.conn(self.namespace.as_deref()),
             openapi_patch: self.cluster.openapi_patch,
-        }
+        })
     }
 }
 
 /// The no-command run: the TUI on a terminal, the text plan otherwise.
 fn open(args: &OpenArgs) -> Result<Run, CliError> {
-    let open = crate::session::open::open(&args.request())?;
+    let open = crate::session::open::open(&args.request()?)?;
     if std::io::stdout().is_terminal() {
         return Ok(Run::Tui(Box::new(open)));
     }

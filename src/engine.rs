@@ -20,9 +20,11 @@ pub mod goyaml;
 pub mod jsonmerge;
 pub mod jsonpatch;
 pub mod lint;
+pub mod numfmt;
 pub mod object;
 pub mod plan;
 pub mod schema;
+pub mod secret;
 pub mod smp;
 
 pub use crate::value::Value;

@@ -4,17 +4,24 @@
 use std::io::Write as _;
 use std::process::ExitCode;
 
-use applyscope::cli::{self, Run};
-use clap::Parser as _;
+use applyscope::cli::{self, Cli, Run, invocation};
+use clap::FromArgMatches as _;
 
 fn main() -> ExitCode {
-    let out = match cli::run(cli::Cli::parse()) {
+    // Run as kubectl's plugin (`kubectl applyscope`), help and errors say so.
+    let name = invocation::name_for(std::env::args_os().next().as_deref());
+    invocation::set_name(name);
+    let cli = match Cli::from_arg_matches(&invocation::command().get_matches()) {
+        Ok(cli) => cli,
+        Err(e) => e.exit(),
+    };
+    let out = match cli::run(cli) {
         Ok(Run::Print(out)) => out,
         Ok(Run::Tui(open)) => match applyscope::tui::run(*open) {
             Ok(()) => String::new(),
-            Err(e) => return failed(&e),
+            Err(e) => return failed(name, &e),
         },
-        Err(e) => return failed(&e),
+        Err(e) => return failed(name, &e),
     };
     let mut stdout = std::io::stdout().lock();
     if stdout
@@ -27,8 +34,9 @@ fn main() -> ExitCode {
     ExitCode::SUCCESS
 }
 
-/// The one-line message on stderr, and the error's exit status.
-fn failed(e: &applyscope::session::Error) -> ExitCode {
-    eprintln!("applyscope: {e}");
+/// The one-line message on stderr, named as the program was called, and the error's exit
+/// status.
+fn failed(name: &str, e: &applyscope::session::Error) -> ExitCode {
+    eprintln!("{name}: {e}");
     ExitCode::from(u8::try_from(e.exit_code()).unwrap_or(1))
 }

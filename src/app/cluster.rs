@@ -18,7 +18,7 @@ use crate::cluster::{
     self, Choice, ClusterError, Conn, Loaded, Purpose, Request, SchemaSource, Target,
 };
 use crate::engine::jsonmerge;
-use crate::engine::plan::{LAST_APPLIED, Plan};
+use crate::engine::plan::Plan;
 use crate::session::Docs;
 use crate::session::Error;
 use crate::session::plan::{DocNames, compute, compute_chosen};
@@ -396,20 +396,7 @@ fn shown_yaml(v: Option<&Value>, mask: bool) -> String {
         return jsonmerge::to_yaml(v);
     }
     let mut v = v.clone();
-    for field in ["data", "stringData"] {
-        if let Some(Value::Object(m)) = v.get_mut(field) {
-            for value in m.values_mut() {
-                *value = Value::String("***".into());
-            }
-        }
-    }
-    // The last-applied annotation holds the values too.
-    if let Some(Value::String(text)) = v.pointer_mut(&format!(
-        "/metadata/annotations/{}",
-        LAST_APPLIED.replace('~', "~0").replace('/', "~1")
-    )) {
-        *text = super::patch::mask_annotation(text).into();
-    }
+    crate::engine::secret::mask_object(&mut v);
     jsonmerge::to_yaml(&v)
 }
 

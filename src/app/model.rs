@@ -171,7 +171,7 @@ impl Model {
     ) -> Model {
         let mut paths = Paths::new();
         let (field_path, lists) = intern_fields(&mut paths, &plan);
-        let secret = yaml::is_secret(&docs.local);
+        let secret = crate::engine::secret::is_secret(&docs.local);
         let last_applied = plan.last_applied.as_ref();
         let sources: [(PaneKind, Option<&Value>, Option<&Value>, Side); 4] = [
             (

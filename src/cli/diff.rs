@@ -16,15 +16,13 @@
 //!   has it (with its namespace), without the annotation;
 //! - what only a server adds is not simulated (defaults, `generation`, `resourceVersion`), with
 //!   two exceptions: an empty `metadata.annotations` map is dropped, and a Secret's
-//!   `stringData` is folded into `data` (see [`mask`]);
+//!   `stringData` is folded into `data` (see [`secret`]);
 //! - `metadata.managedFields` is hidden unless `--show-managed-fields`; Secret values are
-//!   masked unless `--show-secrets` ([`mask`]); a Secret that does not exist yet shows `null`
+//!   masked unless `--show-secrets` ([`secret`]); a Secret that does not exist yet shows `null`
 //!   as its live side, as kubectl's masker prints it.
 //!
 //! Exit status, as `kubectl diff`: 0 no differences, 1 differences, 2 an error (bad input, or an
 //! object kubectl apply would fail on; the other objects' differences are still printed).
-
-mod mask;
 
 use std::fmt::Write as _;
 use std::io::IsTerminal as _;
@@ -38,6 +36,7 @@ use super::objects::{self, Pair};
 use crate::engine::object::{GroupVersion, ObjectRef};
 use crate::engine::plan::{LAST_APPLIED, Plan};
 use crate::engine::schema::Schema;
+use crate::engine::secret;
 
 #[derive(Debug, Args)]
 pub struct DiffArgs {
@@ -221,13 +220,15 @@ pub fn object_diff(pair: &Pair, plan: &Plan, opts: Options) -> ObjectDiff {
         }
     }
     for obj in live.iter_mut().chain(std::iter::once(&mut merged)) {
-        mask::fold_string_data(obj);
+        secret::fold_string_data(obj);
     }
-    let masked = !opts.show_secrets && mask::is_secret(&merged);
+    let masked = !opts.show_secrets && secret::is_secret(&merged);
     if masked {
-        mask::mask_pair(live.as_mut(), Some(&mut merged));
+        secret::mask_pair(live.as_mut(), Some(&mut merged), &["data"]);
         for obj in live.iter_mut().chain(std::iter::once(&mut merged)) {
-            mask::mask_annotation(obj);
+            if let Some(m) = obj.get_mut("metadata") {
+                secret::mask_at(m, &["metadata"]);
+            }
         }
     }
     let live = match &live {

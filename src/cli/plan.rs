@@ -761,7 +761,7 @@ fn text_of(
         } else {
             String::new()
         };
-        let mut why = format!("{} [{}]", f.reason.row, f.reason.kind);
+        let mut why = format!("{} [{}]", f.reason.row().action, f.reason.kind);
         if let Some(d) = &f.reason.directive {
             let _ = write!(why, " via {d}");
         }

@@ -9,6 +9,7 @@
 mod annotation;
 mod fields;
 mod path;
+mod tables;
 mod warnings;
 
 use std::borrow::Cow;
@@ -16,10 +17,14 @@ use std::borrow::Cow;
 use crate::value::Value;
 use serde::Serialize;
 
-pub use annotation::{LAST_APPLIED, encode as encode_annotation, of as annotation_of};
-pub use fields::{Action, FieldPlan, FieldRef, Reason};
+pub use annotation::{
+    ANNOTATIONS_LIMIT, LAST_APPLIED, annotations_size, encode as encode_annotation,
+    of as annotation_of,
+};
+pub use fields::{Action, FieldPlan, FieldRef};
 pub use path::{FieldPath, PathText, Seg};
-pub use warnings::Warning;
+pub use tables::{Cond, FieldKind, Presence, Reason, Row, Table};
+pub use warnings::{Code, Severity, Warning};
 
 use super::jsonmerge::{self, Precondition};
 use super::schema::{Meta, Schema};
@@ -347,6 +352,7 @@ fn stage_with<'a, 's>(
     schema: &'s Schema,
     keep_halves: bool,
 ) -> Result<Staged<'a, 's>, PlanError> {
+    let nulls = Warning::annotations_null(&local);
     let (annotation, modified) = annotation::encode_into(prepare_local(local, &input, schema)?)
         .map_err(|e| input_error(InputDoc::Local, e.to_string()))?;
     // The file's object and kubectl's "modified" differ only in the annotation.
@@ -359,7 +365,9 @@ fn stage_with<'a, 's>(
     };
 
     let Some(live) = input.live else {
-        return Ok(stage_create(annotation, modified, meta));
+        let mut staged = stage_create(annotation, modified, meta);
+        staged.before.extend(nulls);
+        return Ok(staged);
     };
     check_same_object(local, live)?;
 
@@ -397,6 +405,7 @@ fn stage_with<'a, 's>(
             },
         },
     };
+    before.extend(nulls);
     let empty = Value::Object(crate::value::Map::new());
     let original_doc = original.as_ref().unwrap_or(&empty);
 

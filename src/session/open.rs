@@ -50,7 +50,7 @@ pub struct OpenRequest {
     pub no_live: bool,
     pub last_applied: Option<PathBuf>,
     /// `--example NAME`.
-    pub example: Option<String>,
+    pub example: Option<&'static Example>,
     pub options: EditOptions,
     /// Cluster mode: how to connect (`-n` included).
     pub conn: Conn,
@@ -147,15 +147,11 @@ pub fn holds_many_objects(docs: &[Document]) -> bool {
 /// Read and plan what `request` opens.
 ///
 /// # Errors
-/// [`Error::Input`] for an unknown example, unreadable or malformed files, an object given
-/// twice, cluster errors, options that need one object; the plan's error of one object.
+/// [`Error::Input`] for unreadable or malformed files, an object given twice, cluster errors,
+/// options that need one object; the plan's error of one object.
 pub fn open(request: &OpenRequest) -> Result<Open, Error> {
-    let example = match &request.example {
-        Some(name) => Some(crate::examples::find(name).ok_or_else(|| {
-            Error::Input(format!(
-                "no example {name:?}; `applyscope examples` lists them"
-            ))
-        })?),
+    let example = match request.example {
+        Some(e) => Some(e),
         None if request.local.is_empty() => crate::examples::EXAMPLES.first(),
         None => None,
     };

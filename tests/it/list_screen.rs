@@ -9,6 +9,7 @@ use std::time::{Duration, Instant};
 
 use applyscope::app::list::{ListMode, Object};
 use applyscope::app::{App, Command, EditOptions, List, ModeKind};
+use applyscope::engine::plan::Code;
 use applyscope::keymap::{self, parse_keys};
 use applyscope::session::OpenRequest;
 use applyscope::session::risk::Risk;
@@ -157,7 +158,7 @@ fn list_is_sorted_riskiest_first() {
             .map(|e| e.contains("not JSON")),
         Some(true)
     );
-    assert_eq!(h.list().rows[1].summary.codes, ["immutable-field"]);
+    assert_eq!(h.list().rows[1].summary.codes, [Code::ImmutableField]);
 }
 
 #[test]
@@ -268,7 +269,7 @@ fn edits_and_commits_in_an_object_show_in_its_row() {
     let row = &h.list().rows[2];
     assert_eq!(row.key.name, "web");
     assert_eq!(row.summary.risk(), Risk::Warning);
-    assert_eq!(row.summary.codes, ["replicas-removed"]);
+    assert_eq!(row.summary.codes, [Code::ReplicasRemoved]);
     assert_eq!(row.summary.clear, 1);
     // Hand spec.replicas over (drop it from last-applied): nothing is cleared any more.
     h.press("<Enter> / s p e c . r e p l i c a s <Enter> x <Esc>");
