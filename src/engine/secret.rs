@@ -20,6 +20,7 @@ use std::borrow::Cow;
 use base64::Engine as _;
 
 use crate::engine::gojson;
+use crate::engine::object::{GroupVersion, ObjectRef};
 use crate::engine::plan::LAST_APPLIED;
 use crate::value::{Map, Value};
 
@@ -36,22 +37,16 @@ pub const FIELDS: [&str; 2] = ["data", "stringData"];
 /// Whether kubectl masks this object: version `v1` (of any group), kind `Secret`.
 #[must_use]
 pub fn is_secret(obj: &Value) -> bool {
-    let version = obj
-        .get("apiVersion")
-        .and_then(Value::as_str)
-        .map(|a| a.rsplit('/').next().unwrap_or(a));
-    version == Some("v1") && kind(obj) == Some("Secret")
+    let object = ObjectRef::of(obj);
+    GroupVersion::parse(object.api_version).version == "v1" && object.kind == "Secret"
 }
 
 /// The core-group Secret (`apiVersion: v1`), whose `stringData` the API server folds into
 /// `data`.
 #[must_use]
 pub fn is_core_secret(obj: &Value) -> bool {
-    obj.get("apiVersion").and_then(Value::as_str) == Some("v1") && kind(obj) == Some("Secret")
-}
-
-fn kind(obj: &Value) -> Option<&str> {
-    obj.get("kind").and_then(Value::as_str)
+    let object = ObjectRef::of(obj);
+    object.api_version == "v1" && object.kind == "Secret"
 }
 
 /// Which side of a before/after pair a value is on.

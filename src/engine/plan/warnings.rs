@@ -166,11 +166,8 @@ impl Warning {
 
 /// `info.ObjectName()`: `deployments.apps/nginx`, `configmaps/x`.
 fn object_name(obj: &Value) -> String {
-    let kind = obj
-        .get("kind")
-        .and_then(Value::as_str)
-        .unwrap_or("")
-        .to_lowercase();
+    let object = crate::engine::object::ObjectRef::of(obj);
+    let kind = object.kind.to_lowercase();
     let plural = if kind.ends_with('s') || kind.ends_with("ch") || kind.ends_with('x') {
         format!("{kind}es")
     } else if let Some(stem) = kind.strip_suffix('y') {
@@ -178,18 +175,11 @@ fn object_name(obj: &Value) -> String {
     } else {
         format!("{kind}s")
     };
-    let group = obj
-        .get("apiVersion")
-        .and_then(Value::as_str)
-        .and_then(|a| a.rsplit_once('/'))
-        .map(|(g, _)| format!(".{g}"))
-        .unwrap_or_default();
-    let name = obj
-        .get("metadata")
-        .and_then(|m| m.get("name"))
-        .and_then(Value::as_str)
-        .unwrap_or("");
-    format!("{plural}{group}/{name}")
+    let group = match object.group() {
+        "" => String::new(),
+        g => format!(".{g}"),
+    };
+    format!("{plural}{group}/{}", object.name)
 }
 
 /// One-of groups: a map holding more than one of these keys is invalid.
