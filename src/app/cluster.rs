@@ -19,9 +19,8 @@ use crate::cluster::{
 };
 use crate::engine::jsonmerge;
 use crate::engine::plan::Plan;
-use crate::session::Docs;
-use crate::session::Error;
 use crate::session::plan::{DocNames, compute, compute_chosen};
+use crate::session::{Docs, Error};
 
 /// What the TUI knows about the object in the cluster.
 #[derive(Clone, Debug, PartialEq, Eq)]
