@@ -22,6 +22,7 @@ pub mod lint;
 pub mod plan;
 pub mod schema;
 pub mod smp;
+pub mod ssa;
 
 pub use crate::value::Value;
 

@@ -1,0 +1,288 @@
+//! `lhs.Compare(rhs)` (`typed/compare.go`): which paths were removed, modified or added.
+//!
+//! A leaf (scalar, atomic list/map, or a container empty on both sides) present on both
+//! sides and unequal is *modified*; present on one side only, *removed* or *added*. A
+//! container present on one side only is removed/added itself, as well as what is inside. A
+//! key repeated in a list is compared as one leaf.
+
+use std::collections::BTreeMap;
+
+use super::{Part, check_depth, deduce, list_item_element, pick, scalar_error};
+use crate::engine::ssa::order;
+use crate::engine::ssa::path::{Path, PathElement};
+use crate::engine::ssa::schema::{ListView, MapView, Relationship, Schema, TypeRef};
+use crate::engine::ssa::set::Set;
+use crate::engine::ssa::typed::TypedError;
+use crate::value::{Map, Value};
+
+/// `typed.Comparison`.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Comparison {
+    pub removed: Set,
+    pub modified: Set,
+    pub added: Set,
+}
+
+impl Comparison {
+    /// `IsSame`.
+    #[must_use]
+    pub fn is_same(&self) -> bool {
+        self.removed.is_empty() && self.modified.is_empty() && self.added.is_empty()
+    }
+
+    /// `ExcludeFields`: drops `fields` and everything below them from all three sets.
+    #[must_use]
+    pub fn exclude_fields(self, fields: &Set) -> Comparison {
+        if fields.is_empty() {
+            return self;
+        }
+        Comparison {
+            removed: self.removed.recursive_difference(fields),
+            modified: self.modified.recursive_difference(fields),
+            added: self.added.recursive_difference(fields),
+        }
+    }
+}
+
+/// `TypedValue.Compare`.
+///
+/// # Errors
+/// When a value does not fit the schema.
+pub fn compare(
+    schema: &Schema,
+    tr: TypeRef,
+    lhs: &Value,
+    rhs: &Value,
+) -> Result<Comparison, TypedError> {
+    let mut w = Walker {
+        schema,
+        path: Vec::new(),
+        cmp: Comparison::default(),
+        errs: Vec::new(),
+    };
+    w.compare(Some(lhs), Some(rhs), tr, 0);
+    if w.errs.is_empty() {
+        Ok(w.cmp)
+    } else {
+        Err(TypedError(w.errs))
+    }
+}
+
+struct Walker<'s> {
+    schema: &'s Schema,
+    path: Path,
+    cmp: Comparison,
+    errs: Vec<String>,
+}
+
+impl Walker<'_> {
+    fn compare(&mut self, lhs: Option<&Value>, rhs: Option<&Value>, tr: TypeRef, depth: usize) {
+        if let Err(e) = check_depth(depth) {
+            self.errs.push(e);
+            return;
+        }
+        if lhs.is_none() && rhs.is_none() {
+            self.errs
+                .push("at least one of lhs and rhs must be provided".to_owned());
+            return;
+        }
+        let Some(r) = self.schema.resolve(tr) else {
+            self.errs
+                .push("schema error: no type found matching".to_owned());
+            return;
+        };
+        let al = deduce(&r, lhs);
+        let ar = deduce(&r, rhs);
+        let in_leaf = if rhs.is_none() {
+            self.handle(pick(&r, al), lhs, rhs, depth)
+        } else if lhs.is_none() || al == ar {
+            self.handle(pick(&r, ar), lhs, rhs, depth)
+        } else {
+            self.handle(pick(&r, al), lhs, rhs, depth);
+            self.handle(pick(&r, ar), lhs, rhs, depth)
+        };
+        if !in_leaf {
+            if lhs.is_none() {
+                self.cmp.added.insert(&self.path);
+            } else if rhs.is_none() {
+                self.cmp.removed.insert(&self.path);
+            }
+        }
+    }
+
+    /// Handles one part; whether it was a leaf.
+    fn handle(
+        &mut self,
+        part: Result<Part<'_>, String>,
+        lhs: Option<&Value>,
+        rhs: Option<&Value>,
+        depth: usize,
+    ) -> bool {
+        match part {
+            Err(e) => {
+                self.errs.push(e);
+                false
+            }
+            Ok(Part::Scalar(t)) => {
+                let l = scalar_error(t, lhs, "lhs: ");
+                let r = scalar_error(t, rhs, "rhs: ");
+                if let (Some(l), Some(r)) = (l, r) {
+                    self.errs.push(l);
+                    self.errs.push(r);
+                    return false;
+                }
+                self.leaf(lhs, rhs);
+                true
+            }
+            Ok(Part::List(t)) => self.do_list(&t, lhs, rhs, depth),
+            Ok(Part::Map(t)) => self.do_map(&t, lhs, rhs, depth),
+        }
+    }
+
+    fn leaf(&mut self, lhs: Option<&Value>, rhs: Option<&Value>) {
+        match (lhs, rhs) {
+            (None, _) => self.cmp.added.insert(&self.path),
+            (_, None) => self.cmp.removed.insert(&self.path),
+            (Some(l), Some(r)) => {
+                if !order::equals(r, l) {
+                    self.cmp.modified.insert(&self.path);
+                }
+            }
+        }
+    }
+
+    fn do_list(
+        &mut self,
+        t: &ListView<'_>,
+        lhs: Option<&Value>,
+        rhs: Option<&Value>,
+        depth: usize,
+    ) -> bool {
+        let l = lhs.and_then(Value::as_array).map(Vec::as_slice);
+        let r = rhs.and_then(Value::as_array).map(Vec::as_slice);
+        let empty = l.is_none_or(<[Value]>::is_empty) && r.is_none_or(<[Value]>::is_empty);
+        if t.rel == Relationship::Atomic || empty {
+            self.leaf(lhs, rhs);
+            return true;
+        }
+        if l.is_none() && r.is_none() {
+            return false;
+        }
+        self.visit_list_items(t, l.unwrap_or_default(), r.unwrap_or_default(), depth);
+        false
+    }
+
+    fn visit_list_items(&mut self, t: &ListView<'_>, lhs: &[Value], rhs: &[Value], depth: usize) {
+        let mut all: Vec<PathElement> = Vec::with_capacity(lhs.len().max(rhs.len()));
+        let mut lvals: BTreeMap<PathElement, Vec<&Value>> = BTreeMap::new();
+        for (i, child) in lhs.iter().enumerate() {
+            match list_item_element(self.schema, t, child) {
+                Err(e) => self.errs.push(format!("element {i}: {e}")),
+                Ok(pe) => {
+                    if let Some(vs) = lvals.get_mut(&pe) {
+                        vs.push(child);
+                    } else {
+                        lvals.insert(pe.clone(), vec![child]);
+                        all.push(pe);
+                    }
+                }
+            }
+        }
+        let mut rvals: BTreeMap<PathElement, Vec<&Value>> = BTreeMap::new();
+        for (i, child) in rhs.iter().enumerate() {
+            match list_item_element(self.schema, t, child) {
+                Err(e) => self.errs.push(format!("element {i}: {e}")),
+                Ok(pe) => {
+                    if let Some(vs) = rvals.get_mut(&pe) {
+                        vs.push(child);
+                    } else {
+                        rvals.insert(pe.clone(), vec![child]);
+                        if !lvals.contains_key(&pe) {
+                            all.push(pe);
+                        }
+                    }
+                }
+            }
+        }
+        for pe in all {
+            let l = lvals.get(&pe).map_or(&[][..], Vec::as_slice);
+            let r = rvals.get(&pe).map_or(&[][..], Vec::as_slice);
+            match (l.len(), r.len()) {
+                (0, 0) => return,
+                (0 | 1, 0 | 1) => self.item(&pe, l.first().copied(), r.first().copied(), t, depth),
+                (2.., 2..) => {
+                    let same = l.len() == r.len()
+                        && l.iter().zip(r).all(|(a, b)| order::equals(a, b));
+                    if !same {
+                        self.insert_child(&pe, |c, p| c.modified.insert(p));
+                    }
+                }
+                (2.., _) => {
+                    if let Some(first) = r.first() {
+                        self.item(&pe, None, Some(first), t, depth);
+                    }
+                    self.insert_child(&pe, |c, p| c.removed.insert(p));
+                }
+                (_, _) => {
+                    if let Some(first) = l.first() {
+                        self.item(&pe, Some(first), None, t, depth);
+                    }
+                    self.insert_child(&pe, |c, p| c.added.insert(p));
+                }
+            }
+        }
+    }
+
+    fn insert_child(&mut self, pe: &PathElement, which: fn(&mut Comparison, &[PathElement])) {
+        self.path.push(pe.clone());
+        which(&mut self.cmp, &self.path);
+        self.path.pop();
+    }
+
+    fn item(
+        &mut self,
+        pe: &PathElement,
+        l: Option<&Value>,
+        r: Option<&Value>,
+        t: &ListView<'_>,
+        depth: usize,
+    ) {
+        self.path.push(pe.clone());
+        self.compare(l, r, t.elem, depth + 1);
+        self.path.pop();
+    }
+
+    fn do_map(
+        &mut self,
+        t: &MapView<'_>,
+        lhs: Option<&Value>,
+        rhs: Option<&Value>,
+        depth: usize,
+    ) -> bool {
+        let l = lhs.and_then(Value::as_object);
+        let r = rhs.and_then(Value::as_object);
+        let empty = l.is_none_or(Map::is_empty) && r.is_none_or(Map::is_empty);
+        if t.rel == Relationship::Atomic || empty {
+            self.leaf(lhs, rhs);
+            return true;
+        }
+        if l.is_none() && r.is_none() {
+            return false;
+        }
+        for (k, lv) in l.into_iter().flatten() {
+            let rv = r.and_then(|r| r.get(k));
+            self.path.push(PathElement::Field(k.clone()));
+            self.compare(Some(lv), rv, t.field_type(k), depth + 1);
+            self.path.pop();
+        }
+        for (k, rv) in r.into_iter().flatten() {
+            if l.is_some_and(|l| l.contains_key(k)) {
+                continue;
+            }
+            self.path.push(PathElement::Field(k.clone()));
+            self.compare(None, Some(rv), t.field_type(k), depth + 1);
+            self.path.pop();
+        }
+        false
+    }
+}
