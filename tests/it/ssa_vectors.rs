@@ -112,7 +112,11 @@ fn ssa_vectors() {
         println!("{p}");
     }
     println!("ssa vectors: {passed}/{total}");
-    assert!(problems.is_empty(), "{} problems (see above)", problems.len());
+    assert!(
+        problems.is_empty(),
+        "{} problems (see above)",
+        problems.len()
+    );
 }
 
 // ---- helpers ----
@@ -137,8 +141,8 @@ struct Schemas(HashMap<String, Schema>);
 impl Schemas {
     fn from_yaml(&mut self, yaml: &str) -> Result<&Schema, String> {
         if !self.0.contains_key(yaml) {
-            let docs = applyscope::document::parse_documents(yaml, "schema")
-                .map_err(|e| e.to_string())?;
+            let docs =
+                applyscope::document::parse_documents(yaml, "schema").map_err(|e| e.to_string())?;
             let doc = docs.first().ok_or("empty schema")?;
             let schema = Schema::from_smd_types(&doc.value["types"]).map_err(|e| e.to_string())?;
             self.0.insert(yaml.to_owned(), schema);
@@ -230,7 +234,8 @@ fn typed_toset(doc: &Value) -> Vec<(String, Outcome)> {
             run(c, || {
                 let schema = schemas.from_yaml(c["schema"]["yaml"].as_str().unwrap_or(""))?;
                 let tr = root(schema, c["schema"]["rootType"].as_str().unwrap_or(""))?;
-                let set = typed::to_field_set(schema, tr, &c["object"]).map_err(|e| e.to_string())?;
+                let set =
+                    typed::to_field_set(schema, tr, &c["object"]).map_err(|e| e.to_string())?;
                 check_set("set", &set, &c["set"])
             })
         })
@@ -250,9 +255,11 @@ fn typed_compare(doc: &Value) -> Vec<(String, Outcome)> {
                     check_set("modified", &cmp.modified, &c["modified"])?;
                     check_set("added", &cmp.added, &c[added])
                 };
-                let cmp = typed::compare(schema, tr, &c["lhs"], &c["rhs"]).map_err(|e| e.to_string())?;
+                let cmp =
+                    typed::compare(schema, tr, &c["lhs"], &c["rhs"]).map_err(|e| e.to_string())?;
                 check(&cmp, "removed", "added")?;
-                let rev = typed::compare(schema, tr, &c["rhs"], &c["lhs"]).map_err(|e| e.to_string())?;
+                let rev =
+                    typed::compare(schema, tr, &c["rhs"], &c["lhs"]).map_err(|e| e.to_string())?;
                 check(&rev, "added", "removed").map_err(|e| format!("reversed: {e}"))
             })
         })
@@ -297,15 +304,24 @@ fn fieldsv1_encoding(doc: &Value) -> Vec<(String, Outcome)> {
             let text = c["json"].as_str().unwrap_or("");
             let set = fieldsv1::from_json(text).map_err(|e| e.to_string())?;
             let back = fieldsv1::to_json(&set);
-            if back == text { Ok(()) } else { Err(format!("wrote {back}")) }
+            if back == text {
+                Ok(())
+            } else {
+                Err(format!("wrote {back}"))
+            }
         }));
     }
     for c in cases(doc, "nonNormalized") {
         out.push(run(c, || {
-            let set = fieldsv1::from_json(c["input"].as_str().unwrap_or("")).map_err(|e| e.to_string())?;
+            let set = fieldsv1::from_json(c["input"].as_str().unwrap_or(""))
+                .map_err(|e| e.to_string())?;
             let back = fieldsv1::to_json(&set);
             let want = c["normalized"].as_str().unwrap_or("");
-            if back == want { Ok(()) } else { Err(format!("wrote {back}")) }
+            if back == want {
+                Ok(())
+            } else {
+                Err(format!("wrote {back}"))
+            }
         }));
     }
     for c in cases(doc, "pathElementRoundTrip") {
@@ -326,17 +342,25 @@ fn fieldsv1_encoding(doc: &Value) -> Vec<(String, Outcome)> {
                 ),
                 k => return Err(format!("unknown kind {k:?}")),
             };
-            if pe != want || !ssa::order::equals(&Value::from(pe.to_string()), &Value::from(want.to_string())) {
+            if pe != want
+                || !ssa::order::equals(&Value::from(pe.to_string()), &Value::from(want.to_string()))
+            {
                 return Err(format!("read {pe:?}, want {want:?}"));
             }
             let back = pe.to_fields_key();
-            if back == s { Ok(()) } else { Err(format!("wrote {back}")) }
+            if back == s {
+                Ok(())
+            } else {
+                Err(format!("wrote {back}"))
+            }
         }));
     }
     for c in cases(doc, "pathElementErrors") {
-        out.push(run(c, || match PathElement::from_fields_key(c["string"].as_str().unwrap_or("")) {
-            Err(PathElementError::Invalid(_)) => Ok(()),
-            other => Err(format!("accepted: {other:?}")),
+        out.push(run(c, || {
+            match PathElement::from_fields_key(c["string"].as_str().unwrap_or("")) {
+                Err(PathElementError::Invalid(_)) => Ok(()),
+                other => Err(format!("accepted: {other:?}")),
+            }
         }));
     }
     for c in cases(doc, "pathElementIgnoredKinds") {
@@ -362,7 +386,10 @@ fn ops(doc: &Value) -> Vec<(String, Outcome)> {
     let mut schemas: BTreeMap<String, (Schema, Option<String>)> = BTreeMap::new();
     for (name, s) in doc["schemas"].as_object().into_iter().flatten() {
         let schema = Schema::from_smd_types(&s["types"]).unwrap();
-        schemas.insert(name.to_string(), (schema, s["rootType"].as_str().map(str::to_owned)));
+        schemas.insert(
+            name.to_string(),
+            (schema, s["rootType"].as_str().map(str::to_owned)),
+        );
     }
     cases(doc, "cases")
         .iter()
@@ -392,9 +419,13 @@ fn replay_ops(
     }
     let mut live = Value::Null;
     let mut managers = ManagedFields::new();
+    let mut root_name: Option<String> = None;
     for (i, op) in c["ops"].as_array().into_iter().flatten().enumerate() {
-        let (schema, root_name) = schemas.get(&schema_name).ok_or("unknown schema")?;
+        let (schema, schema_root) = schemas.get(&schema_name).ok_or("unknown schema")?;
         let version = op["apiVersion"].as_str().unwrap_or("");
+        if op["op"].as_str() != Some("changeSchema") {
+            root_name = Some(schema_root.clone().unwrap_or_else(|| version.to_owned()));
+        }
         let tr = root(schema, root_name.as_deref().unwrap_or(version))?;
         let mut updater = Updater::new(schema, tr);
         if !ignored.is_empty() {
@@ -422,7 +453,10 @@ fn replay_ops(
                         managers = m;
                     }
                     Err(UpdateError::Conflicts(got)) if expected.is_some() => {
-                        let want = expected.and_then(Value::as_array).cloned().unwrap_or_default();
+                        let want = expected
+                            .and_then(Value::as_array)
+                            .cloned()
+                            .unwrap_or_default();
                         let mut got_list: Vec<(String, String)> = got
                             .0
                             .iter()
@@ -437,7 +471,10 @@ fn replay_ops(
                                     .flatten()
                                     .filter_map(|k| PathElement::from_fields_key(k.as_str()?).ok())
                                     .collect();
-                                (w["manager"].as_str().unwrap_or("").to_owned(), path_string(&path))
+                                (
+                                    w["manager"].as_str().unwrap_or("").to_owned(),
+                                    path_string(&path),
+                                )
                             })
                             .collect();
                         got_list.sort();
@@ -445,7 +482,9 @@ fn replay_ops(
                         want_list.sort();
                         want_list.dedup();
                         if got_list != want_list {
-                            return Err(fail(format!("conflicts {got_list:?}, want {want_list:?}")));
+                            return Err(fail(format!(
+                                "conflicts {got_list:?}, want {want_list:?}"
+                            )));
                         }
                         for w in &want {
                             let printed = w["pathString"].as_str().unwrap_or("");
@@ -487,8 +526,11 @@ fn replay_ops(
             }
             Some("changeSchema") => {
                 schema_name = op["schema"].as_str().unwrap_or("").to_owned();
-                let (schema, root_name) = schemas.get(&schema_name).ok_or("unknown schema")?;
-                let tr = root(schema, root_name.as_deref().unwrap_or("v1"))?;
+                let (schema, schema_root) = schemas.get(&schema_name).ok_or("unknown schema")?;
+                if let Some(name) = schema_root {
+                    root_name = Some(name.clone());
+                }
+                let tr = root(schema, root_name.as_deref().unwrap_or(""))?;
                 typed::validate(schema, tr, &live, false).map_err(|e| fail(e.to_string()))?;
             }
             other => return Err(format!("unknown op {other:?}")),
@@ -508,7 +550,11 @@ fn check_final(c: &Value, live: &Value, managers: &ManagedFields) -> Outcome {
         let got: Vec<&String> = managers.keys().collect();
         let mut names: Vec<String> = want.keys().map(ToString::to_string).collect();
         names.sort();
-        if got.iter().map(|s| s.as_str()).ne(names.iter().map(String::as_str)) {
+        if got
+            .iter()
+            .map(|s| s.as_str())
+            .ne(names.iter().map(String::as_str))
+        {
             return Err(format!("managers {got:?}, want {names:?}"));
         }
         for (name, w) in want {

@@ -208,7 +208,10 @@ mod tests {
         let text = r#"{"f:metadata":{"f:labels":{".":{},"f:app":{}}},"f:spec":{"f:ports":{"k:{\"port\":443,\"protocol\":\"TCP\"}":{".":{},"f:port":{}}}}}"#;
         let set = from_json(text).unwrap();
         assert_eq!(to_json(&set), text);
-        assert_eq!(crate::engine::gojson::to_string_in_order(&to_value(&set)).unwrap(), text);
+        assert_eq!(
+            crate::engine::gojson::to_string_in_order(&to_value(&set)).unwrap(),
+            text
+        );
     }
 
     #[test]

@@ -22,6 +22,8 @@ pub enum Scalar {
     String,
     Boolean,
     Untyped,
+    /// A name SMD does not know: accepted in a schema, but no value fits it.
+    Unknown,
 }
 
 /// `schema.ElementRelationship`; `Unset` is Go's empty string (neither atomic nor associative).
@@ -236,7 +238,8 @@ impl Schema {
         if tr.named {
             return self.names.get(UNTYPED_DEDUCED) == Some(&tr.atom);
         }
-        self.atom(tr).is_some_and(|a| a.scalar == Some(Scalar::Untyped))
+        self.atom(tr)
+            .is_some_and(|a| a.scalar == Some(Scalar::Untyped))
     }
 
     fn atom(&self, tr: TypeRef) -> Option<&Atom> {
@@ -367,7 +370,8 @@ impl Schema {
                 Some("string") => Scalar::String,
                 Some("boolean") => Scalar::Boolean,
                 Some("untyped") => Scalar::Untyped,
-                _ => return Err(SchemaError(format!("unknown scalar {s}"))),
+                Some(_) => Scalar::Unknown,
+                None => return Err(SchemaError(format!("unknown scalar {s}"))),
             });
         }
         if let Some(l) = v.get("list") {
@@ -392,7 +396,12 @@ impl Schema {
                     .unwrap_or(""),
             )?;
             let mut fields = Vec::new();
-            for f in m.get("fields").and_then(Value::as_array).into_iter().flatten() {
+            for f in m
+                .get("fields")
+                .and_then(Value::as_array)
+                .into_iter()
+                .flatten()
+            {
                 let name = f.get("name").and_then(Value::as_str).unwrap_or_default();
                 let ty = self.read_ref(f.get("type"))?;
                 let default = f.get("default").cloned();

@@ -28,8 +28,8 @@ pub use toset::to_field_set;
 pub use validate::validate;
 
 use super::path::PathElement;
-use super::schema::{ListView, MapView, Relationship, Resolved, Scalar};
 use super::schema::Schema;
+use super::schema::{ListView, MapView, Relationship, Resolved, Scalar};
 use crate::engine::MAX_DEPTH;
 use crate::value::Value;
 
@@ -101,12 +101,13 @@ pub(crate) fn scalar_error(t: Scalar, v: Option<&Value>, prefix: &str) -> Option
         Value::String(_) => matches!(t, Scalar::String | Scalar::Untyped),
         Value::Bool(_) => matches!(t, Scalar::Boolean | Scalar::Untyped),
         Value::Array(_) | Value::Object(_) => false,
-    };
+    } && t != Scalar::Unknown;
     let expected = match t {
         Scalar::Numeric => "numeric (int or float)",
         Scalar::String => "string",
         Scalar::Boolean => "boolean",
         Scalar::Untyped => "any scalar",
+        Scalar::Unknown => "a scalar type the schema names",
     };
     (!ok).then(|| format!("{prefix}expected {expected}, got {v}"))
 }

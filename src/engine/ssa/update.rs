@@ -218,7 +218,8 @@ impl<'a> Updater<'a> {
         manager: &str,
     ) -> Result<ManagedFields, UpdateError> {
         let managers = self.reconcile(managers)?;
-        let (mut managers, cmp) = self.update_managers(live, new, version, managers, manager, true)?;
+        let (mut managers, cmp) =
+            self.update_managers(live, new, version, managers, manager, true)?;
         let previous = managers
             .get(manager)
             .map(|vs| vs.set.clone())

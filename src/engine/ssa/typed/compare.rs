@@ -211,8 +211,8 @@ impl Walker<'_> {
                 (0, 0) => return,
                 (0 | 1, 0 | 1) => self.item(&pe, l.first().copied(), r.first().copied(), t, depth),
                 (2.., 2..) => {
-                    let same = l.len() == r.len()
-                        && l.iter().zip(r).all(|(a, b)| order::equals(a, b));
+                    let same =
+                        l.len() == r.len() && l.iter().zip(r).all(|(a, b)| order::equals(a, b));
                     if !same {
                         self.insert_child(&pe, |c, p| c.modified.insert(p));
                     }

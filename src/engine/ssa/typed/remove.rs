@@ -45,10 +45,14 @@ fn walk(
             for item in list {
                 let pe = list_item_element(schema, &t, item).ok();
                 let exact = pe.as_ref().is_some_and(|pe| set.has_member(pe));
-                let prefix = pe.as_ref().and_then(|pe| set.child(pe)).filter(|s| !s.is_empty());
+                let prefix = pe
+                    .as_ref()
+                    .and_then(|pe| set.child(pe))
+                    .filter(|s| !s.is_empty());
                 let recurse = |item: &Value| match prefix {
-                    Some(sub) => walk(schema, t.elem, item, sub, extract, depth + 1)
-                        .unwrap_or(Value::Null),
+                    Some(sub) => {
+                        walk(schema, t.elem, item, sub, extract, depth + 1).unwrap_or(Value::Null)
+                    }
                     None => item.clone(),
                 };
                 if extract {

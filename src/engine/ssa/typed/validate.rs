@@ -76,12 +76,22 @@ fn walk(
                 } else {
                     PathElement::Index(i64::try_from(i).unwrap_or(i64::MAX))
                 };
-                if t.rel == Relationship::Associative && !seen.insert(pe.clone()) && !allow_duplicates
+                if t.rel == Relationship::Associative
+                    && !seen.insert(pe.clone())
+                    && !allow_duplicates
                 {
                     fail(errs, format!("duplicate entries for key {pe}"));
                 }
                 let here = format!("{at}{pe}");
-                walk(schema, t.elem, child, allow_duplicates, &here, depth + 1, errs);
+                walk(
+                    schema,
+                    t.elem,
+                    child,
+                    allow_duplicates,
+                    &here,
+                    depth + 1,
+                    errs,
+                );
             }
         }
         Ok(Part::Map(t)) => {
