@@ -1,1 +1,284 @@
-//! TODO
+//! The SMD schema of Kubernetes' built-in kinds, built from the OpenAPI-derived table the
+//! engine embeds (`crate::engine::schema`), as kube-openapi's `schemaconv` builds it:
+//!
+//! | OpenAPI | SMD |
+//! | --- | --- |
+//! | struct definition | map with fields, `separable`; `atomic` with `x-kubernetes-map-type: atomic` |
+//! | `additionalProperties` | map of the element type, `separable` (or the property's `map-type`) |
+//! | property `$ref` + `x-kubernetes-map-type` | the reference with an `elementRelationship` override |
+//! | `x-kubernetes-list-type: atomic` / `set` / `map` + `list-map-keys` | list `atomic` / `associative` / `associative` with keys |
+//! | no list type, `patch-strategy: merge` (+ merge key) | `associative` (keyed by the merge key) |
+//! | no list type otherwise | `atomic` |
+//! | scalars | `untyped` scalars |
+//! | `RawExtension` | `__untyped_atomic_` |
+//! | free-form objects (no properties) | `__untyped_deduced_` |
+//!
+//! OpenAPI v2 drops property defaults; the three list-map keys that need one are filled from
+//! [`KEY_DEFAULTS`] (the `+default` markers of `k8s.io/api`).
+
+use std::collections::HashMap;
+use std::sync::OnceLock;
+
+use super::schema::{Atom, List, MapType, Relationship, Scalar, Schema, StructField, TypeRef};
+use super::schema::{UNTYPED_ATOMIC, UNTYPED_DEDUCED};
+use crate::engine::schema::Schema as PatchSchema;
+use crate::engine::schema::{FieldInfo, Kind, ListType, MapType as OpenApiMapType, Meta};
+use crate::value::{Str, Value};
+
+/// List-map key fields with a schema default: (definition, field, default).
+pub const KEY_DEFAULTS: &[(&str, &str, &str)] = &[
+    ("io.k8s.api.core.v1.ContainerPort", "protocol", "TCP"),
+    ("io.k8s.api.core.v1.ServicePort", "protocol", "TCP"),
+    ("io.k8s.api.core.v1.LocalObjectReference", "name", ""),
+];
+
+const RAW_EXTENSION: &str = "io.k8s.apimachinery.pkg.runtime.RawExtension";
+
+/// The SMD schema of every definition of a patch-metadata schema, with the names it gives
+/// each kind's root type.
+#[derive(Debug)]
+pub struct KubeSchema {
+    pub schema: Schema,
+    source: &'static PatchSchema,
+}
+
+impl KubeSchema {
+    /// The root type of objects of this `apiVersion` and `kind`.
+    #[must_use]
+    pub fn root_for_gvk(&self, api_version: &str, kind: &str) -> Option<TypeRef> {
+        let name = self.source.definition_for_gvk(api_version, kind)?;
+        self.schema.named(name)
+    }
+}
+
+static EMBEDDED: OnceLock<KubeSchema> = OnceLock::new();
+
+/// The built-in kinds of the embedded Kubernetes table, converted on first use.
+#[must_use]
+pub fn embedded() -> &'static KubeSchema {
+    EMBEDDED.get_or_init(|| {
+        let source = PatchSchema::embedded();
+        KubeSchema {
+            schema: convert(source),
+            source,
+        }
+    })
+}
+
+/// Converts every definition of a patch-metadata schema.
+#[must_use]
+pub fn convert(source: &PatchSchema) -> Schema {
+    let mut c = Converter {
+        schema: Schema::new(),
+        done: HashMap::new(),
+    };
+    c.untyped();
+    for (name, meta) in source.definitions() {
+        c.named(name, meta);
+    }
+    c.schema
+}
+
+struct Converter {
+    schema: Schema,
+    done: HashMap<Str, TypeRef>,
+}
+
+impl Converter {
+    /// `__untyped_atomic_` and `__untyped_deduced_`.
+    fn untyped(&mut self) {
+        let atomic = self.schema.declare(UNTYPED_ATOMIC);
+        let deduced = self.schema.declare(UNTYPED_DEDUCED);
+        self.schema.set_atom(
+            atomic,
+            Atom {
+                scalar: Some(Scalar::Untyped),
+                list: Some(List {
+                    elem: atomic,
+                    rel: Relationship::Atomic,
+                    keys: Vec::new(),
+                }),
+                map: Some(MapType::new(Vec::new(), atomic, Relationship::Atomic)),
+                ..Atom::default()
+            },
+        );
+        self.schema.set_atom(
+            deduced,
+            Atom {
+                scalar: Some(Scalar::Untyped),
+                list: Some(List {
+                    elem: atomic,
+                    rel: Relationship::Atomic,
+                    keys: Vec::new(),
+                }),
+                map: Some(MapType::new(Vec::new(), deduced, Relationship::Separable)),
+                ..Atom::default()
+            },
+        );
+    }
+
+    fn untyped_ref(&self, name: &str) -> TypeRef {
+        self.schema
+            .named(name)
+            .unwrap_or_else(|| self.schema.empty_ref())
+    }
+
+    fn named(&mut self, name: &str, meta: Meta<'_>) -> TypeRef {
+        if let Some(tr) = self.done.get(name) {
+            return *tr;
+        }
+        if name == RAW_EXTENSION {
+            return self.untyped_ref(UNTYPED_ATOMIC);
+        }
+        if meta.kind() == Kind::Opaque {
+            return self.untyped_ref(UNTYPED_DEDUCED);
+        }
+        let tr = self.schema.declare(name);
+        self.done.insert(name.into(), tr);
+        let atom = self.atom(meta, Some(name));
+        self.schema.set_atom(tr, atom);
+        tr
+    }
+
+    /// A type in a field or element position (no field extensions).
+    fn reference(&mut self, meta: Meta<'_>) -> TypeRef {
+        if let Some(name) = meta.definition() {
+            return self.named(name, meta);
+        }
+        match meta.kind() {
+            Kind::Opaque => self.untyped_ref(UNTYPED_DEDUCED),
+            _ => {
+                let atom = self.atom(meta, None);
+                self.schema.inline(atom)
+            }
+        }
+    }
+
+    fn atom(&mut self, meta: Meta<'_>, definition: Option<&str>) -> Atom {
+        match meta.kind() {
+            Kind::Struct => {
+                let fields = meta
+                    .fields()
+                    .map(|f| StructField {
+                        name: f.name.into(),
+                        ty: self.field(&f),
+                        default: key_default(definition, f.name),
+                    })
+                    .collect();
+                let rel = match meta.map_type() {
+                    Some(OpenApiMapType::Atomic) => Relationship::Atomic,
+                    _ => Relationship::Separable,
+                };
+                Atom {
+                    map: Some(MapType::new(fields, self.schema.empty_ref(), rel)),
+                    ..Atom::default()
+                }
+            }
+            Kind::Map => {
+                let elem = match meta.elem() {
+                    Some(e) => self.reference(e),
+                    None => self.untyped_ref(UNTYPED_DEDUCED),
+                };
+                let rel = match meta.map_type() {
+                    Some(OpenApiMapType::Atomic) => Relationship::Atomic,
+                    _ => Relationship::Separable,
+                };
+                Atom {
+                    map: Some(MapType::new(Vec::new(), elem, rel)),
+                    ..Atom::default()
+                }
+            }
+            Kind::List => {
+                let elem = match meta.elem() {
+                    Some(e) => self.reference(e),
+                    None => self.untyped_ref(UNTYPED_ATOMIC),
+                };
+                Atom {
+                    list: Some(List {
+                        elem,
+                        rel: Relationship::Atomic,
+                        keys: Vec::new(),
+                    }),
+                    ..Atom::default()
+                }
+            }
+            Kind::Scalar | Kind::Opaque => Atom {
+                scalar: Some(Scalar::Untyped),
+                ..Atom::default()
+            },
+        }
+    }
+
+    /// A struct field's type, with the field's list and map extensions.
+    fn field(&mut self, f: &FieldInfo<'_>) -> TypeRef {
+        if f.meta.kind() == Kind::List && f.meta.definition().is_none() {
+            let elem = match f.meta.elem() {
+                Some(e) => self.reference(e),
+                None => self.untyped_ref(UNTYPED_ATOMIC),
+            };
+            let (rel, keys) = list_kind(f);
+            return self.schema.inline(Atom {
+                list: Some(List { elem, rel, keys }),
+                ..Atom::default()
+            });
+        }
+        let base = self.reference(f.meta);
+        match f.map_type {
+            Some(OpenApiMapType::Atomic) => Schema::with_relationship(base, Relationship::Atomic),
+            Some(OpenApiMapType::Granular) => {
+                Schema::with_relationship(base, Relationship::Separable)
+            }
+            None => base,
+        }
+    }
+}
+
+/// A list field's relationship and keys.
+fn list_kind(f: &FieldInfo<'_>) -> (Relationship, Vec<Str>) {
+    match f.list_type {
+        Some(ListType::Atomic) => (Relationship::Atomic, Vec::new()),
+        Some(ListType::Set) => (Relationship::Associative, Vec::new()),
+        Some(ListType::Map) => (
+            Relationship::Associative,
+            f.list_map_keys.iter().map(|k| Str::from(&**k)).collect(),
+        ),
+        None if f.patch.strategies.merge => (
+            Relationship::Associative,
+            f.patch.merge_key.map(Str::from).into_iter().collect(),
+        ),
+        None => (Relationship::Atomic, Vec::new()),
+    }
+}
+
+fn key_default(definition: Option<&str>, field: &str) -> Option<Value> {
+    let definition = definition?;
+    KEY_DEFAULTS
+        .iter()
+        .find(|(d, f, _)| *d == definition && *f == field)
+        .map(|(_, _, v)| Value::from(*v))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::ssa::typed;
+
+    #[test]
+    fn deployment_fields_have_their_list_and_map_types() {
+        let k = embedded();
+        let root = k.root_for_gvk("apps/v1", "Deployment").unwrap();
+        let obj: Value = serde_json::from_str(
+            r#"{"apiVersion":"apps/v1","kind":"Deployment","metadata":{"name":"d","labels":{"app":"a"}},
+            "spec":{"replicas":1,"selector":{"matchLabels":{"app":"a"}},"template":{"spec":{
+            "containers":[{"name":"nginx","image":"i","args":["a"],"ports":[{"containerPort":80}],
+            "env":[{"name":"A","value":"1"}]}],"tolerations":[{"key":"k"}]}}}}"#,
+        )
+        .unwrap();
+        let set = typed::to_field_set(&k.schema, root, &obj).unwrap();
+        let text = crate::engine::ssa::fieldsv1::to_json(&set);
+        assert_eq!(
+            text,
+            r#"{"f:apiVersion":{},"f:kind":{},"f:metadata":{"f:labels":{"f:app":{}},"f:name":{}},"f:spec":{"f:replicas":{},"f:selector":{},"f:template":{"f:spec":{"f:containers":{"k:{\"name\":\"nginx\"}":{".":{},"f:args":{},"f:env":{"k:{\"name\":\"A\"}":{".":{},"f:name":{},"f:value":{}}},"f:image":{},"f:name":{},"f:ports":{"k:{\"containerPort\":80,\"protocol\":\"TCP\"}":{".":{},"f:containerPort":{}}}}},"f:tolerations":{}}}}}"#
+        );
+    }
+}

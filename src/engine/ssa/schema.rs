@@ -103,7 +103,7 @@ pub struct Atom {
     pub list: Option<List>,
     pub map: Option<MapType>,
     /// A reference to a type the schema does not define.
-    missing: bool,
+    pub(super) missing: bool,
 }
 
 impl Atom {
