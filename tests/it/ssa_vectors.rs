@@ -140,7 +140,7 @@ fn run(case: &Value, f: impl FnOnce() -> Outcome) -> (String, Outcome) {
 struct Schemas(HashMap<String, Schema>);
 
 impl Schemas {
-    fn from_yaml(&mut self, yaml: &str) -> Result<&Schema, String> {
+    fn of_yaml(&mut self, yaml: &str) -> Result<&Schema, String> {
         if !self.0.contains_key(yaml) {
             let docs =
                 applyscope::document::parse_documents(yaml, "schema").map_err(|e| e.to_string())?;
@@ -212,7 +212,7 @@ fn typed_merge(doc: &Value) -> Vec<(String, Outcome)> {
         .iter()
         .map(|c| {
             run(c, || {
-                let schema = schemas.from_yaml(c["schema"]["yaml"].as_str().unwrap_or(""))?;
+                let schema = schemas.of_yaml(c["schema"]["yaml"].as_str().unwrap_or(""))?;
                 let tr = root(schema, c["schema"]["rootType"].as_str().unwrap_or(""))?;
                 let out = typed::merge(schema, tr, &c["lhs"], &c["rhs"])
                     .map_err(|e| e.to_string())?
@@ -233,7 +233,7 @@ fn typed_toset(doc: &Value) -> Vec<(String, Outcome)> {
         .iter()
         .map(|c| {
             run(c, || {
-                let schema = schemas.from_yaml(c["schema"]["yaml"].as_str().unwrap_or(""))?;
+                let schema = schemas.of_yaml(c["schema"]["yaml"].as_str().unwrap_or(""))?;
                 let tr = root(schema, c["schema"]["rootType"].as_str().unwrap_or(""))?;
                 let set =
                     typed::to_field_set(schema, tr, &c["object"]).map_err(|e| e.to_string())?;
@@ -249,7 +249,7 @@ fn typed_compare(doc: &Value) -> Vec<(String, Outcome)> {
         .iter()
         .map(|c| {
             run(c, || {
-                let schema = schemas.from_yaml(c["schema"]["yaml"].as_str().unwrap_or(""))?;
+                let schema = schemas.of_yaml(c["schema"]["yaml"].as_str().unwrap_or(""))?;
                 let tr = root(schema, c["schema"]["rootType"].as_str().unwrap_or(""))?;
                 let check = |cmp: &Comparison, removed: &str, added: &str| -> Outcome {
                     check_set("removed", &cmp.removed, &c[removed])?;
@@ -273,7 +273,7 @@ fn typed_remove(doc: &Value) -> Vec<(String, Outcome)> {
         .iter()
         .map(|c| {
             run(c, || {
-                let schema = schemas.from_yaml(c["schema"]["yaml"].as_str().unwrap_or(""))?;
+                let schema = schemas.of_yaml(c["schema"]["yaml"].as_str().unwrap_or(""))?;
                 let tr = root(schema, c["schema"]["rootType"].as_str().unwrap_or(""))?;
                 let set = set_of(&c["set"])?;
                 for (key, extract) in [("removeOutput", false), ("extractOutput", true)] {

@@ -127,7 +127,7 @@ impl<'a> Updater<'a> {
         typed::compare(self.schema, self.root, old, new)
     }
 
-    fn to_set(&self, v: &Value) -> Result<Set, TypedError> {
+    fn field_set(&self, v: &Value) -> Result<Set, TypedError> {
         typed::to_field_set(self.schema, self.root, v)
     }
 
@@ -261,7 +261,7 @@ impl<'a> Updater<'a> {
         let mut managers = self.reconcile(managers)?;
         let merged = typed::merge(self.schema, self.root, live, config)?.unwrap_or(Value::Null);
         let last = managers.get(manager).cloned();
-        let set = self.exclude(self.to_set(config)?, version);
+        let set = self.exclude(self.field_set(config)?, version);
         managers.insert(
             manager.to_owned(),
             VersionedSet {
@@ -315,8 +315,8 @@ impl<'a> Updater<'a> {
             let Some(managed) = at_version.get(version) else {
                 continue;
             };
-            let merged_set = self.ensure(&self.to_set(merged)?);
-            let pruned_set = self.ensure(&self.to_set(&pruned)?);
+            let merged_set = self.ensure(&self.field_set(merged)?);
+            let pruned_set = self.ensure(&self.field_set(&pruned)?);
             let keep = pruned_set.union(&self.ensure(managed));
             pruned = self.remove(merged, &merged_set.difference(&keep));
         }
@@ -330,8 +330,8 @@ impl<'a> Updater<'a> {
         pruned: &Value,
         last: &Set,
     ) -> Result<Value, TypedError> {
-        let pruned_set = self.ensure(&self.to_set(pruned)?);
-        let merged_set = self.ensure(&self.to_set(merged)?);
+        let pruned_set = self.ensure(&self.field_set(pruned)?);
+        let merged_set = self.ensure(&self.field_set(merged)?);
         let last = self.ensure(last);
         let gone = merged_set.difference(&pruned_set).intersection(&last);
         Ok(self.remove(merged, &gone))
