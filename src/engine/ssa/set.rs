@@ -30,6 +30,19 @@ impl Set {
         s
     }
 
+    /// A set of these paths, in any order: sorted first, so that every insertion appends
+    /// (building from unsorted paths one by one costs a shift per insertion).
+    #[must_use]
+    pub fn from_unsorted_paths(mut paths: Vec<Path>) -> Set {
+        paths.sort_unstable();
+        paths.dedup();
+        let mut s = Set::new();
+        for p in &paths {
+            s.insert(p);
+        }
+        s
+    }
+
     /// The members of this node (paths of length one).
     #[must_use]
     pub fn members(&self) -> &[PathElement] {
@@ -59,13 +72,27 @@ impl Set {
     }
 
     pub(super) fn insert_member(&mut self, pe: &PathElement) {
-        if let Err(at) = self.members.binary_search(pe) {
+        if self.members.last().is_none_or(|last| last < pe) {
+            self.members.push(pe.clone());
+        } else if let Err(at) = self.members.binary_search(pe) {
             self.members.insert(at, pe.clone());
         }
     }
 
     /// The child node for `pe`, created empty when missing.
     pub(super) fn descend(&mut self, pe: &PathElement) -> &mut Set {
+        match self.children.last() {
+            Some((last, _)) if last == pe => {
+                let at = self.children.len() - 1;
+                return &mut self.children[at].1;
+            }
+            Some((last, _)) if last > pe => {}
+            _ => {
+                self.children.push((pe.clone(), Set::new()));
+                let at = self.children.len() - 1;
+                return &mut self.children[at].1;
+            }
+        }
         let at = match self.children.binary_search_by(|(c, _)| c.cmp(pe)) {
             Ok(at) => at,
             Err(at) => {

@@ -57,21 +57,33 @@ pub fn compare(
     let mut w = Walker {
         schema,
         path: Vec::new(),
-        cmp: Comparison::default(),
+        cmp: Paths::default(),
         errs: Vec::new(),
     };
     w.compare(Some(lhs), Some(rhs), tr, 0);
     if w.errs.is_empty() {
-        Ok(w.cmp)
+        Ok(Comparison {
+            removed: Set::from_unsorted_paths(w.cmp.removed),
+            modified: Set::from_unsorted_paths(w.cmp.modified),
+            added: Set::from_unsorted_paths(w.cmp.added),
+        })
     } else {
         Err(TypedError(w.errs))
     }
 }
 
+/// The paths found, in walk order.
+#[derive(Default)]
+struct Paths {
+    removed: Vec<Path>,
+    modified: Vec<Path>,
+    added: Vec<Path>,
+}
+
 struct Walker<'s> {
     schema: &'s Schema,
     path: Path,
-    cmp: Comparison,
+    cmp: Paths,
     errs: Vec<String>,
 }
 
@@ -103,9 +115,9 @@ impl Walker<'_> {
         };
         if !in_leaf {
             if lhs.is_none() {
-                self.cmp.added.insert(&self.path);
+                record(&mut self.cmp.added, &self.path);
             } else if rhs.is_none() {
-                self.cmp.removed.insert(&self.path);
+                record(&mut self.cmp.removed, &self.path);
             }
         }
     }
@@ -141,11 +153,11 @@ impl Walker<'_> {
 
     fn leaf(&mut self, lhs: Option<&Value>, rhs: Option<&Value>) {
         match (lhs, rhs) {
-            (None, _) => self.cmp.added.insert(&self.path),
-            (_, None) => self.cmp.removed.insert(&self.path),
+            (None, _) => record(&mut self.cmp.added, &self.path),
+            (_, None) => record(&mut self.cmp.removed, &self.path),
             (Some(l), Some(r)) => {
                 if !order::equals(r, l) {
-                    self.cmp.modified.insert(&self.path);
+                    record(&mut self.cmp.modified, &self.path);
                 }
             }
         }
@@ -214,26 +226,26 @@ impl Walker<'_> {
                     let same =
                         l.len() == r.len() && l.iter().zip(r).all(|(a, b)| order::equals(a, b));
                     if !same {
-                        self.insert_child(&pe, |c, p| c.modified.insert(p));
+                        self.insert_child(&pe, |c, p| record(&mut c.modified, p));
                     }
                 }
                 (2.., _) => {
                     if let Some(first) = r.first() {
                         self.item(&pe, None, Some(first), t, depth);
                     }
-                    self.insert_child(&pe, |c, p| c.removed.insert(p));
+                    self.insert_child(&pe, |c, p| record(&mut c.removed, p));
                 }
                 (_, _) => {
                     if let Some(first) = l.first() {
                         self.item(&pe, Some(first), None, t, depth);
                     }
-                    self.insert_child(&pe, |c, p| c.added.insert(p));
+                    self.insert_child(&pe, |c, p| record(&mut c.added, p));
                 }
             }
         }
     }
 
-    fn insert_child(&mut self, pe: &PathElement, which: fn(&mut Comparison, &[PathElement])) {
+    fn insert_child(&mut self, pe: &PathElement, which: fn(&mut Paths, &[PathElement])) {
         self.path.push(pe.clone());
         which(&mut self.cmp, &self.path);
         self.path.pop();
@@ -284,5 +296,12 @@ impl Walker<'_> {
             self.path.pop();
         }
         false
+    }
+}
+
+/// Records a path (the empty path, the whole object, is never tracked).
+fn record(paths: &mut Vec<Path>, p: &[PathElement]) {
+    if !p.is_empty() {
+        paths.push(p.to_vec());
     }
 }

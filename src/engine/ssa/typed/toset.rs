@@ -8,10 +8,8 @@
 //! | map key, or a struct field whose value is `null` or `{}` | the key/field itself |
 //! | struct field with content | only what is inside |
 
-use std::collections::BTreeSet;
-
 use super::{Part, check_depth, deduce, list_item_element, pick};
-use crate::engine::ssa::path::{Path, PathElement};
+use crate::engine::ssa::path::PathElement;
 use crate::engine::ssa::schema::{Relationship, Schema, TypeRef};
 use crate::engine::ssa::set::Set;
 use crate::engine::ssa::typed::TypedError;
@@ -24,13 +22,11 @@ use crate::value::Value;
 pub fn to_field_set(schema: &Schema, tr: TypeRef, v: &Value) -> Result<Set, TypedError> {
     let mut w = Walker {
         schema,
-        set: Set::new(),
-        path: Vec::new(),
         errs: Vec::new(),
     };
-    w.walk(v, tr, 0);
+    let (set, _) = w.node(v, tr, 0);
     if w.errs.is_empty() {
-        Ok(w.set)
+        Ok(set)
     } else {
         Err(TypedError(w.errs))
     }
@@ -38,32 +34,36 @@ pub fn to_field_set(schema: &Schema, tr: TypeRef, v: &Value) -> Result<Set, Type
 
 struct Walker<'s> {
     schema: &'s Schema,
-    set: Set,
-    path: Path,
     errs: Vec<String>,
 }
 
 impl Walker<'_> {
-    fn walk(&mut self, v: &Value, tr: TypeRef, depth: usize) {
+    /// The paths below a value, and whether the value itself is owned (a scalar or an atomic
+    /// container). Each node is built once, its members and children sorted at the end.
+    fn node(&mut self, v: &Value, tr: TypeRef, depth: usize) -> (Set, bool) {
         if let Err(e) = check_depth(depth) {
             self.errs.push(e);
-            return;
+            return (Set::new(), false);
         }
         let Some(r) = self.schema.resolve(tr) else {
             self.errs
                 .push("schema error: no type found matching".to_owned());
-            return;
+            return (Set::new(), false);
         };
+        let mut members: Vec<PathElement> = Vec::new();
+        let mut children: Vec<(PathElement, Set)> = Vec::new();
         match pick(&r, deduce(&r, Some(v))) {
-            Err(e) => self.errs.push(e),
-            Ok(Part::Scalar(_)) => self.set.insert(&self.path),
+            Err(e) => {
+                self.errs.push(e);
+                return (Set::new(), false);
+            }
+            Ok(Part::Scalar(_)) => return (Set::new(), true),
             Ok(Part::List(t)) => {
                 if t.rel == Relationship::Atomic {
-                    self.set.insert(&self.path);
-                    return;
+                    return (Set::new(), true);
                 }
                 let Some(list) = v.as_array() else {
-                    return;
+                    return (Set::new(), false);
                 };
                 let mut pes = Vec::with_capacity(list.len());
                 for child in list {
@@ -71,51 +71,54 @@ impl Walker<'_> {
                         Ok(pe) => pes.push(pe),
                         Err(e) => {
                             self.errs.push(e);
-                            return;
+                            return (Set::new(), false);
                         }
                     }
                 }
-                let mut seen = BTreeSet::new();
-                let mut duplicates = BTreeSet::new();
-                for pe in &pes {
-                    if !seen.insert(pe) && duplicates.insert(pe) {
-                        self.insert_child(pe);
+                let mut order: Vec<usize> = (0..pes.len()).collect();
+                order.sort_by(|&a, &b| pes[a].cmp(&pes[b]));
+                let mut duplicated = vec![false; pes.len()];
+                for w in order.windows(2) {
+                    if pes[w[0]] == pes[w[1]] {
+                        duplicated[w[0]] = true;
+                        duplicated[w[1]] = true;
                     }
                 }
-                for (pe, child) in pes.iter().zip(list) {
-                    if duplicates.contains(pe) {
+                for (i, (pe, child)) in pes.into_iter().zip(list).enumerate() {
+                    if duplicated[i] {
+                        members.push(pe);
                         continue;
                     }
-                    self.path.push(pe.clone());
-                    self.walk(child, t.elem, depth + 1);
-                    self.set.insert(&self.path);
-                    self.path.pop();
+                    let (sub, _) = self.node(child, t.elem, depth + 1);
+                    if !sub.is_empty() {
+                        children.push((pe.clone(), sub));
+                    }
+                    members.push(pe);
                 }
             }
             Ok(Part::Map(t)) => {
                 if t.rel == Relationship::Atomic {
-                    self.set.insert(&self.path);
-                    return;
+                    return (Set::new(), true);
                 }
                 let Some(m) = v.as_object() else {
-                    return;
+                    return (Set::new(), false);
                 };
                 for (k, val) in m {
-                    self.path.push(PathElement::Field(k.clone()));
-                    self.walk(val, t.field_type(k), depth + 1);
+                    let (sub, leaf) = self.node(val, t.field_type(k), depth + 1);
+                    let pe = PathElement::Field(k.clone());
                     let empty_map = val.as_object().is_some_and(|m| m.is_empty());
-                    if val.is_null() || empty_map || t.field(k).is_none() {
-                        self.set.insert(&self.path);
+                    if !sub.is_empty() {
+                        children.push((pe.clone(), sub));
                     }
-                    self.path.pop();
+                    if leaf || val.is_null() || empty_map || t.field(k).is_none() {
+                        members.push(pe);
+                    }
                 }
             }
         }
-    }
-
-    fn insert_child(&mut self, pe: &PathElement) {
-        self.path.push(pe.clone());
-        self.set.insert(&self.path);
-        self.path.pop();
+        members.sort_unstable();
+        members.dedup();
+        children.sort_unstable_by(|a, b| a.0.cmp(&b.0));
+        (Set::from_parts(members, children), false)
     }
 }

@@ -21,7 +21,7 @@ pub fn validate(
     allow_duplicates: bool,
 ) -> Result<(), TypedError> {
     let mut errs = Vec::new();
-    walk(schema, tr, v, allow_duplicates, "", 0, &mut errs);
+    walk(schema, tr, v, allow_duplicates, &String::new, 0, &mut errs);
     if errs.is_empty() {
         Ok(())
     } else {
@@ -34,11 +34,12 @@ fn walk(
     tr: TypeRef,
     v: &Value,
     allow_duplicates: bool,
-    at: &str,
+    at: &dyn Fn() -> String,
     depth: usize,
     errs: &mut Vec<String>,
 ) {
     let fail = |errs: &mut Vec<String>, msg: String| {
+        let at = at();
         if at.is_empty() {
             errs.push(msg);
         } else {
@@ -82,7 +83,7 @@ fn walk(
                 {
                     fail(errs, format!("duplicate entries for key {pe}"));
                 }
-                let here = format!("{at}{pe}");
+                let here = || format!("{}{pe}", at());
                 walk(
                     schema,
                     t.elem,
@@ -101,11 +102,11 @@ fn walk(
                 other => return fail(errs, format!("expected map, got {other}")),
             };
             for (k, val) in m {
-                let here = format!("{at}.{k}");
+                let here = || format!("{}.{k}", at());
                 let ty = match t.field(k) {
                     Some(f) => f.ty,
                     None if schema.is_empty_ref(t.map.elem) => {
-                        errs.push(format!("{here}: field not declared in schema"));
+                        errs.push(format!("{}: field not declared in schema", here()));
                         return;
                     }
                     None => t.map.elem,
