@@ -14,11 +14,13 @@
 //! | apimachinery `managedfields` (entries, identity, stripmeta, the request pipeline) | [`managed`] |
 //! | apimachinery `lastappliedmanager.go` | [`lastapplied`] |
 //! | client-go `util/csaupgrade` | [`csaupgrade`] |
+//! | kubectl `apply.go` (`--server-side`: apply, save last-applied, migrate, apply again) | [`kubectl`] |
 //!
 //! Values are [`crate::value::Value`]; "absent" (Go's nil `value.Value`) is `None`.
 
 pub mod csaupgrade;
 pub mod fieldsv1;
+pub mod kubectl;
 pub mod kubernetes;
 pub mod lastapplied;
 pub mod managed;
