@@ -11,7 +11,8 @@
 //! | `schema.Schema` (SMD `types:`), `schemaconv` (OpenAPI → SMD) | [`schema`], [`kubernetes`] |
 //! | `typed.ToFieldSet`, `Merge`, `Compare`, `RemoveItems`, `ExtractItems`, `Validate`, `ReconcileFieldSetWithSchema` | [`typed`] |
 //! | `merge/update.go` (`Updater.Apply`, `Updater.Update`), `merge/conflict.go` | [`update`] |
-//! | apimachinery `managedfields` (entries, identity, stripmeta, the request pipeline) | [`managed`] |
+//! | apimachinery `managedfields` (entries, identity, encoding) | [`managed`] |
+//! | apimachinery `fieldmanager.go` and its wrappers (one request on an object) | [`request`] |
 //! | apimachinery `lastappliedmanager.go` | [`lastapplied`] |
 //! | client-go `util/csaupgrade` | [`csaupgrade`] |
 //! | kubectl `apply.go` (`--server-side`: apply, save last-applied, migrate, apply again) | [`kubectl`] |
@@ -26,6 +27,7 @@ pub mod lastapplied;
 pub mod managed;
 pub mod order;
 pub mod path;
+pub mod request;
 pub mod schema;
 pub mod set;
 pub mod typed;

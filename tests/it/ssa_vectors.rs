@@ -9,13 +9,16 @@
 use std::collections::{BTreeMap, HashMap};
 use std::path::PathBuf;
 
-use applyscope::engine::ssa::managed::{ManagerId, Request, RequestError};
 use applyscope::engine::ssa::path::PathElementError;
 use applyscope::engine::ssa::schema::{Schema, TypeRef};
 use applyscope::engine::ssa::typed::{self, Comparison};
 use applyscope::engine::ssa::{
     self, ManagedFields, PathElement, Set, UpdateError, Updater, VersionedSet, fieldsv1,
     path::path_string,
+};
+use applyscope::engine::ssa::{
+    managed::ManagerId,
+    request::{Request, RequestError},
 };
 use applyscope::value::Value;
 

@@ -15,8 +15,8 @@
 
 use super::csaupgrade;
 use super::lastapplied::ANNOTATION;
-use super::managed::{Request, RequestError};
 use super::path::PathElement;
+use super::request::{Request, RequestError};
 use super::set::Set;
 use crate::value::{Map, Value};
 

@@ -10,7 +10,7 @@
 //!   annotation gets it rewritten as the applied configuration (without the annotation),
 //!   written by Go's `json.Encoder`; deleted instead when the annotations would exceed 256 KiB.
 
-use super::managed::Request;
+use super::request::Request;
 use super::set::Set;
 use super::typed;
 use crate::engine::gojson;
