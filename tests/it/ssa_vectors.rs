@@ -50,8 +50,11 @@ fn ssa_vectors() {
         println!("SKIPPED: ssa_vectors");
         return;
     }
-    let mut names: Vec<String> = std::fs::read_dir(&dir)
-        .unwrap_or_else(|e| panic!("reading {}: {e}", dir.display()))
+    let entries = std::fs::read_dir(&dir).unwrap_or_else(|e| {
+        println!("ssa vectors: 0/0");
+        panic!("reading {}: {e}", dir.display())
+    });
+    let mut names: Vec<String> = entries
         .flatten()
         .map(|e| e.file_name().to_string_lossy().into_owned())
         .filter(|n| n.ends_with(".json"))

@@ -288,15 +288,19 @@ impl<'a> Updater<'a> {
         let Some(last) = last.filter(|l| !l.set.is_empty()) else {
             return Ok(merged);
         };
-        let pruned = self.remove(&merged, &self.ensure(&last.set));
-        let pruned = self.add_back_owned(&merged, pruned, &last.api_version, managers)?;
-        self.add_back_dangling(&merged, &pruned, &last.set)
+        let last_set = self.ensure(&last.set);
+        let merged_set = self.ensure(&self.field_set(&merged)?);
+        let pruned = self.remove(&merged, &last_set);
+        let pruned =
+            self.add_back_owned(&merged, &merged_set, pruned, &last.api_version, managers)?;
+        self.add_back_dangling(&merged, &merged_set, &pruned, &last_set)
     }
 
     /// `addBackOwnedItems`: what any manager owns stays.
     fn add_back_owned(
         &self,
         merged: &Value,
+        merged_set: &Set,
         mut pruned: Value,
         pruned_version: &str,
         managers: &ManagedFields,
@@ -315,7 +319,6 @@ impl<'a> Updater<'a> {
             let Some(managed) = at_version.get(version) else {
                 continue;
             };
-            let merged_set = self.ensure(&self.field_set(merged)?);
             let pruned_set = self.ensure(&self.field_set(&pruned)?);
             let keep = pruned_set.union(&self.ensure(managed));
             pruned = self.remove(merged, &merged_set.difference(&keep));
@@ -323,17 +326,17 @@ impl<'a> Updater<'a> {
         Ok(pruned)
     }
 
-    /// `addBackDanglingItems`: only what the applier owned last time may go.
+    /// `addBackDanglingItems`: only what the applier owned last time may go. (`merged_set`
+    /// and `last` have their named fields as members already.)
     fn add_back_dangling(
         &self,
         merged: &Value,
+        merged_set: &Set,
         pruned: &Value,
         last: &Set,
     ) -> Result<Value, TypedError> {
         let pruned_set = self.ensure(&self.field_set(pruned)?);
-        let merged_set = self.ensure(&self.field_set(merged)?);
-        let last = self.ensure(last);
-        let gone = merged_set.difference(&pruned_set).intersection(&last);
+        let gone = merged_set.difference(&pruned_set).intersection(last);
         Ok(self.remove(merged, &gone))
     }
 }
