@@ -33,6 +33,9 @@ pub mod set;
 pub mod typed;
 pub mod update;
 
+#[cfg(test)]
+mod tests;
+
 pub use path::{Path, PathElement};
 pub use schema::{Schema, TypeRef};
 pub use set::Set;

@@ -16,11 +16,13 @@
 //! OpenAPI v2 drops property defaults; the three list-map keys that need one are filled from
 //! [`KEY_DEFAULTS`] (the `+default` markers of `k8s.io/api`).
 
-use std::collections::HashMap;
+use std::collections::{BTreeMap, HashMap};
 use std::sync::OnceLock;
 
+use super::path::PathElement;
 use super::schema::{Atom, List, MapType, Relationship, Scalar, Schema, StructField, TypeRef};
 use super::schema::{UNTYPED_ATOMIC, UNTYPED_DEDUCED};
+use super::set::Set;
 use crate::engine::schema::Schema as PatchSchema;
 use crate::engine::schema::{FieldInfo, Kind, ListType, MapType as OpenApiMapType, Meta};
 use crate::value::{Str, Value};
@@ -48,6 +50,27 @@ impl KubeSchema {
     pub fn root_for_gvk(&self, api_version: &str, kind: &str) -> Option<TypeRef> {
         let name = self.source.definition_for_gvk(api_version, kind)?;
         self.schema.named(name)
+    }
+
+    /// The fields the main endpoint of this kind resets, as the request's `ignored` map
+    /// (`GetResetFields`): `status` for every kind that has one. (The registry strategies of
+    /// the built-in kinds reset `status` on the main endpoint; this does not model the few
+    /// that reset more, nor the `/status` endpoint, which resets everything else.)
+    #[must_use]
+    pub fn reset_fields(&self, api_version: &str, kind: &str) -> BTreeMap<String, Set> {
+        let mut out = BTreeMap::new();
+        let has_status = self
+            .root_for_gvk(api_version, kind)
+            .and_then(|tr| self.schema.resolve(tr))
+            .and_then(|r| r.map().and_then(|m| m.field("status").map(|_| ())))
+            .is_some();
+        if has_status {
+            out.insert(
+                api_version.to_owned(),
+                Set::from_paths([[PathElement::field("status")].as_slice()]),
+            );
+        }
+        out
     }
 }
 

@@ -78,9 +78,24 @@ pub enum RequestError {
     Conflicts(ApiConflicts),
     #[error("{0}")]
     Typed(#[from] TypedError),
+    /// The object sent does not fit the schema (a repeated list key, an undeclared field).
+    #[error("failed to create typed {what} object ({gvk}): {source}")]
+    Invalid {
+        /// `patch` (an applied configuration) or `new` (an update's object).
+        what: &'static str,
+        /// `apps/v1, Kind=Deployment`.
+        gvk: String,
+        source: TypedError,
+    },
     /// The request is refused before any merge (HTTP 400).
     #[error("{0}")]
     BadRequest(String),
+}
+
+/// `apps/v1, Kind=Deployment`, as Go prints a `GroupVersionKind`.
+fn gvk(obj: &Value) -> String {
+    let s = |k: &str| obj.get(k).and_then(Value::as_str).unwrap_or("");
+    format!("{}, Kind={}", s("apiVersion"), s("kind"))
 }
 
 /// The fields nobody owns or conflicts on (`stripmeta.go`).
@@ -182,7 +197,13 @@ impl Request<'_> {
         let managed = decode(live.get("metadata").and_then(|m| m.get("managedFields")))?;
         let live = without_managed_fields(live);
         let new = without_managed_fields(new);
-        typed::validate(self.schema, self.root, &new, true)?;
+        typed::validate(self.schema, self.root, &new, true).map_err(|source| {
+            RequestError::Invalid {
+                what: "new",
+                gvk: gvk(&new),
+                source,
+            }
+        })?;
         // skipNonApplied: an existing object nobody tracks stays untracked.
         if managed.fields.is_empty() && !is_empty_object(&live) {
             return Ok(new);
@@ -252,7 +273,13 @@ impl Request<'_> {
                 "metadata.managedFields must be nil".to_owned(),
             ));
         }
-        typed::validate(self.schema, self.root, config, false)?;
+        typed::validate(self.schema, self.root, config, false).map_err(|source| {
+            RequestError::Invalid {
+                what: "patch",
+                gvk: gvk(config),
+                source,
+            }
+        })?;
         let managed = decode(live.get("metadata").and_then(|m| m.get("managedFields")))?;
         let live = without_managed_fields(live);
         typed::validate(self.schema, self.root, &live, true)?;

@@ -1,0 +1,181 @@
+//! The rules of `SEMANTICS.md` §2–§3 on real kinds, through one request at a time.
+
+use super::fieldsv1;
+use super::kubernetes;
+use super::request::{Request, RequestError};
+use super::schema::TypeRef;
+use crate::value::Value;
+
+fn v(s: &str) -> Value {
+    serde_json::from_str(s).unwrap()
+}
+
+fn types(api_version: &str, kind: &str) -> Option<TypeRef> {
+    kubernetes::embedded().root_for_gvk(api_version, kind)
+}
+
+fn request(api_version: &'static str, kind: &str) -> Request<'static> {
+    let kube = kubernetes::embedded();
+    Request {
+        schema: &kube.schema,
+        root: kube.root_for_gvk(api_version, kind).unwrap(),
+        api_version,
+        types: &types,
+        ignored: None,
+        time: "2026-11-25T10:00:00Z",
+    }
+}
+
+/// The FieldsV1 of a manager's entry, as stored.
+fn owned(obj: &Value, manager: &str) -> Option<String> {
+    let entries = obj["metadata"].get("managedFields")?.as_array()?;
+    let e = entries.iter().find(|e| e["manager"] == manager)?;
+    let set = fieldsv1::from_value(&e["fieldsV1"]).unwrap();
+    Some(fieldsv1::to_json(&set))
+}
+
+fn deployment(replicas: Option<i64>) -> Value {
+    let mut d = v(
+        r#"{"apiVersion":"apps/v1","kind":"Deployment","metadata":{"name":"web"},"spec":{"selector":{"matchLabels":{"app":"web"}},"template":{"metadata":{"labels":{"app":"web"}},"spec":{"containers":[{"name":"web","image":"nginx"}]}}}}"#,
+    );
+    if let Some(r) = replicas {
+        d["spec"]["replicas"] = Value::from(r);
+    }
+    d
+}
+
+#[test]
+fn the_same_value_is_shared_and_survives_until_every_owner_drops_it() {
+    let req = request("apps/v1", "Deployment");
+    let live = req
+        .apply(&Value::Null, &deployment(Some(3)), "a", false)
+        .unwrap();
+    let live = req.apply(&live, &deployment(Some(3)), "b", false).unwrap();
+    assert!(owned(&live, "a").unwrap().contains("f:replicas"));
+    assert!(owned(&live, "b").unwrap().contains("f:replicas"));
+    let live = req.apply(&live, &deployment(None), "a", false).unwrap();
+    assert_eq!(live["spec"]["replicas"], 3, "b still owns it");
+    let live = req.apply(&live, &deployment(None), "b", false).unwrap();
+    assert!(
+        live["spec"].get("replicas").is_none(),
+        "pruned: nobody owns it"
+    );
+}
+
+#[test]
+fn a_different_value_conflicts_unless_forced() {
+    let req = request("apps/v1", "Deployment");
+    let live = req
+        .apply(&Value::Null, &deployment(Some(3)), "a", false)
+        .unwrap();
+    let err = req
+        .apply(&live, &deployment(Some(4)), "b", false)
+        .unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "Apply failed with 1 conflict: conflict with \"a\": .spec.replicas"
+    );
+    let live = req.apply(&live, &deployment(Some(4)), "b", true).unwrap();
+    assert!(!owned(&live, "a").unwrap().contains("f:replicas"));
+}
+
+#[test]
+fn dropping_a_field_another_manager_set_only_stops_owning_it() {
+    let req = request("v1", "ConfigMap");
+    let cm = |data: &str| {
+        v(&format!(
+            r#"{{"apiVersion":"v1","kind":"ConfigMap","metadata":{{"name":"c"}},"data":{data}}}"#
+        ))
+    };
+    let live = req
+        .update(&Value::Null, &cm(r#"{"a":"1","b":"2"}"#), "editor")
+        .unwrap();
+    let live = req
+        .apply(&live, &cm(r#"{"a":"1","b":"2"}"#), "kubectl", false)
+        .unwrap();
+    let live = req
+        .apply(&live, &cm(r#"{"a":"1"}"#), "kubectl", false)
+        .unwrap();
+    assert_eq!(live["data"]["b"], "2", "kept: the editor owns it too");
+    assert_eq!(owned(&live, "kubectl").unwrap(), r#"{"f:data":{"f:a":{}}}"#);
+}
+
+#[test]
+fn an_empty_associative_list_owns_and_changes_nothing() {
+    let req = request("v1", "ConfigMap");
+    let live = req
+        .update(
+            &Value::Null,
+            &v(r#"{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"c","finalizers":["x"]}}"#),
+            "controller",
+        )
+        .unwrap();
+    let out = req
+        .apply(
+            &live,
+            &v(r#"{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"c","finalizers":[]},"data":{"k":"v"}}"#),
+            "kubectl",
+            false,
+        )
+        .unwrap();
+    assert_eq!(out["metadata"]["finalizers"], v(r#"["x"]"#));
+    assert_eq!(owned(&out, "kubectl").unwrap(), r#"{"f:data":{"f:k":{}}}"#);
+}
+
+#[test]
+fn service_ports_are_keyed_by_port_and_defaulted_protocol() {
+    let req = request("v1", "Service");
+    let svc = v(
+        r#"{"apiVersion":"v1","kind":"Service","metadata":{"name":"s"},"spec":{"ports":[{"port":443,"targetPort":8443}]}}"#,
+    );
+    let live = req.apply(&Value::Null, &svc, "kubectl", false).unwrap();
+    assert_eq!(
+        owned(&live, "kubectl").unwrap(),
+        r#"{"f:spec":{"f:ports":{"k:{\"port\":443,\"protocol\":\"TCP\"}":{".":{},"f:port":{},"f:targetPort":{}}}}}"#
+    );
+}
+
+#[test]
+fn a_repeated_key_in_the_file_is_refused() {
+    let req = request("apps/v1", "Deployment");
+    let mut d = deployment(None);
+    d["spec"]["template"]["spec"]["containers"] =
+        v(r#"[{"name":"web","image":"a"},{"name":"web","image":"b"}]"#);
+    let err = req.apply(&Value::Null, &d, "kubectl", false).unwrap_err();
+    assert!(
+        matches!(err, RequestError::Invalid { what: "patch", .. }),
+        "{err}"
+    );
+    assert_eq!(
+        err.to_string(),
+        "failed to create typed patch object (apps/v1, Kind=Deployment): .spec.template.spec.containers: duplicate entries for key [name=\"web\"]"
+    );
+}
+
+#[test]
+fn reset_fields_are_owned_by_nobody() {
+    let kube = kubernetes::embedded();
+    let ignored = kube.reset_fields("apps/v1", "Deployment");
+    let req = Request {
+        ignored: Some(&ignored),
+        ..request("apps/v1", "Deployment")
+    };
+    let mut d = deployment(Some(1));
+    d["status"] = v(r#"{"replicas":1}"#);
+    let live = req.apply(&Value::Null, &d, "kubectl", false).unwrap();
+    assert!(!owned(&live, "kubectl").unwrap().contains("f:status"));
+}
+
+#[test]
+fn a_noop_update_records_nothing() {
+    let req = request("v1", "ConfigMap");
+    let cm =
+        v(r#"{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"c"},"data":{"a":"1"}}"#);
+    let live = req.update(&Value::Null, &cm, "creator").unwrap();
+    let again = req.update(&live, &live, "someone-else").unwrap();
+    assert_eq!(owned(&again, "someone-else"), None);
+    assert_eq!(
+        again["metadata"]["managedFields"],
+        live["metadata"]["managedFields"]
+    );
+}
