@@ -173,6 +173,7 @@ mod tests {
             types: &types,
             ignored: None,
             time,
+            subresource: "",
         }
     }
 

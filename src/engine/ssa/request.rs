@@ -140,6 +140,9 @@ pub struct Request<'a> {
     pub ignored: Option<&'a BTreeMap<String, Set>>,
     /// Now, as the API server writes it (`2026-11-25T19:00:00Z`).
     pub time: &'a str,
+    /// The subresource the request is sent to (`""`, `status`, `scale`); part of the
+    /// identity of the entry it writes.
+    pub subresource: &'a str,
 }
 
 /// An object without its `metadata.managedFields`.
@@ -220,7 +223,11 @@ impl Request<'_> {
         manager: &str,
         mut managed: Managed,
     ) -> Result<Managed, RequestError> {
-        let key = ManagerId::update(manager, self.api_version).key();
+        let key = ManagerId {
+            subresource: self.subresource.to_owned(),
+            ..ManagerId::update(manager, self.api_version)
+        }
+        .key();
         let current = "current-operation";
         let mut fields = self
             .updater()
@@ -325,7 +332,11 @@ impl Request<'_> {
         if managed.fields.is_empty() {
             managed = self.update_tracked(&Value::Null, live, BEFORE_FIRST_APPLY, managed)?;
         }
-        let key = ManagerId::apply(manager).key();
+        let key = ManagerId {
+            subresource: self.subresource.to_owned(),
+            ..ManagerId::apply(manager)
+        }
+        .key();
         let (new, mut fields) = self
             .updater()
             .apply(live, config, self.api_version, &managed.fields, &key, force)

@@ -23,6 +23,7 @@ fn request(api_version: &'static str, kind: &str) -> Request<'static> {
         types: &types,
         ignored: None,
         time: "2026-11-25T10:00:00Z",
+        subresource: "",
     }
 }
 
@@ -178,4 +179,106 @@ fn a_noop_update_records_nothing() {
         again["metadata"]["managedFields"],
         live["metadata"]["managedFields"]
     );
+}
+
+#[test]
+fn an_autoscaler_on_the_scale_subresource_owns_replicas() {
+    let req = request("apps/v1", "Deployment");
+    let live = req
+        .apply(&Value::Null, &deployment(Some(2)), "kubectl", false)
+        .unwrap();
+    let mut scaled = live.clone();
+    scaled["spec"]["replicas"] = Value::from(7);
+    let scale = Request {
+        subresource: "scale",
+        ..req
+    };
+    let live = scale
+        .update(&live, &scaled, "kube-controller-manager")
+        .unwrap();
+    let entry = live["metadata"]["managedFields"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|e| e["manager"] == "kube-controller-manager")
+        .unwrap();
+    assert_eq!(entry["subresource"], "scale");
+    let err = req
+        .apply(&live, &deployment(Some(3)), "kubectl", false)
+        .unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "Apply failed with 1 conflict: conflict with \"kube-controller-manager\" with subresource \"scale\" using apps/v1: .spec.replicas"
+    );
+}
+
+mod properties {
+    use proptest::prelude::*;
+
+    use crate::engine::ssa::fieldsv1;
+    use crate::engine::ssa::path::{Path, PathElement};
+    use crate::engine::ssa::set::Set;
+    use crate::value::Value;
+
+    fn element() -> impl Strategy<Value = PathElement> {
+        prop_oneof![
+            prop::sample::select(vec!["a", "b", "c<&>", "x.y"]).prop_map(PathElement::field),
+            prop::sample::select(vec!["p", "q"]).prop_map(|n| PathElement::key(vec![
+                ("name".into(), Value::from(n)),
+                ("port".into(), Value::from(80))
+            ])),
+            prop_oneof![
+                Just(Value::from(1)),
+                Just(Value::from(2.5)),
+                Just(Value::from("s"))
+            ]
+            .prop_map(PathElement::Value),
+            (0i64..3).prop_map(PathElement::Index),
+        ]
+    }
+
+    fn paths() -> impl Strategy<Value = Vec<Path>> {
+        prop::collection::vec(prop::collection::vec(element(), 1..4), 0..8)
+    }
+
+    fn set(paths: &[Path]) -> Set {
+        Set::from_paths(paths.iter().map(Vec::as_slice))
+    }
+
+    fn has_prefix_in(p: &Path, s: &Set) -> bool {
+        (1..=p.len()).any(|n| s.has(&p[..n]))
+    }
+
+    proptest! {
+        #[test]
+        fn fieldsv1_round_trips(ps in paths()) {
+            let s = set(&ps);
+            let text = fieldsv1::to_json(&s);
+            prop_assert_eq!(&fieldsv1::from_json(&text).unwrap(), &s);
+            prop_assert_eq!(&fieldsv1::from_value(&fieldsv1::to_value(&s)).unwrap(), &s);
+            prop_assert_eq!(s.size(), s.paths().len());
+        }
+
+        #[test]
+        fn set_algebra_is_path_algebra(a in paths(), b in paths()) {
+            let (sa, sb) = (set(&a), set(&b));
+            for p in sa.paths().iter().chain(sb.paths().iter()) {
+                let (in_a, in_b) = (sa.has(p), sb.has(p));
+                prop_assert_eq!(sa.union(&sb).has(p), in_a || in_b);
+                prop_assert_eq!(sa.intersection(&sb).has(p), in_a && in_b);
+                prop_assert_eq!(sa.difference(&sb).has(p), in_a && !in_b);
+                prop_assert_eq!(
+                    sa.recursive_difference(&sb).has(p),
+                    in_a && !has_prefix_in(p, &sb)
+                );
+            }
+            let leaves = sa.leaves();
+            let all = sa.paths();
+            for p in &all {
+                let below = all.iter().any(|q| q.len() > p.len() && q[..p.len()] == p[..]);
+                prop_assert_eq!(leaves.has(p), !below);
+            }
+            prop_assert!(leaves.paths().iter().all(|p| sa.has(p)));
+        }
+    }
 }

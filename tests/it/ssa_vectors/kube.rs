@@ -38,6 +38,7 @@ fn lastapplied_case(c: &Value) -> Outcome {
         types: &kube_types,
         ignored: None,
         time: NOW,
+        subresource: "",
     };
     let mut original = c["original"].clone();
     let annotation = c["lastAppliedAnnotation"].clone();
