@@ -5,7 +5,8 @@
 //!   last-applied annotation still equals the live value are excused (the user set them with
 //!   client-side apply); if every conflict is excused the apply is redone forced, otherwise
 //!   only the other conflicts are reported. Any problem with the annotation (missing, empty,
-//!   not JSON, another apiVersion, a kind the schema lacks, duplicate keys) excuses nothing.
+//!   not JSON, another apiVersion, a kind the schema lacks, duplicate keys), or duplicate keys
+//!   in the live object, excuses nothing.
 //! - **Annotation rewrite**: after a successful apply by `kubectl`, an object that carries the
 //!   annotation gets it rewritten as the applied configuration (without the annotation),
 //!   written by Go's `json.Encoder`; deleted instead when the annotations would exceed 256 KiB.
@@ -41,6 +42,7 @@ pub fn allowed_conflicts(req: &Request<'_>, live: &Value) -> Option<Set> {
         return None;
     }
     let root = (req.types)(version, kind)?;
+    typed::validate(req.schema, req.root, live, false).ok()?;
     typed::validate(req.schema, root, &last, false).ok()?;
     let set = typed::to_field_set(req.schema, root, &last).ok()?;
     let cmp = typed::compare(req.schema, root, &last, live).ok()?;
