@@ -289,6 +289,14 @@ impl<'a> Updater<'a> {
             return Ok(merged);
         };
         let last_set = self.ensure(&last.set);
+        // Nothing the applier owned is left unowned (it dropped nothing, or others own what it
+        // dropped): the steps below would remove items only to add them all back.
+        let owned = managers
+            .values()
+            .fold(Set::new(), |all, vs| all.union(&vs.set));
+        if last_set.difference(&self.ensure(&owned)).is_empty() {
+            return Ok(merged);
+        }
         let merged_set = self.ensure(&self.field_set(&merged)?);
         let pruned = self.remove(&merged, &last_set);
         let pruned =
