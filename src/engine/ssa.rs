@@ -8,7 +8,7 @@
 //! | `fieldpath.PathElement`, `fieldpath.Path`, `serialize-pe.go` | [`path`] |
 //! | `fieldpath.Set` | [`set`] |
 //! | `fieldpath/serialize.go` (FieldsV1) | [`fieldsv1`] |
-//! | `schema.Schema` (SMD `types:`), `schemaconv` (OpenAPI → SMD) | [`schema`], [`kubernetes`] |
+//! | `schema.Schema` (SMD `types:`), `schemaconv` (OpenAPI → SMD) | [`schema`], [`kubernetes`] (embedded table), [`openapi`] (a document) |
 //! | `typed.ToFieldSet`, `Merge`, `Compare`, `RemoveItems`, `ExtractItems`, `Validate`, `ReconcileFieldSetWithSchema` | [`typed`] |
 //! | `merge/update.go` (`Updater.Apply`, `Updater.Update`), `merge/conflict.go` | [`update`] |
 //! | apimachinery `managedfields` (entries, identity, encoding) | [`managed`] |
@@ -25,6 +25,7 @@ pub mod kubectl;
 pub mod kubernetes;
 pub mod lastapplied;
 pub mod managed;
+pub mod openapi;
 pub mod order;
 pub mod path;
 pub mod request;

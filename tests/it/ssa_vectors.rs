@@ -205,3 +205,31 @@ fn same_object(got: &Value, want: &Value) -> bool {
     let empty = |v: &Value| v.is_null() || v.as_object().is_some_and(|m| m.is_empty());
     (empty(got) && empty(want)) || ssa::order::equals(got, want)
 }
+
+/// The last-applied vectors again, with the schema read straight from the Kubernetes OpenAPI
+/// v2 document (`../shared/k8s-openapi/swagger.json`) instead of the embedded table.
+#[test]
+fn ssa_vectors_with_the_openapi_document() {
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared");
+    let (swagger, vectors) = (
+        root.join("k8s-openapi/swagger.json"),
+        vectors_dir().join("lastapplied-conflicts.json"),
+    );
+    if !swagger.exists() || !vectors.exists() {
+        println!("SKIPPED: ssa_vectors_with_the_openapi_document");
+        return;
+    }
+    let doc: Value = serde_json::from_str(&std::fs::read_to_string(swagger).unwrap()).unwrap();
+    let schema = ssa::openapi::from_openapi(&doc).unwrap();
+    let types = |v: &str, k: &str| schema.root_for_gvk(v, k);
+    let doc: Value = serde_json::from_str(&std::fs::read_to_string(vectors).unwrap()).unwrap();
+    let failed: Vec<String> = cases(&doc, "cases")
+        .iter()
+        .filter_map(|c| {
+            kube::lastapplied_case(c, &schema.schema, &types)
+                .err()
+                .map(|e| format!("{}: {e}", c["id"]))
+        })
+        .collect();
+    assert!(failed.is_empty(), "{failed:#?}");
+}

@@ -1,7 +1,7 @@
 //! `lastapplied-conflicts.json` and `csaupgrade.json`: the Kubernetes layers.
 
 use applyscope::engine::ssa::path::path_string;
-use applyscope::engine::ssa::schema::TypeRef;
+use applyscope::engine::ssa::schema::{Schema, TypeRef};
 use applyscope::engine::ssa::{
     self,
     managed::ManagerId,
@@ -18,24 +18,27 @@ fn kube_types(api_version: &str, kind: &str) -> Option<TypeRef> {
 }
 
 pub(super) fn lastapplied(doc: &Value) -> Vec<(String, Outcome)> {
+    let kube = ssa::kubernetes::embedded();
     cases(doc, "cases")
         .iter()
-        .map(|c| run(c, || lastapplied_case(c)))
+        .map(|c| run(c, || lastapplied_case(c, &kube.schema, &kube_types)))
         .collect()
 }
 
-fn lastapplied_case(c: &Value) -> Outcome {
-    let kube = ssa::kubernetes::embedded();
+/// One case, with a schema and its kinds' root types.
+pub(super) fn lastapplied_case(
+    c: &Value,
+    schema: &Schema,
+    types: &dyn Fn(&str, &str) -> Option<TypeRef>,
+) -> Outcome {
     let version = c["apiVersion"].as_str().unwrap_or("");
     let kind = c["kind"].as_str().unwrap_or("");
-    let root = kube
-        .root_for_gvk(version, kind)
-        .ok_or(format!("no type for {version} {kind}"))?;
+    let root = types(version, kind).ok_or(format!("no type for {version} {kind}"))?;
     let req = Request {
-        schema: &kube.schema,
+        schema,
         root,
         api_version: version,
-        types: &kube_types,
+        types,
         ignored: None,
         time: NOW,
         subresource: "",
