@@ -18,6 +18,16 @@
 //! | kubectl `apply.go` (`--server-side`: apply, save last-applied, migrate, apply again) | [`kubectl`] |
 //!
 //! Values are [`crate::value::Value`]; "absent" (Go's nil `value.Value`) is `None`.
+//!
+//! Entry points, from the highest:
+//! - [`kubectl::apply_server_side`]: every request `kubectl apply --server-side` makes for one
+//!   object and the object each leaves;
+//! - [`request::Request`]: one apply or update as the API server runs it, on objects that
+//!   carry `metadata.managedFields` (conflicts as [`request::ApiConflicts`], with the server's
+//!   message); schemas and root types from [`kubernetes::embedded`] (built-in kinds) or
+//!   [`openapi::from_openapi`] (a cluster's document, CRDs);
+//! - [`Updater`]: SMD's apply/update on bare values and a map of managers;
+//! - [`typed`], [`Set`], [`fieldsv1`]: the typed operations and field sets under them.
 
 pub mod csaupgrade;
 pub mod fieldsv1;

@@ -2,15 +2,15 @@
 //!
 //! | operation | module | used for |
 //! | --- | --- | --- |
-//! | `ToFieldSet` | [`toset`] | what an applier of a config owns |
-//! | `Merge` | [`merge`] | live ⊕ config, the merge half of apply |
-//! | `Compare` | [`compare`] | removed / modified / added paths, what conflicts come from |
-//! | `RemoveItems`, `ExtractItems` | [`remove`] | prune; extract what a manager owns |
-//! | `Validate` | [`validate`] | reject an applied config with duplicate keys, undeclared fields |
-//! | `ReconcileFieldSetWithSchema` | [`reconcile`] | owners after a field turned atomic/granular |
+//! | `ToFieldSet` | [`mod@toset`] | what an applier of a config owns |
+//! | `Merge` | [`mod@merge`] | live ⊕ config, the merge half of apply |
+//! | `Compare` | [`mod@compare`] | removed / modified / added paths, what conflicts come from |
+//! | `RemoveItems`, `ExtractItems` | [`mod@remove`] | prune; extract what a manager owns |
+//! | `Validate` | [`mod@validate`] | reject an applied config with duplicate keys, undeclared fields |
+//! | `ReconcileFieldSetWithSchema` | [`mod@reconcile`] | owners after a field turned atomic/granular |
 //!
 //! Shared rules (`typed/helpers.go`): a value picks the part of its type's atom matching its own
-//! kind ([`deduce`]); a map part wins over a scalar part over a list part ([`pick`]); a list item
+//! kind (`deduce`); a map part wins over a scalar part over a list part (`pick`); a list item
 //! is named by its key fields (missing ones take the schema default) or, in a set, by itself.
 
 pub mod compare;

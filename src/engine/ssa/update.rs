@@ -1,7 +1,7 @@
 //! One request against an object's managers (`merge/update.go`, `merge/conflict.go`).
 //!
 //! **Apply** (`Updater::apply`):
-//! 1. `merged = live ⊕ config` ([`typed::merge`]);
+//! 1. `merged = live ⊕ config` ([`typed::merge()`]);
 //! 2. the applier's set becomes `ToFieldSet(config)` minus the ignored (reset) fields;
 //! 3. prune: what the applier owned before and no longer applies goes, unless another
 //!    manager (or the new config) owns it;
