@@ -245,6 +245,8 @@ impl<'a> Updater<'a> {
     }
 
     /// `Updater.Apply`: the new object (`None` when nothing changes) and the managers.
+    /// `live` and `config` are expected to fit the schema ([`typed::validate`], duplicates
+    /// allowed in `live` only), as the reference types them before.
     ///
     /// # Errors
     /// [`UpdateError::Conflicts`] without `force`; [`UpdateError::Typed`] when a value does not

@@ -57,9 +57,15 @@ impl Merger<'_> {
             errs.push(e);
             return None;
         }
-        if lhs.is_none() && rhs.is_none() {
-            errs.push("at least one of lhs and rhs must be provided".to_owned());
-            return None;
+        match (lhs, rhs) {
+            (None, None) => {
+                errs.push("at least one of lhs and rhs must be provided".to_owned());
+                return None;
+            }
+            // A value on one side only merges into itself (the walk would rebuild it item by
+            // item); only values the schema rejects differ, and both sides are validated first.
+            (Some(only), None) | (None, Some(only)) if depth > 0 => return Some(only.clone()),
+            _ => {}
         }
         let Some(r) = self.schema.resolve(tr) else {
             errs.push("schema error: no type found matching".to_owned());
