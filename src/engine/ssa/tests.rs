@@ -282,3 +282,69 @@ mod properties {
         }
     }
 }
+
+mod robustness {
+    use proptest::prelude::*;
+
+    use super::{deployment, request};
+    use crate::engine::ssa::{fieldsv1, typed};
+    use crate::value::{Map, Value};
+
+    fn json() -> impl Strategy<Value = Value> {
+        let leaf = prop_oneof![
+            Just(Value::Null),
+            any::<bool>().prop_map(Value::from),
+            (-3i64..3).prop_map(Value::from),
+            prop::sample::select(vec!["a", "web", "TCP", ""]).prop_map(Value::from),
+        ];
+        leaf.prop_recursive(4, 32, 4, |inner| {
+            prop_oneof![
+                prop::collection::vec(inner.clone(), 0..4).prop_map(Value::Array),
+                prop::collection::vec(
+                    (
+                        prop::sample::select(vec![
+                            "name",
+                            "image",
+                            "ports",
+                            "env",
+                            "containers",
+                            "replicas",
+                            "x",
+                            "protocol",
+                            "containerPort",
+                            "value",
+                            "spec",
+                            "template",
+                        ]),
+                        inner
+                    ),
+                    0..4
+                )
+                .prop_map(|kvs| Value::Object(kvs.into_iter().collect::<Map>())),
+            ]
+        })
+    }
+
+    proptest! {
+        /// Whatever sits under `spec`, requests and typed operations answer without panicking,
+        /// and whatever they own is written and read back as FieldsV1.
+        #[test]
+        fn arbitrary_specs_never_panic(a in json(), b in json()) {
+            let req = request("apps/v1", "Deployment");
+            let mut first = deployment(Some(1));
+            first["spec"] = a;
+            let mut second = deployment(None);
+            second["spec"] = b;
+            let _ = typed::compare(req.schema, req.root, &first, &second);
+            let _ = typed::merge(req.schema, req.root, &first, &second);
+            if let Ok(live) = req.apply(&Value::Null, &first, "one", false) {
+                let _ = req.apply(&live, &second, "two", false);
+                let _ = req.apply(&live, &second, "one", true);
+                let _ = req.update(&live, &second, "three");
+            }
+            if let Ok(set) = typed::to_field_set(req.schema, req.root, &first) {
+                prop_assert_eq!(fieldsv1::from_json(&fieldsv1::to_json(&set)).unwrap(), set);
+            }
+        }
+    }
+}
