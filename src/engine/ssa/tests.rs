@@ -212,6 +212,31 @@ fn an_autoscaler_on_the_scale_subresource_owns_replicas() {
     );
 }
 
+#[test]
+fn extracting_with_keys_keeps_the_key_fields_of_the_items_on_the_way() {
+    let req = request("apps/v1", "Deployment");
+    let d = deployment(Some(1));
+    let set = super::Set::from_paths([[
+        super::PathElement::field("spec"),
+        super::PathElement::field("template"),
+        super::PathElement::field("spec"),
+        super::PathElement::field("containers"),
+        super::PathElement::key(vec![("name".into(), Value::from("web"))]),
+        super::PathElement::field("image"),
+    ]
+    .as_slice()]);
+    let plain = super::typed::extract_items(req.schema, req.root, &d, &set);
+    assert_eq!(
+        plain["spec"]["template"]["spec"]["containers"],
+        v(r#"[{"image":"nginx"}]"#)
+    );
+    let keyed = super::typed::extract_items_with_keys(req.schema, req.root, &d, &set);
+    assert_eq!(
+        keyed["spec"]["template"]["spec"]["containers"],
+        v(r#"[{"image":"nginx","name":"web"}]"#)
+    );
+}
+
 mod properties {
     use proptest::prelude::*;
 

@@ -23,7 +23,7 @@ pub mod validate;
 pub use compare::{Comparison, compare};
 pub use merge::merge;
 pub use reconcile::reconcile_field_set;
-pub use remove::{extract_items, remove_items};
+pub use remove::{extract_items, extract_items_with_keys, remove_items};
 pub use toset::to_field_set;
 pub use validate::validate;
 

@@ -22,6 +22,33 @@ pub fn extract_items(schema: &Schema, tr: TypeRef, v: &Value, set: &Set) -> Valu
     walk(schema, tr, v, set, true, 0).unwrap_or(Value::Null)
 }
 
+/// `ExtractItems(set, WithAppendKeyFields())`: as [`extract_items`], with the key fields of
+/// every keyed item on the way to a path of `set` that the value holds (so that the extracted
+/// items can be told apart and applied).
+#[must_use]
+pub fn extract_items_with_keys(schema: &Schema, tr: TypeRef, v: &Value, set: &Set) -> Value {
+    let Ok(present) = super::to_field_set(schema, tr, v) else {
+        return extract_items(schema, tr, v, set);
+    };
+    let mut keys: Vec<Vec<PathElement>> = Vec::new();
+    for path in set.paths() {
+        if !present.has(&path) {
+            continue;
+        }
+        for (i, pe) in path.iter().enumerate() {
+            if let PathElement::Key(fields) = pe {
+                for (name, _) in fields {
+                    let mut p = path[..=i].to_vec();
+                    p.push(PathElement::Field(name.clone()));
+                    keys.push(p);
+                }
+            }
+        }
+    }
+    let with_keys = set.union(&Set::from_unsorted_paths(keys));
+    extract_items(schema, tr, v, &with_keys)
+}
+
 fn walk(
     schema: &Schema,
     tr: TypeRef,
