@@ -340,4 +340,38 @@ mod tests {
         assert_eq!((atomic, keyed, sets), (308 + 89, 80, 18));
         assert_eq!(atomic_structs, 36);
     }
+
+    /// `x-kubernetes-map-type` on a map property (`nodeSelector`: atomic) and on a `$ref`
+    /// property over the referenced type's own (`claimRef`: granular over an atomic
+    /// `ObjectReference`).
+    #[test]
+    fn property_map_types_override() {
+        let k = embedded();
+        let owned = |api_version: &str, kind: &str, json: &str| {
+            let root = k.root_for_gvk(api_version, kind).unwrap();
+            let obj: Value = serde_json::from_str(json).unwrap();
+            let set = typed::to_field_set(&k.schema, root, &obj).unwrap();
+            crate::engine::ssa::fieldsv1::to_json(&set)
+        };
+        assert_eq!(
+            owned("v1", "Pod", r#"{"spec":{"nodeSelector":{"a":"b"}}}"#),
+            r#"{"f:spec":{"f:nodeSelector":{}}}"#
+        );
+        assert_eq!(
+            owned(
+                "v1",
+                "PersistentVolume",
+                r#"{"spec":{"claimRef":{"name":"c"},"nodeAffinity":{"required":{"nodeSelectorTerms":[]}}}}"#
+            ),
+            r#"{"f:spec":{"f:claimRef":{"f:name":{}},"f:nodeAffinity":{"f:required":{}}}}"#
+        );
+        assert_eq!(
+            owned(
+                "v1",
+                "Pod",
+                r#"{"spec":{"volumes":[{"name":"v","configMap":{"name":"c"}}]}}"#
+            ),
+            r#"{"f:spec":{"f:volumes":{"k:{\"name\":\"v\"}":{".":{},"f:configMap":{"f:name":{}},"f:name":{}}}}}"#
+        );
+    }
 }
