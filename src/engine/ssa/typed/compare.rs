@@ -9,7 +9,7 @@ use std::collections::BTreeMap;
 
 use super::{Part, check_depth, deduce, list_item_element, pick, scalar_error};
 use crate::engine::ssa::order;
-use crate::engine::ssa::path::{Path, PathElement};
+use crate::engine::ssa::path::PathElement;
 use crate::engine::ssa::schema::{ListView, MapView, Relationship, Schema, TypeRef};
 use crate::engine::ssa::set::Set;
 use crate::engine::ssa::typed::TypedError;
@@ -56,70 +56,115 @@ pub fn compare(
 ) -> Result<Comparison, TypedError> {
     let mut w = Walker {
         schema,
-        path: Vec::new(),
-        cmp: Paths::default(),
         errs: Vec::new(),
     };
-    w.compare(Some(lhs), Some(rhs), tr, 0);
+    let ([removed, modified, added], _) = w.compare(Some(lhs), Some(rhs), tr, 0);
     if w.errs.is_empty() {
         Ok(Comparison {
-            removed: Set::from_unsorted_paths(w.cmp.removed),
-            modified: Set::from_unsorted_paths(w.cmp.modified),
-            added: Set::from_unsorted_paths(w.cmp.added),
+            removed,
+            modified,
+            added,
         })
     } else {
         Err(TypedError(w.errs))
     }
 }
 
-/// The paths found, in walk order.
+const REMOVED: usize = 0;
+const MODIFIED: usize = 1;
+const ADDED: usize = 2;
+
+/// What one node found: for each of removed, modified and added, the paths below it (members
+/// and children, sorted once at the end) and whether the node itself is in the set.
 #[derive(Default)]
-struct Paths {
-    removed: Vec<Path>,
-    modified: Vec<Path>,
-    added: Vec<Path>,
+struct Node {
+    members: [Vec<PathElement>; 3],
+    children: [Vec<(PathElement, Set)>; 3],
+    own: [bool; 3],
+}
+
+impl Node {
+    fn add_child(&mut self, pe: &PathElement, (sets, own): ([Set; 3], [bool; 3])) {
+        for (i, set) in sets.into_iter().enumerate() {
+            if own[i] {
+                self.members[i].push(pe.clone());
+            }
+            if !set.is_empty() {
+                self.children[i].push((pe.clone(), set));
+            }
+        }
+    }
+
+    fn finish(self) -> ([Set; 3], [bool; 3]) {
+        let Node {
+            members,
+            children,
+            own,
+        } = self;
+        let mut sets: [Set; 3] = Default::default();
+        for (i, (mut members, mut children)) in members.into_iter().zip(children).enumerate() {
+            members.sort_unstable();
+            members.dedup();
+            children.sort_by(|a, b| a.0.cmp(&b.0));
+            let mut merged: Vec<(PathElement, Set)> = Vec::with_capacity(children.len());
+            for (pe, s) in children {
+                match merged.last_mut() {
+                    Some((last, set)) if *last == pe => *set = set.union(&s),
+                    _ => merged.push((pe, s)),
+                }
+            }
+            sets[i] = Set::from_parts(members, merged);
+        }
+        (sets, own)
+    }
 }
 
 struct Walker<'s> {
     schema: &'s Schema,
-    path: Path,
-    cmp: Paths,
     errs: Vec<String>,
 }
 
 impl Walker<'_> {
-    fn compare(&mut self, lhs: Option<&Value>, rhs: Option<&Value>, tr: TypeRef, depth: usize) {
+    fn compare(
+        &mut self,
+        lhs: Option<&Value>,
+        rhs: Option<&Value>,
+        tr: TypeRef,
+        depth: usize,
+    ) -> ([Set; 3], [bool; 3]) {
+        let mut node = Node::default();
         if let Err(e) = check_depth(depth) {
             self.errs.push(e);
-            return;
+            return node.finish();
         }
         if lhs.is_none() && rhs.is_none() {
             self.errs
                 .push("at least one of lhs and rhs must be provided".to_owned());
-            return;
+            return node.finish();
         }
         let Some(r) = self.schema.resolve(tr) else {
             self.errs
                 .push("schema error: no type found matching".to_owned());
-            return;
+            return node.finish();
         };
         let al = deduce(&r, lhs);
         let ar = deduce(&r, rhs);
         let in_leaf = if rhs.is_none() {
-            self.handle(pick(&r, al), lhs, rhs, depth)
+            self.handle(pick(&r, al), lhs, rhs, depth, &mut node)
         } else if lhs.is_none() || al == ar {
-            self.handle(pick(&r, ar), lhs, rhs, depth)
+            self.handle(pick(&r, ar), lhs, rhs, depth, &mut node)
         } else {
-            self.handle(pick(&r, al), lhs, rhs, depth);
-            self.handle(pick(&r, ar), lhs, rhs, depth)
+            self.handle(pick(&r, al), lhs, rhs, depth, &mut node);
+            self.handle(pick(&r, ar), lhs, rhs, depth, &mut node)
         };
         if !in_leaf {
             if lhs.is_none() {
-                record(&mut self.cmp.added, &self.path);
+                node.own[ADDED] = true;
             } else if rhs.is_none() {
-                record(&mut self.cmp.removed, &self.path);
+                node.own[REMOVED] = true;
             }
         }
+        node.finish()
     }
 
     /// Handles one part; whether it was a leaf.
@@ -129,6 +174,7 @@ impl Walker<'_> {
         lhs: Option<&Value>,
         rhs: Option<&Value>,
         depth: usize,
+        node: &mut Node,
     ) -> bool {
         match part {
             Err(e) => {
@@ -143,23 +189,11 @@ impl Walker<'_> {
                     self.errs.push(r);
                     return false;
                 }
-                self.leaf(lhs, rhs);
+                leaf(node, lhs, rhs);
                 true
             }
-            Ok(Part::List(t)) => self.do_list(&t, lhs, rhs, depth),
-            Ok(Part::Map(t)) => self.do_map(&t, lhs, rhs, depth),
-        }
-    }
-
-    fn leaf(&mut self, lhs: Option<&Value>, rhs: Option<&Value>) {
-        match (lhs, rhs) {
-            (None, _) => record(&mut self.cmp.added, &self.path),
-            (_, None) => record(&mut self.cmp.removed, &self.path),
-            (Some(l), Some(r)) => {
-                if !order::equals(r, l) {
-                    record(&mut self.cmp.modified, &self.path);
-                }
-            }
+            Ok(Part::List(t)) => self.do_list(&t, lhs, rhs, depth, node),
+            Ok(Part::Map(t)) => self.do_map(&t, lhs, rhs, depth, node),
         }
     }
 
@@ -169,22 +203,30 @@ impl Walker<'_> {
         lhs: Option<&Value>,
         rhs: Option<&Value>,
         depth: usize,
+        node: &mut Node,
     ) -> bool {
         let l = lhs.and_then(Value::as_array).map(Vec::as_slice);
         let r = rhs.and_then(Value::as_array).map(Vec::as_slice);
         let empty = l.is_none_or(<[Value]>::is_empty) && r.is_none_or(<[Value]>::is_empty);
         if t.rel == Relationship::Atomic || empty {
-            self.leaf(lhs, rhs);
+            leaf(node, lhs, rhs);
             return true;
         }
         if l.is_none() && r.is_none() {
             return false;
         }
-        self.visit_list_items(t, l.unwrap_or_default(), r.unwrap_or_default(), depth);
+        self.visit_list_items(t, l.unwrap_or_default(), r.unwrap_or_default(), depth, node);
         false
     }
 
-    fn visit_list_items(&mut self, t: &ListView<'_>, lhs: &[Value], rhs: &[Value], depth: usize) {
+    fn visit_list_items(
+        &mut self,
+        t: &ListView<'_>,
+        lhs: &[Value],
+        rhs: &[Value],
+        depth: usize,
+        node: &mut Node,
+    ) {
         let mut all: Vec<PathElement> = Vec::with_capacity(lhs.len().max(rhs.len()));
         let mut lvals: BTreeMap<PathElement, Vec<&Value>> = BTreeMap::new();
         for (i, child) in lhs.iter().enumerate() {
@@ -221,47 +263,34 @@ impl Walker<'_> {
             let r = rvals.get(&pe).map_or(&[][..], Vec::as_slice);
             match (l.len(), r.len()) {
                 (0, 0) => return,
-                (0 | 1, 0 | 1) => self.item(&pe, l.first().copied(), r.first().copied(), t, depth),
+                (0 | 1, 0 | 1) => {
+                    let found =
+                        self.compare(l.first().copied(), r.first().copied(), t.elem, depth + 1);
+                    node.add_child(&pe, found);
+                }
                 (2.., 2..) => {
                     let same =
                         l.len() == r.len() && l.iter().zip(r).all(|(a, b)| order::equals(a, b));
                     if !same {
-                        self.insert_child(&pe, |c, p| record(&mut c.modified, p));
+                        node.members[MODIFIED].push(pe);
                     }
                 }
                 (2.., _) => {
                     if let Some(first) = r.first() {
-                        self.item(&pe, None, Some(first), t, depth);
+                        let found = self.compare(None, Some(first), t.elem, depth + 1);
+                        node.add_child(&pe, found);
                     }
-                    self.insert_child(&pe, |c, p| record(&mut c.removed, p));
+                    node.members[REMOVED].push(pe);
                 }
                 (_, _) => {
                     if let Some(first) = l.first() {
-                        self.item(&pe, Some(first), None, t, depth);
+                        let found = self.compare(Some(first), None, t.elem, depth + 1);
+                        node.add_child(&pe, found);
                     }
-                    self.insert_child(&pe, |c, p| record(&mut c.added, p));
+                    node.members[ADDED].push(pe);
                 }
             }
         }
-    }
-
-    fn insert_child(&mut self, pe: &PathElement, which: fn(&mut Paths, &[PathElement])) {
-        self.path.push(pe.clone());
-        which(&mut self.cmp, &self.path);
-        self.path.pop();
-    }
-
-    fn item(
-        &mut self,
-        pe: &PathElement,
-        l: Option<&Value>,
-        r: Option<&Value>,
-        t: &ListView<'_>,
-        depth: usize,
-    ) {
-        self.path.push(pe.clone());
-        self.compare(l, r, t.elem, depth + 1);
-        self.path.pop();
     }
 
     fn do_map(
@@ -270,12 +299,13 @@ impl Walker<'_> {
         lhs: Option<&Value>,
         rhs: Option<&Value>,
         depth: usize,
+        node: &mut Node,
     ) -> bool {
         let l = lhs.and_then(Value::as_object);
         let r = rhs.and_then(Value::as_object);
         let empty = l.is_none_or(Map::is_empty) && r.is_none_or(Map::is_empty);
         if t.rel == Relationship::Atomic || empty {
-            self.leaf(lhs, rhs);
+            leaf(node, lhs, rhs);
             return true;
         }
         if l.is_none() && r.is_none() {
@@ -283,25 +313,29 @@ impl Walker<'_> {
         }
         for (k, lv) in l.into_iter().flatten() {
             let rv = r.and_then(|r| r.get(k));
-            self.path.push(PathElement::Field(k.clone()));
-            self.compare(Some(lv), rv, t.field_type(k), depth + 1);
-            self.path.pop();
+            let found = self.compare(Some(lv), rv, t.field_type(k), depth + 1);
+            node.add_child(&PathElement::Field(k.clone()), found);
         }
         for (k, rv) in r.into_iter().flatten() {
             if l.is_some_and(|l| l.contains_key(k)) {
                 continue;
             }
-            self.path.push(PathElement::Field(k.clone()));
-            self.compare(None, Some(rv), t.field_type(k), depth + 1);
-            self.path.pop();
+            let found = self.compare(None, Some(rv), t.field_type(k), depth + 1);
+            node.add_child(&PathElement::Field(k.clone()), found);
         }
         false
     }
 }
 
-/// Records a path (the empty path, the whole object, is never tracked).
-fn record(paths: &mut Vec<Path>, p: &[PathElement]) {
-    if !p.is_empty() {
-        paths.push(p.to_vec());
+/// `doLeaf`: a leaf on one side only is removed or added; on both, modified when unequal.
+fn leaf(node: &mut Node, lhs: Option<&Value>, rhs: Option<&Value>) {
+    match (lhs, rhs) {
+        (None, _) => node.own[ADDED] = true,
+        (_, None) => node.own[REMOVED] = true,
+        (Some(l), Some(r)) => {
+            if !order::equals(r, l) {
+                node.own[MODIFIED] = true;
+            }
+        }
     }
 }
