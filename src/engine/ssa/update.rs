@@ -291,46 +291,45 @@ impl<'a> Updater<'a> {
             return Ok(merged);
         };
         let last_set = self.ensure(&last.set);
+        // What every manager owns, per API version, named fields as members.
+        let mut owned: BTreeMap<&str, Set> = BTreeMap::new();
+        for vs in managers.values() {
+            let entry = owned.entry(&vs.api_version).or_default();
+            *entry = entry.union(&vs.set);
+        }
+        for set in owned.values_mut() {
+            *set = self.ensure(set);
+        }
         // Nothing the applier owned is left unowned (it dropped nothing, or others own what it
         // dropped): the steps below would remove items only to add them all back.
-        let owned = managers
+        let unowned = owned
             .values()
-            .fold(Set::new(), |all, vs| all.union(&vs.set));
-        if last_set.difference(&self.ensure(&owned)).is_empty() {
+            .fold(last_set.clone(), |rest, set| rest.difference(set));
+        if unowned.is_empty() {
             return Ok(merged);
         }
         let merged_set = self.ensure(&self.field_set(&merged)?);
         let pruned = self.remove(&merged, &last_set);
         let pruned =
-            self.add_back_owned(&merged, &merged_set, pruned, &last.api_version, managers)?;
+            self.add_back_owned(&merged, &merged_set, pruned, &last.api_version, &owned)?;
         self.add_back_dangling(&merged, &merged_set, &pruned, &last_set)
     }
 
-    /// `addBackOwnedItems`: what any manager owns stays.
+    /// `addBackOwnedItems`: what any manager owns stays (`owned`: per API version, named
+    /// fields as members), the pruned version first.
     fn add_back_owned(
         &self,
         merged: &Value,
         merged_set: &Set,
         mut pruned: Value,
         pruned_version: &str,
-        managers: &ManagedFields,
+        owned: &BTreeMap<&str, Set>,
     ) -> Result<Value, TypedError> {
-        let mut at_version: BTreeMap<&str, Set> = BTreeMap::new();
-        for vs in managers.values() {
-            let entry = at_version.entry(&vs.api_version).or_default();
-            *entry = entry.union(&vs.set);
-        }
-        let mut order: Vec<&str> = Vec::with_capacity(at_version.len());
-        if at_version.contains_key(pruned_version) {
-            order.push(pruned_version);
-        }
-        order.extend(at_version.keys().copied().filter(|v| *v != pruned_version));
-        for version in order {
-            let Some(managed) = at_version.get(version) else {
-                continue;
-            };
+        let first = owned.get_key_value(pruned_version);
+        let rest = owned.iter().filter(|(v, _)| **v != pruned_version);
+        for (_, managed) in first.into_iter().chain(rest) {
             let pruned_set = self.ensure(&self.field_set(&pruned)?);
-            let keep = pruned_set.union(&self.ensure(managed));
+            let keep = pruned_set.union(managed);
             pruned = self.remove(merged, &merged_set.difference(&keep));
         }
         Ok(pruned)
