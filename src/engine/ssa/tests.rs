@@ -373,3 +373,28 @@ mod robustness {
         }
     }
 }
+
+/// `SEMANTICS.md` §1: what `kubectl` owns after applying a small Deployment, byte for byte.
+#[test]
+fn the_fieldsv1_of_a_small_deployment_is_the_servers() {
+    let req = request("apps/v1", "Deployment");
+    let file = v(
+        r#"{"apiVersion":"apps/v1","kind":"Deployment","metadata":{"name":"web","labels":{"app":"web"}},
+        "spec":{"replicas":2,"selector":{"matchLabels":{"app":"web"}},"template":{"metadata":{"labels":{"app":"web"}},
+        "spec":{"containers":[{"name":"nginx","image":"nginx","args":["-g"],"env":[{"name":"A","value":"1"}],
+        "ports":[{"containerPort":80}]}],"tolerations":[{"key":"k","operator":"Exists"}]}}}}"#,
+    );
+    let live = req.apply(&Value::Null, &file, "kubectl", false).unwrap();
+    assert_eq!(
+        owned(&live, "kubectl").unwrap(),
+        concat!(
+            r#"{"f:metadata":{"f:labels":{"f:app":{}}},"#,
+            r#""f:spec":{"f:replicas":{},"f:selector":{},"#,
+            r#""f:template":{"f:metadata":{"f:labels":{"f:app":{}}},"#,
+            r#""f:spec":{"f:containers":{"k:{\"name\":\"nginx\"}":{".":{},"f:args":{},"#,
+            r#""f:env":{"k:{\"name\":\"A\"}":{".":{},"f:name":{},"f:value":{}}},"f:image":{},"f:name":{},"#,
+            r#""f:ports":{"k:{\"containerPort\":80,\"protocol\":\"TCP\"}":{".":{},"f:containerPort":{}}}}},"#,
+            r#""f:tolerations":{}}}}}"#
+        )
+    );
+}
