@@ -15,6 +15,8 @@ pub(super) fn merge(doc: &Value) -> Vec<(String, Outcome)> {
             run(c, || {
                 let schema = schemas.of_yaml(c["schema"]["yaml"].as_str().unwrap_or(""))?;
                 let tr = root(schema, c["schema"]["rootType"].as_str().unwrap_or(""))?;
+                typed::validate(schema, tr, &c["lhs"], true).map_err(|e| format!("lhs: {e}"))?;
+                typed::validate(schema, tr, &c["rhs"], false).map_err(|e| format!("rhs: {e}"))?;
                 let out = typed::merge(schema, tr, &c["lhs"], &c["rhs"])
                     .map_err(|e| e.to_string())?
                     .unwrap_or(Value::Null);
@@ -36,6 +38,7 @@ pub(super) fn toset(doc: &Value) -> Vec<(String, Outcome)> {
             run(c, || {
                 let schema = schemas.of_yaml(c["schema"]["yaml"].as_str().unwrap_or(""))?;
                 let tr = root(schema, c["schema"]["rootType"].as_str().unwrap_or(""))?;
+                typed::validate(schema, tr, &c["object"], true).map_err(|e| e.to_string())?;
                 let set =
                     typed::to_field_set(schema, tr, &c["object"]).map_err(|e| e.to_string())?;
                 check_set("set", &set, &c["set"])
@@ -57,6 +60,10 @@ pub(super) fn compare(doc: &Value) -> Vec<(String, Outcome)> {
                     check_set("modified", &cmp.modified, &c["modified"])?;
                     check_set("added", &cmp.added, &c[added])
                 };
+                for side in ["lhs", "rhs"] {
+                    typed::validate(schema, tr, &c[side], true)
+                        .map_err(|e| format!("{side}: {e}"))?;
+                }
                 let cmp =
                     typed::compare(schema, tr, &c["lhs"], &c["rhs"]).map_err(|e| e.to_string())?;
                 check(&cmp, "removed", "added")?;
