@@ -56,11 +56,32 @@ impl OpenApiSchema {
 /// When the document has neither `definitions` nor `components.schemas`, or nests deeper than
 /// [`MAX_DEPTH`].
 pub fn from_openapi(doc: &Value) -> Result<OpenApiSchema, SchemaError> {
-    let defs = doc
-        .get("definitions")
-        .or_else(|| doc.get("components").and_then(|c| c.get("schemas")))
-        .and_then(Value::as_object)
-        .ok_or_else(|| SchemaError("not an OpenAPI document".to_owned()))?;
+    from_openapi_documents([doc])
+}
+
+/// Reads the definitions of several documents as one schema: a cluster serves OpenAPI v3 as
+/// one document per group version (`/openapi/v3/apis/apps/v1`), whose definition names are
+/// global; a name defined twice keeps its first definition.
+///
+/// # Errors
+/// As [`from_openapi`], for any of the documents.
+pub fn from_openapi_documents<'d>(
+    docs: impl IntoIterator<Item = &'d Value>,
+) -> Result<OpenApiSchema, SchemaError> {
+    let mut defs: Vec<(&Str, &Value)> = Vec::new();
+    let mut seen: std::collections::HashSet<&str> = std::collections::HashSet::new();
+    for doc in docs {
+        let found = doc
+            .get("definitions")
+            .or_else(|| doc.get("components").and_then(|c| c.get("schemas")))
+            .and_then(Value::as_object)
+            .ok_or_else(|| SchemaError("not an OpenAPI document".to_owned()))?;
+        for (name, def) in found {
+            if seen.insert(name.as_str()) {
+                defs.push((name, def));
+            }
+        }
+    }
     let mut c = Converter {
         schema: Schema::new(),
     };
@@ -70,7 +91,7 @@ pub fn from_openapi(doc: &Value) -> Result<OpenApiSchema, SchemaError> {
         .set_atom(atomic, untyped(atomic, atomic, Relationship::Atomic));
     c.schema
         .set_atom(deduced, untyped(atomic, deduced, Relationship::Separable));
-    for name in defs.keys() {
+    for (name, _) in &defs {
         c.schema.declare(name);
     }
     let mut kinds = HashMap::new();
@@ -347,6 +368,29 @@ mod tests {
         assert_eq!(
             fieldsv1::to_json(&set),
             r#"{"f:apiVersion":{},"f:kind":{},"f:metadata":{"f:name":{}},"f:spec":{"f:extra":{".":{},"f:x":{}},"f:ports":{"k:{\"port\":80,\"protocol\":\"TCP\"}":{".":{},"f:port":{},"f:target":{}}},"f:selector":{},"f:tags":{}}}"#
+        );
+    }
+
+    /// Group-version documents reference each other's definitions by global names.
+    #[test]
+    fn several_documents_are_one_schema() {
+        let meta = v(
+            r#"{"components":{"schemas":{"io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta":{
+            "type":"object","properties":{"name":{"type":"string"},
+            "finalizers":{"type":"array","items":{"type":"string"},"x-kubernetes-list-type":"set"}}}}}}"#,
+        );
+        let app = v(
+            r##"{"components":{"schemas":{"io.example.v1.App":{"type":"object",
+            "x-kubernetes-group-version-kind":[{"group":"example.io","version":"v1","kind":"App"}],
+            "properties":{"metadata":{"allOf":[{"$ref":"#/components/schemas/io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta"}]}}}}}}"##,
+        );
+        let s = from_openapi_documents([&app, &meta]).unwrap();
+        let root = s.root_for_gvk("example.io/v1", "App").unwrap();
+        let obj = v(r#"{"metadata":{"finalizers":["a"]}}"#);
+        let set = typed::to_field_set(&s.schema, root, &obj).unwrap();
+        assert_eq!(
+            fieldsv1::to_json(&set),
+            r#"{"f:metadata":{"f:finalizers":{"v:\"a\"":{}}}}"#
         );
     }
 }
