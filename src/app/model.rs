@@ -4,14 +4,13 @@
 use crate::value::Value;
 
 use super::edit::EditState;
-use super::files::Docs;
 use super::marks;
 use super::patch::{PatchDoc, patch_docs};
 use super::yaml::{self, ANNOTATION_WIDTH, DocLine, ElemSeg, PathId, Paths, Render, Side};
 use super::{Mode, Search, Source, is_change};
-use crate::cli::CliError;
 use crate::engine::gofmt::{FastMap, FastSet, sprint};
 use crate::engine::plan::{Action, Plan, Seg as PlanSeg};
+use crate::session::{Docs, Error as CliError};
 
 /// How the last-applied annotation's path ends.
 const ANNOTATION_PATH_TAIL: &str = "[\"kubectl.kubernetes.io/last-applied-configuration\"]";
@@ -149,7 +148,7 @@ impl Model {
     /// # Errors
     /// The plan's [`CliError`] (inputs kubectl would refuse).
     pub fn new(source: Source) -> Result<Model, CliError> {
-        let plan = crate::cli::plan::compute(&source.docs, None, true)?;
+        let plan = crate::session::plan::compute(&source.docs, None, true)?;
         Ok(Model::with_plan(source, plan))
     }
 
@@ -157,14 +156,7 @@ impl Model {
     #[must_use]
     pub fn with_plan(source: Source, plan: Plan) -> Model {
         let edit = EditState::new(plan.last_applied.clone());
-        Model::build(
-            source.title,
-            source.about,
-            Docs::from_plan_docs(source.docs),
-            plan,
-            edit,
-            false,
-        )
+        Model::build(source.title, source.about, source.docs, plan, edit, false)
     }
 
     /// Build the model of a computed plan with an edit state; `pending`: whether last-applied
@@ -179,7 +171,7 @@ impl Model {
     ) -> Model {
         let mut paths = Paths::new();
         let (field_path, lists) = intern_fields(&mut paths, &plan);
-        let secret = yaml::is_secret(&docs.local);
+        let secret = crate::engine::secret::is_secret(&docs.local);
         let last_applied = plan.last_applied.as_ref();
         let sources: [(PaneKind, Option<&Value>, Option<&Value>, Side); 4] = [
             (

@@ -12,6 +12,7 @@ use compact_str::{CompactString, format_compact};
 
 use crate::engine::gofmt::{self, FastMap};
 use crate::engine::plan::LAST_APPLIED;
+use crate::engine::secret;
 use crate::theme::Tok;
 
 /// A line's text: short keys and values (most of them) are kept inline, without an allocation.
@@ -554,11 +555,7 @@ fn tokens(s: &str) -> Vec<&str> {
 }
 
 /// Which side of a before/after pair a pane shows, for secret masking.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Side {
-    Before,
-    After,
-}
+pub use crate::engine::secret::Side;
 
 /// How to render one document.
 pub struct Render<'a> {
@@ -589,12 +586,6 @@ impl<'a> Render<'a> {
             word_diff: false,
         }
     }
-}
-
-/// Is this object a Secret (whose `data`/`stringData` values are masked)?
-#[must_use]
-pub fn is_secret(doc: &Value) -> bool {
-    doc.get("kind").and_then(Value::as_str) == Some("Secret")
 }
 
 /// The lines of a document.
@@ -710,7 +701,7 @@ fn object(map: &Map, at: At<'_>, paths: &mut Paths, how: &Render<'_>, out: &mut 
                 line.value = Some(truncate(&escape(&head), how.annotation_width).into());
                 line.tok = Tok::Str;
                 if how.secret {
-                    let hidden = super::patch::mask_annotation(s);
+                    let hidden = secret::mask_annotation(s);
                     line.masked = Some(Box::new(Masked {
                         text: truncate(&escape(&hidden), how.annotation_width).into(),
                     }));
@@ -843,16 +834,10 @@ fn mask(
         return None;
     }
     let top = paths.parent(id).and_then(|p| paths.key(p));
-    if !matches!(top, Some("data" | "stringData")) {
+    if !top.is_some_and(|t| secret::FIELDS.contains(&t)) {
         return None;
     }
-    let text = match other {
-        Some(o) if o != v => match how.side {
-            Side::Before => "*** (before)",
-            Side::After => "*** (after)",
-        },
-        _ => "***",
-    };
+    let text = secret::mask_text(v, other, how.side);
     Some(Box::new(Masked { text: text.into() }))
 }
 
@@ -931,7 +916,7 @@ pub fn string_text(s: &str) -> Text {
 
 /// [`string_text`], the string already scanned.
 fn string_text_with(s: &str, scan: Scan) -> Text {
-    if (scan.special && has_unsafe(s)) || resolves_to_non_string(s) {
+    if (scan.special && has_unsafe(s)) || crate::document::resolves_to_non_string(s) {
         return format_compact!("\"{}\"", escape(s).replace('"', "\\\""));
     }
     let unsafe_plain = s.as_bytes().first().is_some_and(|b| {
@@ -1003,34 +988,6 @@ impl Scan {
 #[cfg(test)]
 fn has_pair(s: &str) -> bool {
     Scan::of(s).pair
-}
-
-/// Would a plain scalar with this text read as something other than a string (YAML 1.1)?
-fn resolves_to_non_string(s: &str) -> bool {
-    const WORDS: [&str; 33] = [
-        "", "~", "null", "Null", "NULL", "true", "True", "TRUE", "false", "False", "FALSE", "y",
-        "Y", "yes", "Yes", "YES", "n", "N", "no", "No", "NO", "on", "On", "ON", "off", "Off",
-        "OFF", ".inf", ".Inf", "-.inf", ".nan", ".NaN", "<<",
-    ];
-    if s.len() <= 5 && WORDS.contains(&s) {
-        return true;
-    }
-    let unsigned = s.strip_prefix(['-', '+']).unwrap_or(s);
-    // Only a number can start with a digit or a dot once underscores are dropped: most text is
-    // decided here, without building `body`.
-    if !unsigned
-        .trim_start_matches('_')
-        .starts_with(|c: char| c.is_ascii_digit() || c == '.')
-    {
-        return false;
-    }
-    let body = unsigned.replace('_', "");
-    let radix = |prefix: &str, r: u32| {
-        body.strip_prefix(prefix)
-            .is_some_and(|d| !d.is_empty() && d.chars().all(|c| c.is_digit(r)))
-    };
-    body.starts_with(|c: char| c.is_ascii_digit() || c == '.')
-        && (body.parse::<f64>().is_ok() || radix("0x", 16) || radix("0b", 2) || radix("0o", 8))
 }
 
 #[cfg(test)]

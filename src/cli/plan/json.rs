@@ -429,14 +429,14 @@ fn reason<W: Write>(out: &mut Out<'_, W>, r: &Reason) {
         out.string(d);
     }
     out.key(first, "inConfig", 4);
-    out.bool(r.in_config);
+    out.bool(r.presence().in_config);
     out.key(first, "inLastApplied", 4);
-    out.bool(r.in_last_applied);
+    out.bool(r.presence().in_last_applied);
     out.key(first, "inLive", 4);
-    out.bool(r.in_live);
+    out.bool(r.presence().in_live);
     out.key(first, "kind", 4);
-    out.string(&r.kind);
-    if let Some(k) = &r.merge_key {
+    out.string(&r.kind.text());
+    if let Some(k) = r.merge_key() {
         out.key(first, "mergeKey", 4);
         out.string(k);
     }
@@ -445,9 +445,9 @@ fn reason<W: Write>(out: &mut Out<'_, W>, r: &Reason) {
         out.string(n);
     }
     out.key(first, "row", 4);
-    out.string(r.row);
+    out.string(r.row().action);
     out.key(first, "table", 4);
-    out.string(r.table.name());
+    out.string(r.table().name());
     out.newline(3);
     out.buf.push('}');
 }
@@ -467,7 +467,7 @@ fn warnings_list<W: Write>(out: &mut Out<'_, W>, warnings: &[Warning]) {
         let first = &mut true;
         out.buf.push('{');
         out.key(first, "code", 3);
-        out.string(w.code);
+        out.string(w.code.as_str());
         out.key(first, "message", 3);
         out.string(&w.message);
         out.key(first, "path", 3);
@@ -481,8 +481,9 @@ fn warnings_list<W: Write>(out: &mut Out<'_, W>, warnings: &[Warning]) {
 
 #[cfg(test)]
 mod tests {
-    use crate::cli::plan::{Format, compute, render_via_value};
+    use crate::cli::plan::{Format, render_via_value};
     use crate::examples;
+    use crate::session::plan::compute;
 
     /// The direct writer and the serde route (`to_value`, then Go's `MarshalIndent`) agree on
     /// every built-in example: creates, patches, JSON merge patches, notes, directives, merge
@@ -491,7 +492,7 @@ mod tests {
     fn writes_what_the_serde_route_writes() {
         let mut seen = 0;
         for example in examples::EXAMPLES {
-            let source = crate::app::Source::from_example(example).unwrap();
+            let source = crate::session::Source::from_example(example).unwrap();
             let Ok(p) = compute(&source.docs, None, true) else {
                 continue;
             };
@@ -517,7 +518,7 @@ mod tests {
         use crate::engine::schema::Schema;
         let mut seen = 0;
         for example in examples::EXAMPLES {
-            let source = crate::app::Source::from_example(example).unwrap();
+            let source = crate::session::Source::from_example(example).unwrap();
             let docs = &source.docs;
             let Ok(p) = compute(docs, None, true) else {
                 continue;
