@@ -115,14 +115,15 @@ pub(super) fn refusal(model: &Model) -> Option<String> {
 fn selected_path(model: &Model) -> Result<FieldPath, String> {
     let field = model
         .current_field()
-        .and_then(|f| model.plan.fields.get(f))
+        .and_then(|f| model.plan.tree.nth(f))
         .ok_or("no field selected")?;
-    if field.path.0.is_empty() {
+    let path = model.plan.tree.field_path(field);
+    if path.0.is_empty() {
         return Err(
             "select a field: the whole object cannot be dropped or adopted (e edits it)".into(),
         );
     }
-    Ok(field.path.clone())
+    Ok(path)
 }
 
 /// `x`: drop the selected field from last-applied.
@@ -178,16 +179,10 @@ fn try_adopt(model: &mut Model) -> Result<String, String> {
 
 /// What the apply does at a path now, for the notice after an edit.
 fn now(model: &Model, path: &FieldPath) -> String {
-    let text = path.to_string();
-    model
-        .plan
-        .fields
-        .iter()
-        .find(|f| f.path.to_string() == text)
-        .map_or_else(
-            || "the apply no longer touches it".to_owned(),
-            |f| format!("the apply: {}", f.action.name()),
-        )
+    model.plan.tree.find(&path.0).map_or_else(
+        || "the apply no longer touches it".to_owned(),
+        |f| format!("the apply: {}", model.plan.tree.action(f).name()),
+    )
 }
 
 /// Make `doc` the last-applied document and plan again; remembered for undo.

@@ -265,7 +265,7 @@ impl Model {
                 *slot = u32::try_from(i).unwrap_or(NONE);
             }
         }
-        let mut field_warning = vec![None; plan.fields.len()];
+        let mut field_warning = vec![None; plan.tree.len()];
         for (w, warning) in plan.warnings.iter().enumerate() {
             if let Some(i) = warning
                 .path
@@ -279,10 +279,10 @@ impl Model {
             }
         }
         let stops = stops(&plan, &field_path, &field_at, &paths);
-        let nav = (0..u32::try_from(plan.fields.len()).unwrap_or(NONE)).collect();
+        let nav = (0..u32::try_from(plan.tree.len()).unwrap_or(NONE)).collect();
         let mut counts = [0; 7];
-        for f in &plan.fields {
-            if let Some(i) = Action::ALL.iter().position(|a| *a == f.action) {
+        for id in plan.tree.ids() {
+            if let Some(i) = Action::ALL.iter().position(|a| *a == plan.tree.action(id)) {
                 counts[i] += 1;
             }
         }
@@ -392,7 +392,7 @@ impl Model {
                 && f != NONE
             {
                 let f = f as usize;
-                let action = self.plan.fields.get(f)?.action;
+                let action = self.plan.tree.action(self.plan.tree.nth(f)?);
                 let warned = self.field_warning.get(f).copied().flatten().is_some();
                 return Some((action, warned));
             }
@@ -576,7 +576,7 @@ impl Model {
         let hit = |text: &str| text.to_lowercase().contains(&q);
         for &f in &self.nav {
             let f = f as usize;
-            let Some(field) = self.plan.fields.get(f) else {
+            let Some(field) = self.plan.nth_field(f) else {
                 continue;
             };
             let path = self.field_path.get(f).map_or("", |id| self.paths.text(*id));
@@ -585,9 +585,7 @@ impl Model {
             };
             // The annotation's value repeats the whole configuration: match its path only.
             let annotation = path.ends_with(ANNOTATION_PATH_TAIL);
-            if hit(path)
-                || (!annotation && (value(field.result.as_ref()) || value(field.live.as_ref())))
-            {
+            if hit(path) || (!annotation && (value(field.result) || value(field.live))) {
                 s.matches.push(f);
             }
         }
@@ -630,16 +628,17 @@ impl Model {
 /// (merge key, set item or position: the panes name their lines the same way).
 fn intern_fields(paths: &mut Paths, plan: &Plan) -> (Vec<PathId>, FastMap<String, ElemSeg>) {
     let mut lists: FastMap<String, ElemSeg> = FastMap::default();
-    let mut ids = Vec::with_capacity(plan.fields.len());
-    paths.reserve(plan.fields.len());
-    let mut stack: Vec<PathId> = Vec::new();
-    let mut prev: &[PlanSeg] = &[];
-    for f in &plan.fields {
-        let segs = f.path.0.as_slice();
-        let common = segs.iter().zip(prev).take_while(|(a, b)| a == b).count();
-        stack.truncate(common);
-        for seg in segs.get(common..).unwrap_or_default() {
-            let parent = stack.last().copied().unwrap_or(Paths::ROOT);
+    let tree = &plan.tree;
+    // The path of every node (the root's first); a node comes after its parent.
+    let mut ids = Vec::with_capacity(tree.len() + 1);
+    ids.push(Paths::ROOT);
+    paths.reserve(tree.len());
+    for f in tree.ids() {
+        let parent = tree
+            .parent(f)
+            .and_then(|p| ids.get(p.index()).copied())
+            .unwrap_or(Paths::ROOT);
+        if let Some(seg) = tree.step(f) {
             let (id, elem) = match seg {
                 PlanSeg::Key(k) => (paths.child_key(parent, k), None),
                 PlanSeg::Merge { key, value } => (
@@ -666,42 +665,40 @@ fn intern_fields(paths: &mut Paths, plan: &Plan) -> (Vec<PathId>, FastMap<String
             {
                 lists.insert(paths.text(parent).to_owned(), elem);
             }
-            stack.push(id);
+            ids.push(id);
         }
-        ids.push(stack.last().copied().unwrap_or(Paths::ROOT));
-        prev = segs;
     }
+    ids.remove(0);
     (ids, lists)
 }
 
 /// Which fields `n`/`N` stop at.
 fn stops(plan: &Plan, field_path: &[PathId], field_at: &[u32], paths: &Paths) -> Vec<bool> {
-    let fields = &plan.fields;
+    let fields: Vec<Action> = plan.tree.ids().map(|id| plan.tree.action(id)).collect();
     let action_of_path = |id: PathId| {
         field_at
             .get(id as usize)
             .filter(|f| **f != NONE)
             .and_then(|f| fields.get(*f as usize))
-            .map(|f| f.action)
+            .copied()
     };
     fields
         .iter()
         .enumerate()
-        .map(|(i, f)| {
-            if !is_change(f.action) {
+        .map(|(i, &action)| {
+            if !is_change(action) {
                 return false;
             }
             let id = field_path.get(i).copied().unwrap_or(Paths::ROOT);
-            if f.action == Action::Set {
+            if action == Action::Set {
                 let below = fields[i + 1..]
                     .iter()
                     .zip(&field_path[i + 1..])
                     .take_while(|(_, p)| paths.is_strict_ancestor(id, **p));
-                return !below.into_iter().any(|(g, _)| is_change(g.action));
+                return !below.into_iter().any(|(g, _)| is_change(*g));
             }
             let parent = paths.parent(id).and_then(action_of_path);
-            parent != Some(f.action)
-                && !(f.action == Action::Clear && parent == Some(Action::Delete))
+            parent != Some(action) && !(action == Action::Clear && parent == Some(Action::Delete))
         })
         .collect()
 }

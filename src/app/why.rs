@@ -7,7 +7,7 @@
 use crate::value::Value;
 
 use crate::engine::jsonmerge::to_yaml;
-use crate::engine::plan::{FieldPlan, LAST_APPLIED, Plan, Reason};
+use crate::engine::plan::{Field, LAST_APPLIED, Plan, Reason};
 
 /// One row of a merge table: is the field in the file, in live, in last-applied → action.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -99,22 +99,23 @@ pub fn deciding_row(reason: &Reason) -> Option<usize> {
 /// The sentence, when the patch does not hold the field.
 pub fn patch_fragment(
     plan: &Plan,
-    field: &FieldPlan,
+    field: &Field<'_, '_>,
     mask: bool,
     max: usize,
 ) -> Result<Vec<String>, &'static str> {
     let Some(patch) = &plan.patch else {
-        return Err(if plan.created.is_some() {
+        return Err(if plan.created().is_some() {
             "no patch: the object is created (POST)"
         } else {
             "no patch: kubectl sends nothing"
         });
     };
-    let Some(v) = field.path.lookup(patch) else {
+    let path = plan.tree.field_path(field.id);
+    let Some(v) = path.lookup(patch) else {
         return Err("not in the patch: the patch leaves this field alone");
     };
     let mut v = bounded(v, max);
-    let text = field.path.to_string();
+    let text = path.to_string();
     if mask {
         if text.starts_with("data") || text.starts_with("stringData") {
             match &mut v {

@@ -9,6 +9,7 @@
 mod annotation;
 mod fields;
 mod path;
+mod tree;
 mod warnings;
 
 use std::borrow::Cow;
@@ -17,8 +18,9 @@ use crate::value::Value;
 use serde::Serialize;
 
 pub use annotation::{LAST_APPLIED, encode as encode_annotation, of as annotation_of};
-pub use fields::{Action, FieldPlan, FieldRef, Reason};
+pub use fields::{Action, FieldRef, Reason};
 pub use path::{FieldPath, PathText, Seg};
+pub use tree::{Doc, Field, FieldId, Fields, PathOf, PathTexts, Tree};
 pub use warnings::Warning;
 
 use super::jsonmerge::{self, Precondition};
@@ -68,35 +70,6 @@ pub struct PlanInput<'a> {
     pub namespace: Option<&'a str>,
     /// `--overwrite` (default true).
     pub overwrite: bool,
-}
-
-/// The plan of one object.
-#[derive(Clone, Debug, Serialize)]
-#[serde(rename_all = "camelCase")]
-pub struct Plan {
-    /// `null` when nothing would be sent (unchanged, or a create).
-    pub patch_type: Option<PatchType>,
-    /// The PATCH body; `null` when nothing would be sent.
-    pub patch: Option<Value>,
-    /// The live object after the apply (the created object for a create).
-    pub result: Value,
-    /// The POST body of a create.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub created: Option<Value>,
-    /// Every field's action and why.
-    pub fields: Vec<FieldPlan>,
-    pub warnings: Vec<Warning>,
-    /// The new last-applied annotation, exactly as it would be stored.
-    pub annotation: String,
-    /// The last-applied configuration the plan started from (`null`: none).
-    #[serde(skip)]
-    pub last_applied: Option<Value>,
-    /// The local object as kubectl sends it (namespace filled, annotation set).
-    #[serde(skip)]
-    pub modified: Value,
-    /// The two halves of the three-way strategic merge patch (teaching view).
-    #[serde(skip)]
-    pub halves: Option<ThreeWay>,
 }
 
 /// Why there is no plan.
@@ -159,11 +132,11 @@ pub fn strategic_root<'s>(schema: &'s Schema, obj: &Value) -> Option<Meta<'s>> {
     schema.root_for_gvk(api_version, kind)
 }
 
-/// What to plan, but the local object: [`PlanInput`] without it, for [`stage_owned`].
+/// What to plan, but the local object: [`PlanInput`] without it, for [`plan_owned`].
 #[derive(Debug)]
 pub struct PlanContext<'a> {
     /// The live object; `None` when it does not exist (create).
-    pub live: Option<&'a Value>,
+    pub live: Option<Cow<'a, Value>>,
     pub last_applied: LastApplied<'a>,
     /// `-n`: the namespace to use when the file names none.
     pub namespace: Option<&'a str>,
@@ -179,7 +152,7 @@ impl<'a> PlanInput<'a> {
     #[must_use]
     pub fn context(&self) -> PlanContext<'a> {
         PlanContext {
-            live: self.live,
+            live: self.live.map(Cow::Borrowed),
             last_applied: self.last_applied,
             namespace: self.namespace,
             overwrite: self.overwrite,
@@ -210,21 +183,17 @@ impl LiveLastApplied {
 /// planned on two threads where the work splits; below it a thread costs more than it saves.
 const PARALLEL_FROM: usize = 1 << 20;
 
-/// A plan but its fields: the documents, the patch, the result, and the warnings that do not
-/// come from the fields. [`Staged::fields`] walks the fields one by one (a large object has
-/// hundreds of thousands: a writer need not hold them all); [`Staged::into_plan`] makes the
-/// [`Plan`].
-#[derive(Debug)]
-pub struct Staged<'a, 's> {
-    meta: Option<Meta<'s>>,
-    mode: PatchType,
+/// The plan of one object: the documents, the patch, the result, every field's action and why
+/// (as one [`Tree`]), and the warnings.
+#[derive(Clone, Debug)]
+pub struct Plan {
     /// The new last-applied annotation, when `modified` does not hold it; empty when it does
-    /// (it is as long as the object: one copy is enough). See [`Staged::annotation`].
+    /// (it is as long as the object: one copy is enough). See [`Plan::annotation`].
     annotation: String,
     /// The local object as kubectl sends it (namespace filled, annotation set).
     pub modified: Value,
     /// The live object as kubectl patches it (`None`: a create).
-    live: Option<Cow<'a, Value>>,
+    pub live: Option<Value>,
     /// The last-applied configuration the plan started from (`None`: none).
     pub last_applied: Option<Value>,
     /// Which patch is sent; `None` when nothing would be sent (unchanged, or a create).
@@ -234,12 +203,14 @@ pub struct Staged<'a, 's> {
     /// The live object after the apply; for a create, the created object (the POST body).
     pub result: Value,
     create: bool,
-    halves: Option<ThreeWay>,
-    /// The warnings found before the fields (the missing annotation).
-    before: Vec<Warning>,
+    /// The two halves of the three-way strategic merge patch (teaching view), when kept.
+    pub halves: Option<ThreeWay>,
+    /// Every field's action and why.
+    pub tree: Tree,
+    pub warnings: Vec<Warning>,
 }
 
-impl Staged<'_, '_> {
+impl Plan {
     /// Whether the documents are large enough to split the work between threads.
     #[must_use]
     pub fn is_large(&self) -> bool {
@@ -262,9 +233,67 @@ impl Staged<'_, '_> {
         self.create.then_some(&self.result)
     }
 
-    /// Walk every field in order, handing each to `sink` as it is found; returns the plan's
-    /// warnings (all of them, in [`Plan::warnings`]' order).
-    pub fn fields<'v>(&'v self, sink: impl FnMut(FieldRef<'_, 'v>)) -> Vec<Warning> {
+    /// The documents the tree's fields are in ([`Doc`] order).
+    #[must_use]
+    pub fn docs(&self) -> tree::Docs<'_> {
+        [
+            self.last_applied.as_ref(),
+            Some(&self.modified),
+            self.live.as_ref(),
+            Some(&self.result),
+        ]
+    }
+
+    /// A field with its values.
+    #[must_use]
+    pub fn field(&self, id: FieldId) -> Option<Field<'_, '_>> {
+        self.tree.field(id, &self.docs())
+    }
+
+    /// The `i`-th field (0-based, in order) with its values.
+    #[must_use]
+    pub fn nth_field(&self, i: usize) -> Option<Field<'_, '_>> {
+        self.field(self.tree.nth(i)?)
+    }
+
+    /// Every field in order, with its values.
+    #[must_use]
+    pub fn fields(&self) -> Fields<'_, '_> {
+        self.tree.fields(&self.docs())
+    }
+
+    /// A field's path, as the plan prints it.
+    #[must_use]
+    pub fn path(&self, id: FieldId) -> PathOf<'_> {
+        self.tree.path(id)
+    }
+}
+
+/// What [`stage`] made: a plan but its fields.
+struct Staged<'a, 's> {
+    meta: Option<Meta<'s>>,
+    mode: PatchType,
+    annotation: String,
+    modified: Value,
+    live: Option<Cow<'a, Value>>,
+    last_applied: Option<Value>,
+    patch_type: Option<PatchType>,
+    patch: Option<Value>,
+    result: Value,
+    create: bool,
+    halves: Option<ThreeWay>,
+    /// The warnings found before the fields (the missing annotation).
+    before: Vec<Warning>,
+}
+
+impl Staged<'_, '_> {
+    /// Walk every field into the plan's tree, with the lints beside the walk.
+    fn into_plan(self) -> Plan {
+        let annotation_len = if self.annotation.is_empty() {
+            annotation::of(&self.modified).map_or(0, str::len)
+        } else {
+            self.annotation.len()
+        };
         let docs = fields::Docs {
             last_applied: self.last_applied.as_ref(),
             local: Some(&self.modified),
@@ -277,49 +306,50 @@ impl Staged<'_, '_> {
             live: self.live.as_deref(),
             last_applied: self.last_applied.as_ref(),
             result: &self.result,
-            annotation: self.annotation(),
+            annotation: if self.annotation.is_empty() {
+                annotation::of(&self.modified).unwrap_or_default()
+            } else {
+                &self.annotation
+            },
             meta: self.meta,
         };
-        // The lints read the documents only: they run beside the walk.
-        let (lint, from_fields) = smp::both(
-            self.is_large(),
-            || super::lint::check(&lint_input),
-            || fields::walk(&docs, self.meta, self.mode, sink),
+        // The lints read the documents only: they run beside the walk. So does the copy of a
+        // live object the caller lent.
+        let large = annotation_len >= PARALLEL_FROM;
+        let ((lint, live), (tree, from_fields)) = smp::both(
+            large,
+            || {
+                let lint = super::lint::check(&lint_input);
+                let live = match &self.live {
+                    Some(Cow::Borrowed(v)) => Some((*v).clone()),
+                    _ => None,
+                };
+                (lint, live)
+            },
+            || fields::walk(&docs, self.meta, self.mode),
         );
-        if self.create {
+        let warnings = if self.create {
             // A create has no live object to warn about: the lints only.
-            return lint;
-        }
-        let mut warnings = self.before.clone();
-        warnings.extend(from_fields);
-        warnings.extend(lint);
-        warnings
-    }
-
-    /// The plan, with the fields and warnings [`Staged::fields`] gave.
-    #[must_use]
-    pub fn into_plan(self, fields: Vec<FieldPlan>, warnings: Vec<Warning>) -> Plan {
-        let annotation = if self.annotation.is_empty() {
-            self.annotation().to_owned()
+            lint
         } else {
-            self.annotation
+            let mut warnings = self.before;
+            warnings.extend(from_fields);
+            warnings.extend(lint);
+            warnings
         };
-        let (result, created) = if self.create {
-            (self.result.clone(), Some(self.result))
-        } else {
-            (self.result, None)
-        };
+        let live = live.or_else(|| self.live.map(Cow::into_owned));
         Plan {
+            annotation: self.annotation,
+            modified: self.modified,
+            live,
+            last_applied: self.last_applied,
             patch_type: self.patch_type,
             patch: self.patch,
-            result,
-            created,
-            fields,
-            warnings,
-            annotation,
-            last_applied: self.last_applied,
-            modified: self.modified,
+            result: self.result,
+            create: self.create,
             halves: self.halves,
+            tree,
+            warnings,
         }
     }
 }
@@ -329,24 +359,21 @@ impl Staged<'_, '_> {
 /// # Errors
 /// [`PlanError`]: input mismatches, kubectl failures, `--overwrite=false` conflicts.
 pub fn plan(input: &PlanInput<'_>, schema: &Schema) -> Result<Plan, PlanError> {
-    let staged = stage_with(input.local.clone(), input.context(), schema, true)?;
-    let mut fields = Vec::new();
-    let warnings = staged.fields(|f| fields.push(f.into_owned()));
-    Ok(staged.into_plan(fields, warnings))
+    Ok(stage_with(input.local.clone(), input.context(), schema, true)?.into_plan())
 }
 
-/// Plan one object but its fields, taking the local object (it becomes the plan's modified
-/// document: no copy is made). The three-way patch's halves are not kept
-/// ([`Plan::halves`] is `None`).
+/// Plan one object, taking the local object and the live one (they become the plan's
+/// documents: no copy is made of what the context owns). The three-way patch's halves are not
+/// kept ([`Plan::halves`] is `None`).
 ///
 /// # Errors
 /// As [`plan`].
-pub fn stage_owned<'a, 's>(
+pub fn plan_owned(
     local: Value,
-    context: PlanContext<'a>,
-    schema: &'s Schema,
-) -> Result<Staged<'a, 's>, PlanError> {
-    stage_with(local, context, schema, false)
+    context: PlanContext<'_>,
+    schema: &Schema,
+) -> Result<Plan, PlanError> {
+    Ok(stage_with(local, context, schema, false)?.into_plan())
 }
 
 fn stage_with<'a, 's>(
@@ -369,11 +396,11 @@ fn stage_with<'a, 's>(
     let Some(live) = input.live else {
         return Ok(stage_create(annotation, modified, meta));
     };
-    check_same_object(local, live)?;
+    check_same_object(local, &live)?;
 
     let mut before = Vec::new();
     // The live object as kubectl patches it: copied only when the annotation is replaced.
-    let mut current = Cow::Borrowed(live);
+    let mut current = live;
     let original: Option<Value> = match input.last_applied {
         LastApplied::Given(doc) => {
             // As kubectl recorded it when it applied: with the namespace it applied to.
@@ -390,10 +417,10 @@ fn stage_with<'a, 's>(
             current = Cow::Owned(annotation::with_annotation(&current, &text));
             Some(doc)
         }
-        LastApplied::FromLive => match annotation::of(live) {
+        LastApplied::FromLive => match annotation::of(&current) {
             None => {
-                if !has_annotation_key(live) {
-                    before.push(Warning::missing_annotation(live));
+                if !has_annotation_key(&current) {
+                    before.push(Warning::missing_annotation(&current));
                 }
                 None
             }
@@ -592,7 +619,10 @@ fn prepare_local(
     let namespaced = match schema.is_namespaced(api_version, kind) {
         Some(n) => n,
         // Unknown kinds (custom resources): namespaced unless the live object says otherwise.
-        None => input.live.is_none_or(|live| !identity(live).2.is_empty()),
+        None => input
+            .live
+            .as_deref()
+            .is_none_or(|live| !identity(live).2.is_empty()),
     };
     if !namespaced {
         return Ok(local);
@@ -610,7 +640,11 @@ fn prepare_local(
         ));
     }
     if namespace.is_empty() {
-        let live_namespace = input.live.map(|l| identity(l).2).filter(|n| !n.is_empty());
+        let live_namespace = input
+            .live
+            .as_deref()
+            .map(|l| identity(l).2)
+            .filter(|n| !n.is_empty());
         let ns = input
             .namespace
             .or(live_namespace)

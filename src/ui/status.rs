@@ -14,7 +14,7 @@ use crate::theme::{self, Theme};
 pub fn header(model: &Model, theme: &Theme, area: Rect, buf: &mut Buffer) {
     buf.set_style(area, theme.header);
     let plan = &model.plan;
-    let what = match (&plan.created, plan.patch_type) {
+    let what = match (plan.created(), plan.patch_type) {
         (Some(_), _) => "create",
         (None, Some(PatchType::Strategic)) => "PATCH strategic",
         (None, Some(PatchType::Merge)) => "PATCH merge",

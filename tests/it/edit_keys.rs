@@ -46,13 +46,12 @@ fn last_applied(h: &Harness) -> Value {
 }
 
 fn action(h: &Harness, path: &str) -> Action {
-    h.model
-        .plan
-        .fields
-        .iter()
-        .find(|f| f.path.to_string() == path)
-        .unwrap_or_else(|| panic!("no field {path}"))
-        .action
+    let steps: applyscope::engine::plan::FieldPath = path.parse().unwrap();
+    let tree = &h.model.plan.tree;
+    tree.action(
+        tree.find(&steps.0)
+            .unwrap_or_else(|| panic!("no field {path}")),
+    )
 }
 
 fn notice(h: &Harness) -> String {

@@ -7,7 +7,7 @@ use std::path::Path;
 
 use applyscope::cli::plan::{PlanDocs, compute};
 use applyscope::document::parse_documents;
-use applyscope::engine::plan::{Action, FieldPlan, LAST_APPLIED, Plan};
+use applyscope::engine::plan::{Action, Field, FieldPath, LAST_APPLIED, Plan};
 use applyscope::examples::{EXAMPLES, Example, find};
 use applyscope::json;
 use applyscope::value::Value;
@@ -34,16 +34,17 @@ fn plan_named(name: &str) -> Plan {
     plan_of(find(name).unwrap_or_else(|| panic!("no example {name}")))
 }
 
-fn field<'p>(p: &'p Plan, path: &str) -> &'p FieldPlan {
-    p.fields
-        .iter()
-        .find(|f| f.path.to_string() == path)
+fn field<'p>(p: &'p Plan, path: &str) -> Field<'p, 'p> {
+    let steps: FieldPath = path.parse().unwrap();
+    p.tree
+        .find(&steps.0)
+        .and_then(|id| p.field(id))
         .unwrap_or_else(|| {
             panic!(
                 "no field {path} in {:#?}",
-                p.fields
-                    .iter()
-                    .map(|f| f.path.to_string())
+                p.tree
+                    .ids()
+                    .map(|id| p.path(id).to_string())
                     .collect::<Vec<_>>()
             )
         })
@@ -52,10 +53,10 @@ fn field<'p>(p: &'p Plan, path: &str) -> &'p FieldPlan {
 /// A field's action, table and row: `(action, "primitive" | "map" | "listElement", row)`.
 fn why(p: &Plan, path: &str) -> (Action, String, &'static str) {
     let f = field(p, path);
-    (f.action, table_name(f), f.reason.row)
+    (f.action, table_name(&f), f.reason.row)
 }
 
-fn table_name(f: &FieldPlan) -> String {
+fn table_name(f: &Field<'_, '_>) -> String {
     applyscope::value::to_value(f.reason.table)
         .unwrap()
         .as_str()
@@ -173,13 +174,13 @@ fn every_example_agrees_with_kubectl() {
         );
         assert_eq!(p.result, k["result"], "{}: result", e.name);
         assert_eq!(
-            p.created.clone().unwrap_or(Value::Null),
+            p.created().cloned().unwrap_or(Value::Null),
             k.get("created").cloned().unwrap_or(Value::Null),
             "{}: created",
             e.name
         );
         let sent = k["result"]["metadata"]["annotations"][LAST_APPLIED].as_str();
-        assert_eq!(Some(p.annotation.as_str()), sent, "{}: annotation", e.name);
+        assert_eq!(Some(p.annotation()), sent, "{}: annotation", e.name);
         // kubectl's only warning is the missing annotation.
         assert_eq!(
             k["kubectl_stderr"]
@@ -368,7 +369,7 @@ fn strategy_recreate_retainkeys() {
     // The row alone says "keep"; $retainKeys clears it.
     let ru = field(&p, "spec.strategy.rollingUpdate");
     assert_eq!(
-        (ru.action, table_name(ru), ru.reason.row),
+        (ru.action, table_name(&ru), ru.reason.row),
         (Action::Clear, MAP.into(), NOTHING)
     );
     assert_eq!(ru.reason.directive.as_deref(), Some("$retainKeys"));
@@ -593,8 +594,8 @@ fn create_service() {
             == 1
     );
     let p = plan_of(e);
-    assert!(p.patch.is_none() && p.created.is_some());
-    assert!(p.fields.iter().all(|f| f.action == Action::Add));
+    assert!(p.patch.is_none() && p.created().is_some());
+    assert!(p.fields().all(|(f, _)| f.action == Action::Add));
     assert_eq!(
         why(&p, "spec.selector"),
         (Action::Add, MAP.into(), SET_LOCAL)
@@ -619,8 +620,9 @@ fn examples_cover_every_table_row_and_action() {
     let mut rows: BTreeSet<(String, &'static str)> = BTreeSet::new();
     let mut actions: BTreeSet<&'static str> = BTreeSet::new();
     for e in EXAMPLES {
-        for f in &plan_of(e).fields {
-            rows.insert((table_name(f), f.reason.row));
+        let p = plan_of(e);
+        for (f, _) in p.fields() {
+            rows.insert((table_name(&f), f.reason.row));
             actions.insert(f.action.name());
         }
     }
@@ -660,8 +662,8 @@ fn hpa_handover() {
     assert_eq!(
         (
             replicas.action,
-            replicas.live.clone(),
-            replicas.result.clone()
+            replicas.live.cloned(),
+            replicas.result.cloned()
         ),
         (Action::Set, Some(7.into()), Some(3.into()))
     );
@@ -681,7 +683,7 @@ fn hpa_handover() {
     let after = applyscope::cli::plan::compute(&docs, None, true).unwrap();
     let replicas = field(&after, "spec.replicas");
     assert_eq!(
-        (replicas.action, replicas.result.clone()),
+        (replicas.action, replicas.result.cloned()),
         (Action::Retain, Some(7.into()))
     );
     // Without the drop from last-applied, removing it from the file would clear it.

@@ -33,7 +33,11 @@ fn harness_of(last_applied: Option<&str>, local: &str, live: Option<&str>) -> Ha
 }
 
 fn field_action(h: &Harness) -> Action {
-    h.model.plan.fields[h.model.current_field().unwrap()].action
+    h.model
+        .plan
+        .nth_field(h.model.current_field().unwrap())
+        .unwrap()
+        .action
 }
 
 // ---- key scripts ------------------------------------------------------------------------
@@ -399,10 +403,9 @@ fn the_deciding_row_shows_in_a_short_why_panel() {
         h.resize(60, 20);
         for _ in 0..6 {
             h.press("n");
-            let decided = h
-                .model
-                .current_field()
-                .map(|f| applyscope::app::why::deciding_row(&h.model.plan.fields[f].reason));
+            let decided = h.model.current_field().map(|f| {
+                applyscope::app::why::deciding_row(h.model.plan.nth_field(f).unwrap().reason)
+            });
             if let Some(Some(_)) = decided {
                 let text = h.text();
                 assert!(text.contains('▶'), "{}:\n{text}", example.name);

@@ -153,7 +153,7 @@ impl Summary {
     #[must_use]
     pub fn of_plan(plan: &Plan) -> Summary {
         let (mut add, mut set, mut clear, mut delete) = (0, 0, 0, 0);
-        for f in &plan.fields {
+        for (f, _) in plan.fields() {
             match f.action {
                 Action::Add => add += 1,
                 Action::Set => set += 1,
@@ -170,7 +170,7 @@ impl Summary {
         }
         codes.sort_by_key(|c| Reverse(severity(c)));
         Summary {
-            op: match (&plan.created, plan.patch_type) {
+            op: match (plan.created(), plan.patch_type) {
                 (Some(_), _) => Op::Create,
                 (None, Some(t)) => Op::Patch(t),
                 (None, None) => Op::Unchanged,

@@ -61,7 +61,7 @@ mod tests {
         let local = json!({"apiVersion": "v1", "kind": "Secret", "metadata": {"name": "db", "namespace": "default"},
                            "data": {"password": "czNjcjN0"}, "stringData": {"url": "postgres://u:p@db"}});
         let p = plan_of(&local, None, None).unwrap();
-        assert!(p.annotation.contains("postgres://u:p@db"));
+        assert!(p.annotation().contains("postgres://u:p@db"));
         let w = with_code(&p.warnings, SECRET_IN_ANNOTATION);
         assert_eq!(w.len(), 1, "{:?}", p.warnings);
         assert!(
