@@ -11,6 +11,7 @@ pub mod list;
 mod marks;
 mod model;
 pub mod patch;
+pub mod project;
 mod replan;
 mod source;
 pub mod why;

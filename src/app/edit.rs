@@ -263,16 +263,17 @@ pub fn edit_note(model: &Model) -> Option<String> {
         .edited
         .iter()
         .copied()
-        .find(|e| *e == id || model.paths.is_strict_ancestor(*e, id))?;
+        .find(|e| *e == id || model.plan.tree.is_strict_ancestor(*e, id))?;
     let where_ = if at == id {
         "here".to_owned()
     } else {
-        format!("at {}", model.paths.text(at))
+        format!("at {}", model.plan.path(at))
     };
     if model.secret && !model.reveal {
         return Some(format!("last-applied edited {where_} (not committed)"));
     }
-    let show = |doc: Option<&Value>| match doc.and_then(|d| model.paths.lookup(at, d)) {
+    let path = model.plan.tree.field_path(at);
+    let show = |doc: Option<&Value>| match doc.and_then(|d| path.lookup(d)) {
         None => "absent".to_owned(),
         Some(Value::Object(_)) => "{…}".to_owned(),
         Some(Value::Array(_)) => "[…]".to_owned(),

@@ -20,7 +20,7 @@ use serde::Serialize;
 pub use annotation::{LAST_APPLIED, encode as encode_annotation, of as annotation_of};
 pub use fields::{Action, FieldRef, Reason};
 pub use path::{FieldPath, PathText, Seg};
-pub use tree::{Doc, Field, FieldId, Fields, PathOf, PathTexts, Tree};
+pub use tree::{Doc, ElemStep, Field, FieldId, Fields, PathOf, PathTexts, Tree};
 pub use warnings::Warning;
 
 use super::jsonmerge::{self, Precondition};
@@ -260,6 +260,13 @@ impl Plan {
     #[must_use]
     pub fn fields(&self) -> Fields<'_, '_> {
         self.tree.fields(&self.docs())
+    }
+
+    /// The field a warning is about, if it is one of the plan's.
+    #[must_use]
+    pub fn warning_field(&self, warning: usize) -> Option<FieldId> {
+        let path: FieldPath = self.warnings.get(warning)?.path.as_deref()?.parse().ok()?;
+        self.tree.find(&path.0).filter(|id| self.tree.is_field(*id))
     }
 
     /// A field's path, as the plan prints it.

@@ -5,14 +5,24 @@
 //! A node holds no values: it holds each document's position of the field in its parent (an
 //! object's entry index, a list's item index), so a value is read from the document itself,
 //! never copied. A field's path is its node id; [`Tree::path`] prints it as the plan names it.
+//!
+//! A front end may add nodes for what no field is (a pane showing a document the plan did not
+//! walk, such as the server's answer): [`Tree::add`]. They follow the plan's nodes and are no
+//! fields.
 
-use std::fmt;
+mod kids;
+mod text;
+
+use std::sync::OnceLock;
 
 use crate::value::Value;
 
 use super::fields::{Action, Reason};
-use super::path::{Seg, write_seg};
+use super::path::Seg;
 use crate::engine::gofmt::FastMap;
+
+pub use kids::ElemStep;
+pub use text::{PathOf, PathTexts};
 
 /// A node of the [`Tree`]: a field (or the root, [`FieldId::ROOT`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -75,6 +85,12 @@ pub struct Tree {
     nodes: Vec<Node>,
     /// The distinct reasons (most fields share theirs with many others).
     reasons: Vec<Reason>,
+    /// How many nodes the plan made (the root and the fields); [`Tree::add`]ed ones follow.
+    planned: usize,
+    /// The children of the plan's nodes, made when first asked for.
+    kids: OnceLock<kids::Kids>,
+    /// The added nodes by parent and step.
+    added: FastMap<(u32, Seg), u32>,
 }
 
 /// A field of the tree, for one document set: see [`Tree::field`].
@@ -95,6 +111,12 @@ pub struct Field<'t, 'v> {
 pub type Docs<'v> = [Option<&'v Value>; 4];
 
 impl Tree {
+    /// A tree of no fields, for documents drawn on their own.
+    #[must_use]
+    pub fn empty() -> Tree {
+        Tree::new([false; 4])
+    }
+
     fn new(present: [bool; 4]) -> Tree {
         let mut nodes = Vec::new();
         nodes.push(Node {
@@ -108,13 +130,28 @@ impl Tree {
         Tree {
             nodes,
             reasons: Vec::new(),
+            planned: 1,
+            kids: OnceLock::new(),
+            added: FastMap::default(),
         }
     }
 
     /// How many fields (nodes but the root).
     #[must_use]
     pub fn len(&self) -> usize {
-        self.nodes.len() - 1
+        self.planned - 1
+    }
+
+    /// How many nodes, the root, the fields and the added ones (ids are below it).
+    #[must_use]
+    pub fn node_count(&self) -> usize {
+        self.nodes.len()
+    }
+
+    /// Is this node one of the plan's fields?
+    #[must_use]
+    pub fn is_field(&self, id: FieldId) -> bool {
+        id != FieldId::ROOT && id.index() < self.planned
     }
 
     #[must_use]
@@ -124,7 +161,7 @@ impl Tree {
 
     /// Every field's id, in order.
     pub fn ids(&self) -> impl ExactSizeIterator<Item = FieldId> + use<> {
-        (1..u32::try_from(self.nodes.len()).unwrap_or(u32::MAX)).map(FieldId)
+        (1..u32::try_from(self.planned).unwrap_or(u32::MAX)).map(FieldId)
     }
 
     /// The `i`-th field's id (0-based, in order).
@@ -178,7 +215,7 @@ impl Tree {
     #[must_use]
     pub fn reason(&self, id: FieldId) -> Option<&Reason> {
         self.node(id)
-            .filter(|n| n.step.is_some())
+            .filter(|_| self.is_field(id))
             .and_then(|n| self.reasons.get(n.reason as usize))
     }
 
@@ -202,12 +239,6 @@ impl Tree {
         false
     }
 
-    /// The path of a node, printed as the plan names it (`spec.containers[name=nginx].image`).
-    #[must_use]
-    pub fn path(&self, id: FieldId) -> PathOf<'_> {
-        PathOf { tree: self, id }
-    }
-
     /// The steps from the root to `id`.
     #[must_use]
     pub fn steps(&self, id: FieldId) -> Vec<&Seg> {
@@ -227,32 +258,6 @@ impl Tree {
     #[must_use]
     pub fn field_path(&self, id: FieldId) -> super::FieldPath {
         super::FieldPath(self.steps(id).into_iter().cloned().collect())
-    }
-
-    /// The child of `parent` at `step`, if there is one.
-    #[must_use]
-    pub fn child(&self, parent: FieldId, step: &Seg) -> Option<FieldId> {
-        // Children follow their parent, in order, each subtree whole.
-        let mut i = parent.index() + 1;
-        while let Some(n) = self.nodes.get(i) {
-            if n.parent == parent.0 {
-                if n.step.as_ref() == Some(step) {
-                    return Some(FieldId::at(i));
-                }
-            } else if !self.is_strict_ancestor(parent, FieldId::at(i)) {
-                return None;
-            }
-            i += 1;
-        }
-        None
-    }
-
-    /// The node at a path given as its steps, if the tree has it.
-    #[must_use]
-    pub fn find(&self, steps: &[Seg]) -> Option<FieldId> {
-        steps
-            .iter()
-            .try_fold(FieldId::ROOT, |at, step| self.child(at, step))
     }
 
     /// The value of a node in one of the documents (`doc`: that document's root).
@@ -397,7 +402,8 @@ impl Builder {
         id
     }
 
-    pub(crate) fn finish(self) -> Tree {
+    pub(crate) fn finish(mut self) -> Tree {
+        self.tree.planned = self.tree.nodes.len();
         self.tree
     }
 }
@@ -416,6 +422,9 @@ impl<'t, 'v> Iterator for Fields<'t, 'v> {
 
     fn next(&mut self) -> Option<Self::Item> {
         let id = FieldId::at(self.next);
+        if !self.tree.is_field(id) {
+            return None;
+        }
         let node = self.tree.node(id)?;
         self.next += 1;
         while self
@@ -443,58 +452,7 @@ impl<'t, 'v> Iterator for Fields<'t, 'v> {
     }
 
     fn size_hint(&self) -> (usize, Option<usize>) {
-        let n = self.tree.nodes.len().saturating_sub(self.next);
+        let n = self.tree.planned.saturating_sub(self.next);
         (n, Some(n))
-    }
-}
-
-/// A node's path as text: see [`Tree::path`].
-#[derive(Clone, Copy)]
-pub struct PathOf<'t> {
-    tree: &'t Tree,
-    id: FieldId,
-}
-
-impl fmt::Display for PathOf<'_> {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        for (i, step) in self.tree.steps(self.id).into_iter().enumerate() {
-            write_seg(f, step, i == 0)?;
-        }
-        Ok(())
-    }
-}
-
-/// A path's text built as the fields come in order: each field's is its parent's plus its
-/// step (see [`Tree::fields`]).
-#[derive(Default)]
-pub struct PathTexts {
-    text: String,
-    /// The open ancestors: id and where its text ends.
-    open: Vec<(FieldId, usize)>,
-}
-
-impl PathTexts {
-    /// The path of `id`, the next field in order.
-    pub fn next(&mut self, tree: &Tree, id: FieldId) -> &str {
-        let parent = tree.parent(id).unwrap_or(FieldId::ROOT);
-        while self.open.last().is_some_and(|(open, _)| *open != parent) {
-            self.open.pop();
-        }
-        if self.open.is_empty() && parent != FieldId::ROOT {
-            // Not the field after the last one: start from the parent's path.
-            self.text.clear();
-            for (i, step) in tree.steps(parent).into_iter().enumerate() {
-                let _ = write_seg(&mut self.text, step, i == 0);
-            }
-            self.open.push((parent, self.text.len()));
-        }
-        self.text
-            .truncate(self.open.last().map_or(0, |(_, end)| *end));
-        if let Some(step) = tree.step(id) {
-            let first = self.text.is_empty();
-            let _ = write_seg(&mut self.text, step, first);
-        }
-        self.open.push((id, self.text.len()));
-        &self.text
     }
 }
