@@ -179,6 +179,10 @@ impl LiveLastApplied {
     }
 }
 
+/// The fewest bytes of annotation a field takes (`"k":1,`): room is made for the annotation's
+/// length over this many fields (room not used costs no memory: the pages are never touched).
+const FIELD_BYTES: usize = 16;
+
 /// Documents whose new annotation is at least this long (about the local object's size) are
 /// planned on two threads where the work splits; below it a thread costs more than it saves.
 const PARALLEL_FROM: usize = 1 << 20;
@@ -333,7 +337,7 @@ impl Staged<'_, '_> {
                 };
                 (lint, live)
             },
-            || fields::walk(&docs, self.meta, self.mode),
+            || fields::walk(&docs, self.meta, self.mode, annotation_len / FIELD_BYTES),
         );
         let warnings = if self.create {
             // A create has no live object to warn about: the lints only.

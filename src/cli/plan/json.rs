@@ -231,13 +231,10 @@ fn plan<W: Write>(out: &mut Out<'_, W>, p: &Plan, level: usize) -> Result<(), Wr
     }
     out.key(first, "fields", level + 1);
     out.buf.push('[');
-    let mut paths = PathTexts::default();
-    for (i, (f, _)) in p.fields().enumerate() {
-        if i > 0 {
-            out.buf.push(',');
-        }
-        out.newline(level + 2);
-        field(out, &f, paths.next(&p.tree, f.id), level + 2)?;
+    if p.is_large() {
+        fields_on_two_threads(out, p, level)?;
+    } else {
+        fields(out, p, 0..p.tree.len(), level)?;
     }
     if !p.tree.is_empty() {
         out.newline(level + 1);
@@ -257,6 +254,75 @@ fn plan<W: Write>(out: &mut Out<'_, W>, p: &Plan, level: usize) -> Result<(), Wr
     out.newline(level);
     out.buf.push('}');
     out.flush_if_full()
+}
+
+/// The fields `range` (positions among the fields) of `fields`, each after its separator.
+fn fields<W: Write>(
+    out: &mut Out<'_, W>,
+    p: &Plan,
+    range: std::ops::Range<usize>,
+    level: usize,
+) -> Result<(), WriteError> {
+    let mut paths = PathTexts::default();
+    let start = range.start;
+    let fields = p.tree.fields_from(start + 1, &p.docs()).take(range.len());
+    for (i, (f, _)) in fields.enumerate() {
+        if start + i > 0 {
+            out.buf.push(',');
+        }
+        out.newline(level + 2);
+        field(out, &f, paths.next(&p.tree, f.id), level + 2)?;
+    }
+    Ok(())
+}
+
+/// Fields written a batch at a time.
+const BATCH: usize = 4096;
+
+/// [`fields`] of a large plan: every other batch is written on another thread (writing a field
+/// costs about what finding it did), in order.
+fn fields_on_two_threads<W: Write>(
+    out: &mut Out<'_, W>,
+    p: &Plan,
+    level: usize,
+) -> Result<(), WriteError> {
+    let n = p.tree.len();
+    let batch = |b: usize| b * BATCH..((b + 1) * BATCH).min(n);
+    let batches = n.div_ceil(BATCH);
+    let pretty = out.pretty;
+    std::thread::scope(|scope| {
+        let (tx, rx) = std::sync::mpsc::sync_channel::<Result<Vec<u8>, WriteError>>(2);
+        scope.spawn(move || {
+            for b in (1..batches).step_by(2) {
+                let mut text = Vec::new();
+                let written = {
+                    let mut other = Out::new(&mut text, pretty);
+                    fields(&mut other, p, batch(b), level).and_then(|()| other.finish())
+                };
+                let written = written.map(|()| text);
+                // The writer stopped (it failed): nothing more to hand over.
+                if tx.send(written).is_err() {
+                    break;
+                }
+            }
+        });
+        for b in 0..batches {
+            if b % 2 == 0 {
+                fields(out, p, batch(b), level)?;
+            } else {
+                let text = rx
+                    .recv()
+                    .map_err(|_| std::io::Error::other("the writing thread stopped"))??;
+                if let Some(e) = out.failed.take() {
+                    return Err(e.into());
+                }
+                out.sink.write_all(out.buf.as_bytes())?;
+                out.buf.clear();
+                out.sink.write_all(&text)?;
+            }
+        }
+        Ok(())
+    })
 }
 
 /// One entry of `fields`, at `level`.

@@ -305,15 +305,17 @@ struct Walker<'v> {
 
 /// Every field of the union of the documents, in result order, as a tree; and the warnings
 /// the fields call for.
+/// `expected`: about how many fields there are (room is made for them at once).
 pub(crate) fn walk(
     docs: &Docs<'_>,
     meta: Option<Meta<'_>>,
     mode: PatchType,
+    expected: usize,
 ) -> (Tree, Vec<Warning>) {
     let present = [docs.last_applied, docs.local, docs.live, docs.result].map(|d| d.is_some());
     let mut w = Walker {
         mode,
-        tree: tree::Builder::new(present),
+        tree: tree::Builder::new(present, expected),
         warnings: warnings::Collector::new(docs.result.is_some()),
         path: Vec::new(),
         ids: Vec::new(),

@@ -364,9 +364,11 @@ pub(crate) struct Builder {
 
 impl Builder {
     /// A tree holding only the root; `present`: which documents exist.
-    pub(crate) fn new(present: [bool; 4]) -> Builder {
+    pub(crate) fn new(present: [bool; 4], capacity: usize) -> Builder {
+        let mut tree = Tree::new(present);
+        tree.nodes.reserve(capacity);
         Builder {
-            tree: Tree::new(present),
+            tree,
             reasons_seen: FastMap::default(),
         }
     }

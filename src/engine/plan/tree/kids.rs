@@ -18,8 +18,8 @@ const SCAN_MAX: usize = 16;
 pub(super) struct Kids {
     first: Vec<u32>,
     list: Vec<u32>,
-    /// Children by parent and step, for the parents with many (made when first needed).
-    by_step: std::sync::OnceLock<FastMap<(u32, Seg), u32>>,
+    /// The children of a parent with many, by step (made for a parent when first needed).
+    by_step: std::sync::Arc<std::sync::Mutex<FastMap<u32, FastMap<Seg, u32>>>>,
 }
 
 /// How a list's elements are named in paths: by a merge key's value, as set items, or by
@@ -76,7 +76,7 @@ impl Tree {
             Kids {
                 first,
                 list,
-                by_step: std::sync::OnceLock::new(),
+                by_step: std::sync::Arc::default(),
             }
         })
     }
@@ -101,18 +101,21 @@ impl Tree {
                 .copied()
                 .find(|k| self.nodes.get(*k as usize).and_then(|n| n.step.as_ref()) == Some(step))
         } else {
-            let index = self.kid_index().by_step.get_or_init(|| {
+            let mut by_step = self
+                .kid_index()
+                .by_step
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner);
+            let index = by_step.entry(parent.0).or_insert_with(|| {
                 let mut index = FastMap::default();
-                for (i, node) in self.nodes.iter().enumerate().take(self.planned).skip(1) {
-                    if let Some(step) = &node.step {
-                        index
-                            .entry((node.parent, step.clone()))
-                            .or_insert(u32::try_from(i).unwrap_or(u32::MAX));
+                for &k in kids {
+                    if let Some(step) = self.nodes.get(k as usize).and_then(|n| n.step.as_ref()) {
+                        index.entry(step.clone()).or_insert(k);
                     }
                 }
                 index
             });
-            index.get(&(parent.0, step.clone())).copied()
+            index.get(step).copied()
         };
         planned
             .or_else(|| self.added.get(&(parent.0, step.clone())).copied())
