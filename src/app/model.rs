@@ -278,8 +278,8 @@ impl Model {
         let stops = stops(&plan.tree);
         let nav = (0..u32::try_from(plan.tree.len()).unwrap_or(NONE)).collect();
         let mut counts = [0; 7];
-        for id in plan.tree.ids() {
-            if let Some(i) = Action::ALL.iter().position(|a| *a == plan.tree.action(id)) {
+        for action in plan.tree.actions() {
+            if let Some(i) = Action::ALL.iter().position(|a| *a == action) {
                 counts[i] += 1;
             }
         }
@@ -606,7 +606,7 @@ fn field_warnings(plan: &Plan) -> Vec<Option<usize>> {
 
 /// Which fields `n`/`N` stop at.
 fn stops(tree: &Tree) -> Vec<bool> {
-    let actions: Vec<Action> = tree.ids().map(|id| tree.action(id)).collect();
+    let actions: Vec<Action> = tree.actions().collect();
     let action_of = |id: FieldId| tree.is_field(id).then(|| tree.action(id));
     tree.ids()
         .enumerate()

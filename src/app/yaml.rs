@@ -1,4 +1,5 @@
-//! A document as YAML lines, each carrying the field path it shows, so panes align by path.
+//! A pane's YAML lines ([`DocLine`], each carrying the plan tree's node it shows; drawn by
+//! `super::project`) and the text in them.
 //!
 //! Block style as `kubectl get -o yaml` prints it, but in the document's own key order; list
 //! items as `- `, with the first key of a map item on the dash line. Scalars are quoted where

@@ -595,7 +595,7 @@ fn create_service() {
     );
     let p = plan_of(e);
     assert!(p.patch.is_none() && p.created().is_some());
-    assert!(p.fields().all(|(f, _)| f.action == Action::Add));
+    assert!(p.fields().all(|f| f.action == Action::Add));
     assert_eq!(
         why(&p, "spec.selector"),
         (Action::Add, MAP.into(), SET_LOCAL)
@@ -621,7 +621,7 @@ fn examples_cover_every_table_row_and_action() {
     let mut actions: BTreeSet<&'static str> = BTreeSet::new();
     for e in EXAMPLES {
         let p = plan_of(e);
-        for (f, _) in p.fields() {
+        for f in p.fields() {
             rows.insert((table_name(&f), f.reason.row));
             actions.insert(f.action.name());
         }

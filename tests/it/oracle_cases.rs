@@ -155,7 +155,7 @@ fn check_lib(case: &Case) -> Result<(), String> {
 /// unchanged, add present.
 fn check_fields_agree(p: &plan::Plan) -> Result<(), String> {
     use plan::Action::*;
-    for (f, _) in p.fields() {
+    for f in p.fields() {
         let path = p.tree.field_path(f.id);
         let in_result = path.lookup(&p.result);
         match f.action {

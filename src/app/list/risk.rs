@@ -153,8 +153,8 @@ impl Summary {
     #[must_use]
     pub fn of_plan(plan: &Plan) -> Summary {
         let (mut add, mut set, mut clear, mut delete) = (0, 0, 0, 0);
-        for (f, _) in plan.fields() {
-            match f.action {
+        for action in plan.tree.actions() {
+            match action {
                 Action::Add => add += 1,
                 Action::Set => set += 1,
                 Action::Clear => clear += 1,

@@ -266,7 +266,7 @@ fn fields<W: Write>(
     let mut paths = PathTexts::default();
     let start = range.start;
     let fields = p.tree.fields_from(start + 1, &p.docs()).take(range.len());
-    for (i, (f, _)) in fields.enumerate() {
+    for (i, f) in fields.enumerate() {
         if start + i > 0 {
             out.buf.push(',');
         }

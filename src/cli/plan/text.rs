@@ -40,7 +40,7 @@ pub fn text(p: &Plan) -> String {
     let mut paths = PathTexts::default();
     // The shown fields' paths, and the widest (up to 70 characters).
     let mut shown = Vec::new();
-    for (f, _) in p.fields() {
+    for f in p.fields() {
         counts[action_index(f.action)] += 1;
         if f.action != Action::Unchanged {
             shown.push((f, paths.next(&p.tree, f.id).to_owned()));

@@ -105,7 +105,7 @@ fn plan<W: Write>(out: &mut Out<'_, W>, p: &Plan, depth: usize) -> std::io::Resu
     } else {
         out.y.begin_list();
         let mut paths = PathTexts::default();
-        for (f, _) in p.fields() {
+        for f in p.fields() {
             out.y.item();
             field(out, &f, paths.next(&p.tree, f.id), depth + 2);
             out.flush_if_full()?;
@@ -206,7 +206,7 @@ pub(super) fn plan_value(p: &Plan) -> Value {
     let mut paths = PathTexts::default();
     let fields: Vec<Value> = p
         .fields()
-        .map(|(f, _)| {
+        .map(|f| {
             let mut r = Map::new();
             for (k, v) in entries::reason(f.reason) {
                 r.insert(

@@ -164,6 +164,15 @@ impl Tree {
         (1..u32::try_from(self.planned).unwrap_or(u32::MAX)).map(FieldId)
     }
 
+    /// Every field's action, in order.
+    pub fn actions(&self) -> impl ExactSizeIterator<Item = Action> + '_ {
+        self.nodes
+            .get(1..self.planned)
+            .unwrap_or_default()
+            .iter()
+            .map(|n| n.action)
+    }
+
     /// The `i`-th field's id (0-based, in order).
     #[must_use]
     pub fn nth(&self, i: usize) -> Option<FieldId> {
@@ -419,8 +428,7 @@ pub struct Fields<'t, 'v> {
 }
 
 impl<'t, 'v> Iterator for Fields<'t, 'v> {
-    /// The field, and its values in every document (the field's own or not).
-    type Item = (Field<'t, 'v>, Docs<'v>);
+    type Item = Field<'t, 'v>;
 
     fn next(&mut self) -> Option<Self::Item> {
         let id = FieldId::at(self.next);
@@ -450,7 +458,7 @@ impl<'t, 'v> Iterator for Fields<'t, 'v> {
             result: values[Doc::Result as usize].filter(|_| own.values),
             last_applied: values[Doc::LastApplied as usize].filter(|_| own.last_applied),
         };
-        Some((field, values))
+        Some(field)
     }
 
     fn size_hint(&self) -> (usize, Option<usize>) {
