@@ -16,10 +16,11 @@
 use std::fmt::Write as _;
 
 use applyscope::cli::diff::{self, Options};
-use applyscope::cli::objects::{self, Pair};
 use applyscope::cli::plan::{Format, print_many};
 use applyscope::engine::plan::encode_annotation;
 use applyscope::json;
+use applyscope::session::objects::{self, Pair};
+use applyscope::session::plan::{plan_all, plan_pair};
 use applyscope::value::Value;
 
 const OBJECTS: usize = 1_000;
@@ -143,7 +144,7 @@ fn read_pair_plan_print(bencher: divan::Bencher) {
     let (local, live) = inputs();
     bencher.bench(|| {
         let pairs = pairs(&local, &live);
-        let plans = objects::plan_all(&pairs, None, true);
+        let plans = plan_all(&pairs, None, true);
         assert!(plans.iter().all(Result::is_ok));
         print_many(&pairs, &plans, Format::Json).unwrap()
     });
@@ -153,7 +154,7 @@ fn read_pair_plan_print(bencher: divan::Bencher) {
 fn plan_parallel(bencher: divan::Bencher) {
     let (local, live) = inputs();
     let pairs = pairs(&local, &live);
-    bencher.bench(|| objects::plan_all(&pairs, None, true));
+    bencher.bench(|| plan_all(&pairs, None, true));
 }
 
 #[divan::bench(sample_count = 10)]
@@ -163,7 +164,7 @@ fn plan_sequential(bencher: divan::Bencher) {
     bencher.bench(|| {
         pairs
             .iter()
-            .map(|p| objects::plan_pair(p, None, true))
+            .map(|p| plan_pair(p, None, true))
             .collect::<Vec<_>>()
     });
 }
@@ -173,7 +174,7 @@ fn diff_all(bencher: divan::Bencher) {
     let (local, live) = inputs();
     bencher.bench(|| {
         let pairs = pairs(&local, &live);
-        let plans = objects::plan_all(&pairs, None, true);
+        let plans = plan_all(&pairs, None, true);
         let diffs: Vec<_> = pairs
             .iter()
             .zip(&plans)
@@ -193,7 +194,7 @@ fn read_pair(bencher: divan::Bencher) {
 fn print_json(bencher: divan::Bencher) {
     let (local, live) = inputs();
     let pairs = pairs(&local, &live);
-    let plans = objects::plan_all(&pairs, None, true);
+    let plans = plan_all(&pairs, None, true);
     bencher.bench(|| print_many(&pairs, &plans, Format::Json).unwrap());
 }
 
@@ -218,13 +219,13 @@ fn first_frame(
 #[divan::bench(sample_count = 10)]
 fn list_first_frame(bencher: divan::Bencher) {
     let (local, live) = inputs();
-    bencher.bench(|| first_frame(applyscope::cli::list::plan_items(pairs(&local, &live))));
+    bencher.bench(|| first_frame(applyscope::session::open::plan_items(pairs(&local, &live))));
 }
 
 #[divan::bench(sample_count = 10)]
 fn list_build_and_draw(bencher: divan::Bencher) {
     let (local, live) = inputs();
     bencher
-        .with_inputs(|| applyscope::cli::list::plan_items(pairs(&local, &live)))
+        .with_inputs(|| applyscope::session::open::plan_items(pairs(&local, &live)))
         .bench_values(first_frame);
 }

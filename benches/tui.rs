@@ -4,8 +4,8 @@
 //! `cargo bench --bench tui`
 
 use applyscope::app::{Message, Model, Source, update};
-use applyscope::cli::plan::PlanDocs;
 use applyscope::json;
+use applyscope::session::Docs;
 use applyscope::theme::Theme;
 use applyscope::ui;
 use applyscope::value::{Map, Value};
@@ -42,7 +42,7 @@ fn source(lines: usize) -> Source {
     Source {
         title: format!("{lines} lines"),
         about: String::new(),
-        docs: PlanDocs {
+        docs: Docs {
             local,
             live: Some(last.clone()),
             last_applied: Some(last),
@@ -73,7 +73,7 @@ fn first_frame(bencher: Bencher, lines: usize) {
 fn model_and_frame_without_plan(bencher: Bencher, lines: usize) {
     let theme = Theme::default();
     let s = source(lines);
-    let plan = applyscope::cli::plan::compute(&s.docs, None, true).ok();
+    let plan = applyscope::session::plan::compute(&s.docs, None, true).ok();
     bencher
         .with_inputs(|| (source(lines), plan.clone()))
         .bench_values(|(s, plan)| {

@@ -6,26 +6,23 @@ pub mod cluster;
 pub mod commit;
 pub mod edit;
 pub mod editor;
-pub mod files;
 pub mod list;
 mod marks;
 mod model;
 pub mod patch;
 pub mod project;
 mod replan;
-mod source;
 pub mod why;
 pub mod yaml;
 
 use std::path::PathBuf;
 
+pub use crate::session::{Docs, EditOptions, Files, Loaded, ReloadRequest, Source};
 pub use commit::{AnnotationPreview, CommitPreview, WriteFailure};
-pub use edit::{EditOptions, EditState};
+pub use edit::EditState;
 pub use editor::EditorSession;
-pub use files::{Docs, Files, Loaded, ReloadRequest};
 pub use list::{App, List};
 pub use model::{Model, Pane, PaneKind};
-pub use source::Source;
 
 use crate::engine::plan::Action;
 

@@ -5,21 +5,22 @@
 
 mod cluster;
 pub mod diff;
-mod input;
+pub mod invocation;
 mod last_applied;
-pub mod list;
-pub mod objects;
 mod patch;
 pub mod plan;
 
-use std::fmt;
 use std::io::IsTerminal as _;
 use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand};
 
+use crate::session::open::{Open, OpenRequest};
+use crate::session::{EditOptions, input, objects};
+
+/// A command's failure: the session's error (its exit status and one-line message).
+pub use crate::session::Error as CliError;
 pub use cluster::{ApplyArgs, ClusterArgs};
-pub use last_applied::ANNOTATIONS_LIMIT;
 pub use patch::PatchCommand;
 
 /// See what `kubectl apply` will do to a live Kubernetes object, field by field, and why.
@@ -101,54 +102,44 @@ pub enum Command {
     LastApplied(last_applied::LastAppliedCommand),
     /// List the built-in examples (open one with `--example NAME`).
     Examples,
+    /// Print the shell completion script: `applyscope completions bash > /etc/bash_completion.d/applyscope`.
+    Completions {
+        /// bash, zsh, fish, elvish or powershell.
+        shell: clap_complete::Shell,
+    },
+    /// Print the man page (roff): `applyscope man > ~/.local/share/man/man1/applyscope.1`.
+    Man,
     /// Send what `kubectl apply` would send to the cluster (with `--yes`; a server dry run
     /// first). Without `--yes`, print the requests and send nothing.
     Apply(ApplyArgs),
 }
 
-/// Why a command failed, and so its exit status.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum CliError {
-    /// Bad input: exit 2. The message names the file and place.
-    Input(String),
-    /// The operation failed: exit 1.
-    Failed(String),
+/// What a run does once the command line is read: print, or open the TUI (the runtime's, in
+/// `tui`, which `main` calls).
+pub enum Run {
+    /// Print this on standard output.
+    Print(String),
+    /// Show this in the TUI.
+    Tui(Box<Open>),
 }
 
-impl CliError {
-    /// The process exit status for this error.
-    #[must_use]
-    pub fn exit_code(&self) -> i32 {
-        match self {
-            CliError::Input(_) => 2,
-            CliError::Failed(_) => 1,
-        }
-    }
-}
-
-impl fmt::Display for CliError {
-    /// Always one line.
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let (CliError::Input(m) | CliError::Failed(m)) = self;
-        let one_line: Vec<&str> = m.lines().map(str::trim).filter(|l| !l.is_empty()).collect();
-        f.write_str(&one_line.join(" "))
-    }
-}
-
-/// Run a parsed command line; returns what to print on stdout.
+/// Run a parsed command line: what to print on stdout, or what the TUI opens.
 ///
 /// # Errors
 /// [`CliError`] with the exit status and the one-line message for stderr.
-pub fn run(cli: Cli) -> Result<String, CliError> {
-    match cli.command {
+pub fn run(cli: Cli) -> Result<Run, CliError> {
+    let out = match cli.command {
         Some(Command::Patch(cmd)) => patch::run(&cmd),
         Some(Command::Plan(args)) => plan::run(&args),
         Some(Command::Diff(args)) => diff::main(&args),
         Some(Command::LastApplied(cmd)) => last_applied::run(&cmd),
         Some(Command::Examples) => Ok(list_examples()),
+        Some(Command::Completions { shell }) => invocation::completions(shell, invocation::BIN),
+        Some(Command::Man) => invocation::man(),
         Some(Command::Apply(args)) => cluster::apply(&args),
-        None => open(&cli.open),
-    }
+        None => return open(&cli.open),
+    };
+    out.map(Run::Print)
 }
 
 /// `applyscope examples`: one line per example, its name and what it teaches.
@@ -170,158 +161,82 @@ fn list_examples() -> String {
     out
 }
 
-/// The no-command run: the TUI on a terminal, the text plan otherwise.
-fn open(args: &OpenArgs) -> Result<String, CliError> {
-    let example = match &args.example {
-        Some(name) => Some(crate::examples::find(name).ok_or_else(|| {
-            CliError::Input(format!(
-                "no example {name:?}; `applyscope examples` lists them"
-            ))
-        })?),
-        None if args.local.is_empty() => crate::examples::EXAMPLES.first(),
-        None => None,
-    };
-    let tty = std::io::stdout().is_terminal();
-    let source = match (example, args.local.as_slice()) {
-        (Some(e), _) if !tty => return example_plan(e),
-        (Some(e), _) => crate::app::Source::from_example(e)?,
-        (None, []) => return Err(CliError::Input("no examples built in".into())),
-        (None, [local]) if args.live.is_empty() && !args.no_live && !list::many_sources(local) => {
-            // One read decides: several objects open the list; one opens its panes; none, or a
-            // file that does not parse, gets the one-object reading's error.
-            let mut stdin_used = false;
-            return match objects::read_all(std::slice::from_ref(local), false, &mut stdin_used) {
-                Ok(objs) if objs.len() > 1 => list::open_cluster(args, tty, Some(objs)),
-                Ok(mut objs) if objs.len() == 1 => {
-                    open_cluster(args, local, objs.remove(0).value, tty)
-                }
-                _ => open_cluster(args, local, input::read_one_object(local)?, tty),
-            };
-        }
-        (None, [local]) if list::single_candidate(args) => match files_source(args, local) {
-            Ok(source) => source,
-            Err(e) => return list::open(args, tty, Some(e)),
-        },
-        (None, _) => return list::open(args, tty, None),
-    };
-    if !tty {
-        let p = plan::compute(&source.docs, None, true)?;
-        return plan::render(&p, plan::Format::Text);
+impl OpenArgs {
+    /// What these arguments ask to open, as the session reads it.
+    ///
+    /// # Errors
+    /// [`CliError::Input`] for an unknown `--example`.
+    pub fn request(&self) -> Result<OpenRequest, CliError> {
+        let example = match &self.example {
+            Some(name) => Some(crate::examples::find(name).ok_or_else(|| {
+                CliError::Input(format!(
+                    "no example {name:?}; `{} examples` lists them",
+                    invocation::name()
+                ))
+            })?),
+            None => None,
+        };
+        Ok(OpenRequest {
+            local: self.local.clone(),
+            live: self.live.clone(),
+            recursive: self.recursive,
+            no_live: self.no_live,
+            last_applied: self.last_applied.clone(),
+            example,
+            options: EditOptions {
+                read_only: self.read_only,
+                dry_run: self.dry_run,
+                write_last_applied: self.write_last_applied.clone(),
+            },
+            conn: self.cluster.conn(self.namespace.as_deref()),
+            openapi_patch: self.cluster.openapi_patch,
+        })
     }
-    let model = crate::app::Model::new(source)?;
-    let options = crate::app::EditOptions {
-        read_only: args.read_only,
-        dry_run: args.dry_run,
-        write_last_applied: args.write_last_applied.clone(),
-    };
-    let files = match (example, args.local.first()) {
-        (None, Some(local)) => Some(crate::app::Files {
-            local: local.clone(),
-            live: args.live.first().cloned(),
-            last_applied: args.last_applied.clone(),
-        }),
-        _ => None,
-    };
-    let model = crate::tui::prepare(model, options, files).map_err(CliError::Input)?;
-    run_tui(crate::app::App::One(Box::new(model)))
 }
 
-/// Run the TUI until the user quits, in the theme `NO_COLOR` asks for; nothing to print.
+/// The no-command run: the TUI on a terminal, the text plan otherwise.
+fn open(args: &OpenArgs) -> Result<Run, CliError> {
+    let open = crate::session::open::open(&args.request()?)?;
+    if std::io::stdout().is_terminal() {
+        return Ok(Run::Tui(Box::new(open)));
+    }
+    match open {
+        Open::One(one) => {
+            let text = plan::render(&one.plan, plan::Format::Text)?;
+            Ok(Run::Print(match one.example {
+                Some(e) => format!("example {}: {}\n{text}", e.name, e.about.trim()),
+                None => text,
+            }))
+        }
+        Open::Many(many) => {
+            plan::print_many(&many.pairs, &many.plans, plan::Format::Text).map(Run::Print)
+        }
+    }
+}
+
+/// Writes `stdout`, then `stderr` (one message per line, each prefixed `applyscope: `), and
+/// ends the process with `code` when it is not 0. The commands over many objects need this:
+/// `kubectl diff`'s contract is "exit 1 with the differences on stdout", and a plan over many
+/// objects prints every plan even when one object fails.
 ///
 /// # Errors
-/// [`CliError::Failed`] on a terminal error.
-pub(crate) fn run_tui(app: crate::app::App) -> Result<String, CliError> {
-    let no_color = std::env::var("NO_COLOR").ok();
-    let theme = crate::theme::Theme::from_no_color(no_color.as_deref());
-    crate::tui::run_app(app, &theme).map_err(|e| CliError::Failed(format!("terminal: {e}")))?;
+/// Never returns an error; with `code` 0 it returns `stdout` for the caller to print.
+pub fn finish(stdout: String, stderr: &[String], code: i32) -> Result<String, CliError> {
+    use std::io::Write as _;
+    if code == 0 && stderr.is_empty() {
+        return Ok(stdout);
+    }
+    let mut out = std::io::stdout().lock();
+    let written = out.write_all(stdout.as_bytes()).and_then(|()| out.flush());
+    drop(out);
+    for message in stderr {
+        eprintln!("applyscope: {message}");
+    }
+    if written.is_err() {
+        std::process::exit(2);
+    }
+    if code != 0 {
+        std::process::exit(code);
+    }
     Ok(String::new())
-}
-
-/// `-f LOCAL` with neither `--live` nor `--no-live`: the live object comes from the cluster.
-#[cfg(feature = "cluster")]
-fn open_cluster(
-    args: &OpenArgs,
-    local: &std::path::Path,
-    local_obj: crate::value::Value,
-    tty: bool,
-) -> Result<String, CliError> {
-    if args.write_last_applied.is_some() {
-        return Err(CliError::Input(
-            "--write-last-applied works with --live FILE; in cluster mode a commit patches the object's annotation".into(),
-        ));
-    }
-    let last_applied = args
-        .last_applied
-        .as_deref()
-        .map(input::read_object)
-        .transpose()?;
-    let conn = args.cluster.conn(args.namespace.as_deref());
-    let (source, session) = crate::cluster::open(
-        &conn,
-        local_obj,
-        last_applied,
-        args.cluster.openapi_patch,
-        &local.display().to_string(),
-    )
-    .map_err(|e| CliError::Input(format!("{}: {e}", local.display())))?;
-    let model = crate::app::Model::from_cluster(source, session)?;
-    if !tty {
-        return plan::render(&model.plan, plan::Format::Text);
-    }
-    let mut model = model;
-    model.edit.options = crate::app::EditOptions {
-        read_only: args.read_only,
-        dry_run: args.dry_run,
-        write_last_applied: None,
-    };
-    run_tui(crate::app::App::One(Box::new(model)))
-}
-
-#[cfg(not(feature = "cluster"))]
-fn open_cluster(
-    _: &OpenArgs,
-    _: &std::path::Path,
-    _: crate::value::Value,
-    _: bool,
-) -> Result<String, CliError> {
-    Err(cluster::not_built())
-}
-
-/// The documents named by `-f`, `--live`, `--last-applied`.
-fn files_source(args: &OpenArgs, local: &std::path::Path) -> Result<crate::app::Source, CliError> {
-    let live = match (args.live.first(), args.no_live) {
-        (Some(path), _) => Some(input::read_one_object(path)?),
-        (None, true) => None,
-        (None, false) => {
-            return Err(CliError::Input(
-                "no live object: pass --live FILE, or --no-live for a create".into(),
-            ));
-        }
-    };
-    let title = match args.live.first() {
-        Some(l) => format!("{} → {}", local.display(), l.display()),
-        None => format!("{} (create)", local.display()),
-    };
-    Ok(crate::app::Source {
-        title,
-        about: String::new(),
-        docs: plan::PlanDocs {
-            local: input::read_one_object(local)?,
-            live,
-            last_applied: args
-                .last_applied
-                .as_deref()
-                .map(input::read_object)
-                .transpose()?,
-        },
-    })
-}
-
-/// The plan of a built-in example, as text.
-fn example_plan(example: &crate::examples::Example) -> Result<String, CliError> {
-    let source = crate::app::Source::from_example(example)?;
-    let p = plan::compute(&source.docs, None, true)?;
-    let mut out = format!("example {}: {}\n", example.name, example.about.trim());
-    out.push_str(&plan::render(&p, plan::Format::Text)?);
-    Ok(out)
 }

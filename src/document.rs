@@ -47,6 +47,7 @@ mod tree;
 
 use crate::value::Value;
 
+pub use resolve::resolves_to_non_string;
 pub use spans::{PathSeg, Pos, Span, Spans};
 
 /// The deepest nesting of mappings and sequences accepted (the top-level mapping is level 1).

@@ -7,6 +7,7 @@
 //! - [`jsonpatch`]: RFC 6902 JSON Patch;
 //! - [`edit`]: edits of the last-applied configuration (drop, adopt, set);
 //! - [`plan`]: what `kubectl apply` would send, the result, and every field's action and why;
+//! - [`object`]: object identity (`apiVersion` as group and version, kind, namespace, name);
 //! - [`lint`]: hazard lints (duplicate merge keys, immutable fields, ...) added to a plan's warnings;
 //! - [`gojson`]: JSON written byte for byte as Go's `encoding/json` writes it;
 //! - [`gofmt`]: how Go's `%v`, `reflect` and `==` see a value (sorting and matching rely on it).
@@ -19,8 +20,11 @@ pub mod goyaml;
 pub mod jsonmerge;
 pub mod jsonpatch;
 pub mod lint;
+pub mod numfmt;
+pub mod object;
 pub mod plan;
 pub mod schema;
+pub mod secret;
 pub mod smp;
 
 pub use crate::value::Value;

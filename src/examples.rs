@@ -262,6 +262,11 @@ pub const EXAMPLES: &[Example] = &[
         "lint: no last-applied annotation: nothing will be deleted",
         live
     ),
+    example!(
+        "lint-annotation-null-is-empty",
+        "lint: an annotation with no value is sent as \"\", not deleted",
+        live
+    ),
 ];
 
 /// The example called `name`.

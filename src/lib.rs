@@ -1,16 +1,25 @@
 //! applyscope: see what `kubectl apply` will do to a live Kubernetes object, field by field, and why.
 //!
 //! ```text
-//! files / cluster ──► document (YAML 1.1 as kubectl reads it, with positions)
-//!                          │ crate::value::Value
-//!                          ▼
-//!                  engine (pure: schema, strategic merge patch, JSON merge patch, JSON patch)
-//!                          │
-//!                          ▼
-//!                  cli (patch …, plan …)  ──► stdout (Go-compatible JSON)
+//! files / stdin / examples ──► document (YAML 1.1 as kubectl reads it, with positions)
+//!                                  │ crate::value::Value
+//!                                  ▼
+//!                          engine (pure: schema, strategic merge patch, JSON merge patch,
+//!                                  JSON patch, object identity)
+//!                                  │
+//!                          cluster (kube-rs: live objects, requests as data, commits)
+//!                                  │
+//!                                  ▼
+//!                          session (inputs read, objects matched, planned, risk; what a run opens)
+//!                            │                                   │
+//!                            ▼                                   ▼
+//!       cli (patch …, plan …, diff …) ──► stdout       tui / app / ui (the TUI)
 //! ```
 //!
-//! The [`engine`] is a pure function of values: no files, no terminal, no clock.
+//! The [`engine`] is a pure function of values: no files, no terminal, no clock. The
+//! [`session`] is the one layer between it and the front ends; [`cli`] and the TUI never name
+//! each other (`main` parses the command line with `cli` and hands what it opens to
+//! [`tui::run`]). `tests/it/boundary.rs` holds these rules.
 //!
 //! The TUI is Elm-style: [`tui`] (the runtime, the only code touching the terminal) turns key
 //! presses into [`app::Message`]s through the [`keymap`] table, [`app::update`] changes the
@@ -25,6 +34,7 @@ pub mod examples;
 pub mod fsutil;
 pub mod keymap;
 pub mod rewrite;
+pub mod session;
 pub mod theme;
 pub mod tui;
 pub mod ui;

@@ -1,27 +1,42 @@
-//! The `applyscope` binary: a thin wrapper over the library.
+//! The `applyscope` binary: a thin wrapper over the library. It parses the command line (`cli`),
+//! and either prints what the command made or hands what it opened to the TUI (`tui`).
 
 use std::io::Write as _;
 use std::process::ExitCode;
 
-use clap::Parser as _;
+use applyscope::cli::{self, Cli, Run, invocation};
+use clap::FromArgMatches as _;
 
 fn main() -> ExitCode {
-    let cli = applyscope::cli::Cli::parse();
-    match applyscope::cli::run(cli) {
-        Ok(out) => {
-            let mut stdout = std::io::stdout().lock();
-            if stdout
-                .write_all(out.as_bytes())
-                .and_then(|()| stdout.flush())
-                .is_err()
-            {
-                return ExitCode::from(1);
-            }
-            ExitCode::SUCCESS
-        }
-        Err(e) => {
-            eprintln!("applyscope: {e}");
-            ExitCode::from(u8::try_from(e.exit_code()).unwrap_or(1))
-        }
+    // Run as kubectl's plugin (`kubectl applyscope`), help and errors say so.
+    let name = invocation::name_for(std::env::args_os().next().as_deref());
+    invocation::set_name(name);
+    let cli = match Cli::from_arg_matches(&invocation::command().get_matches()) {
+        Ok(cli) => cli,
+        Err(e) => e.exit(),
+    };
+    let out = match cli::run(cli) {
+        Ok(Run::Print(out)) => out,
+        Ok(Run::Tui(open)) => match applyscope::tui::run(*open) {
+            Ok(()) => String::new(),
+            Err(e) => return failed(name, &e),
+        },
+        Err(e) => return failed(name, &e),
+    };
+    let mut stdout = std::io::stdout().lock();
+    if stdout
+        .write_all(out.as_bytes())
+        .and_then(|()| stdout.flush())
+        .is_err()
+    {
+        return ExitCode::from(1);
     }
+    ExitCode::SUCCESS
+}
+
+/// The one-line message on stderr, named as the program was called, and the error's exit
+/// status.
+fn failed(name: &str, e: &applyscope::session::Error) -> ExitCode {
+    eprintln!("{name}: {e}");
+    ExitCode::from(u8::try_from(e.exit_code()).unwrap_or(1))
 }

@@ -6,8 +6,8 @@
 
 use ratatui::style::{Color, Modifier, Style};
 
-use crate::app::list::risk::Risk;
 use crate::engine::plan::Action;
+use crate::session::risk::Risk;
 
 /// The kind of a scalar value, for syntax colouring.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -1,9 +1,12 @@
-//! The runtime: the only place that touches the terminal and the files. It sets the terminal
-//! up (`ratatui::init`, whose panic hook restores it), reads events, keeps key presses only,
+//! The runtime: the only part of the TUI that touches the terminal, files and the cluster. It
+//! builds the screen from what the session opened ([`run`]), sets the terminal up
+//! (`ratatui::init`, whose panic hook restores it), reads events, keeps key presses only,
 //! turns keys into messages through the keymap and mouse events into messages through the
-//! layout, runs `update`, and runs the commands it returns: quit, write a file (guarded,
-//! atomic), read the files again, and run the editor (the TUI is suspended meanwhile). Each
-//! command's result goes back to `update` as a message.
+//! layout, runs `update`, and runs the commands it returns ([`Effects`]): quit, write a file
+//! (guarded, atomic), read the files again (as the session reads them), send a request to the
+//! cluster, and run the editor (the TUI is suspended meanwhile). Each command's result goes
+//! back to `update` as a message. In cluster mode it keeps the one connection the object was
+//! read with, and sends every request through it.
 
 use std::collections::VecDeque;
 use std::io;
@@ -17,12 +20,14 @@ use ratatui::crossterm::execute;
 use ratatui::crossterm::terminal::{EnterAlternateScreen, enable_raw_mode};
 use ratatui::layout::Rect;
 
-use crate::app::files::{self, RawFiles};
-use crate::app::{
-    App, Command, EditOptions, Files, Loaded, Message, Model, ReloadRequest, WriteFailure,
-};
+use crate::app::cluster::{ClusterReply, ClusterSession};
+use crate::app::{App, Command, List, Message, Model, WriteFailure};
 use crate::fsutil::{self, WriteError};
 use crate::keymap::{self, Key};
+use crate::session::cluster::{Connection, Opened};
+use crate::session::files::load;
+use crate::session::open::{One, Open};
+use crate::session::{EditOptions, Error, Files, ReloadRequest};
 use crate::theme::Theme;
 use crate::ui;
 
@@ -57,53 +62,36 @@ pub fn prepare(
     Ok(model)
 }
 
-/// Read what a reload asks for (each file once; a missing file is `None`).
-///
-/// # Errors
-/// A one-line message naming the file.
-pub fn load(request: &ReloadRequest) -> Result<Loaded, String> {
-    let mut cache: Vec<(PathBuf, Option<Vec<u8>>)> = Vec::new();
-    let mut read = |path: &Path| -> Result<Option<Vec<u8>>, String> {
-        if let Some((_, bytes)) = cache.iter().find(|(p, _)| p == path) {
-            return Ok(bytes.clone());
-        }
-        let bytes = match std::fs::read(path) {
-            Ok(b) => Some(b),
-            Err(e) if e.kind() == io::ErrorKind::NotFound => None,
-            Err(e) => return Err(format!("{}: {e}", path.display())),
-        };
-        cache.push((path.to_owned(), bytes.clone()));
-        Ok(bytes)
-    };
-    let mut raw = RawFiles::default();
-    if let Some(f) = &request.files {
-        raw.local = read(&f.local)?;
-        if let Some(live) = &f.live {
-            raw.live = read(live)?;
-        }
-        if let Some(la) = &f.last_applied {
-            raw.last_applied = read(la)?;
-        }
-    }
-    if let Some(target) = &request.target {
-        raw.target = read(target)?;
-    }
-    files::parse(request, raw)
+/// What runs the commands that need no terminal (a write, a reload, a cluster request), with
+/// the cluster connection kept for the run.
+#[derive(Debug, Default)]
+pub struct Effects {
+    connection: Connection,
 }
 
-/// Run a command that needs no terminal (a write, a reload) and return its report.
-/// `Quit` and `Edit` need the terminal: `None`.
-#[must_use]
-pub fn perform(command: &Command) -> Option<Message> {
-    match command {
-        Command::WriteFile {
-            path,
-            content,
-            expected,
-        } => Some(Message::Written(write(path, content, expected.as_deref()))),
-        Command::Reload(request) => Some(Message::Reloaded(load(request).map(Box::new))),
-        Command::Cluster(op) => Some(Message::ClusterDone(Box::new(crate::cluster::perform(op)))),
-        Command::Quit | Command::Edit { .. } => None,
+impl Effects {
+    /// Commands sent to the cluster go through `connection`.
+    #[must_use]
+    pub fn new(connection: Connection) -> Effects {
+        Effects { connection }
+    }
+
+    /// Run a command that needs no terminal and return its report. `Quit` and `Edit` need the
+    /// terminal: `None`.
+    pub fn perform(&mut self, command: &Command) -> Option<Message> {
+        match command {
+            Command::WriteFile {
+                path,
+                content,
+                expected,
+            } => Some(Message::Written(write(path, content, expected.as_deref()))),
+            Command::Reload(request) => Some(Message::Reloaded(load(request).map(Box::new))),
+            Command::Cluster(op) => Some(Message::ClusterDone(Box::new(ClusterReply {
+                purpose: op.purpose,
+                result: self.connection.send(&op.conn, &op.request),
+            }))),
+            Command::Quit | Command::Edit { .. } => None,
+        }
     }
 }
 
@@ -115,12 +103,58 @@ fn write(path: &Path, content: &str, expected: Option<&[u8]>) -> Result<PathBuf,
     }
 }
 
-/// Run the TUI on a model until the user quits.
+/// Run the TUI on what the session opened until the user quits, in the theme `NO_COLOR` asks
+/// for.
 ///
 /// # Errors
-/// Terminal I/O errors.
-pub fn run(model: Model, theme: &Theme) -> io::Result<()> {
-    run_app(App::One(Box::new(model)), theme)
+/// [`Error::Input`] when the files of one object cannot be read again; [`Error::Failed`] on a
+/// terminal error.
+pub fn run(open: Open) -> Result<(), Error> {
+    let (app, effects) = app_of(open)?;
+    let no_color = std::env::var("NO_COLOR").ok();
+    let theme = Theme::from_no_color(no_color.as_deref());
+    run_app(app, &theme, effects).map_err(|e| Error::Failed(format!("terminal: {e}")))
+}
+
+/// The screen of what the session opened, and what runs its commands.
+///
+/// # Errors
+/// [`Error::Input`] when the files of one object cannot be read again.
+pub fn app_of(open: Open) -> Result<(App, Effects), Error> {
+    match open {
+        Open::One(one) => {
+            let One {
+                source,
+                plan,
+                files,
+                cluster,
+                options,
+                ..
+            } = *one;
+            let Some(opened) = cluster else {
+                let model = prepare(Model::with_plan(source, plan), options, files)
+                    .map_err(Error::Input)?;
+                return Ok((App::One(Box::new(model)), Effects::default()));
+            };
+            let Opened {
+                connection,
+                conn,
+                server,
+                loaded,
+                used,
+            } = *opened;
+            let session = ClusterSession::new(conn, server, loaded, used);
+            let mut model = Model::from_cluster(source, plan, session);
+            model.edit.options = options;
+            Ok((App::One(Box::new(model)), Effects::new(connection)))
+        }
+        Open::Many(many) => {
+            let title = many.title.clone();
+            let options = many.options.clone();
+            let list = List::new(title, many.items(), options);
+            Ok((App::Many(Box::new(list)), Effects::default()))
+        }
+    }
 }
 
 /// Run the TUI on one object or the object list until the user quits. Keys come from the
@@ -129,7 +163,7 @@ pub fn run(model: Model, theme: &Theme) -> io::Result<()> {
 ///
 /// # Errors
 /// Terminal I/O errors.
-pub fn run_app(app: App, theme: &Theme) -> io::Result<()> {
+pub fn run_app(app: App, theme: &Theme, mut effects: Effects) -> io::Result<()> {
     // Installed before ratatui's hook, so it runs after ratatui has restored the terminal.
     let previous = std::panic::take_hook();
     std::panic::set_hook(Box::new(move |info| {
@@ -139,10 +173,15 @@ pub fn run_app(app: App, theme: &Theme) -> io::Result<()> {
     let mut terminal = ratatui::init();
     let _restore = Restore;
     execute!(io::stdout(), EnableMouseCapture)?;
-    event_loop(&mut terminal, app, theme)
+    event_loop(&mut terminal, app, theme, &mut effects)
 }
 
-fn event_loop(terminal: &mut DefaultTerminal, mut app: App, theme: &Theme) -> io::Result<()> {
+fn event_loop(
+    terminal: &mut DefaultTerminal,
+    mut app: App,
+    theme: &Theme,
+    effects: &mut Effects,
+) -> io::Result<()> {
     let size = terminal.size()?;
     let mut area = Rect::new(0, 0, size.width, size.height);
     app.update(Message::Resized {
@@ -186,9 +225,9 @@ fn event_loop(terminal: &mut DefaultTerminal, mut app: App, theme: &Theme) -> io
                     Command::Cluster(_) => {
                         // Show "sending…" while the request runs (bounded by its timeouts).
                         terminal.draw(|frame| ui::view_app(&app, theme, frame))?;
-                        queue.extend(perform(&command));
+                        queue.extend(effects.perform(&command));
                     }
-                    other => queue.extend(perform(&other)),
+                    other => queue.extend(effects.perform(&other)),
                 }
             }
         }
@@ -238,67 +277,53 @@ pub fn editor_command() -> String {
 /// # Errors
 /// The editor could not run or failed; the temp file could not be written or read.
 pub fn run_editor(text: &str) -> Result<String, String> {
-    let path = temp_file(text).map_err(|e| format!("temp file: {e}"))?;
-    let result = (|| {
-        let editor = editor_command();
-        // As kubectl: a command with spaces (`code --wait`) goes through the shell.
-        let mut command = if editor.contains(' ') {
-            let mut c = std::process::Command::new("sh");
-            c.arg("-c")
-                .arg(format!("{editor} {}", shell_quote(&path.to_string_lossy())));
-            c
-        } else {
-            let mut c = std::process::Command::new(&editor);
-            c.arg(&path);
-            c
-        };
-        // With the documents piped in (`-f -`), standard input is spent: the editor reads the
-        // terminal, as the TUI does.
-        if !io::IsTerminal::is_terminal(&io::stdin())
-            && let Ok(tty) = std::fs::File::open("/dev/tty")
-        {
-            command.stdin(tty);
-        }
-        let status = command
-            .status()
-            .map_err(|e| format!("cannot run {editor:?}: {e}"))?;
-        if !status.success() {
-            return Err(format!("{editor:?} exited with {status}"));
-        }
-        std::fs::read_to_string(&path).map_err(|e| format!("{}: {e}", path.display()))
-    })();
-    let _ = std::fs::remove_file(&path);
-    result
-}
-
-fn temp_file(text: &str) -> io::Result<PathBuf> {
-    use std::io::Write as _;
-    let dir = std::env::temp_dir();
-    for n in 0..1000u32 {
-        let path = dir.join(format!("applyscope-edit-{}-{n}.yaml", std::process::id()));
-        let mut options = std::fs::OpenOptions::new();
-        options.write(true).create_new(true);
-        #[cfg(unix)]
-        {
-            use std::os::unix::fs::OpenOptionsExt as _;
-            // The document may hold a Secret's data.
-            options.mode(0o600);
-        }
-        match options.open(&path) {
-            Ok(mut f) => {
-                f.write_all(text.as_bytes())?;
-                f.sync_all()?;
-                return Ok(path);
-            }
-            Err(e) if e.kind() == io::ErrorKind::AlreadyExists => {}
-            Err(e) => return Err(e),
-        }
+    // Removed when dropped, whatever happens (the document may hold a Secret's data; the file
+    // is created readable by its owner only).
+    let file = temp_file(text).map_err(|e| format!("temp file: {e}"))?;
+    let path = file.path();
+    let editor = editor_command();
+    // As kubectl: a command with spaces (`code --wait`) goes through the shell.
+    let mut command = if editor.contains(' ') {
+        let mut c = std::process::Command::new("sh");
+        c.arg("-c").arg(shell_line(&editor, path)?);
+        c
+    } else {
+        let mut c = std::process::Command::new(&editor);
+        c.arg(path);
+        c
+    };
+    // With the documents piped in (`-f -`), standard input is spent: the editor reads the
+    // terminal, as the TUI does.
+    if !io::IsTerminal::is_terminal(&io::stdin())
+        && let Ok(tty) = std::fs::File::open("/dev/tty")
+    {
+        command.stdin(tty);
     }
-    Err(io::Error::other("no free temp file name"))
+    let status = command
+        .status()
+        .map_err(|e| format!("cannot run {editor:?}: {e}"))?;
+    if !status.success() {
+        return Err(format!("{editor:?} exited with {status}"));
+    }
+    std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))
 }
 
-fn shell_quote(s: &str) -> String {
-    format!("'{}'", s.replace('\'', "'\\''"))
+fn temp_file(text: &str) -> io::Result<tempfile::NamedTempFile> {
+    use std::io::Write as _;
+    let mut file = tempfile::Builder::new()
+        .prefix("applyscope-edit-")
+        .suffix(".yaml")
+        .tempfile()?;
+    file.write_all(text.as_bytes())?;
+    file.as_file().sync_all()?;
+    Ok(file)
+}
+
+/// The shell command line that runs `editor` on `path` (the path quoted for the shell).
+fn shell_line(editor: &str, path: &Path) -> Result<String, String> {
+    let path = path.to_string_lossy();
+    let quoted = shlex::try_quote(&path).map_err(|e| format!("{path}: {e}"))?;
+    Ok(format!("{editor} {quoted}"))
 }
 
 #[cfg(test)]
@@ -306,8 +331,26 @@ mod tests {
     use super::*;
 
     #[test]
-    fn quotes_for_the_shell() {
-        assert_eq!(shell_quote("/tmp/a b"), "'/tmp/a b'");
-        assert_eq!(shell_quote("it's"), "'it'\\''s'");
+    fn the_path_is_quoted_for_the_shell() {
+        let line = shell_line("code --wait", Path::new("/tmp/it's a b.yaml")).unwrap();
+        assert_eq!(
+            shlex::split(&line).unwrap(),
+            ["code", "--wait", "/tmp/it's a b.yaml"]
+        );
+    }
+
+    #[test]
+    fn the_temp_file_is_private_and_removed() {
+        let file = temp_file("a: 1\n").unwrap();
+        let path = file.path().to_owned();
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), "a: 1\n");
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt as _;
+            let mode = std::fs::metadata(&path).unwrap().permissions().mode();
+            assert_eq!(mode & 0o777, 0o600);
+        }
+        drop(file);
+        assert!(!path.exists());
     }
 }

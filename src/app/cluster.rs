@@ -13,13 +13,14 @@ use crate::value::Value;
 
 use super::commit::{CommitPreview, DiffTag, diff_lines};
 use super::edit::EditState;
-use super::files::Docs;
 use super::{Command, Mode, Model, Source};
-use crate::cli::CliError;
-use crate::cli::plan::{DocNames, compute};
-use crate::cluster::{self, Choice, ClusterError, Conn, Purpose, Request, SchemaSource, Target};
+use crate::cluster::{
+    self, Choice, ClusterError, Conn, Loaded, Purpose, Request, SchemaSource, Target,
+};
 use crate::engine::jsonmerge;
-use crate::engine::plan::{LAST_APPLIED, Plan};
+use crate::engine::plan::Plan;
+use crate::session::plan::{DocNames, compute, compute_chosen};
+use crate::session::{Docs, Error};
 
 /// What the TUI knows about the object in the cluster.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -42,6 +43,22 @@ pub struct ClusterSession {
 }
 
 impl ClusterSession {
+    /// The session of an object read with `conn` from `server`, planned with `used`.
+    #[must_use]
+    pub fn new(conn: Conn, server: String, loaded: Loaded, used: SchemaSource) -> ClusterSession {
+        ClusterSession {
+            conn,
+            server,
+            target: loaded.target,
+            choice: loaded.choice,
+            source: used,
+            namespace: loaded.namespace,
+            live: loaded.live,
+            show_managed: false,
+            after_conflict: false,
+        }
+    }
+
     /// The live object as the panes show it.
     #[must_use]
     pub fn shown_live(&self) -> Option<Value> {
@@ -75,12 +92,12 @@ pub struct ClusterReply {
 ///
 /// # Errors
 /// The plan's error.
-pub(super) fn compute_plan(edit: &EditState, docs: &Docs) -> Result<Plan, CliError> {
+pub(super) fn compute_plan(edit: &EditState, docs: &Docs) -> Result<Plan, Error> {
     match &edit.cluster {
-        None => compute(&docs.plan_docs(), None, true),
-        Some(s) => cluster::plan(
+        None => compute(docs, None, true),
+        Some(s) => compute_chosen(
             &s.choice,
-            &docs.plan_docs(),
+            docs,
             s.namespace.as_deref(),
             true,
             &DocNames::default(),
@@ -90,26 +107,13 @@ pub(super) fn compute_plan(edit: &EditState, docs: &Docs) -> Result<Plan, CliErr
 }
 
 impl Model {
-    /// The model of an object loaded from the cluster.
-    ///
-    /// # Errors
-    /// The plan's [`CliError`].
-    pub fn from_cluster(
-        mut source: Source,
-        mut session: ClusterSession,
-    ) -> Result<Model, CliError> {
-        source.docs.live = session.shown_live();
-        let (plan, used) = cluster::plan(
-            &session.choice,
-            &source.docs,
-            session.namespace.as_deref(),
-            true,
-            &DocNames::default(),
-        )?;
-        session.source = used;
+    /// The model of an object loaded from the cluster: its documents (the live object as
+    /// [`ClusterSession::shown_live`] shows it), planned with the session's metadata.
+    #[must_use]
+    pub fn from_cluster(source: Source, plan: Plan, session: ClusterSession) -> Model {
         let mut model = Model::with_plan(source, plan);
         model.edit.cluster = Some(Box::new(session));
-        Ok(model)
+        model
     }
 }
 
@@ -314,7 +318,7 @@ pub(super) fn done(model: &mut Model, reply: ClusterReply) -> Vec<Command> {
 }
 
 /// The object as the server now holds it becomes live; last-applied is its annotation.
-fn take_live(model: &mut Model, obj: Option<Value>) -> Result<(), CliError> {
+fn take_live(model: &mut Model, obj: Option<Value>) -> Result<(), Error> {
     let Some(session) = model.edit.cluster.as_deref_mut() else {
         return Ok(());
     };
@@ -391,20 +395,7 @@ fn shown_yaml(v: Option<&Value>, mask: bool) -> String {
         return jsonmerge::to_yaml(v);
     }
     let mut v = v.clone();
-    for field in ["data", "stringData"] {
-        if let Some(Value::Object(m)) = v.get_mut(field) {
-            for value in m.values_mut() {
-                *value = Value::String("***".into());
-            }
-        }
-    }
-    // The last-applied annotation holds the values too.
-    if let Some(Value::String(text)) = v.pointer_mut(&format!(
-        "/metadata/annotations/{}",
-        LAST_APPLIED.replace('~', "~0").replace('/', "~1")
-    )) {
-        *text = super::patch::mask_annotation(text).into();
-    }
+    crate::engine::secret::mask_object(&mut v);
     jsonmerge::to_yaml(&v)
 }
 

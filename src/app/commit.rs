@@ -9,12 +9,11 @@ use std::path::PathBuf;
 use crate::value::{Map, Value};
 
 use super::edit::{TargetKind, Writing, edited_count, refusal};
-use super::files::{Loaded, ReloadRequest};
 use super::{Command, Mode, Model};
-use crate::cli::ANNOTATIONS_LIMIT;
-use crate::engine::plan::{LAST_APPLIED, encode_annotation};
-use crate::engine::{gojson, jsonmerge};
+use crate::engine::plan::{ANNOTATIONS_LIMIT, LAST_APPLIED, annotations_size, encode_annotation};
+use crate::engine::{gojson, jsonmerge, secret};
 use crate::rewrite;
+use crate::session::{Loaded, ReloadRequest};
 
 /// Why a write did not happen (the runtime's report).
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -112,23 +111,15 @@ pub fn annotation_preview(model: &Model) -> AnnotationPreview {
         .map(|doc| encode_annotation(doc).unwrap_or_default());
     let masked = model.secret && !model.reveal && text.is_some();
     let shown = match &text {
-        Some(t) if masked => super::patch::mask_annotation(t),
+        Some(t) if masked => secret::mask_annotation(t).into_owned(),
         Some(t) => t.clone(),
         None => String::new(),
     };
-    let others: usize = model
+    let others = model
         .docs
         .live
         .as_ref()
-        .and_then(|l| l.pointer("/metadata/annotations"))
-        .and_then(Value::as_object)
-        .map(|m| {
-            m.iter()
-                .filter(|(k, _)| *k != LAST_APPLIED)
-                .map(|(k, v)| k.len() + v.as_str().map_or(0, str::len))
-                .sum()
-        })
-        .unwrap_or(0);
+        .map_or(0, |l| annotations_size(l, Some(LAST_APPLIED)));
     let bytes = text.as_ref().map_or(0, String::len);
     let map_bytes = others + text.as_ref().map_or(0, |t| LAST_APPLIED.len() + t.len());
     AnnotationPreview {
@@ -273,21 +264,7 @@ fn masked_pair(model: &Model, old: Option<&Value>, new: &Value) -> (Option<Value
     if !model.secret || model.reveal {
         return (old, new);
     }
-    for field in ["data", "stringData"] {
-        let before = old.as_ref().and_then(|o| o.get(field)).cloned();
-        let after = new.get(field).cloned();
-        let mask = |doc: Option<&mut Value>, other: Option<&Value>, changed: &str| {
-            if let Some(Value::Object(m)) = doc.and_then(|d| d.get_mut(field)) {
-                for (k, v) in m.iter_mut() {
-                    let same = other.and_then(|o| o.get(k)) == Some(v);
-                    let text = if same { "***" } else { changed };
-                    *v = Value::String(text.into());
-                }
-            }
-        };
-        mask(old.as_mut(), after.as_ref(), "*** (before)");
-        mask(Some(&mut new), before.as_ref(), "*** (after)");
-    }
+    secret::mask_pair(old.as_mut(), Some(&mut new), &secret::FIELDS);
     (old, new)
 }
 
@@ -387,7 +364,7 @@ impl Model {
     ///
     /// # Errors
     /// The plan's error for the newer documents.
-    pub fn attach(&mut self, loaded: Loaded) -> Result<(), crate::cli::CliError> {
+    pub fn attach(&mut self, loaded: Loaded) -> Result<(), crate::session::Error> {
         self.edit.target_bytes = loaded.target_bytes;
         match loaded.docs {
             Some(docs) if docs != self.docs => self.replan_rebased(docs),

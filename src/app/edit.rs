@@ -8,20 +8,9 @@ use std::path::{Path, PathBuf};
 use crate::value::{Map, Value};
 
 use super::Model;
-use super::files::Files;
 use crate::engine::edit;
 use crate::engine::plan::FieldPath;
-
-/// The command-line switches of a TUI run that concern editing.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct EditOptions {
-    /// `--read-only`: the edit and commit keys are off.
-    pub read_only: bool,
-    /// `--dry-run`: a commit shows what it would write and writes nothing.
-    pub dry_run: bool,
-    /// `--write-last-applied PATH`: commit the document alone to PATH.
-    pub write_last_applied: Option<PathBuf>,
-}
+use crate::session::{EditOptions, Files};
 
 /// What a commit writes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -133,7 +133,7 @@ fn parse(text: &str) -> Result<Value, String> {
     } else {
         Err(format!(
             "The edited file is not valid: expected an object at the top level, found {}",
-            super::files::kind_name(&v)
+            crate::session::input::kind_name(&v)
         ))
     }
 }

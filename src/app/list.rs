@@ -1,5 +1,5 @@
 //! The object list: the screen the TUI opens on input holding more than one object. One row per
-//! object, sorted by risk ([`risk`]); `Enter` opens the object's panes (the single-object
+//! object, sorted by risk ([`crate::session::risk`]); `Enter` opens the object's panes (the single-object
 //! [`Model`]), `Esc` there returns to the list with the cursor kept.
 //!
 //! The list sits above the per-object model: [`App`] is either one object (the screen as it has
@@ -9,28 +9,13 @@
 //! from the object's current (edited) plan when it closes. The rows keep the order they were
 //! sorted in when the list opened, so nothing moves under the cursor.
 
-pub mod risk;
-
-use super::files::{Docs, Files, Loaded, ReloadRequest};
 use super::{Command, EditOptions, Message, ModeKind, Model, Source, update as update_model};
-use crate::cli::CliError;
-use crate::cli::objects::Key;
 use crate::engine::plan::Plan;
-use risk::{Summary, riskier_first};
+use crate::session::objects::Key;
+use crate::session::risk::{Summary, riskier_first};
+use crate::session::{Docs, Files, Loaded, ReloadRequest};
 
-/// One object to list: what it is, where it came from, and its plan (or why there is none).
-pub struct Item {
-    pub key: Key,
-    /// The local object's source (`path`, `path#N`, `-#N`).
-    pub source: String,
-    /// The live object's source; `None`: a create.
-    pub live_source: Option<String>,
-    pub docs: Docs,
-    pub plan: Result<Plan, CliError>,
-    /// The files an opened object reloads and commits to (`None`: it came from standard input
-    /// or a file holding several objects, and is not bound to files).
-    pub files: Option<Files>,
-}
+pub use crate::session::open::Item;
 
 /// What a row opens.
 #[derive(Debug)]
@@ -208,11 +193,7 @@ impl List {
                 let source = Source {
                     title: format!("{}/{total} {} ({})", index + 1, row.key, row.source),
                     about: String::new(),
-                    docs: crate::cli::plan::PlanDocs {
-                        local: docs.local,
-                        live: docs.live,
-                        last_applied: docs.last_applied,
-                    },
+                    docs: *docs,
                 };
                 let mut model = Model::with_plan(source, *plan);
                 model.edit.options = options;

@@ -4,15 +4,14 @@
 use crate::value::Value;
 
 use super::edit::EditState;
-use super::files::Docs;
 use super::marks;
 use super::patch::{PatchDoc, patch_docs};
 use super::project::{self, ANNOTATION_WIDTH, Render, Side};
 use super::yaml::DocLine;
 use super::{Mode, Search, Source, is_change};
-use crate::cli::CliError;
 use crate::engine::gofmt::{FastSet, sprint};
 use crate::engine::plan::{Action, Doc, FieldId, PathTexts, Plan, Tree};
+use crate::session::{Docs, Error as CliError};
 
 /// How the last-applied annotation's path ends.
 const ANNOTATION_PATH_TAIL: &str = "[\"kubectl.kubernetes.io/last-applied-configuration\"]";
@@ -170,7 +169,7 @@ impl Model {
     /// # Errors
     /// The plan's [`CliError`] (inputs kubectl would refuse).
     pub fn new(source: Source) -> Result<Model, CliError> {
-        let plan = crate::cli::plan::compute(&source.docs, None, true)?;
+        let plan = crate::session::plan::compute(&source.docs, None, true)?;
         Ok(Model::with_plan(source, plan))
     }
 
@@ -178,14 +177,7 @@ impl Model {
     #[must_use]
     pub fn with_plan(source: Source, plan: Plan) -> Model {
         let edit = EditState::new(plan.last_applied.clone());
-        Model::build(
-            source.title,
-            source.about,
-            Docs::from_plan_docs(source.docs),
-            plan,
-            edit,
-            false,
-        )
+        Model::build(source.title, source.about, source.docs, plan, edit, false)
     }
 
     /// Build the model of a computed plan with an edit state; `pending`: whether last-applied
@@ -198,7 +190,7 @@ impl Model {
         edit: EditState,
         pending: bool,
     ) -> Model {
-        let secret = project::is_secret(&docs.local);
+        let secret = crate::engine::secret::is_secret(&docs.local);
         let Plan {
             tree,
             last_applied,

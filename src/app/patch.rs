@@ -6,7 +6,8 @@ use crate::value::Value;
 use super::yaml::escape;
 use crate::engine::jsonmerge::to_yaml;
 use crate::engine::jsonpatch::diff_json_patch;
-use crate::engine::plan::{LAST_APPLIED, PatchType, Plan};
+use crate::engine::plan::{PatchType, Plan};
+use crate::engine::secret;
 
 /// One tab of the patch view.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -28,7 +29,7 @@ pub fn patch_docs(plan: &Plan, live: Option<&Value>, secret: bool, reveal: bool)
     let yaml = |v: &Value| -> Vec<String> {
         let mut v = v.clone();
         if mask {
-            mask_object(&mut v);
+            secret::mask_object(&mut v);
         }
         to_yaml(&v).lines().map(escape).collect()
     };
@@ -115,23 +116,18 @@ fn json_patch_lines(ops: &Value, mask: bool) -> Vec<String> {
     for (i, op) in items.iter().enumerate() {
         let mut op = op.clone();
         if mask {
-            let path = op
+            // The path's keys (a JSON Pointer's tokens, unescaped).
+            let keys: Vec<String> = op
                 .get("path")
                 .and_then(Value::as_str)
                 .unwrap_or("")
-                .to_owned();
-            let secret = path.starts_with("/data") || path.starts_with("/stringData");
-            let annotation = path.ends_with(&LAST_APPLIED.replace('/', "~1"));
+                .split('/')
+                .skip(1)
+                .map(|t| t.replace("~1", "/").replace("~0", "~"))
+                .collect();
+            let keys: Vec<&str> = keys.iter().map(String::as_str).collect();
             if let Some(v) = op.get_mut("value") {
-                if secret && path.matches('/').count() >= 2 {
-                    *v = Value::String("***".into());
-                } else if secret {
-                    mask_map(v);
-                } else if annotation && let Value::String(s) = v {
-                    *s = mask_annotation(s).into();
-                } else {
-                    mask_object(v);
-                }
+                secret::mask_at(v, &keys);
             }
         }
         let comma = if i + 1 < items.len() { "," } else { "" };
@@ -139,42 +135,4 @@ fn json_patch_lines(ops: &Value, mask: bool) -> Vec<String> {
     }
     out.push("]".into());
     out
-}
-
-fn mask_map(v: &mut Value) {
-    if let Value::Object(m) = v {
-        for item in m.values_mut() {
-            *item = Value::String("***".into());
-        }
-    }
-}
-
-/// Mask a Secret-shaped object: `data`/`stringData` values and the annotation's copy of them.
-pub fn mask_object(v: &mut Value) {
-    for field in ["data", "stringData"] {
-        if let Some(m) = v.get_mut(field) {
-            mask_map(m);
-        }
-    }
-    if let Some(Value::String(s)) = v
-        .get_mut("metadata")
-        .and_then(|m| m.get_mut("annotations"))
-        .and_then(|a| a.get_mut(LAST_APPLIED))
-    {
-        *s = mask_annotation(s).into();
-    }
-}
-
-/// The annotation's JSON with the Secret's values masked.
-#[must_use]
-pub fn mask_annotation(json: &str) -> String {
-    let Ok(mut v) = serde_json::from_str::<Value>(json) else {
-        return "***".into();
-    };
-    for field in ["data", "stringData"] {
-        if let Some(m) = v.get_mut(field) {
-            mask_map(m);
-        }
-    }
-    serde_json::to_string(&v).unwrap_or_else(|_| "***".into())
 }

@@ -13,17 +13,14 @@ use super::yaml::{
     word_diff,
 };
 use crate::engine::plan::{Doc, FieldId, LAST_APPLIED, Seg, Tree};
+use crate::engine::secret;
 use crate::theme::Tok;
+
+/// Which side of a before/after pair a pane shows, for secret masking.
+pub use crate::engine::secret::Side;
 
 /// Past this many children, a node's children are found by position through a table.
 const SCAN_MAX: usize = 16;
-
-/// Which side of a before/after pair a pane shows, for secret masking.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Side {
-    Before,
-    After,
-}
 
 /// How to render one document.
 pub struct Render<'a> {
@@ -57,12 +54,6 @@ impl Render<'_> {
             word_diff: false,
         }
     }
-}
-
-/// Is this object a Secret (whose `data`/`stringData` values are masked)?
-#[must_use]
-pub fn is_secret(doc: &Value) -> bool {
-    doc.get("kind").and_then(Value::as_str) == Some("Secret")
 }
 
 /// The lines of a document.
@@ -213,7 +204,7 @@ fn object(map: &Map, at: At<'_>, tree: &mut Tree, how: &Render<'_>, out: &mut Ve
                 line.value = Some(truncate(&escape(&head), how.annotation_width).into());
                 line.tok = Tok::Str;
                 if how.secret {
-                    let hidden = super::patch::mask_annotation(s);
+                    let hidden = secret::mask_annotation(s);
                     line.masked = Some(Box::new(Masked {
                         text: truncate(&escape(&hidden), how.annotation_width).into(),
                     }));
@@ -339,15 +330,9 @@ fn mask(
         return None;
     }
     let top = tree.parent(id).and_then(|p| tree.key(p));
-    if !matches!(top, Some("data" | "stringData")) {
+    if !top.is_some_and(|t| secret::FIELDS.contains(&t)) {
         return None;
     }
-    let text = match other {
-        Some(o) if o != v => match how.side {
-            Side::Before => "*** (before)",
-            Side::After => "*** (after)",
-        },
-        _ => "***",
-    };
+    let text = secret::mask_text(v, other, how.side);
     Some(Box::new(Masked { text: text.into() }))
 }

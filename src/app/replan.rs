@@ -2,18 +2,17 @@
 //! selected path or its nearest ancestor, the focused pane, folds, the why panel, revealed
 //! secrets).
 
-use super::files::Docs;
 use super::model::Model;
-use crate::cli::CliError;
 use crate::engine::plan::Seg;
+use crate::session::{Docs, Error};
 
 impl Model {
     /// Plan `docs` again and rebuild the model, keeping what the user sees: the selected path
     /// (or its nearest ancestor), the focused pane, folds, the why panel, revealed secrets.
     ///
     /// # Errors
-    /// The plan's [`CliError`]; the model is then unchanged.
-    pub fn replan(&mut self, docs: Docs) -> Result<(), CliError> {
+    /// The plan's [`Error`]; the model is then unchanged.
+    pub fn replan(&mut self, docs: Docs) -> Result<(), Error> {
         self.replan_with(docs, false)
     }
 
@@ -21,11 +20,11 @@ impl Model {
     ///
     /// # Errors
     /// As [`Model::replan`].
-    pub fn replan_rebased(&mut self, docs: Docs) -> Result<(), CliError> {
+    pub fn replan_rebased(&mut self, docs: Docs) -> Result<(), Error> {
         self.replan_with(docs, true)
     }
 
-    fn replan_with(&mut self, docs: Docs, rebase: bool) -> Result<(), CliError> {
+    fn replan_with(&mut self, docs: Docs, rebase: bool) -> Result<(), Error> {
         let plan = super::cluster::compute_plan(&self.edit, &docs)?;
         if rebase {
             self.edit.base.clone_from(&plan.last_applied);

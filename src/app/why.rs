@@ -1,96 +1,12 @@
-//! The "why" of a field: the seeds' merge tables (kubectl's "how apply calculates differences"),
-//! the row that decided the field's action, and the patch fragment at the field.
-//!
-//! The row texts are the ones `engine::plan` records in [`Reason::row`], so the deciding row is
-//! found by its text.
+//! The "why" of a field: the patch fragment at the field. (The merge tables and the deciding
+//! row are the engine's: [`Reason::table`](crate::engine::plan::Reason::table) and
+//! [`Reason::row_index`](crate::engine::plan::Reason::row_index).)
 
 use crate::value::Value;
 
 use crate::engine::jsonmerge::to_yaml;
-use crate::engine::plan::{Field, LAST_APPLIED, Plan, Reason};
-
-/// One row of a merge table: is the field in the file, in live, in last-applied → action.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Row {
-    pub in_file: &'static str,
-    pub in_live: &'static str,
-    pub in_last_applied: &'static str,
-    pub action: &'static str,
-}
-
-const fn row(
-    in_file: &'static str,
-    in_live: &'static str,
-    in_last_applied: &'static str,
-    action: &'static str,
-) -> Row {
-    Row {
-        in_file,
-        in_live,
-        in_last_applied,
-        action,
-    }
-}
-
-/// "Merging changes to primitive fields".
-pub const PRIMITIVE: [Row; 4] = [
-    row("Yes", "Yes", "-", "Set live to configuration file value."),
-    row("Yes", "No", "-", "Set live to local configuration."),
-    row("No", "-", "Yes", "Clear from live configuration."),
-    row("No", "-", "No", "Do nothing. Keep live value."),
-];
-
-/// "Merging changes to map fields".
-pub const MAP: [Row; 4] = [
-    row("Yes", "Yes", "-", "Compare sub fields values."),
-    row("Yes", "No", "-", "Set live to local configuration."),
-    row("No", "-", "Yes", "Delete from live configuration."),
-    row("No", "-", "No", "Do nothing. Keep live value."),
-];
-
-/// "Merge individual elements in a list of complex elements" (by merge key), element by element.
-pub const LIST_ELEMENT: [Row; 4] = [
-    row(
-        "Yes",
-        "Yes",
-        "-",
-        "Merge the element with the live element of the same key.",
-    ),
-    row("Yes", "No", "-", "Add the element."),
-    row(
-        "No",
-        "-",
-        "Yes",
-        "Delete the element: in last-applied, gone from the file.",
-    ),
-    row(
-        "No",
-        "-",
-        "No",
-        "Keep the element: not in last-applied, someone else added it.",
-    ),
-];
-
-/// The table a field's reason uses, with its title.
-#[must_use]
-pub fn table(reason: &Reason) -> (&'static str, &'static [Row]) {
-    // `Reason::table` is serialised as "primitive", "map" or "listElement".
-    match crate::value::to_value(reason.table)
-        .ok()
-        .as_ref()
-        .and_then(Value::as_str)
-    {
-        Some("map") => ("map fields", &MAP),
-        Some("listElement") => ("list elements", &LIST_ELEMENT),
-        _ => ("primitive fields (and lists as a whole)", &PRIMITIVE),
-    }
-}
-
-/// The index of the row that decided the action, if the reason names one of the table's rows.
-#[must_use]
-pub fn deciding_row(reason: &Reason) -> Option<usize> {
-    table(reason).1.iter().position(|r| r.action == reason.row)
-}
+use crate::engine::plan::{Field, Plan, Seg};
+use crate::engine::secret;
 
 /// The patch at the field, as YAML lines (at most `max`), or a sentence saying why there is
 /// none. With `mask`, a Secret's values are shown as `***`.
@@ -115,22 +31,16 @@ pub fn patch_fragment(
         return Err("not in the patch: the patch leaves this field alone");
     };
     let mut v = bounded(v, max);
-    let text = path.to_string();
     if mask {
-        if text.starts_with("data") || text.starts_with("stringData") {
-            match &mut v {
-                Value::Object(m) => m
-                    .values_mut()
-                    .for_each(|x| *x = Value::String("***".into())),
-                other => *other = Value::String("***".into()),
-            }
-        } else if text.contains(LAST_APPLIED)
-            && let Value::String(s) = &mut v
-        {
-            *s = super::patch::mask_annotation(s).into();
-        } else {
-            super::patch::mask_object(&mut v);
-        }
+        let keys: Vec<&str> = path
+            .0
+            .iter()
+            .map(|s| match s {
+                Seg::Key(k) => k,
+                _ => "",
+            })
+            .collect();
+        secret::mask_at(&mut v, &keys);
     }
     let cut = cut_strings(&mut v, max * STRING_BYTES_PER_LINE);
     let mut lines: Vec<String> = to_yaml(&v).lines().map(super::yaml::escape).collect();

@@ -211,7 +211,7 @@ pub fn string_text(s: &str) -> Text {
 
 /// [`string_text`], the string already scanned.
 pub(super) fn string_text_with(s: &str, scan: Scan) -> Text {
-    if (scan.special && has_unsafe(s)) || resolves_to_non_string(s) {
+    if (scan.special && has_unsafe(s)) || crate::document::resolves_to_non_string(s) {
         return format_compact!("\"{}\"", escape(s).replace('"', "\\\""));
     }
     let unsafe_plain = s.as_bytes().first().is_some_and(|b| {
@@ -283,34 +283,6 @@ impl Scan {
 #[cfg(test)]
 fn has_pair(s: &str) -> bool {
     Scan::of(s).pair
-}
-
-/// Would a plain scalar with this text read as something other than a string (YAML 1.1)?
-fn resolves_to_non_string(s: &str) -> bool {
-    const WORDS: [&str; 33] = [
-        "", "~", "null", "Null", "NULL", "true", "True", "TRUE", "false", "False", "FALSE", "y",
-        "Y", "yes", "Yes", "YES", "n", "N", "no", "No", "NO", "on", "On", "ON", "off", "Off",
-        "OFF", ".inf", ".Inf", "-.inf", ".nan", ".NaN", "<<",
-    ];
-    if s.len() <= 5 && WORDS.contains(&s) {
-        return true;
-    }
-    let unsigned = s.strip_prefix(['-', '+']).unwrap_or(s);
-    // Only a number can start with a digit or a dot once underscores are dropped: most text is
-    // decided here, without building `body`.
-    if !unsigned
-        .trim_start_matches('_')
-        .starts_with(|c: char| c.is_ascii_digit() || c == '.')
-    {
-        return false;
-    }
-    let body = unsigned.replace('_', "");
-    let radix = |prefix: &str, r: u32| {
-        body.strip_prefix(prefix)
-            .is_some_and(|d| !d.is_empty() && d.chars().all(|c| c.is_digit(r)))
-    };
-    body.starts_with(|c: char| c.is_ascii_digit() || c == '.')
-        && (body.parse::<f64>().is_ok() || radix("0x", 16) || radix("0b", 2) || radix("0o", 8))
 }
 
 #[cfg(test)]

@@ -7,7 +7,7 @@ use std::path::PathBuf;
 use clap::Args;
 
 use super::CliError;
-use crate::cluster::{ClusterError, Conn, Validation};
+use crate::cluster::{Conn, Validation};
 
 /// The kubectl flags of cluster mode.
 #[derive(Debug, Clone, Args)]
@@ -56,9 +56,10 @@ impl ClusterArgs {
 }
 
 /// A cluster error as the command line reports it: exit 2, one line.
+#[cfg(feature = "cluster")]
 #[must_use]
-pub fn error(e: &ClusterError) -> CliError {
-    CliError::Input(e.to_string())
+pub fn error(e: &crate::cluster::ClusterError) -> CliError {
+    crate::session::cluster::error(e)
 }
 
 /// `applyscope apply`: send what `kubectl apply` would send.
@@ -101,13 +102,8 @@ pub use absent::*;
 
 #[cfg(not(feature = "cluster"))]
 mod absent {
-    use super::{ApplyArgs, CliError, ClusterError, error};
-
-    /// Cluster mode is not built in.
-    #[must_use]
-    pub fn not_built() -> CliError {
-        error(&ClusterError::NotBuilt)
-    }
+    use super::{ApplyArgs, CliError};
+    pub use crate::session::cluster::not_built;
 
     /// # Errors
     /// Always: not built.
@@ -124,26 +120,17 @@ mod imp {
 
     use super::{ApplyArgs, ClusterArgs, error};
     use crate::cli::CliError;
-    use crate::cli::objects::{self, Key, Object, Pair};
-    use crate::cli::plan::{DocNames, PlanDocs};
-    use crate::cluster::{self, Cluster, Loaded, Request};
+    use crate::cli::objects::{self, Object};
+    use crate::cluster::{self, Cluster, Request};
     use crate::engine::jsonmerge;
-    use crate::engine::plan::Plan;
+    pub use crate::session::cluster::Planned;
 
     /// Connect with the flags.
     ///
     /// # Errors
     /// The configuration cannot be read.
     pub fn connect(args: &ClusterArgs, namespace: Option<&str>) -> Result<Cluster, CliError> {
-        Cluster::connect(&args.conn(namespace)).map_err(|e| error(&e))
-    }
-
-    /// Local objects, their live objects from the cluster, and their plans.
-    pub struct Planned {
-        pub cluster: Cluster,
-        pub pairs: Vec<Pair>,
-        pub loaded: Vec<Loaded>,
-        pub plans: Vec<Result<Plan, CliError>>,
+        crate::session::cluster::connect(&args.conn(namespace))
     }
 
     /// Read every local object's live object from the cluster and plan it.
@@ -157,71 +144,12 @@ mod imp {
         overwrite: bool,
         last_applied: Option<&Value>,
     ) -> Result<Planned, CliError> {
-        let cluster = connect(args, namespace)?;
-        let values: Vec<Value> = locals.iter().map(|o| o.value.clone()).collect();
-        let results = cluster.load(&values, args.openapi_patch);
-        let mut pairs = Vec::with_capacity(locals.len());
-        let mut loaded = Vec::with_capacity(locals.len());
-        for (local, result) in locals.into_iter().zip(results) {
-            let l = result.map_err(|e| CliError::Input(format!("{}: {e}", local.source)))?;
-            let mut key = Key::of(&local.value);
-            key.namespace = l.target.namespace.clone().unwrap_or_default();
-            if let Some(first) = pairs.iter().find(|p: &&Pair| p.key == key) {
-                return Err(CliError::Input(format!(
-                    "{}: {key} is also in {}",
-                    local.source, first.local.source
-                )));
-            }
-            let live = l.live.as_ref().map(|v| Object {
-                value: v.clone(),
-                source: format!("{}{}", cluster.server, l.target.path()),
-            });
-            pairs.push(Pair { key, local, live });
-            loaded.push(l);
-        }
-        let plans = pairs
-            .iter()
-            .zip(&loaded)
-            .map(|(pair, l)| plan_one(pair, l, overwrite, last_applied).map(|(p, _)| p))
-            .collect();
-        Ok(Planned {
-            cluster,
-            pairs,
-            loaded,
-            plans,
-        })
-    }
-
-    /// The plan of one loaded object, with the metadata source used.
-    ///
-    /// # Errors
-    /// The plan's error.
-    pub fn plan_one(
-        pair: &Pair,
-        loaded: &Loaded,
-        overwrite: bool,
-        last_applied: Option<&Value>,
-    ) -> Result<(Plan, cluster::SchemaSource), CliError> {
-        let docs = PlanDocs {
-            local: pair.local.value.clone(),
-            live: pair.live.as_ref().map(|l| l.value.clone()),
-            last_applied: last_applied.cloned(),
-        };
-        let names = DocNames {
-            local: pair.local.source.clone(),
-            live: pair
-                .live
-                .as_ref()
-                .map(|l| l.source.clone())
-                .unwrap_or_default(),
-            last_applied: "--last-applied".into(),
-        };
-        cluster::plan(
-            &loaded.choice,
-            &docs,
-            loaded.namespace.as_deref(),
+        crate::session::cluster::load_and_plan(
+            locals,
+            &args.conn(namespace),
+            args.openapi_patch,
             overwrite,
-            &names,
+            last_applied,
         )
     }
 
@@ -351,16 +279,5 @@ mod imp {
             );
         }
         Ok(out)
-    }
-}
-
-impl CliError {
-    /// The same kind of error with another message.
-    #[must_use]
-    pub fn clone_with(&self, message: String) -> CliError {
-        match self {
-            CliError::Input(_) => CliError::Input(message),
-            CliError::Failed(_) => CliError::Failed(message),
-        }
     }
 }

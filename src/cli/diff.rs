@@ -16,15 +16,13 @@
 //!   has it (with its namespace), without the annotation;
 //! - what only a server adds is not simulated (defaults, `generation`, `resourceVersion`), with
 //!   two exceptions: an empty `metadata.annotations` map is dropped, and a Secret's
-//!   `stringData` is folded into `data` (see [`mask`]);
+//!   `stringData` is folded into `data` (see [`secret`]);
 //! - `metadata.managedFields` is hidden unless `--show-managed-fields`; Secret values are
-//!   masked unless `--show-secrets` ([`mask`]); a Secret that does not exist yet shows `null`
+//!   masked unless `--show-secrets` ([`secret`]); a Secret that does not exist yet shows `null`
 //!   as its live side, as kubectl's masker prints it.
 //!
 //! Exit status, as `kubectl diff`: 0 no differences, 1 differences, 2 an error (bad input, or an
 //! object kubectl apply would fail on; the other objects' differences are still printed).
-
-mod mask;
 
 use std::fmt::Write as _;
 use std::io::IsTerminal as _;
@@ -35,8 +33,10 @@ use clap::{Args, ValueEnum};
 
 use super::CliError;
 use super::objects::{self, Pair};
+use crate::engine::object::{GroupVersion, ObjectRef};
 use crate::engine::plan::{LAST_APPLIED, Plan};
 use crate::engine::schema::Schema;
+use crate::engine::secret;
 
 #[derive(Debug, Args)]
 pub struct DiffArgs {
@@ -133,7 +133,7 @@ pub fn main(args: &DiffArgs) -> Result<String, CliError> {
         let locals = objects::read_all(&args.files, args.recursive, &mut stdin_used)?;
         let lives = objects::read_all(&args.live, args.recursive, &mut stdin_used)?;
         let pairs = objects::pair(locals, lives, args.namespace.as_deref())?;
-        let plans = objects::plan_all(&pairs, args.namespace.as_deref(), true);
+        let plans = crate::session::plan::plan_all(&pairs, args.namespace.as_deref(), true);
         (pairs, plans)
     };
     let opts = Options {
@@ -145,7 +145,7 @@ pub fn main(args: &DiffArgs) -> Result<String, CliError> {
         .iter()
         .filter_map(|(pair, plan)| plan.as_ref().err().map(|e| format!("{}: {e}", pair.key)))
         .collect();
-    let diffs: Vec<ObjectDiff> = objects::parallel_map(&items, |(pair, plan)| {
+    let diffs: Vec<ObjectDiff> = crate::session::plan::parallel_map(&items, |(pair, plan)| {
         plan.as_ref().ok().map(|plan| object_diff(pair, plan, opts))
     })
     .into_iter()
@@ -159,7 +159,7 @@ pub fn main(args: &DiffArgs) -> Result<String, CliError> {
     } else {
         1
     };
-    objects::finish(out, &errors, code)
+    super::finish(out, &errors, code)
 }
 
 type Planned = (Vec<Pair>, Vec<Result<Plan, CliError>>);
@@ -186,15 +186,12 @@ fn from_cluster(_: &DiffArgs) -> Result<Planned, CliError> {
 /// kubectl diff's file name for an object.
 #[must_use]
 pub fn file_name(pair: &Pair) -> String {
-    let api_version = pair
-        .local
-        .value
-        .get("apiVersion")
-        .and_then(Value::as_str)
-        .unwrap_or("");
-    let (group, version) = match api_version.rsplit_once('/') {
-        Some((g, v)) => (format!("{g}."), v),
-        None => (String::new(), api_version),
+    let api_version = ObjectRef::of(&pair.local.value).api_version;
+    let gv = GroupVersion::parse(api_version);
+    let (group, version) = if gv.is_core() {
+        (String::new(), gv.version)
+    } else {
+        (format!("{}.", gv.group), gv.version)
     };
     let namespaced = Schema::embedded()
         .is_namespaced(api_version, &pair.key.kind)
@@ -223,13 +220,15 @@ pub fn object_diff(pair: &Pair, plan: &Plan, opts: Options) -> ObjectDiff {
         }
     }
     for obj in live.iter_mut().chain(std::iter::once(&mut merged)) {
-        mask::fold_string_data(obj);
+        secret::fold_string_data(obj);
     }
-    let masked = !opts.show_secrets && mask::is_secret(&merged);
+    let masked = !opts.show_secrets && secret::is_secret(&merged);
     if masked {
-        mask::mask_pair(live.as_mut(), Some(&mut merged));
+        secret::mask_pair(live.as_mut(), Some(&mut merged), &["data"]);
         for obj in live.iter_mut().chain(std::iter::once(&mut merged)) {
-            mask::mask_annotation(obj);
+            if let Some(m) = obj.get_mut("metadata") {
+                secret::mask_at(m, &["metadata"]);
+            }
         }
     }
     let live = match &live {
@@ -336,7 +335,7 @@ fn line_ops(old: &[&str], new: &[&str]) -> Vec<similar::DiffOp> {
 pub fn render(diffs: &[ObjectDiff], color: bool) -> String {
     let mut sorted: Vec<&ObjectDiff> = diffs.iter().filter(|d| d.differs()).collect();
     sorted.sort_by(|a, b| a.name.as_bytes().cmp(b.name.as_bytes()));
-    objects::parallel_map(&sorted, |d| render_one(d, color)).concat()
+    crate::session::plan::parallel_map(&sorted, |d| render_one(d, color)).concat()
 }
 
 /// One object's `diff -u -N` output.

@@ -11,12 +11,11 @@ use clap::{Args, Subcommand, ValueEnum};
 
 use super::CliError;
 use super::input::{read_bytes, read_object, read_one_object};
-use crate::engine::plan::{FieldPath, LAST_APPLIED, annotation_of, encode_annotation};
+use crate::engine::plan::{
+    ANNOTATIONS_LIMIT, FieldPath, LAST_APPLIED, annotation_of, annotations_size, encode_annotation,
+};
 use crate::engine::{edit, gojson, jsonmerge, smp};
 use crate::{fsutil, rewrite};
-
-/// The server's limit on the whole annotations map of an object.
-pub const ANNOTATIONS_LIMIT: usize = 262_144;
 
 #[derive(Debug, Subcommand)]
 pub enum LastAppliedCommand {
@@ -331,16 +330,7 @@ fn commit_cluster(
 
 /// The annotation's size and the whole annotations map's against the server's limit.
 fn size_report(live: &Value, annotation: &str) -> String {
-    let others: usize = live
-        .pointer("/metadata/annotations")
-        .and_then(Value::as_object)
-        .map(|m| {
-            m.iter()
-                .filter(|(k, _)| *k != LAST_APPLIED)
-                .map(|(k, v)| k.len() + v.as_str().map_or(0, str::len))
-                .sum()
-        })
-        .unwrap_or(0);
+    let others = annotations_size(live, Some(LAST_APPLIED));
     let total = others + LAST_APPLIED.len() + annotation.len();
     let mut out = format!(
         "last-applied annotation: {} bytes; annotations map: {total} of {ANNOTATIONS_LIMIT} bytes\n",

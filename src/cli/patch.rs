@@ -6,6 +6,7 @@ use clap::{Args, Subcommand, ValueEnum};
 
 use super::CliError;
 use super::input::{SchemaSource, read_object, read_value};
+use crate::engine::error::SmpError;
 use crate::engine::{gojson, jsonmerge, jsonpatch, smp};
 
 #[derive(Debug, Subcommand)]
@@ -119,7 +120,17 @@ pub fn run(cmd: &PatchCommand) -> Result<String, CliError> {
             let doc = read_value(document)?;
             match kind.patch_type {
                 PatchType::Strategic => {
-                    let p = read_object(patch)?;
+                    // The reference's check, before any schema lookup: both must be objects.
+                    let p = read_value(patch)?;
+                    for (path, value) in [(document, &doc), (patch, &p)] {
+                        if !value.is_object() {
+                            return Err(failed(format_args!(
+                                "{}: {}",
+                                path.display(),
+                                SmpError::BadJsonDoc
+                            )));
+                        }
+                    }
                     let source = SchemaSource::load(kind.schema.as_deref())?;
                     let meta = source.root(kind.definition.as_deref(), &[&doc])?;
                     smp::apply(doc, p, meta).map_err(failed)?

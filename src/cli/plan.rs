@@ -13,13 +13,13 @@ use crate::value::Value;
 use clap::{Args, ValueEnum};
 
 use super::CliError;
-use super::input::{one_object_of, read_bytes, read_object};
+use super::input::{is_list, one_object_of, read_bytes, read_object};
 use super::objects::{self, Pair};
 use crate::document::Document;
-use crate::engine::plan::{
-    self, InputDoc, LastApplied, LiveLastApplied, Plan, PlanContext, PlanError, PlanInput,
-};
+use crate::engine::plan::{self, LastApplied, LiveLastApplied, Plan, PlanContext};
 use crate::engine::schema::Schema;
+use crate::session::open::{holds_many_objects, single_candidate};
+use crate::session::plan::{DocNames, Docs, parallel_map, plan_all, plan_error};
 
 pub use text::text;
 
@@ -68,13 +68,6 @@ pub enum Format {
     Yaml,
 }
 
-/// Documents of one plan, already read.
-pub struct PlanDocs {
-    pub local: Value,
-    pub live: Option<Value>,
-    pub last_applied: Option<Value>,
-}
-
 pub fn run(args: &PlanArgs) -> Result<String, CliError> {
     if args.live.is_empty() && !args.no_live {
         return run_cluster(args);
@@ -121,21 +114,7 @@ impl<'a> OneFile<'a> {
     /// Whether it holds two or more Kubernetes objects (documents or `List` items with a
     /// `kind`). Unreadable files do not: the one-object path reports them.
     fn holds_many_objects(&self) -> bool {
-        let Ok(docs) = &self.docs else {
-            return false;
-        };
-        let kinded = |v: &Value| v.get("kind").is_some_and(Value::is_string);
-        let list_items = |v: &Value| {
-            let is_list = v
-                .get("kind")
-                .and_then(Value::as_str)
-                .is_some_and(|k| k.ends_with("List"));
-            match v.get("items").and_then(Value::as_array) {
-                Some(items) if is_list => items.iter().filter(|i| kinded(i)).count(),
-                _ => usize::from(kinded(v)),
-            }
-        };
-        docs.iter().map(|d| list_items(&d.value)).sum::<usize>() > 1
+        self.docs.as_deref().is_ok_and(holds_many_objects)
     }
 
     /// The one object, as [`read_one_object`] reads it.
@@ -152,30 +131,17 @@ fn read_values(path: &Path) -> Result<Vec<Document>, CliError> {
         .map_err(|e| CliError::Input(e.to_string()))
 }
 
-/// Whether kubectl would flatten this object as a list (see [`one_object_of`]).
-fn is_list(v: &Value) -> bool {
-    v.get("kind")
-        .and_then(Value::as_str)
-        .is_some_and(|k| k.ends_with("List"))
-        && v.get("items").is_some_and(Value::is_array)
-}
-
 /// The one-object invocation: one `-f` file and at most one `--live` file, neither holding
 /// several objects. (Its output and messages are the contract from before many objects.) The
 /// files are read here, once.
 fn single(args: &PlanArgs) -> Option<(OneFile<'_>, Option<OneFile<'_>>)> {
-    let plain = |p: &Path| p.as_os_str() != "-" && !p.is_dir();
-    let ([local], live) = (args.local.as_slice(), args.live.as_slice()) else {
-        return None;
-    };
-    let live = match live {
-        [] => None,
-        [one] => Some(one.as_path()),
-        _ => return None,
-    };
-    if args.recursive || !plain(local) || live.is_some_and(|p| !plain(p)) {
+    if !single_candidate(&args.local, &args.live, args.recursive) {
         return None;
     }
+    let ([local], live) = (args.local.as_slice(), args.live.first()) else {
+        return None;
+    };
+    let live = live.map(PathBuf::as_path);
     // The two files are read side by side (a 10 MB object and its 18 MB live copy take about
     // 0.8 s and 0.4 s to read).
     let (local, live) = std::thread::scope(|s| {
@@ -215,7 +181,7 @@ fn run_one(
         (None, true) => None,
         (None, false) => return Err(no_live_error()),
     };
-    let docs = PlanDocs {
+    let docs = Docs {
         local: local.object()?,
         live,
         last_applied: args.last_applied.as_deref().map(read_object).transpose()?,
@@ -228,7 +194,7 @@ fn run_one(
     };
     // JSON, YAML and text: the plan's fields are written (or counted) as they are found, never held
     // all at once, and the local object becomes the plan's modified document without a copy.
-    let PlanDocs {
+    let Docs {
         local,
         live,
         last_applied,
@@ -318,7 +284,7 @@ fn run_many(args: &PlanArgs) -> Result<String, CliError> {
     // are kept, not every plan (1,000 plans hold their fields and values at once otherwise).
     let mut many = Many::new(args.output);
     for chunk in pairs.chunks(MANY_CHUNK) {
-        let plans = objects::plan_all(chunk, namespace, args.overwrite);
+        let plans = plan_all(chunk, namespace, args.overwrite);
         many.add(chunk, &plans)?;
     }
     many.finish(&pairs)
@@ -364,7 +330,7 @@ fn entry(pair: &Pair, plan: &Result<Plan, CliError>) -> crate::value::Map {
 /// on stdout, each failure's one line on stderr, and the worst failure's exit status.
 ///
 /// # Errors
-/// As [`Many::add`]; see [`objects::finish`].
+/// As [`Many::add`]; see [`super::finish`].
 pub fn print_many(
     pairs: &[Pair],
     plans: &[Result<Plan, CliError>],
@@ -384,7 +350,7 @@ pub struct Many {
     out: String,
     errors: Vec<String>,
     code: i32,
-    summaries: Vec<crate::app::list::risk::Summary>,
+    summaries: Vec<crate::session::risk::Summary>,
 }
 
 impl Many {
@@ -408,11 +374,11 @@ impl Many {
         pairs: &[Pair],
         plans: &[Result<Plan, CliError>],
     ) -> Result<(), CliError> {
-        use crate::app::list::risk::Summary;
+        use crate::session::risk::Summary;
         let format = self.format;
         let items: Vec<(&Pair, &Result<Plan, CliError>)> = pairs.iter().zip(plans).collect();
         // Writing a plan costs more than planning it: each object's text is made in parallel too.
-        let parts = objects::parallel_map(&items, |(pair, plan)| render_one(pair, plan, format));
+        let parts = parallel_map(&items, |(pair, plan)| render_one(pair, plan, format));
         let parts = parts
             .into_iter()
             .collect::<Result<Vec<String>, CliError>>()?;
@@ -435,15 +401,15 @@ impl Many {
         Ok(())
     }
 
-    /// The output, for `pairs` (every object added, in order); see [`objects::finish`].
+    /// The output, for `pairs` (every object added, in order); see [`super::finish`].
     ///
     /// # Errors
-    /// As [`objects::finish`].
+    /// As [`super::finish`].
     pub fn finish(mut self, pairs: &[Pair]) -> Result<String, CliError> {
         if self.format == Format::Text {
             self.out.push_str(&summary(pairs, &self.summaries));
         }
-        objects::finish(self.out, &self.errors, self.code)
+        super::finish(self.out, &self.errors, self.code)
     }
 }
 
@@ -483,27 +449,27 @@ fn render_one(
 }
 
 /// The summary table of the many-object text output: `summaries[i]` is `pairs[i]`'s.
-fn summary(pairs: &[Pair], summaries: &[crate::app::list::risk::Summary]) -> String {
-    use crate::app::list::risk::{Op, riskier_first};
-    let mut rows: Vec<(&Pair, &crate::app::list::risk::Summary)> =
+fn summary(pairs: &[Pair], summaries: &[crate::session::risk::Summary]) -> String {
+    use crate::session::risk::{Op, Tally, riskier_first};
+    let mut rows: Vec<(&Pair, &crate::session::risk::Summary)> =
         pairs.iter().zip(summaries).collect();
-    // The TUI list's order (`app::list::risk`): failures, then what the server will reject,
+    // The TUI list's order (`session::risk`): failures, then what the server will reject,
     // other warnings, removals, changes, additions; ties by kind, namespace, name.
     rows.sort_by(|a, b| riskier_first((a.1, &a.0.key), (b.1, &b.0.key)));
-    let action = |s: &crate::app::list::risk::Summary| match s.op {
+    let action = |s: &crate::session::risk::Summary| match s.op {
         Op::Create => "create",
         Op::Patch(_) => "patch",
         Op::Unchanged => "unchanged",
         Op::Fails => "FAILS",
     };
-    let tally = |name: &str| rows.iter().filter(|(_, s)| action(s) == name).count();
+    let tally = Tally::of(rows.iter().map(|(_, s)| *s));
     let mut out = format!(
         "summary: {} objects: {} create, {} patch, {} unchanged, {} fail; riskiest first\n",
         rows.len(),
-        tally("create"),
-        tally("patch"),
-        tally("unchanged"),
-        tally("FAILS")
+        tally.create,
+        tally.patch,
+        tally.unchanged,
+        tally.fails
     );
     let _ = writeln!(
         out,
@@ -528,79 +494,6 @@ fn summary(pairs: &[Pair], summaries: &[crate::app::list::risk::Summary]) -> Str
     out
 }
 
-/// Plan documents with the embedded schema.
-pub fn compute(
-    docs: &PlanDocs,
-    namespace: Option<&str>,
-    overwrite: bool,
-) -> Result<Plan, CliError> {
-    compute_named(docs, namespace, overwrite, &DocNames::default())
-}
-
-/// The names of the input documents, for messages.
-pub struct DocNames {
-    pub local: String,
-    pub live: String,
-    pub last_applied: String,
-}
-
-impl Default for DocNames {
-    fn default() -> Self {
-        DocNames {
-            local: "local".into(),
-            live: "live".into(),
-            last_applied: "last-applied".into(),
-        }
-    }
-}
-
-/// Plan documents with the embedded schema; input errors name the document.
-pub fn compute_named(
-    docs: &PlanDocs,
-    namespace: Option<&str>,
-    overwrite: bool,
-    names: &DocNames,
-) -> Result<Plan, CliError> {
-    compute_with(docs, namespace, overwrite, names, Schema::embedded())
-}
-
-/// Plan documents with a schema (a server's OpenAPI, or the embedded one); input errors name
-/// the document.
-pub fn compute_with(
-    docs: &PlanDocs,
-    namespace: Option<&str>,
-    overwrite: bool,
-    names: &DocNames,
-    schema: &Schema,
-) -> Result<Plan, CliError> {
-    let input = PlanInput {
-        local: &docs.local,
-        live: docs.live.as_ref(),
-        last_applied: docs
-            .last_applied
-            .as_ref()
-            .map_or(LastApplied::FromLive, LastApplied::Given),
-        namespace,
-        overwrite,
-    };
-    plan::plan(&input, schema).map_err(|e| plan_error(e, names))
-}
-
-/// A plan's failure as the command reports it; input errors name the document.
-fn plan_error(e: PlanError, names: &DocNames) -> CliError {
-    match e {
-        PlanError::Input { about, message } => {
-            let name = match about {
-                InputDoc::Local => &names.local,
-                InputDoc::Live => &names.live,
-                InputDoc::LastApplied => &names.last_applied,
-            };
-            CliError::Input(format!("{name}: {message}"))
-        }
-        PlanError::Kubectl(m) | PlanError::Conflict(m) => CliError::Failed(m),
-    }
-}
-
 /// Write a plan in the chosen format.
 pub fn render(p: &Plan, format: Format) -> Result<String, CliError> {
     let failed = |e: &dyn std::fmt::Display| CliError::Failed(e.to_string());
@@ -618,9 +511,9 @@ pub fn render(p: &Plan, format: Format) -> Result<String, CliError> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::cli::objects::Object;
     use crate::engine::plan::{LAST_APPLIED, encode_annotation};
     use crate::json;
+    use crate::session::objects::Object;
 
     /// `n` ConfigMaps with live objects; every 7th live annotation is not JSON (that object
     /// fails to plan), every 3rd local value changes.
@@ -666,7 +559,7 @@ mod tests {
     #[test]
     fn many_objects_written_in_chunks_read_as_written_at_once() {
         let pairs = pairs(2 * MANY_CHUNK + 5);
-        let plans = objects::plan_all(&pairs, None, true);
+        let plans = plan_all(&pairs, None, true);
         assert!(plans.iter().filter(|p| p.is_err()).count() > 3);
         for format in [Format::Json, Format::Yaml, Format::Text] {
             let mut whole = Many::new(format);

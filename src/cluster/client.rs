@@ -30,7 +30,7 @@ pub struct Cluster {
     /// The server's URL, for titles.
     pub server: String,
     pub conn: Conn,
-    pub(super) discovery: Mutex<HashMap<String, super::discovery::GroupVersion>>,
+    pub(super) discovery: Mutex<HashMap<String, super::discovery::Served>>,
     pub(super) openapi: Mutex<super::openapi::Cache>,
     /// A whole request may take this long.
     pub(super) request_timeout: Duration,

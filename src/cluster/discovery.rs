@@ -7,10 +7,11 @@
 use kube::discovery::{self, Scope};
 
 use super::{Cluster, ClusterError, client::chain};
+use crate::engine::object::GroupVersion;
 
 /// What a group-version serves: `(kind, plural, namespaced)`, or why it could not be read.
 #[derive(Clone, Debug)]
-pub(crate) struct GroupVersion(Result<Vec<(String, String, bool)>, ClusterError>);
+pub(crate) struct Served(Result<Vec<(String, String, bool)>, ClusterError>);
 
 impl Cluster {
     /// The resource (plural) of a kind and whether it is namespaced.
@@ -28,7 +29,7 @@ impl Cluster {
         let gv = match cache.get(api_version) {
             Some(gv) => gv.clone(),
             None => {
-                let gv = GroupVersion(self.fetch(api_version).await);
+                let gv = Served(self.fetch(api_version).await);
                 cache.insert(api_version.to_owned(), gv.clone());
                 gv
             }
@@ -52,7 +53,7 @@ impl Cluster {
     }
 
     async fn fetch(&self, api_version: &str) -> Result<Vec<(String, String, bool)>, ClusterError> {
-        let (group, version) = api_version.split_once('/').unwrap_or(("", api_version));
+        let GroupVersion { group, version } = GroupVersion::parse(api_version);
         let gv = kube::core::GroupVersion::gv(group, version);
         let path = if group.is_empty() {
             format!("/api/{version}")

@@ -2,23 +2,11 @@
 //! struct: those drop unknown fields and an explicit `creationTimestamp: null`), then the
 //! patch metadata source. Several objects load at once, at most [`LOAD_CONCURRENCY`].
 
+use crate::engine::object::ObjectRef;
 use crate::value::Value;
 use futures::StreamExt as _;
 
-use super::{
-    Choice, Cluster, ClusterError, LOAD_CONCURRENCY, Target, get, identity, plan_namespace,
-};
-
-/// One object as read from the cluster.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Loaded {
-    pub target: Target,
-    /// The live object as served (`managedFields` included); `None`: not found (a create).
-    pub live: Option<Value>,
-    pub choice: Choice,
-    /// The namespace given to the plan as `-n`.
-    pub namespace: Option<String>,
-}
+use super::{Cluster, ClusterError, LOAD_CONCURRENCY, Loaded, Target, get, plan_namespace};
 
 impl Cluster {
     /// Read the live objects of local objects, in their order, at most
@@ -41,7 +29,12 @@ impl Cluster {
     }
 
     async fn target_async(&self, local: &Value) -> Result<Target, ClusterError> {
-        let (api_version, kind, ns, name) = identity(local);
+        let ObjectRef {
+            api_version,
+            kind,
+            namespace: ns,
+            name,
+        } = ObjectRef::of(local);
         if api_version.is_empty() || kind.is_empty() || name.is_empty() {
             return Err(ClusterError::Local(
                 "the object has no apiVersion, kind or metadata.name".into(),

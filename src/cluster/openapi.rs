@@ -18,6 +18,7 @@ use std::sync::Arc;
 use crate::value::Value;
 
 use super::{Choice, Cluster, Request, SchemaSource, Verb};
+use crate::engine::object::GroupVersion;
 use crate::engine::schema::Schema;
 
 const SMP: &str = "application/strategic-merge-patch+json";
@@ -107,7 +108,7 @@ impl Cluster {
         }
         // Held while fetching: objects loading at once share each document.
         let mut cache = self.openapi.lock().await;
-        let (group, version) = api_version.split_once('/').unwrap_or(("", api_version));
+        let GroupVersion { group, version } = GroupVersion::parse(api_version);
         if let Some(schema) = self
             .v3_schema(&mut cache, api_version, group, version, kind)
             .await

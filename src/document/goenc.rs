@@ -1,42 +1,30 @@
 //! Two Go library behaviours go-yaml leans on: `base64.StdEncoding` for `!!binary`, and
 //! `time.Parse` with go-yaml's four timestamp layouts for `!!timestamp`.
 
+use base64::Engine as _;
+use base64::engine::{DecodePaddingMode, GeneralPurpose, GeneralPurposeConfig};
+
+/// Go's `base64.StdEncoding`: the standard alphabet, padding required, stray bits in the last
+/// character ignored (Go checks them only in `Strict` mode).
+const GO_STD_ENCODING: GeneralPurpose = GeneralPurpose::new(
+    &base64::alphabet::STANDARD,
+    GeneralPurposeConfig::new()
+        .with_decode_allow_trailing_bits(true)
+        .with_decode_padding_mode(DecodePaddingMode::RequireCanonical),
+);
+
 /// Decodes a `!!binary` scalar as go-yaml does (`base64.StdEncoding`, which skips `\r` and `\n`),
 /// then makes a string of the bytes as Go's JSON encoder would: each byte that is not part of
 /// valid UTF-8 becomes U+FFFD.
 pub(super) fn base64_to_string(text: &str) -> Result<String, String> {
-    const BAD: &str = "!!binary value contains invalid base64 data";
     let input: Vec<u8> = text
         .bytes()
         .filter(|b| !matches!(b, b'\r' | b'\n'))
         .collect();
-    if !input.len().is_multiple_of(4) {
-        return Err(BAD.to_owned());
-    }
-    let mut out = Vec::with_capacity(input.len() / 4 * 3);
-    let quanta = input.len() / 4;
-    for (qi, q) in input.chunks(4).enumerate() {
-        let pad = q.iter().rev().take_while(|&&b| b == b'=').count();
-        if pad > 2 || (pad > 0 && qi + 1 != quanta) {
-            return Err(BAD.to_owned());
-        }
-        let mut acc: u32 = 0;
-        for &b in &q[..4 - pad] {
-            let v = match b {
-                b'A'..=b'Z' => b - b'A',
-                b'a'..=b'z' => b - b'a' + 26,
-                b'0'..=b'9' => b - b'0' + 52,
-                b'+' => 62,
-                b'/' => 63,
-                _ => return Err(BAD.to_owned()),
-            };
-            acc = (acc << 6) | u32::from(v);
-        }
-        acc <<= 6 * pad;
-        let bytes = acc.to_be_bytes();
-        out.extend_from_slice(&bytes[1..4 - pad]);
-    }
-    Ok(go_lossy_utf8(&out))
+    GO_STD_ENCODING
+        .decode(input)
+        .map(|bytes| go_lossy_utf8(&bytes))
+        .map_err(|_| "!!binary value contains invalid base64 data".to_owned())
 }
 
 /// `string(bytes)` as Go's `encoding/json` writes it: one U+FFFD per invalid byte.
@@ -161,6 +149,10 @@ mod tests {
         assert!(base64_to_string("aG=sbG8=").is_err());
         // 0xE2 0x82 (a cut UTF-8 sequence) is two invalid bytes for Go.
         assert_eq!(base64_to_string("4oI="), Ok("\u{FFFD}\u{FFFD}".to_owned()));
+        // Stray bits in the last character are ignored, as Go's non-strict decoder does.
+        assert_eq!(base64_to_string("aGVsbG9="), Ok("hello".to_owned()));
+        assert!(base64_to_string("aGVsbG8=aGVs").is_err());
+        assert!(base64_to_string("a===").is_err());
     }
 
     #[test]

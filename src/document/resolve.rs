@@ -115,6 +115,14 @@ fn table(s: &str) -> Option<Resolved<'static>> {
     Some(Resolved { tag, value })
 }
 
+/// Whether a plain scalar with this text reads as something other than a string (YAML 1.1 as
+/// go-yaml v2 resolves it: `yes`, `off`, `~`, ``, `.inf`, `<<`, `0x1F`, `1_000`, `1e3`,
+/// `2024-01-01` are not strings). The YAML writers quote such strings.
+#[must_use]
+pub fn resolves_to_non_string(text: &str) -> bool {
+    resolve_untagged("", text).is_some()
+}
+
 /// go-yaml v2's `resolve(tag, in)`, including its final check that the result fits the tag.
 fn resolve<'a>(tag: &str, text: &'a str) -> Result<Resolved<'a>, String> {
     if !resolvable(tag) {

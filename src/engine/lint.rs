@@ -28,37 +28,37 @@ pub mod size;
 
 use crate::value::Value;
 
-use super::plan::Warning;
+use super::plan::{Code, Warning};
 use super::schema::Meta;
 
 /// The codes this module emits, with a one-line summary (for documentation and listings).
-pub const CODES: [(&str, &str); 7] = [
+pub const CODES: [(Code, &str); 7] = [
     (
-        keys::DUPLICATE_MERGE_KEY,
+        Code::DuplicateMergeKey,
         "a merge-keyed list names the same key twice",
     ),
     (
-        keys::PORT_PROTOCOL_MERGED,
+        Code::PortProtocolMerged,
         "ports share a number with different protocols",
     ),
     (
-        size::ANNOTATION_TOO_LARGE,
+        Code::AnnotationTooLarge,
         "annotations over 262,144 bytes: the server rejects the object",
     ),
     (
-        replicas::HPA_REPLICAS_RESET,
+        Code::HpaReplicasReset,
         "spec.replicas resets what an autoscaler set",
     ),
     (
-        replicas::REPLICAS_REMOVED,
+        Code::ReplicasRemoved,
         "spec.replicas removed without the hand-over: the server defaults it to 1",
     ),
     (
-        immutable::IMMUTABLE_FIELD,
+        Code::ImmutableField,
         "an immutable field changes: the server rejects the apply",
     ),
     (
-        secret::SECRET_IN_ANNOTATION,
+        Code::SecretInAnnotation,
         "Secret data copied in clear into the last-applied annotation",
     ),
 ];
@@ -93,13 +93,13 @@ pub fn check(input: &LintInput<'_>) -> Vec<Warning> {
 
 /// `apiVersion` and `kind` of an object.
 fn gvk(obj: &Value) -> (&str, &str) {
-    let s = |k: &str| obj.get(k).and_then(Value::as_str).unwrap_or("");
-    (s("apiVersion"), s("kind"))
+    let r = super::object::ObjectRef::of(obj);
+    (r.api_version, r.kind)
 }
 
 /// The API group of an object (`""` for the core group).
 fn group(obj: &Value) -> &str {
-    gvk(obj).0.rsplit_once('/').map_or("", |(g, _)| g)
+    super::object::ObjectRef::of(obj).group()
 }
 
 /// A value in a message: strings quoted, long values cut.
@@ -121,7 +121,7 @@ pub(crate) mod testing {
 
     use crate::value::Value;
 
-    use crate::engine::plan::{LastApplied, Plan, PlanError, PlanInput, Warning, plan};
+    use crate::engine::plan::{Code, LastApplied, Plan, PlanError, PlanInput, Warning, plan};
     use crate::engine::schema::Schema;
 
     /// The plan of local against live (last-applied from `last_applied`, else the live
@@ -142,7 +142,7 @@ pub(crate) mod testing {
     }
 
     /// The warnings with this code.
-    pub fn with_code<'w>(warnings: &'w [Warning], code: &str) -> Vec<&'w Warning> {
+    pub fn with_code(warnings: &[Warning], code: Code) -> Vec<&Warning> {
         warnings.iter().filter(|w| w.code == code).collect()
     }
 }

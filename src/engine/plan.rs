@@ -9,6 +9,7 @@
 mod annotation;
 mod fields;
 mod path;
+mod tables;
 mod tree;
 mod warnings;
 
@@ -17,11 +18,15 @@ use std::borrow::Cow;
 use crate::value::Value;
 use serde::Serialize;
 
-pub use annotation::{LAST_APPLIED, encode as encode_annotation, of as annotation_of};
-pub use fields::{Action, FieldRef, Reason};
+pub use annotation::{
+    ANNOTATIONS_LIMIT, LAST_APPLIED, annotations_size, encode as encode_annotation,
+    of as annotation_of,
+};
+pub use fields::{Action, FieldRef};
 pub use path::{FieldPath, PathText, Seg};
+pub use tables::{Cond, FieldKind, Presence, Reason, Row, Table};
 pub use tree::{Doc, ElemStep, Field, FieldId, Fields, PathOf, PathTexts, Tree};
-pub use warnings::Warning;
+pub use warnings::{Code, Severity, Warning};
 
 use super::jsonmerge::{self, Precondition};
 use super::schema::{Meta, Schema};
@@ -103,16 +108,8 @@ fn input_error(about: InputDoc, message: impl Into<String>) -> PlanError {
 
 /// The object's identity, as kubectl names and matches objects.
 fn identity(obj: &Value) -> (&str, &str, &str, &str) {
-    fn s(v: Option<&Value>) -> &str {
-        v.and_then(Value::as_str).unwrap_or("")
-    }
-    let metadata = obj.get("metadata");
-    (
-        s(obj.get("apiVersion")),
-        s(obj.get("kind")),
-        s(metadata.and_then(|m| m.get("namespace"))),
-        s(metadata.and_then(|m| m.get("name"))),
-    )
+    let r = super::object::ObjectRef::of(obj);
+    (r.api_version, r.kind, r.namespace, r.name)
 }
 
 /// Groups whose kinds kubectl has no Go types for: they get the JSON merge patch, like custom
@@ -125,7 +122,7 @@ const GROUPS_OUTSIDE_KUBECTL: [&str; 2] = ["apiextensions.k8s.io", "apiregistrat
 #[must_use]
 pub fn strategic_root<'s>(schema: &'s Schema, obj: &Value) -> Option<Meta<'s>> {
     let (api_version, kind, _, _) = identity(obj);
-    let group = api_version.rsplit_once('/').map_or("", |(g, _)| g);
+    let group = super::object::GroupVersion::parse(api_version).group;
     if GROUPS_OUTSIDE_KUBECTL.contains(&group) && std::ptr::eq(schema, Schema::embedded()) {
         return None;
     }
@@ -393,6 +390,7 @@ fn stage_with<'a, 's>(
     schema: &'s Schema,
     keep_halves: bool,
 ) -> Result<Staged<'a, 's>, PlanError> {
+    let nulls = Warning::annotations_null(&local);
     let (annotation, modified) = annotation::encode_into(prepare_local(local, &input, schema)?)
         .map_err(|e| input_error(InputDoc::Local, e.to_string()))?;
     // The file's object and kubectl's "modified" differ only in the annotation.
@@ -405,7 +403,9 @@ fn stage_with<'a, 's>(
     };
 
     let Some(live) = input.live else {
-        return Ok(stage_create(annotation, modified, meta));
+        let mut staged = stage_create(annotation, modified, meta);
+        staged.before.extend(nulls);
+        return Ok(staged);
     };
     check_same_object(local, &live)?;
 
@@ -443,6 +443,7 @@ fn stage_with<'a, 's>(
             },
         },
     };
+    before.extend(nulls);
     let empty = Value::Object(crate::value::Map::new());
     let original_doc = original.as_ref().unwrap_or(&empty);
 
@@ -707,7 +708,7 @@ fn check_string_maps(obj: &Value) -> Result<(), PlanError> {
 fn check_same_object(local: &Value, live: &Value) -> Result<(), PlanError> {
     let (la, lk, ln, lname) = identity(local);
     let (va, vk, vn, vname) = identity(live);
-    let group = |api: &str| api.rsplit_once('/').map_or("", |(g, _)| g).to_owned();
+    let group = |api| super::object::GroupVersion::parse(api).group;
     if lk != vk || group(la) != group(va) || lname != vname || (!vn.is_empty() && ln != vn) {
         let show = |kind: &str, ns: &str, name: &str, api: &str| {
             let kind = if kind.is_empty() { "(no kind)" } else { kind };

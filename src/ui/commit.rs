@@ -10,23 +10,10 @@ use super::overlay::{centred, frame};
 use super::safe;
 use crate::app::commit::DiffTag;
 use crate::app::{AnnotationPreview, CommitPreview, Message, ModeKind, Model};
-use crate::cli::ANNOTATIONS_LIMIT;
+use crate::engine::numfmt::thousands;
+use crate::engine::plan::ANNOTATIONS_LIMIT;
 use crate::keymap;
 use crate::theme::{self, Theme};
-
-/// `262144` → `262,144`.
-#[must_use]
-pub fn thousands(n: usize) -> String {
-    let digits = n.to_string();
-    let mut out = String::new();
-    for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i).is_multiple_of(3) {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    out
-}
 
 /// The size lines, with the warning past the server's limit.
 fn sizes<'a>(p: &AnnotationPreview, theme: &Theme) -> Vec<Line<'a>> {
@@ -242,14 +229,6 @@ pub fn refused(message: &str, theme: &Theme, area: Rect, buf: &mut Buffer) {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn thousands_separators() {
-        assert_eq!(thousands(0), "0");
-        assert_eq!(thousands(999), "999");
-        assert_eq!(thousands(262_144), "262,144");
-        assert_eq!(thousands(1_234_567), "1,234,567");
-    }
 
     /// Word wrapping moves a word that does not fit to the next row, so a box sized by
     /// characters ÷ width is too short for text of long words: the last line was cut off.

@@ -11,10 +11,12 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Paragraph, Widget as _, Wrap};
 
 use super::{overlay, safe};
-use crate::app::list::risk::Op;
 use crate::app::list::{List, ListMode, Object, Row};
 use crate::app::{Message, ModeKind};
+use crate::engine::numfmt;
+use crate::engine::plan::Code;
 use crate::keymap;
+use crate::session::risk::Tally;
 use crate::theme::{self, Theme};
 
 /// The narrowest list that shows the plan, kind and note columns (errors, warning codes).
@@ -121,14 +123,14 @@ fn top(list: &List, height: u16) -> usize {
 
 fn header(list: &List, theme: &Theme, area: Rect, buf: &mut Buffer) {
     buf.set_style(area, theme.header);
-    let tally = |op: fn(Op) -> bool| list.rows.iter().filter(|r| op(r.summary.op)).count();
+    let tally = Tally::of(list.rows.iter().map(|r| &r.summary));
     let text = format!(
         " applyscope │ {} objects: {} fail, {} create, {} patch, {} unchanged │ {}",
         list.rows.len(),
-        tally(|o| o == Op::Fails),
-        tally(|o| o == Op::Create),
-        tally(|o| matches!(o, Op::Patch(_))),
-        tally(|o| o == Op::Unchanged),
+        tally.fails,
+        tally.create,
+        tally.patch,
+        tally.unchanged,
         safe(&list.title),
     );
     buf.set_stringn(area.x, area.y, text, area.width as usize, theme.header);
@@ -234,11 +236,10 @@ fn table(list: &List, theme: &Theme, area: Rect, buf: &mut Buffer) {
 
 /// A count: `·` for none, `999`, `12k`, `3M`.
 fn compact(n: usize) -> String {
-    match n {
-        0 => "·".into(),
-        1..1_000 => n.to_string(),
-        1_000..1_000_000 => format!("{}k", n / 1_000),
-        _ => format!("{}M", n / 1_000_000),
+    if n == 0 {
+        "·".into()
+    } else {
+        numfmt::short(n)
     }
 }
 
@@ -308,7 +309,10 @@ fn note(row: &Row, theme: &Theme) -> (String, Style) {
     if let Some(e) = error_text(row) {
         return (e.to_owned(), theme.error);
     }
-    (row.summary.codes.join(", "), theme.risk(row.summary.risk()))
+    (
+        codes_text(&row.summary.codes),
+        theme.risk(row.summary.risk()),
+    )
 }
 
 /// The row's error without the file name it starts with (the detail line names the files).
@@ -350,7 +354,7 @@ fn detail(list: &List, theme: &Theme, area: Rect, buf: &mut Buffer) {
         Some(e) => second.push(Span::styled(safe(e), theme.error)),
         None if !s.codes.is_empty() => {
             second.push(Span::styled(
-                format!("{} {}", theme::WARNING_GLYPH, s.codes.join(", ")),
+                format!("{} {}", theme::WARNING_GLYPH, codes_text(&s.codes)),
                 theme.risk(risk),
             ));
             second.push(Span::raw(format!(" ({})", risk.meaning())));
@@ -398,6 +402,12 @@ fn status(list: &List, theme: &Theme, area: Rect, buf: &mut Buffer) {
         }
     };
     buf.set_line(area.x, area.y, &line, area.width);
+}
+
+/// Warning codes, comma-separated.
+fn codes_text(codes: &[Code]) -> String {
+    let names: Vec<&str> = codes.iter().map(|c| c.as_str()).collect();
+    names.join(", ")
 }
 
 #[cfg(test)]

@@ -8,6 +8,7 @@ use ratatui::widgets::{Block, Borders, Clear, Paragraph, Widget as _, Wrap};
 use super::safe;
 use crate::app::{ModeKind, Model};
 use crate::engine::plan::Action;
+use crate::engine::secret;
 use crate::keymap;
 use crate::theme::{self, Theme};
 
@@ -100,7 +101,7 @@ pub fn legend(theme: &Theme, area: Rect, buf: &mut Buffer) {
         Span::raw("the path is not in this document: it would be here"),
     ]));
     lines.push(Line::from(vec![
-        Span::styled(format!("   {:<10}", "***"), theme.masked),
+        Span::styled(format!("   {:<10}", secret::MASK), theme.masked),
         Span::raw("a Secret's value, masked (s reveals)"),
     ]));
     lines.push(Line::from(vec![

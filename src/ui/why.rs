@@ -37,10 +37,10 @@ pub fn render(model: &Model, theme: &Theme, area: Rect, buf: &mut Buffer) {
     let mut lines = vec![Line::from(vec![
         Span::styled(format!("{} {}", theme::glyph(a), a.name()), theme.action(a)),
         Span::raw(": "),
-        Span::raw(r.row),
+        Span::raw(r.row().action),
     ])];
     let mut facts = format!("kind: {}", r.kind);
-    if let Some(k) = &r.merge_key {
+    if let Some(k) = r.merge_key() {
         facts.push_str(&format!(" · merge key: {k}"));
     }
     if let Some(d) = &r.directive {
@@ -66,18 +66,16 @@ pub fn render(model: &Model, theme: &Theme, area: Rect, buf: &mut Buffer) {
             theme.edited,
         ));
     }
-    let (title, rows) = why::table(r);
-    let decided = why::deciding_row(r);
+    let (title, rows) = (r.table().title(), r.table().rows());
+    let decided = r.row_index();
     // The whole table under the facts when it fits; else, right under the action line, the
     // deciding row alone: a short panel still shows which row applied.
-    let full = 2 + rows.len() + usize::from(decided.is_none());
-    let compact =
-        decided.is_some() && wrapped_rows(&lines, left.width) + full > left.height as usize;
+    let full = 2 + rows.len();
+    let compact = wrapped_rows(&lines, left.width) + full > left.height as usize;
     let mut table = Vec::with_capacity(full);
     if compact {
-        let row = decided.map_or(0, |d| d + 1);
         table.push(Line::styled(
-            format!("  {title}: row {row} of {}", rows.len()),
+            format!("  {title}: row {} of {}", decided + 1, rows.len()),
             theme.muted,
         ));
     } else {
@@ -95,16 +93,16 @@ pub fn render(model: &Model, theme: &Theme, area: Rect, buf: &mut Buffer) {
         ));
     }
     for (i, row) in rows.iter().enumerate() {
-        let on = decided == Some(i);
+        let on = decided == i;
         if compact && !on {
             continue;
         }
         let text = format!(
             "{} {:<4} │ {:<4} │ {:<4} │ {}",
             if on { "▶" } else { " " },
-            row.in_file,
-            row.in_live,
-            row.in_last_applied,
+            row.in_config.label(),
+            row.in_live.label(),
+            row.in_last_applied.label(),
             row.action
         );
         table.push(if on {
@@ -112,9 +110,6 @@ pub fn render(model: &Model, theme: &Theme, area: Rect, buf: &mut Buffer) {
         } else {
             Line::raw(text)
         });
-    }
-    if decided.is_none() {
-        table.push(Line::styled(format!("▶ {}", r.row), theme.selected_row));
     }
     if compact {
         lines.splice(1..1, table);

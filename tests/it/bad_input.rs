@@ -161,3 +161,29 @@ fn bad_input_matrix_exits_2_naming_the_file() {
         "only the two files this test made"
     );
 }
+
+/// `patch apply --type strategic` with a patch or a document that is not an object says what the
+/// reference says (`invalid JSON document`, apimachinery's `ErrBadJSONDoc`), naming the file: the
+/// operation fails (exit 1), as the reference's own test "bad original" / "bad patch" expects.
+#[test]
+fn strategic_patch_apply_on_a_non_object_is_an_invalid_json_document() {
+    let dir = tempfile::tempdir().unwrap();
+    let bad = dir.path().join("bad.txt");
+    let obj = dir.path().join("obj.json");
+    std::fs::write(&bad, "<THIS IS NOT JSON>\n").unwrap();
+    std::fs::write(&obj, "{}\n").unwrap();
+    for (document, patch, named) in [(&obj, &bad, &bad), (&bad, &obj, &bad)] {
+        let out = Command::new(env!("CARGO_BIN_EXE_applyscope"))
+            .args(["patch", "apply", "--type", "strategic", "--patch"])
+            .arg(patch)
+            .arg(document)
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(1));
+        assert!(out.stdout.is_empty());
+        assert_eq!(
+            String::from_utf8_lossy(&out.stderr),
+            format!("applyscope: {}: invalid JSON document\n", named.display())
+        );
+    }
+}

@@ -1,4 +1,5 @@
-//! The engine is pure: no file, terminal, network or clock in `src/engine/`.
+//! The layers hold: the engine is pure (no file, terminal, network or clock in `src/engine/`),
+//! and each module names only the layers below it.
 
 use std::path::Path;
 
@@ -52,4 +53,154 @@ fn engine_has_no_io_or_ui_dependencies() {
         "the engine must stay pure:\n{}",
         found.join("\n")
     );
+}
+
+/// The top-level modules of the crate a source file names: `crate::m`, `crate::{m, …}`, and
+/// `super::…::m` where the `super`s reach the crate root. Comments are left out.
+fn modules_named(root: &Path, file: &Path) -> Vec<String> {
+    // The file's module path: `src/cli/plan.rs` is `cli::plan`, `src/cli.rs` is `cli`.
+    let rel = file.strip_prefix(root).unwrap().with_extension("");
+    let depth = rel.components().count();
+    let text = std::fs::read_to_string(file).unwrap();
+    let mut out = Vec::new();
+    let ident = |s: &str| -> String {
+        s.chars()
+            .take_while(|c| c.is_alphanumeric() || *c == '_')
+            .collect()
+    };
+    for line in text.lines() {
+        let code = line.split("//").next().unwrap_or("");
+        for (i, _) in code.match_indices("crate::") {
+            let before = code[..i].chars().next_back();
+            if before.is_some_and(|c| c.is_alphanumeric() || c == '_' || c == '$') {
+                continue;
+            }
+            let rest = &code[i + "crate::".len()..];
+            if let Some(group) = rest.strip_prefix('{') {
+                let group = group.split('}').next().unwrap_or("");
+                out.extend(group.split(',').map(|p| ident(p.trim())));
+            } else {
+                out.push(ident(rest));
+            }
+        }
+        for (i, _) in code.match_indices("super::") {
+            if code[..i].ends_with("super::") {
+                continue;
+            }
+            let mut rest = &code[i..];
+            let mut ups = 0;
+            while let Some(r) = rest.strip_prefix("super::") {
+                rest = r;
+                ups += 1;
+            }
+            // `super` from `a/b.rs` (module `a::b`) reaches `a`; `depth` of them reach the root.
+            if ups == depth {
+                out.push(ident(rest));
+            }
+        }
+    }
+    out.retain(|m| !m.is_empty());
+    out
+}
+
+/// Every `.rs` file of a top-level module: `src/NAME.rs` and `src/NAME/…`.
+fn module_files(root: &Path, name: &str) -> Vec<std::path::PathBuf> {
+    let mut files = vec![root.join(format!("{name}.rs"))];
+    let dir = root.join(name);
+    if dir.is_dir() {
+        rust_files(&dir, &mut files);
+    }
+    files
+}
+
+/// Where a module names one it must not: `file: module`.
+fn violations(module: &str, forbidden: &[&str]) -> Vec<String> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let mut found = Vec::new();
+    for file in module_files(&root, module) {
+        for named in modules_named(&root, &file) {
+            if forbidden.contains(&named.as_str()) {
+                found.push(format!("{}: crate::{named}", file.display()));
+            }
+        }
+    }
+    found
+}
+
+/// The layers, bottom up: `value`/`document` → `engine` → `cluster` (the kube-rs client and the
+/// requests as data) → `session` (inputs, identity, planning, risk, what a run opens) → the
+/// front ends: `cli` (only `main` uses it) and the TUI (`app`, `ui`, `tui`, `keymap`,
+/// `theme`), which never name each other.
+#[test]
+fn layers_depend_only_downward_and_front_ends_never_name_each_other() {
+    const TUI: [&str; 5] = ["app", "ui", "tui", "keymap", "theme"];
+    let above = |layer: &[&'static str], more: &[&'static str]| -> Vec<&'static str> {
+        layer.iter().chain(more).copied().collect()
+    };
+    let front_ends = above(&TUI, &["cli"]);
+    let rules: Vec<(&str, Vec<&str>)> = vec![
+        (
+            "value",
+            above(&front_ends, &["session", "cluster", "engine", "document"]),
+        ),
+        (
+            "document",
+            above(&front_ends, &["session", "cluster", "engine"]),
+        ),
+        ("engine", above(&front_ends, &["session", "cluster"])),
+        ("cluster", above(&front_ends, &["session"])),
+        ("session", front_ends.clone()),
+        ("cli", TUI.to_vec()),
+        ("app", vec!["cli", "tui"]),
+        ("ui", vec!["cli", "tui"]),
+        ("tui", vec!["cli"]),
+        ("keymap", vec!["cli", "tui"]),
+        ("theme", vec!["cli", "app", "tui", "ui"]),
+    ];
+    let mut found = Vec::new();
+    for (module, forbidden) in &rules {
+        found.extend(violations(module, forbidden));
+    }
+    assert!(
+        found.is_empty(),
+        "a layer names one above it, or a front end names another:\n{}",
+        found.join("\n")
+    );
+}
+
+/// `cli` is a leaf: no module but `main` (the binary) names it.
+#[test]
+fn only_main_names_the_cli() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let mut files = Vec::new();
+    rust_files(&root, &mut files);
+    let cli = module_files(&root, "cli");
+    let mut found = Vec::new();
+    for file in files.iter().filter(|f| !cli.contains(f)) {
+        if modules_named(&root, file).iter().any(|m| m == "cli") {
+            found.push(file.display().to_string());
+        }
+    }
+    assert!(
+        found.is_empty(),
+        "only main may use the cli:\n{}",
+        found.join("\n")
+    );
+}
+
+/// The scan itself: every way a file can name a top-level module is seen.
+#[test]
+fn the_layer_scan_sees_crate_grouped_and_super_paths() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    std::fs::create_dir_all(root.join("a/b")).unwrap();
+    let file = root.join("a/b/c.rs");
+    std::fs::write(
+        &file,
+        "use crate::x::Y;\nuse crate::{p, q::R};\nuse super::sib;\nuse super::super::super::z;\n// crate::comment\n",
+    )
+    .unwrap();
+    let mut named = modules_named(root, &file);
+    named.sort();
+    assert_eq!(named, ["p", "q", "x", "z"]);
 }

@@ -164,6 +164,29 @@ fn cli_conformance_smp() {
             }
             ran += 1;
         }
+        // The reference's "bad original" / "bad patch": text that is no JSON object at all.
+        for case in cases(&dir, "smp-apply-errors.json") {
+            let mut text_file = |field: &str| {
+                cli.n += 1;
+                let path = cli.dir.path().join(format!("{}.txt", cli.n));
+                std::fs::write(&path, case[field].as_str().unwrap()).unwrap();
+                path
+            };
+            let (o, p) = (text_file("originalText"), text_file("patchText"));
+            let mut args: Vec<std::ffi::OsString> =
+                vec!["patch".into(), "apply".into(), "--patch".into(), p.into()];
+            args.extend(schema.iter().cloned());
+            args.push(o.into());
+            let (code, _, err) = cli.run(&args.iter().map(|a| a.as_os_str()).collect::<Vec<_>>());
+            let message = case["expectedErrorExact"].as_str().unwrap();
+            assert_eq!(code, 1, "{}: {err}", case["id"]);
+            assert!(
+                err.trim_end().ends_with(&format!(".txt: {message}")),
+                "{}: {err}",
+                case["id"]
+            );
+            ran += 1;
+        }
     }
     eprintln!("cli_conformance_smp: {ran} cases through the CLI");
 }

@@ -1,8 +1,9 @@
 //! Key scripts of cluster mode through the real keymap, `update` and the runtime's command
-//! runner (`tui::perform`), against the in-process fake API server: no terminal.
+//! runner (`tui::Effects`, with the connection the object was read with), against the in-process fake API server: no terminal.
 
 #![cfg(feature = "cluster")]
 
+use applyscope::app::cluster::ClusterSession;
 use applyscope::app::{Mode, Model};
 use applyscope::cluster::Conn;
 use serde_json::{Value, json};
@@ -19,7 +20,7 @@ fn run_commands(h: &mut Harness) -> usize {
     let mut n = 0;
     while !h.commands.is_empty() {
         for c in std::mem::take(&mut h.commands) {
-            if let Some(report) = applyscope::tui::perform(&c) {
+            if let Some(report) = h.effects.perform(&c) {
                 n += 1;
                 h.send(report);
             }
@@ -37,9 +38,22 @@ fn open(api: &FakeApi, dir: &std::path::Path) -> Harness {
         .unwrap()
         .remove(0)
         .value;
-    let (source, session) =
-        applyscope::cluster::open(&conn, local, None, true, "web.yaml").unwrap();
-    Harness::of(Model::from_cluster(source, session).unwrap())
+    opened(applyscope::session::cluster::open_one(&conn, local, None, true, "web.yaml").unwrap())
+}
+
+/// The harness of an object opened from the cluster, its commands sent through the connection
+/// it was read with (as `tui::run` does).
+fn opened(
+    (source, plan, opened): (
+        applyscope::session::Source,
+        applyscope::engine::plan::Plan,
+        applyscope::session::cluster::Opened,
+    ),
+) -> Harness {
+    let session = ClusterSession::new(opened.conn, opened.server, opened.loaded, opened.used);
+    let mut h = Harness::of(Model::from_cluster(source, plan, session));
+    h.effects = applyscope::tui::Effects::new(opened.connection);
+    h
 }
 
 fn notice(h: &Harness) -> String {
@@ -286,9 +300,9 @@ fn cluster_keys_secret_values_stay_masked_in_the_dry_run_answer() {
     };
     let local = json!({"apiVersion": "v1", "kind": "Secret", "metadata": {"name": "s"},
         "data": {"password": "bmV3LXNlY3JldA=="}});
-    let (source, session) =
-        applyscope::cluster::open(&conn, lib(&local), None, true, "s.yaml").unwrap();
-    let mut h = Harness::of(Model::from_cluster(source, session).unwrap());
+    let mut h = opened(
+        applyscope::session::cluster::open_one(&conn, lib(&local), None, true, "s.yaml").unwrap(),
+    );
     // The server's dry run answers with an admission-injected label and another value.
     let mut answer: Value = serde_json::to_value(&h.model.plan.result).unwrap();
     answer["metadata"]["labels"] = json!({"injected": "yes"});
@@ -307,4 +321,34 @@ fn cluster_keys_secret_values_stay_masked_in_the_dry_run_answer() {
     h.press("y");
     run_commands(&mut h);
     assert!(api.writes()[1].body_text().contains("bmV3LXNlY3JldA=="));
+}
+
+/// The TUI keeps the connection the object was read with: reloads and commits go through it
+/// (no new kubeconfig read, client or TCP connection per request).
+#[test]
+fn cluster_keys_requests_reuse_the_connection_of_the_open() {
+    let api = FakeApi::start();
+    api.put(live_web());
+    let dir = tempfile::tempdir().unwrap();
+    let mut h = open(&api, dir.path());
+    let opened_with = api.connections();
+    assert!(opened_with >= 1);
+    let gets = |api: &FakeApi| {
+        api.requests()
+            .iter()
+            .filter(|r| r.method == "GET" && r.path == WEB)
+            .count()
+    };
+    let before = gets(&api);
+    for _ in 0..3 {
+        h.press("R");
+        assert_eq!(run_commands(&mut h), 1);
+        assert_eq!(notice(&h), "reloaded from the cluster");
+    }
+    assert_eq!(gets(&api), before + 3, "each R reads the object again");
+    assert_eq!(
+        api.connections(),
+        opened_with,
+        "the reloads went through the connection of the open"
+    );
 }

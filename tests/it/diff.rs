@@ -17,7 +17,8 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use applyscope::cli::diff::{self, Options};
-use applyscope::cli::objects::{self, Object};
+use applyscope::session::objects::{self, Object};
+use applyscope::session::plan::{plan_all, plan_pair};
 use applyscope::value::Value;
 use pretty_assertions::assert_eq;
 
@@ -442,7 +443,7 @@ fn our_diff(dir: &Path) -> (String, i32) {
     let pairs = objects::pair(locals, lives, None).unwrap();
     let mut diffs = Vec::new();
     let mut failed = false;
-    for (pair, plan) in pairs.iter().zip(objects::plan_all(&pairs, None, true)) {
+    for (pair, plan) in pairs.iter().zip(plan_all(&pairs, None, true)) {
         match plan {
             Ok(p) => diffs.push(diff::object_diff(pair, &p, Options::default())),
             Err(_) => failed = true,
@@ -633,7 +634,7 @@ fn managed_fields_shown_on_request() {
         None,
     )
     .unwrap();
-    let plan = objects::plan_pair(&pairs[0], None, true).unwrap();
+    let plan = plan_pair(&pairs[0], None, true).unwrap();
     let hidden = diff::object_diff(&pairs[0], &plan, Options::default());
     assert!(!hidden.live.contains("managedFields") && !hidden.merged.contains("managedFields"));
     let shown = diff::object_diff(

@@ -66,7 +66,7 @@ fn perform(h: &mut Harness) -> usize {
     let commands = std::mem::take(&mut h.commands);
     let n = commands.len();
     for c in commands {
-        let report = applyscope::tui::perform(&c).expect("a file command");
+        let report = h.effects.perform(&c).expect("a file command");
         h.send(report);
     }
     n
@@ -81,7 +81,7 @@ fn open_files(dir: &Path, local: &str, live: &str, options: EditOptions) -> Harn
         live: Some(dir.join("live.yaml")),
         last_applied: None,
     };
-    let loaded = applyscope::tui::load(&ReloadRequest {
+    let loaded = applyscope::session::files::load(&ReloadRequest {
         files: Some(files.clone()),
         target: None,
     })
@@ -90,7 +90,7 @@ fn open_files(dir: &Path, local: &str, live: &str, options: EditOptions) -> Harn
     let source = Source {
         title: "files".into(),
         about: String::new(),
-        docs: docs.plan_docs(),
+        docs,
     };
     let model =
         applyscope::tui::prepare(Model::new(source).unwrap(), options, Some(files)).unwrap();
@@ -700,7 +700,7 @@ fn write_last_applied_writes_the_document_alone() {
     assert_eq!(expected, &None, "the file must not exist yet");
     perform(&mut h);
     assert!(notice(&h).starts_with("wrote "), "{}", notice(&h));
-    let written = applyscope::app::files::object("f", &std::fs::read(&out).unwrap()).unwrap();
+    let written = applyscope::session::files::object("f", &std::fs::read(&out).unwrap()).unwrap();
     assert_eq!(written, last_applied(&h));
     assert!(!h.model.edits_pending());
     // Changed behind our back: refused.

@@ -5,11 +5,12 @@
 use std::collections::BTreeSet;
 use std::path::Path;
 
-use applyscope::cli::plan::{PlanDocs, compute};
 use applyscope::document::parse_documents;
-use applyscope::engine::plan::{Action, Field, FieldPath, LAST_APPLIED, Plan};
+use applyscope::engine::plan::{Action, Code, Field, FieldPath, LAST_APPLIED, Plan};
 use applyscope::examples::{EXAMPLES, Example, find};
 use applyscope::json;
+use applyscope::session::Docs;
+use applyscope::session::plan::compute;
 use applyscope::value::Value;
 use pretty_assertions::assert_eq;
 
@@ -20,7 +21,7 @@ fn parse(text: &str, file: &str) -> Value {
 }
 
 fn plan_of(e: &Example) -> Plan {
-    let docs = PlanDocs {
+    let docs = Docs {
         local: parse(e.local, &format!("{}/local.yaml", e.name)),
         live: e.live.map(|t| parse(t, &format!("{}/live.yaml", e.name))),
         last_applied: e
@@ -53,21 +54,17 @@ fn field<'p>(p: &'p Plan, path: &str) -> Field<'p, 'p> {
 /// A field's action, table and row: `(action, "primitive" | "map" | "listElement", row)`.
 fn why(p: &Plan, path: &str) -> (Action, String, &'static str) {
     let f = field(p, path);
-    (f.action, table_name(&f), f.reason.row)
+    (f.action, table_name(&f), f.reason.row().action)
 }
 
 fn table_name(f: &Field<'_, '_>) -> String {
-    applyscope::value::to_value(f.reason.table)
-        .unwrap()
-        .as_str()
-        .unwrap()
-        .to_owned()
+    f.reason.table().name().to_owned()
 }
 
 fn has_warning(p: &Plan, code: &str, path: Option<&str>) -> bool {
     p.warnings
         .iter()
-        .any(|w| w.code == code && (path.is_none() || w.path.as_deref() == path))
+        .any(|w| w.code.as_str() == code && (path.is_none() || w.path.as_deref() == path))
 }
 
 /// Every object key anywhere in a value.
@@ -230,8 +227,7 @@ fn containers_merged_by_name() {
     assert_eq!(
         field(&p, "spec.template.spec.containers")
             .reason
-            .merge_key
-            .as_deref(),
+            .merge_key(),
         Some("name")
     );
     assert_eq!(
@@ -240,7 +236,11 @@ fn containers_merged_by_name() {
     );
     let a = field(&p, &c("nginx-helper-a"));
     assert_eq!(
-        (a.action, a.reason.row, a.reason.directive.as_deref()),
+        (
+            a.action,
+            a.reason.row().action,
+            a.reason.directive.as_deref()
+        ),
         (Action::Delete, EL_DELETE, Some("$patch: delete"))
     );
     assert_eq!(
@@ -286,7 +286,7 @@ fn args_replaced() {
     let args = "spec.containers[name=api].args";
     let f = field(&p, args);
     assert_eq!(
-        (f.action, f.reason.row, &*f.reason.kind),
+        (f.action, f.reason.row().action, &*f.reason.kind.text()),
         (Action::Set, SET_FILE, "list: replace")
     );
     assert_eq!(
@@ -308,7 +308,7 @@ fn args_replaced() {
     let lost = p
         .warnings
         .iter()
-        .find(|w| w.code == "list-items-lost")
+        .find(|w| w.code == Code::ListItemsLost)
         .expect("list-items-lost");
     assert_eq!(lost.path.as_deref(), Some(args));
     assert!(lost.message.contains("--verbose"), "{}", lost.message);
@@ -319,7 +319,7 @@ fn finalizers_merged() {
     let p = plan_named("finalizers-merged");
     let fin = |v: &str| format!("metadata.finalizers[={v}]");
     assert_eq!(
-        field(&p, "metadata.finalizers").reason.kind,
+        field(&p, "metadata.finalizers").reason.kind.text(),
         "list: merge primitives"
     );
     assert_eq!(
@@ -330,7 +330,7 @@ fn finalizers_merged() {
     assert_eq!(
         (
             audit.action,
-            audit.reason.row,
+            audit.reason.row().action,
             audit.reason.directive.as_deref()
         ),
         (
@@ -361,7 +361,10 @@ fn finalizers_merged() {
 fn strategy_recreate_retainkeys() {
     let p = plan_named("strategy-recreate-retainkeys");
     assert_eq!(why(&p, "spec.strategy"), (Action::Set, MAP.into(), COMPARE));
-    assert_eq!(field(&p, "spec.strategy").reason.kind, "map (retainKeys)");
+    assert_eq!(
+        field(&p, "spec.strategy").reason.kind.text(),
+        "map (retainKeys)"
+    );
     assert_eq!(
         why(&p, "spec.strategy.type"),
         (Action::Set, PRIMITIVE.into(), SET_FILE)
@@ -369,7 +372,7 @@ fn strategy_recreate_retainkeys() {
     // The row alone says "keep"; $retainKeys clears it.
     let ru = field(&p, "spec.strategy.rollingUpdate");
     assert_eq!(
-        (ru.action, table_name(&ru), ru.reason.row),
+        (ru.action, table_name(&ru), ru.reason.row().action),
         (Action::Clear, MAP.into(), NOTHING)
     );
     assert_eq!(ru.reason.directive.as_deref(), Some("$retainKeys"));
@@ -463,11 +466,15 @@ fn widget_list_replaced() {
     );
     assert_eq!(why(&p, "status"), (Action::Retain, MAP.into(), NOTHING));
     let ports = field(&p, "spec.ports");
-    assert_eq!((ports.action, ports.reason.row), (Action::Set, SET_FILE));
+    assert_eq!(
+        (ports.action, ports.reason.row().action),
+        (Action::Set, SET_FILE)
+    );
     assert!(
         ports
             .reason
             .kind
+            .text()
             .starts_with("list: replace (JSON merge patch")
     );
     assert_eq!(
@@ -485,7 +492,7 @@ fn widget_list_replaced() {
     let lost = p
         .warnings
         .iter()
-        .find(|w| w.code == "list-items-lost")
+        .find(|w| w.code == Code::ListItemsLost)
         .expect("list-items-lost");
     assert!(lost.message.contains("metrics"), "{}", lost.message);
 }
@@ -528,7 +535,7 @@ fn env_list_removed() {
     let env = "spec.template.spec.containers[name=api].env";
     let f = field(&p, env);
     assert_eq!(
-        (f.action, f.reason.row, &*f.reason.kind),
+        (f.action, f.reason.row().action, &*f.reason.kind.text()),
         (Action::Clear, DELETE, "list: merge by key name")
     );
     assert_eq!(f.reason.directive.as_deref(), Some("null (delete)"));
@@ -561,7 +568,7 @@ fn explicit_null_clears() {
     for path in ["spec.paused", "spec.template.spec.nodeSelector"] {
         let f = field(&p, path);
         assert_eq!(f.action, Action::Clear, "{path}");
-        assert!(!f.reason.in_last_applied, "{path}");
+        assert!(!f.reason.presence().in_last_applied, "{path}");
         assert!(
             f.reason.note.as_deref().unwrap().contains("explicit null"),
             "{path}"
@@ -622,7 +629,7 @@ fn examples_cover_every_table_row_and_action() {
     for e in EXAMPLES {
         let p = plan_of(e);
         for f in p.fields() {
-            rows.insert((table_name(&f), f.reason.row));
+            rows.insert((table_name(&f), f.reason.row().action));
             actions.insert(f.action.name());
         }
     }
@@ -675,22 +682,22 @@ fn hpa_handover() {
             .remove(0)
             .value
     };
-    let docs = applyscope::cli::plan::PlanDocs {
+    let docs = Docs {
         local: edit::drop(&parse(e.local), &path).unwrap(),
         live: e.live.map(parse),
         last_applied: Some(edit::drop(&parse(e.last_applied.unwrap()), &path).unwrap()),
     };
-    let after = applyscope::cli::plan::compute(&docs, None, true).unwrap();
+    let after = compute(&docs, None, true).unwrap();
     let replicas = field(&after, "spec.replicas");
     assert_eq!(
         (replicas.action, replicas.result.cloned()),
         (Action::Retain, Some(7.into()))
     );
     // Without the drop from last-applied, removing it from the file would clear it.
-    let docs = applyscope::cli::plan::PlanDocs {
+    let docs = Docs {
         last_applied: e.last_applied.map(parse),
         ..docs
     };
-    let cleared = applyscope::cli::plan::compute(&docs, None, true).unwrap();
+    let cleared = compute(&docs, None, true).unwrap();
     assert_eq!(field(&cleared, "spec.replicas").action, Action::Clear);
 }

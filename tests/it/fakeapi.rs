@@ -5,7 +5,7 @@
 //! strategic merge patch with applyscope's engine and the embedded schema; `dryRun=All` leaves
 //! the object alone; a `metadata.resourceVersion` in the body is a precondition: 409 if it
 //! differs) and POST. It can be told to answer a status for a method and path. It records
-//! every request.
+//! every request, and counts the connections it accepted.
 
 #![cfg(feature = "cluster")]
 
@@ -13,6 +13,7 @@ use std::collections::HashMap;
 use std::io::{BufRead as _, BufReader, Read as _, Write as _};
 use std::net::{TcpListener, TcpStream};
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 
 use serde_json::{Value, json};
@@ -73,6 +74,8 @@ pub fn go_json(v: &Value) -> String {
 #[derive(Clone)]
 pub struct FakeApi {
     state: Arc<Mutex<State>>,
+    /// TCP connections accepted so far.
+    accepted: Arc<AtomicUsize>,
     pub port: u16,
 }
 
@@ -136,11 +139,16 @@ impl FakeApi {
             next_rv: 100,
             ..State::default()
         }));
-        let api = FakeApi { state, port };
+        let api = FakeApi {
+            state,
+            accepted: Arc::new(AtomicUsize::new(0)),
+            port,
+        };
         let server = api.clone();
         std::thread::spawn(move || {
             for stream in listener.incoming() {
                 let Ok(stream) = stream else { return };
+                server.accepted.fetch_add(1, Ordering::SeqCst);
                 let s = server.clone();
                 std::thread::spawn(move || s.serve(stream));
             }
@@ -225,6 +233,11 @@ impl FakeApi {
             .unwrap()
             .forced
             .push((method.into(), path.into(), status, body));
+    }
+
+    /// How many TCP connections clients have opened.
+    pub fn connections(&self) -> usize {
+        self.accepted.load(Ordering::SeqCst)
     }
 
     pub fn requests(&self) -> Vec<Recorded> {

@@ -7,11 +7,12 @@ use std::path::{Path, PathBuf};
 use std::process::Command as Process;
 use std::time::{Duration, Instant};
 
-use applyscope::app::list::risk::Risk;
 use applyscope::app::list::{ListMode, Object};
 use applyscope::app::{App, Command, EditOptions, List, ModeKind};
-use applyscope::cli::OpenArgs;
+use applyscope::engine::plan::Code;
 use applyscope::keymap::{self, parse_keys};
+use applyscope::session::OpenRequest;
+use applyscope::session::risk::Risk;
 use applyscope::theme::Theme;
 use applyscope::ui;
 use ratatui::buffer::Buffer;
@@ -29,14 +30,14 @@ pub struct ListHarness {
 impl ListHarness {
     /// The list of `local` against `live` (relative paths keep snapshots the same everywhere).
     pub fn of(local: &Path, live: &Path) -> ListHarness {
-        let args = OpenArgs {
+        let request = OpenRequest {
             local: vec![local.to_owned()],
             live: vec![live.to_owned()],
-            ..OpenArgs::default()
+            ..OpenRequest::default()
         };
-        let items = applyscope::cli::list::items(&args).unwrap();
+        let items = applyscope::session::open::items(&request).unwrap();
         let list = List::new(
-            applyscope::cli::list::title(&args),
+            applyscope::session::open::title(&request),
             items,
             EditOptions::default(),
         );
@@ -76,7 +77,7 @@ impl ListHarness {
                 match command {
                     Command::Quit => self.quit = true,
                     Command::Edit { .. } => panic!("no editor in these tests"),
-                    other => queue.extend(applyscope::tui::perform(&other)),
+                    other => queue.extend(applyscope::tui::Effects::default().perform(&other)),
                 }
             }
         }
@@ -157,7 +158,7 @@ fn list_is_sorted_riskiest_first() {
             .map(|e| e.contains("not JSON")),
         Some(true)
     );
-    assert_eq!(h.list().rows[1].summary.codes, ["immutable-field"]);
+    assert_eq!(h.list().rows[1].summary.codes, [Code::ImmutableField]);
 }
 
 #[test]
@@ -268,7 +269,7 @@ fn edits_and_commits_in_an_object_show_in_its_row() {
     let row = &h.list().rows[2];
     assert_eq!(row.key.name, "web");
     assert_eq!(row.summary.risk(), Risk::Warning);
-    assert_eq!(row.summary.codes, ["replicas-removed"]);
+    assert_eq!(row.summary.codes, [Code::ReplicasRemoved]);
     assert_eq!(row.summary.clear, 1);
     // Hand spec.replicas over (drop it from last-applied): nothing is cleared any more.
     h.press("<Enter> / s p e c . r e p l i c a s <Enter> x <Esc>");

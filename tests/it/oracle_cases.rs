@@ -163,7 +163,7 @@ fn check_fields_agree(p: &plan::Plan) -> Result<(), String> {
                 return Err(format!("{} is {:?} but in the result", path, f.action));
             }
             Add | Set | Retain | Keep | Unchanged
-                if in_result.is_none() && f.reason.in_live | (f.action == Add) =>
+                if in_result.is_none() && f.reason.presence().in_live | (f.action == Add) =>
             {
                 return Err(format!(
                     "{} is {:?} but absent from the result",

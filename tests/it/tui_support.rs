@@ -15,6 +15,8 @@ pub struct Harness {
     pub theme: Theme,
     pub commands: Vec<Command>,
     pub size: (u16, u16),
+    /// What runs the commands that need no terminal, as the runtime runs them.
+    pub effects: applyscope::tui::Effects,
 }
 
 impl Harness {
@@ -31,6 +33,7 @@ impl Harness {
             theme: Theme::colour(),
             commands: Vec::new(),
             size: (100, 30),
+            effects: applyscope::tui::Effects::default(),
         };
         h.resize(100, 30);
         h

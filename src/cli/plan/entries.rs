@@ -6,21 +6,23 @@ use crate::engine::plan::Reason;
 /// A value the plan writes in one piece.
 pub(super) enum Scalar<'a> {
     Str(&'a str),
+    Text(std::borrow::Cow<'a, str>),
     Bool(bool),
 }
 
 /// A field's `reason`, its entries in order (absent ones left out).
 pub(super) fn reason(r: &Reason) -> impl Iterator<Item = (&'static str, Scalar<'_>)> {
+    let at = r.presence();
     [
         ("directive", r.directive.as_deref().map(Scalar::Str)),
-        ("inConfig", Some(Scalar::Bool(r.in_config))),
-        ("inLastApplied", Some(Scalar::Bool(r.in_last_applied))),
-        ("inLive", Some(Scalar::Bool(r.in_live))),
-        ("kind", Some(Scalar::Str(&r.kind))),
-        ("mergeKey", r.merge_key.as_deref().map(Scalar::Str)),
+        ("inConfig", Some(Scalar::Bool(at.in_config))),
+        ("inLastApplied", Some(Scalar::Bool(at.in_last_applied))),
+        ("inLive", Some(Scalar::Bool(at.in_live))),
+        ("kind", Some(Scalar::Text(r.kind.text()))),
+        ("mergeKey", r.merge_key().map(Scalar::Str)),
         ("note", r.note.as_deref().map(Scalar::Str)),
-        ("row", Some(Scalar::Str(r.row))),
-        ("table", Some(Scalar::Str(r.table.name()))),
+        ("row", Some(Scalar::Str(r.row().action))),
+        ("table", Some(Scalar::Str(r.table().name()))),
     ]
     .into_iter()
     .filter_map(|(k, v)| Some((k, v?)))

@@ -177,6 +177,7 @@ impl<'w, W: Write> Out<'w, W> {
     fn scalar(&mut self, v: &Scalar<'_>) {
         match v {
             Scalar::Str(s) => self.string(s),
+            Scalar::Text(s) => self.string(s),
             Scalar::Bool(b) => self.buf.push_str(if *b { "true" } else { "false" }),
         }
     }
@@ -380,7 +381,7 @@ fn warnings_list<W: Write>(out: &mut Out<'_, W>, warnings: &[Warning], level: us
         let first = &mut true;
         out.buf.push('{');
         out.key(first, "code", level + 2);
-        out.string(w.code);
+        out.string(w.code.as_str());
         out.key(first, "message", level + 2);
         out.string(&w.message);
         out.key(first, "path", level + 2);
@@ -395,10 +396,11 @@ fn warnings_list<W: Write>(out: &mut Out<'_, W>, warnings: &[Warning], level: us
 #[cfg(test)]
 mod tests {
     use crate::cli::plan::yaml::plan_value;
-    use crate::cli::plan::{Format, compute, render};
+    use crate::cli::plan::{Format, render};
     use crate::engine::gojson;
     use crate::engine::jsonmerge::to_yaml;
     use crate::examples;
+    use crate::session::plan::compute;
 
     /// The writers write what gojson and goyaml write of the plan as one value, on every
     /// built-in example: creates, patches, JSON merge patches, notes, directives, merge keys,
@@ -407,7 +409,7 @@ mod tests {
     fn writes_what_the_whole_value_writes() {
         let mut seen = 0;
         for example in examples::EXAMPLES {
-            let source = crate::app::Source::from_example(example).unwrap();
+            let source = crate::session::Source::from_example(example).unwrap();
             let Ok(p) = compute(&source.docs, None, true) else {
                 continue;
             };

@@ -75,7 +75,7 @@ pub fn text(p: &Plan) -> String {
         } else {
             String::new()
         };
-        let mut why = format!("{} [{}]", f.reason.row, f.reason.kind);
+        let mut why = format!("{} [{}]", f.reason.row().action, f.reason.kind);
         if let Some(d) = &f.reason.directive {
             let _ = write!(why, " via {d}");
         }

@@ -39,6 +39,7 @@ impl<W: Write> Out<'_, W> {
     fn scalar(&mut self, v: &Scalar<'_>) {
         match v {
             Scalar::Str(s) => self.y.str_value(s),
+            Scalar::Text(s) => self.y.str_value(s),
             Scalar::Bool(b) => self.y.plain_value(if *b { "true" } else { "false" }),
         }
     }
@@ -171,7 +172,7 @@ fn warnings<W: Write>(out: &mut Out<'_, W>, warnings: &[Warning]) {
         out.y.item();
         out.y.begin_mapping();
         out.y.key("code");
-        out.y.str_value(w.code);
+        out.y.str_value(w.code.as_str());
         out.y.key("message");
         out.y.str_value(&w.message);
         out.y.key("path");
@@ -213,6 +214,7 @@ pub(super) fn plan_value(p: &Plan) -> Value {
                     k,
                     match v {
                         Scalar::Str(s) => Value::String(s.into()),
+                        Scalar::Text(s) => Value::String(s.as_ref().into()),
                         Scalar::Bool(b) => Value::Bool(b),
                     },
                 );
@@ -233,7 +235,7 @@ pub(super) fn plan_value(p: &Plan) -> Value {
     let warnings: Vec<Value> = p
         .warnings
         .iter()
-        .map(|w| json!({"code": w.code, "message": w.message, "path": w.path}))
+        .map(|w| json!({"code": w.code.as_str(), "message": w.message, "path": w.path}))
         .collect();
     let mut m = Map::new();
     m.insert("annotation", json!(p.annotation()));

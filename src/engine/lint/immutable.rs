@@ -17,9 +17,7 @@
 use crate::value::Value;
 
 use super::{LintInput, group, gvk, show};
-use crate::engine::plan::Warning;
-
-pub const IMMUTABLE_FIELD: &str = "immutable-field";
+use crate::engine::plan::{Code, Warning};
 
 const STATEFULSET_MUTABLE: [&str; 7] = [
     "replicas",
@@ -161,7 +159,7 @@ pub(super) fn check(input: &LintInput<'_>) -> Vec<Warning> {
             (None, None) => continue,
         };
         out.push(Warning {
-            code: IMMUTABLE_FIELD,
+            code: Code::ImmutableField,
             path: Some(name.clone()),
             message: format!(
                 "{name} {change}, but a {kind}'s {name} cannot change after creation: the server will reject the whole apply (field is immutable). {advice}"
@@ -187,7 +185,7 @@ mod tests {
         local["spec"]["selector"]["matchLabels"] = json!({"app": "web", "tier": "front"});
         local["spec"]["template"]["metadata"]["labels"]["tier"] = json!("front");
         let p = plan_of(&local, Some(&last), Some(&last)).unwrap();
-        let w = with_code(&p.warnings, IMMUTABLE_FIELD);
+        let w = with_code(&p.warnings, Code::ImmutableField);
         assert_eq!(w.len(), 1, "{:?}", p.warnings);
         assert_eq!(w[0].path.as_deref(), Some("spec.selector"));
         assert!(
@@ -210,7 +208,7 @@ mod tests {
         local["spec"]["replicas"] = json!(3);
         local["spec"]["template"]["spec"]["containers"][0]["image"] = json!("pg:17");
         let p = plan_of(&local, Some(&last), Some(&last)).unwrap();
-        let paths: Vec<_> = with_code(&p.warnings, IMMUTABLE_FIELD)
+        let paths: Vec<_> = with_code(&p.warnings, Code::ImmutableField)
             .iter()
             .map(|w| w.path.clone().unwrap_or_default())
             .collect();
@@ -225,7 +223,7 @@ mod tests {
         local["spec"]["template"]["spec"]["containers"][0]["image"] = json!("m:2");
         let p = plan_of(&local, Some(&job), Some(&job)).unwrap();
         assert_eq!(
-            with_code(&p.warnings, IMMUTABLE_FIELD).len(),
+            with_code(&p.warnings, Code::ImmutableField).len(),
             1,
             "{:?}",
             p.warnings
@@ -236,7 +234,7 @@ mod tests {
         let mut local = svc.clone();
         local["spec"]["clusterIP"] = json!("10.0.0.99");
         let p = plan_of(&local, Some(&svc), Some(&svc)).unwrap();
-        let w = with_code(&p.warnings, IMMUTABLE_FIELD);
+        let w = with_code(&p.warnings, Code::ImmutableField);
         assert_eq!(w.len(), 1, "{:?}", p.warnings);
         assert!(
             w[0].message
@@ -249,7 +247,7 @@ mod tests {
         without["spec"].as_object_mut().unwrap().remove("clusterIP");
         let p = plan_of(&without, Some(&svc), Some(&svc)).unwrap();
         assert!(
-            with_code(&p.warnings, IMMUTABLE_FIELD).is_empty(),
+            with_code(&p.warnings, Code::ImmutableField).is_empty(),
             "{:?}",
             p.warnings
         );
@@ -283,7 +281,7 @@ mod tests {
         local["data"]["a"] = json!("2");
         let p = plan_of(&local, Some(&cm), Some(&cm)).unwrap();
         assert_eq!(
-            with_code(&p.warnings, IMMUTABLE_FIELD).len(),
+            with_code(&p.warnings, Code::ImmutableField).len(),
             1,
             "{:?}",
             p.warnings

@@ -17,11 +17,8 @@ use crate::value::Value;
 
 use super::{LintInput, show};
 use crate::engine::gofmt::{self, ScalarKey};
-use crate::engine::plan::{FieldPath, Seg, Warning};
+use crate::engine::plan::{Code, FieldPath, Seg, Warning};
 use crate::engine::schema::Meta;
-
-pub const DUPLICATE_MERGE_KEY: &str = "duplicate-merge-key";
-pub const PORT_PROTOCOL_MERGED: &str = "port-protocol-merged";
 
 /// A merge-keyed list of a document, with its path and merge key.
 struct KeyedList<'v> {
@@ -148,7 +145,7 @@ pub(super) fn check(input: &LintInput<'_>) -> Vec<Warning> {
             let mixed = protocols.iter().any(|p| *p != protocols[0]);
             if is_port_key(&list.key) && mixed {
                 out.push(Warning {
-                    code: PORT_PROTOCOL_MERGED,
+                    code: Code::PortProtocolMerged,
                     path: Some(path.clone()),
                     message: format!(
                         "{path} has {key} {value} for {} (items {}): kubectl apply merges ports by {key} alone, so these are one item to it; changing or removing one can change or drop the other (kubernetes#39188). Keep each port number once per list where you can, or manage this object with `kubectl apply --server-side`, which keys ports by number and protocol.",
@@ -159,7 +156,7 @@ pub(super) fn check(input: &LintInput<'_>) -> Vec<Warning> {
                 });
             } else {
                 out.push(Warning {
-                    code: DUPLICATE_MERGE_KEY,
+                    code: Code::DuplicateMergeKey,
                     path: Some(path.clone()),
                     message: format!(
                         "{path} has {key} {value} {} times (items {}): kubectl apply merges list items by {key}, so they are one item to it. The patch can be rejected, and once last-applied holds the duplicate, removing one copy deletes every {value} item from live (kubernetes#58477). Keep one item per {key}.",
@@ -212,7 +209,7 @@ pub(super) fn check(input: &LintInput<'_>) -> Vec<Warning> {
                     format!("this apply can delete every {value} item from live")
                 };
                 out.push(Warning {
-                    code: DUPLICATE_MERGE_KEY,
+                    code: Code::DuplicateMergeKey,
                     path: Some(path.clone()),
                     message: format!(
                         "{path}: last-applied has {key} {value} {} times and the file once: {what} (kubernetes#58477), and it comes back only with the next apply. Apply the file twice, or first remove the duplicate from the annotation (`kubectl apply edit-last-applied`).",
@@ -249,7 +246,7 @@ mod tests {
             json!([]),
         );
         let p = plan_of(&local, None, None).unwrap();
-        let w = with_code(&p.warnings, DUPLICATE_MERGE_KEY);
+        let w = with_code(&p.warnings, Code::DuplicateMergeKey);
         assert_eq!(w.len(), 1, "{:?}", p.warnings);
         assert_eq!(
             w[0].path.as_deref(),
@@ -272,7 +269,7 @@ mod tests {
         );
         let once = deployment(json!([{"name": "MODE", "value": "a"}]), json!([]));
         let p = plan_of(&once, Some(&twice), Some(&twice)).unwrap();
-        let w = with_code(&p.warnings, DUPLICATE_MERGE_KEY);
+        let w = with_code(&p.warnings, Code::DuplicateMergeKey);
         assert_eq!(w.len(), 1, "{:?}", p.warnings);
         assert!(
             w[0].message
@@ -300,14 +297,14 @@ mod tests {
                    {"containerPort": 53, "name": "dns-tcp"}]),
         );
         let p = plan_of(&local, None, None).unwrap();
-        let w = with_code(&p.warnings, PORT_PROTOCOL_MERGED);
+        let w = with_code(&p.warnings, Code::PortProtocolMerged);
         assert_eq!(w.len(), 1, "{:?}", p.warnings);
         assert!(
             w[0].message.contains("containerPort 53 for UDP and TCP"),
             "{}",
             w[0].message
         );
-        assert!(with_code(&p.warnings, DUPLICATE_MERGE_KEY).is_empty());
+        assert!(with_code(&p.warnings, Code::DuplicateMergeKey).is_empty());
     }
 
     #[test]
@@ -320,6 +317,6 @@ mod tests {
         let widget = json!({"apiVersion": "example.com/v1", "kind": "Widget",
                             "metadata": {"name": "w"}, "spec": {"env": [{"name": "A"}, {"name": "A"}]}});
         let p = plan_of(&widget, None, None).unwrap();
-        assert!(with_code(&p.warnings, DUPLICATE_MERGE_KEY).is_empty());
+        assert!(with_code(&p.warnings, Code::DuplicateMergeKey).is_empty());
     }
 }

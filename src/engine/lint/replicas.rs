@@ -15,10 +15,7 @@
 use crate::value::Value;
 
 use super::{LintInput, gvk, show};
-use crate::engine::plan::Warning;
-
-pub const HPA_REPLICAS_RESET: &str = "hpa-replicas-reset";
-pub const REPLICAS_REMOVED: &str = "replicas-removed";
+use crate::engine::plan::{Code, Warning};
 
 /// Kinds whose `spec.replicas` defaults to 1 when absent.
 const DEFAULTS_TO_ONE: [(&str, &str); 4] = [
@@ -49,7 +46,7 @@ pub(super) fn check(input: &LintInput<'_>) -> Vec<Warning> {
         (Some(f), Some(l)) if scaled && live != Some(f) => {
             let live = live.map_or_else(|| "none".to_owned(), show);
             out.push(Warning {
-                code: HPA_REPLICAS_RESET,
+                code: Code::HpaReplicasReset,
                 path,
                 message: format!(
                     "spec.replicas: live is {live} but the last apply set {}: something else scales this object, typically a HorizontalPodAutoscaler. This apply sets it back to {}, and the autoscaler scales it again afterwards. If an autoscaler manages it, remove spec.replicas from the file — with the hand-over, or the count drops to 1. {HAND_OVER}",
@@ -82,7 +79,7 @@ pub(super) fn check(input: &LintInput<'_>) -> Vec<Warning> {
                 String::new()
             };
             out.push(Warning {
-                code: REPLICAS_REMOVED,
+                code: Code::ReplicasRemoved,
                 path,
                 message: format!(
                     "spec.replicas left the file but last-applied has it ({}): this apply deletes it and {after}.{who} {HAND_OVER}",
@@ -120,7 +117,7 @@ mod tests {
         let live = deploy(Some(9), "api:1");
         let local = deploy(Some(3), "api:2");
         let p = plan_of(&local, Some(&live), Some(&last)).unwrap();
-        let w = with_code(&p.warnings, HPA_REPLICAS_RESET);
+        let w = with_code(&p.warnings, Code::HpaReplicasReset);
         assert_eq!(w.len(), 1, "{:?}", p.warnings);
         assert!(
             w[0].message.contains("live is 9 but the last apply set 3"),
@@ -135,7 +132,7 @@ mod tests {
         assert_eq!(p.result["spec"]["replicas"], 3);
         // Not scaled by anyone: no warning.
         let p = plan_of(&local, Some(&last), Some(&last)).unwrap();
-        assert!(with_code(&p.warnings, HPA_REPLICAS_RESET).is_empty());
+        assert!(with_code(&p.warnings, Code::HpaReplicasReset).is_empty());
     }
 
     #[test]
@@ -144,7 +141,7 @@ mod tests {
         let live = deploy(Some(9), "api:1");
         let local = deploy(None, "api:1");
         let p = plan_of(&local, Some(&live), Some(&last)).unwrap();
-        let w = with_code(&p.warnings, REPLICAS_REMOVED);
+        let w = with_code(&p.warnings, Code::ReplicasRemoved);
         assert_eq!(w.len(), 1, "{:?}", p.warnings);
         assert!(
             w[0].message.contains("scales from 9 to 1 pod"),

@@ -6,13 +6,12 @@
 
 use crate::value::Value;
 
-use super::{LintInput, gvk};
-use crate::engine::plan::Warning;
-
-pub const SECRET_IN_ANNOTATION: &str = "secret-in-annotation";
+use super::LintInput;
+use crate::engine::plan::{Code, Warning};
+use crate::engine::secret;
 
 pub(super) fn check(input: &LintInput<'_>) -> Vec<Warning> {
-    if gvk(input.local) != ("v1", "Secret") {
+    if !secret::is_core_secret(input.local) {
         return Vec::new();
     }
     let keys = |field: &str| -> Vec<String> {
@@ -38,7 +37,7 @@ pub(super) fn check(input: &LintInput<'_>) -> Vec<Warning> {
         held.push(format!("data {} base64-encoded", data.join(", ")));
     }
     vec![Warning {
-        code: SECRET_IN_ANNOTATION,
+        code: Code::SecretInAnnotation,
         path: Some(
             "metadata.annotations[\"kubectl.kubernetes.io/last-applied-configuration\"]".into(),
         ),
@@ -62,7 +61,7 @@ mod tests {
                            "data": {"password": "czNjcjN0"}, "stringData": {"url": "postgres://u:p@db"}});
         let p = plan_of(&local, None, None).unwrap();
         assert!(p.annotation().contains("postgres://u:p@db"));
-        let w = with_code(&p.warnings, SECRET_IN_ANNOTATION);
+        let w = with_code(&p.warnings, Code::SecretInAnnotation);
         assert_eq!(w.len(), 1, "{:?}", p.warnings);
         assert!(
             w[0].message

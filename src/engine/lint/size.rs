@@ -3,44 +3,15 @@
 //! 262144 bytes`). kubectl apply copies the whole file into the last-applied annotation, so a
 //! large ConfigMap or CRD fails to apply long before it reaches the 1.5 MB object limit.
 
-use crate::value::Value;
-
 use super::LintInput;
-use crate::engine::plan::{LAST_APPLIED, Warning};
-
-pub const ANNOTATION_TOO_LARGE: &str = "annotation-too-large";
-
-/// `TotalAnnotationSizeLimitB` in apimachinery's validation.
-pub const LIMIT: usize = 256 * 1024;
-
-/// The size the server counts: every key's and value's bytes.
-#[must_use]
-pub fn annotations_size(obj: &Value) -> usize {
-    obj.get("metadata")
-        .and_then(|m| m.get("annotations"))
-        .and_then(Value::as_object)
-        .map_or(0, |m| {
-            m.iter()
-                .map(|(k, v)| k.len() + v.as_str().map_or(0, str::len))
-                .sum()
-        })
-}
-
-fn thousands(n: usize) -> String {
-    let digits = n.to_string();
-    let mut out = String::new();
-    for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i).is_multiple_of(3) {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    out
-}
+use crate::engine::numfmt::thousands;
+use crate::engine::plan::{
+    ANNOTATIONS_LIMIT as LIMIT, Code, LAST_APPLIED, Warning, annotations_size,
+};
 
 pub(super) fn check(input: &LintInput<'_>) -> Vec<Warning> {
     let own = LAST_APPLIED.len() + input.annotation.len();
-    let total = annotations_size(input.result);
+    let total = annotations_size(input.result, None);
     if total <= LIMIT {
         return Vec::new();
     }
@@ -58,7 +29,7 @@ pub(super) fn check(input: &LintInput<'_>) -> Vec<Warning> {
         )
     };
     vec![Warning {
-        code: ANNOTATION_TOO_LARGE,
+        code: Code::AnnotationTooLarge,
         path: Some(path),
         message: format!(
             "{what}, over the {} bytes the API server accepts for all annotations: it will reject the apply (\"metadata.annotations: Too long\"). Apply this object with `kubectl apply --server-side` (no annotation) or `kubectl create`/`kubectl replace`, or make it smaller (e.g. split a large ConfigMap).",
@@ -70,6 +41,7 @@ pub(super) fn check(input: &LintInput<'_>) -> Vec<Warning> {
 #[cfg(test)]
 mod tests {
     use crate::json;
+    use crate::value::Value;
 
     use super::*;
     use crate::engine::lint::testing::{plan_of, with_code};
@@ -82,7 +54,7 @@ mod tests {
     #[test]
     fn the_annotation_alone_over_the_limit() {
         let p = plan_of(&config_map(262_000), None, None).unwrap();
-        let w = with_code(&p.warnings, ANNOTATION_TOO_LARGE);
+        let w = with_code(&p.warnings, Code::AnnotationTooLarge);
         assert_eq!(w.len(), 1, "{:?}", p.warnings);
         assert!(
             w[0].message.contains("last-applied annotation: 262,"),
@@ -104,7 +76,7 @@ mod tests {
         let mut live = config_map(10);
         live["metadata"]["annotations"] = json!({"notes": "y".repeat(140_000)});
         let p = plan_of(&local, Some(&live), Some(&config_map(10))).unwrap();
-        let w = with_code(&p.warnings, ANNOTATION_TOO_LARGE);
+        let w = with_code(&p.warnings, Code::AnnotationTooLarge);
         assert_eq!(w.len(), 1, "{:?}", p.warnings);
         assert!(
             w[0].message.contains("the annotations would total"),
@@ -116,8 +88,7 @@ mod tests {
     #[test]
     fn size_counts_keys_and_values() {
         let obj = json!({"metadata": {"annotations": {"ab": "cde", "f": ""}}});
-        assert_eq!(annotations_size(&obj), 6);
-        assert_eq!(thousands(262_144), "262,144");
-        assert_eq!(thousands(12), "12");
+        assert_eq!(annotations_size(&obj, None), 6);
+        assert_eq!(annotations_size(&obj, Some("ab")), 1);
     }
 }

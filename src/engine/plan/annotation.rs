@@ -1,7 +1,9 @@
 //! The `kubectl.kubernetes.io/last-applied-configuration` annotation, encoded byte for byte as
 //! kubectl encodes it (`GetModifiedConfiguration`): the object without the annotation, compact
 //! JSON with sorted keys, `"annotations":{}` kept when otherwise empty, `<` `>` `&` escaped,
-//! Go's numbers, and a trailing newline.
+//! Go's numbers, and a trailing newline. kubectl reads the annotations as a map of strings (its
+//! `GetAnnotations`) and writes them back: a null value becomes `""`, in the annotation and in
+//! the object sent.
 
 use crate::value::{Map, Value};
 
@@ -9,6 +11,25 @@ use crate::engine::gojson;
 
 /// The annotation key.
 pub const LAST_APPLIED: &str = "kubectl.kubernetes.io/last-applied-configuration";
+
+/// The API server's limit on an object's whole annotations map, keys and values together
+/// (`TotalAnnotationSizeLimitB` in apimachinery's validation).
+pub const ANNOTATIONS_LIMIT: usize = 256 * 1024;
+
+/// The bytes the server counts for an object's annotations (every key and value), leaving out
+/// the annotation `except` names.
+#[must_use]
+pub fn annotations_size(obj: &Value, except: Option<&str>) -> usize {
+    obj.get("metadata")
+        .and_then(|m| m.get("annotations"))
+        .and_then(Value::as_object)
+        .map_or(0, |m| {
+            m.iter()
+                .filter(|(k, _)| except != Some(k.as_str()))
+                .map(|(k, v)| k.len() + v.as_str().map_or(0, str::len))
+                .sum()
+        })
+}
 
 /// The annotation kubectl would store for `local`.
 ///
@@ -90,6 +111,13 @@ fn set_annotations(obj: &mut Value, edit: impl FnOnce(&mut Map)) {
         *annotations = Value::Object(Map::new());
     }
     if let Value::Object(annotations) = annotations {
+        // kubectl 1.37 reads the annotations as a map of strings: a null value (`key:` with
+        // nothing after it) reads as the empty string, and is written back as one.
+        for (_, value) in annotations.iter_mut() {
+            if value.is_null() {
+                *value = Value::String("".into());
+            }
+        }
         edit(annotations);
     }
 }
@@ -128,6 +156,27 @@ mod tests {
                 "key order too"
             );
         }
+    }
+
+    #[test]
+    fn a_null_annotation_value_is_read_as_the_empty_string() {
+        let local = json!({"metadata": {"annotations": {"owner": "team-a", "tracking-id": null},
+                                        "labels": {"a": null}}});
+        assert_eq!(
+            encode(&local).unwrap(),
+            "{\"metadata\":{\"annotations\":{\"owner\":\"team-a\",\"tracking-id\":\"\"},\"labels\":{\"a\":null}}}\n",
+            "labels are not read this way"
+        );
+        let (text, modified) = encode_into(local).unwrap();
+        assert_eq!(
+            modified["metadata"]["annotations"],
+            json!({"owner": "team-a", "tracking-id": "", LAST_APPLIED: text})
+        );
+        let whole_null = json!({"metadata": {"annotations": null}});
+        assert_eq!(
+            encode(&whole_null).unwrap(),
+            "{\"metadata\":{\"annotations\":{}}}\n"
+        );
     }
 
     #[test]

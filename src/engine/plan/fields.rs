@@ -8,7 +8,6 @@
 //! and the patch directive involved; where the result differs from what the row alone predicts
 //! (`$retainKeys` clearing a key, a replaced list), the note says why.
 
-use std::borrow::Cow;
 use std::sync::Arc;
 
 use crate::value::{Map, Value};
@@ -16,6 +15,7 @@ use serde::Serialize;
 
 use super::PatchType;
 use super::path::{PathText, Seg};
+use super::tables::{FieldKind, Presence, Reason, Table};
 use super::tree::{self, FieldId, Own as OwnFlags, Tree};
 use super::warnings::{self, Warning};
 use crate::engine::gofmt::{self, ScalarKey};
@@ -77,50 +77,6 @@ impl Action {
             Action::Keep => "keep",
         }
     }
-}
-
-/// Which of the seeds' merge tables a field falls under.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
-#[serde(rename_all = "camelCase")]
-pub enum Table {
-    Primitive,
-    Map,
-    /// A list field: replaced like a primitive, or merged element by element like a map.
-    List,
-    ListElement,
-}
-
-impl Table {
-    /// The table's name in the JSON output.
-    #[must_use]
-    pub fn name(self) -> &'static str {
-        match self {
-            Table::Primitive => "primitive",
-            Table::Map => "map",
-            Table::List => "list",
-            Table::ListElement => "listElement",
-        }
-    }
-}
-
-/// Why a field gets its action.
-#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize)]
-#[serde(rename_all = "camelCase")]
-pub struct Reason {
-    pub table: Table,
-    pub in_config: bool,
-    pub in_live: bool,
-    pub in_last_applied: bool,
-    /// The table row's action, as kubectl's documentation words it.
-    pub row: &'static str,
-    /// `primitive`, `map`, `map (retainKeys)`, `list: replace`, `list: merge by key name`, ...
-    pub kind: Cow<'static, str>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub merge_key: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub directive: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub note: Option<String>,
 }
 
 /// One field as the walk finds it, borrowed: its path from the walk, its values from the
@@ -590,7 +546,7 @@ impl<'v> Walker<'v> {
             ScalarKey::of(kv).and_then(|k| index.get(&k).copied())
         };
         let key_name: Arc<str> = key.into();
-        let kind: Cow<'static, str> = format!("list: merge by key {key}").into();
+        let kind = FieldKind::KeyedList(key_name.clone());
         for kv in order {
             let el = Quad::found(
                 [find(&il, kv), find(&ic, kv), find(&iv, kv), find(&ir, kv)],
@@ -600,13 +556,12 @@ impl<'v> Walker<'v> {
                 key: key_name.clone(),
                 value: gofmt::sprint(kv).into(),
             };
-            let mut reason = element_reason(&el, kind.clone());
-            reason.merge_key = Some(key.to_owned());
+            let mut reason = element_reason(&el, Table::ListElement, kind.clone());
             if el.p.and_then(|p| p.get("$patch")).and_then(Value::as_str) == Some("delete") {
                 reason.directive = Some("$patch: delete".into());
             }
             let action = element_action(&el);
-            explain_removal(&mut reason, action, &el, removed);
+            explain_removal(&mut reason, action, removed);
             self.enter(seg, action, reason, [None; 3], &el, true);
             let gone = (action == Action::Delete).then(|| {
                 format!(
@@ -646,12 +601,12 @@ impl<'v> Walker<'v> {
             }
             let has = |index: &Index<'v>| index.get(&sk).copied();
             let el = Quad::found([has(&il), has(&ic), has(&iv), has(&ir)], None);
-            let mut reason = element_reason(&el, "list: merge primitives".into());
+            let mut reason = element_reason(&el, Table::ListElement, FieldKind::PrimitiveList);
             if deleted.is_some_and(|d| d.iter().any(|x| gofmt::go_eq(x, item))) {
                 reason.directive = Some(format!("$deleteFromPrimitiveList/{field}"));
             }
             let action = element_action(&el);
-            explain_removal(&mut reason, action, &el, removed);
+            explain_removal(&mut reason, action, removed);
             // No values for the warnings: a set's elements hold no one-of, and are never
             // compared with last-applied.
             let seg = Seg::Item(gofmt::sprint(item).into());
@@ -668,8 +623,8 @@ impl<'v> Walker<'v> {
             if el.v.is_none() && el.r.is_none() {
                 continue;
             }
-            let mut reason = element_reason(&el, list_kind_atomic(self.mode));
-            reason.row = "The list is replaced whole: the result holds the file's items, in the file's order.";
+            let mut reason =
+                element_reason(&el, Table::ReplacedElement, list_kind_atomic(self.mode));
             let action = element_action(&el);
             if let (Action::Delete, Some(why)) = (action, removed) {
                 reason.note = Some(why.to_owned());
@@ -682,8 +637,9 @@ impl<'v> Walker<'v> {
 
 /// A removed element whose own row does not explain it (it is not "in last-applied, gone from
 /// the file") goes because its list or an ancestor leaves live.
-fn explain_removal(reason: &mut Reason, action: Action, el: &Quad<'_>, removed: Option<&str>) {
-    let row_explains = el.l.is_some() && el.c.is_none();
+fn explain_removal(reason: &mut Reason, action: Action, removed: Option<&str>) {
+    let at = reason.presence();
+    let row_explains = at.in_last_applied && !at.in_config;
     if action == Action::Delete && !row_explains {
         reason.note = Some(removed.unwrap_or("the list is replaced whole").to_owned());
     }
@@ -717,82 +673,42 @@ fn index_by<'v>(list: &[&'v Value], key: Option<&str>) -> Index<'v> {
     index
 }
 
-fn list_kind_atomic(mode: PatchType) -> Cow<'static, str> {
+fn list_kind_atomic(mode: PatchType) -> FieldKind {
     match mode {
-        PatchType::Strategic => "list: replace".into(),
-        PatchType::Merge => {
-            "list: replace (JSON merge patch: custom resources replace lists whole)".into()
-        }
+        PatchType::Strategic => FieldKind::ReplacedList,
+        PatchType::Merge => FieldKind::MergePatchList,
     }
 }
 
-fn kind_name(kind: &Kind, mode: PatchType) -> Cow<'static, str> {
-    match kind {
-        Kind::Primitive => "primitive".into(),
+fn presence(q: &Quad<'_>) -> Presence {
+    Presence {
+        in_config: q.c.is_some(),
+        in_live: q.v.is_some(),
+        in_last_applied: q.l.is_some(),
+    }
+}
+
+/// The row of the primitive, map or list table (seeds: "将更改合并到原始字段", "Merging changes
+/// to map fields"). Lists are fields like primitives: replaced, or merged element by element
+/// below.
+fn row_reason(q: &Quad<'_>, kind: &Kind, mode: PatchType) -> Reason {
+    let (table, kind) = match kind {
+        Kind::Primitive => (Table::Primitive, FieldKind::Primitive),
         Kind::Map {
             retain_keys: true, ..
-        } => "map (retainKeys)".into(),
-        Kind::Map { replace: true, .. } => "map (replace)".into(),
-        Kind::Map { .. } => "map".into(),
-        Kind::KeyedList(k) => format!("list: merge by key {k}").into(),
-        Kind::SetList => "list: merge primitives".into(),
-        Kind::AtomicList => list_kind_atomic(mode),
-    }
-}
-
-/// The row of the primitive or map table (seeds: "将更改合并到原始字段", "Merging changes to map
-/// fields"). Lists are fields like primitives: replaced, or merged element by element below.
-fn row_reason(q: &Quad<'_>, kind: &Kind, mode: PatchType) -> Reason {
-    let (in_config, in_live, in_last_applied) = (q.c.is_some(), q.v.is_some(), q.l.is_some());
-    let is_map = matches!(kind, Kind::Map { .. } | Kind::KeyedList(_) | Kind::SetList);
-    let row = match (in_config, in_live, in_last_applied, is_map) {
-        (true, true, _, false) => "Set live to configuration file value.",
-        (true, true, _, true) => "Compare sub fields values.",
-        (true, false, _, _) => "Set live to local configuration.",
-        (false, _, true, false) => "Clear from live configuration.",
-        (false, _, true, true) => "Delete from live configuration.",
-        (false, _, false, _) => "Do nothing. Keep live value.",
+        } => (Table::RetainKeys, FieldKind::RetainKeysMap),
+        Kind::Map { replace: true, .. } => (Table::Map, FieldKind::ReplaceMap),
+        Kind::Map { .. } => (Table::Map, FieldKind::Map),
+        Kind::KeyedList(k) => (Table::MergedList, FieldKind::KeyedList(k.as_str().into())),
+        Kind::SetList => (Table::MergedList, FieldKind::PrimitiveList),
+        Kind::AtomicList => (Table::ReplacedList, list_kind_atomic(mode)),
     };
-    Reason {
-        table: match kind {
-            Kind::Map { .. } => Table::Map,
-            Kind::Primitive => Table::Primitive,
-            Kind::KeyedList(_) | Kind::SetList | Kind::AtomicList => Table::List,
-        },
-        in_config,
-        in_live,
-        in_last_applied,
-        row,
-        kind: kind_name(kind, mode),
-        merge_key: match kind {
-            Kind::KeyedList(k) => Some(k.clone()),
-            _ => None,
-        },
-        directive: None,
-        note: None,
-    }
+    Reason::new(table, presence(q), kind)
 }
 
 /// The row for a list element (seeds: "合并一个复杂元素列表中的单个元素").
-fn element_reason(q: &Quad<'_>, kind: Cow<'static, str>) -> Reason {
-    let (in_config, in_live, in_last_applied) = (q.c.is_some(), q.v.is_some(), q.l.is_some());
-    let row = match (in_config, in_live, in_last_applied) {
-        (true, true, _) => "Merge the element with the live element of the same key.",
-        (true, false, _) => "Add the element.",
-        (false, _, true) => "Delete the element: in last-applied, gone from the file.",
-        (false, _, false) => "Keep the element: not in last-applied, someone else added it.",
-    };
-    Reason {
-        table: Table::ListElement,
-        in_config,
-        in_live,
-        in_last_applied,
-        row,
-        kind,
-        merge_key: None,
-        directive: None,
-        note: None,
-    }
+fn element_reason(q: &Quad<'_>, table: Table, kind: FieldKind) -> Reason {
+    Reason::new(table, presence(q), kind)
 }
 
 /// The directive the patch uses for a field, if any.

@@ -3,7 +3,7 @@
 use crate::json;
 use crate::value::Value;
 
-use super::{Action, LastApplied, Plan, PlanInput, plan};
+use super::{Action, Code, FieldKind, LastApplied, Plan, PlanInput, Presence, plan};
 use crate::engine::schema::Schema;
 
 fn run(last_applied: Value, local: Value, live: Value) -> Plan {
@@ -56,20 +56,24 @@ fn nginx_image_set_min_ready_seconds_cleared_replicas_retained() {
 
     let image = field(&p, "spec.template.spec.containers[name=nginx].image");
     assert_eq!(image.action, Action::Set);
-    assert_eq!(image.reason.row, "Set live to configuration file value.");
+    assert_eq!(
+        image.reason.row().action,
+        "Set live to configuration file value."
+    );
     let min = field(&p, "spec.minReadySeconds");
     assert_eq!(min.action, Action::Clear);
-    assert_eq!(min.reason.row, "Clear from live configuration.");
+    assert_eq!(min.reason.row().action, "Clear from live configuration.");
     assert_eq!(min.reason.directive.as_deref(), Some("null (delete)"));
     let replicas = field(&p, "spec.replicas");
     assert_eq!(replicas.action, Action::Retain);
-    assert_eq!(replicas.reason.row, "Do nothing. Keep live value.");
+    assert_eq!(replicas.reason.row().action, "Do nothing. Keep live value.");
     assert!(
-        (
-            replicas.reason.in_live,
-            replicas.reason.in_config,
-            replicas.reason.in_last_applied
-        ) == (true, false, false)
+        replicas.reason.presence()
+            == Presence {
+                in_config: false,
+                in_live: true,
+                in_last_applied: false
+            }
     );
 }
 
@@ -94,7 +98,7 @@ fn helper_containers_merged_by_name() {
     let a = field(&p, &format!("{containers}[name=nginx-helper-a]"));
     assert_eq!(a.action, Action::Delete);
     assert_eq!(a.reason.directive.as_deref(), Some("$patch: delete"));
-    assert_eq!(a.reason.merge_key.as_deref(), Some("name"));
+    assert_eq!(a.reason.merge_key(), Some("name"));
     assert_eq!(
         field(&p, &format!("{containers}[name=nginx-helper-b]")).action,
         Action::Unchanged
@@ -110,7 +114,7 @@ fn helper_containers_merged_by_name() {
     let d = field(&p, &format!("{containers}[name=nginx-helper-d]"));
     assert_eq!(d.action, Action::Keep);
     assert_eq!(
-        d.reason.row,
+        d.reason.row().action,
         "Keep the element: not in last-applied, someone else added it."
     );
     // kubectl's order: the live-only d before the new c.
@@ -145,7 +149,7 @@ fn args_are_replaced_whole_and_live_items_lost() {
     );
     let args = field(&p, "spec.template.spec.containers[name=nginx].args");
     assert_eq!(args.action, Action::Set);
-    assert_eq!(args.reason.kind, "list: replace");
+    assert_eq!(args.reason.kind, FieldKind::ReplacedList);
     assert_eq!(args.result, Some(&json!(["a", "c"])));
     assert_eq!(
         field(&p, "spec.template.spec.containers[name=nginx].args[2]").action,
@@ -154,7 +158,7 @@ fn args_are_replaced_whole_and_live_items_lost() {
     let lost: Vec<_> = p
         .warnings
         .iter()
-        .filter(|w| w.code == "list-items-lost")
+        .filter(|w| w.code == Code::ListItemsLost)
         .collect();
     assert_eq!(lost.len(), 1, "{:?}", p.warnings);
     assert!(
@@ -183,7 +187,7 @@ fn finalizers_merge_as_a_set() {
     assert_eq!(field(&p, "metadata.finalizers[=d]").action, Action::Keep);
     assert_eq!(
         field(&p, "metadata.finalizers").reason.kind,
-        "list: merge primitives"
+        FieldKind::PrimitiveList
     );
 }
 
@@ -202,7 +206,10 @@ fn retain_keys_clears_rolling_update() {
     let ru = field(&p, "spec.strategy.rollingUpdate");
     assert_eq!(ru.action, Action::Clear);
     assert_eq!(ru.reason.directive.as_deref(), Some("$retainKeys"));
-    assert_eq!(field(&p, "spec.strategy").reason.kind, "map (retainKeys)");
+    assert_eq!(
+        field(&p, "spec.strategy").reason.kind,
+        FieldKind::RetainKeysMap
+    );
 }
 
 #[test]
@@ -222,7 +229,7 @@ fn probe_handler_change_without_annotation_warns() {
         overwrite: true,
     };
     let p = plan(&input, Schema::embedded()).unwrap();
-    let codes: Vec<&str> = p.warnings.iter().map(|w| w.code).collect();
-    assert!(codes.contains(&"missing-annotation"), "{codes:?}");
-    assert!(codes.contains(&"union-two-members"), "{codes:?}");
+    let codes: Vec<Code> = p.warnings.iter().map(|w| w.code).collect();
+    assert!(codes.contains(&Code::MissingAnnotation), "{codes:?}");
+    assert!(codes.contains(&Code::UnionTwoMembers), "{codes:?}");
 }

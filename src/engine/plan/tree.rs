@@ -17,8 +17,9 @@ use std::sync::OnceLock;
 
 use crate::value::Value;
 
-use super::fields::{Action, Reason};
+use super::fields::Action;
 use super::path::Seg;
+use super::tables::Reason;
 use crate::engine::gofmt::FastMap;
 
 pub use kids::ElemStep;

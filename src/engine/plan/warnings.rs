@@ -15,10 +15,102 @@ use super::fields::{Action, FieldRef, Values};
 use super::path::{PathText, Seg};
 use crate::engine::gofmt;
 
+/// What a warning is about: every code the plan and the lints ([`crate::engine::lint`]) emit.
+/// Written as its kebab-case name (`missing-annotation`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Code {
+    MissingAnnotation,
+    /// A null top-level annotation value: kubectl sends the empty string, not a deletion.
+    AnnotationNullIsEmpty,
+    ClearChangedLive,
+    ListItemsLost,
+    UnionTwoMembers,
+    DuplicateMergeKey,
+    PortProtocolMerged,
+    AnnotationTooLarge,
+    HpaReplicasReset,
+    ReplicasRemoved,
+    ImmutableField,
+    SecretInAnnotation,
+}
+
+/// How bad a warning is: the object list's risk classes `notice`, `warning` and `rejects`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Severity {
+    /// Worth knowing; nothing is lost (`missing-annotation`).
+    Notice,
+    /// The apply loses, resets or merges something the operator may not expect.
+    Loss,
+    /// The server will reject the apply.
+    Reject,
+}
+
+impl Code {
+    /// Every code.
+    pub const ALL: [Code; 12] = [
+        Code::MissingAnnotation,
+        Code::AnnotationNullIsEmpty,
+        Code::ClearChangedLive,
+        Code::ListItemsLost,
+        Code::UnionTwoMembers,
+        Code::DuplicateMergeKey,
+        Code::PortProtocolMerged,
+        Code::AnnotationTooLarge,
+        Code::HpaReplicasReset,
+        Code::ReplicasRemoved,
+        Code::ImmutableField,
+        Code::SecretInAnnotation,
+    ];
+
+    /// The code's name, as the outputs write it.
+    #[must_use]
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Code::MissingAnnotation => "missing-annotation",
+            Code::AnnotationNullIsEmpty => "annotation-null-is-empty",
+            Code::ClearChangedLive => "clear-changed-live",
+            Code::ListItemsLost => "list-items-lost",
+            Code::UnionTwoMembers => "union-two-members",
+            Code::DuplicateMergeKey => "duplicate-merge-key",
+            Code::PortProtocolMerged => "port-protocol-merged",
+            Code::AnnotationTooLarge => "annotation-too-large",
+            Code::HpaReplicasReset => "hpa-replicas-reset",
+            Code::ReplicasRemoved => "replicas-removed",
+            Code::ImmutableField => "immutable-field",
+            Code::SecretInAnnotation => "secret-in-annotation",
+        }
+    }
+
+    /// How bad a warning with this code is.
+    #[must_use]
+    pub fn severity(self) -> Severity {
+        match self {
+            Code::ImmutableField | Code::AnnotationTooLarge | Code::UnionTwoMembers => {
+                Severity::Reject
+            }
+            Code::MissingAnnotation | Code::AnnotationNullIsEmpty => Severity::Notice,
+            Code::ClearChangedLive
+            | Code::ListItemsLost
+            | Code::DuplicateMergeKey
+            | Code::PortProtocolMerged
+            | Code::HpaReplicasReset
+            | Code::ReplicasRemoved
+            | Code::SecretInAnnotation => Severity::Loss,
+        }
+    }
+}
+
+impl std::fmt::Display for Code {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
 /// One warning.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct Warning {
-    pub code: &'static str,
+    pub code: Code,
     /// The field it concerns (`null` for the whole object).
     pub path: Option<String>,
     pub message: String,
@@ -29,7 +121,7 @@ impl Warning {
     #[must_use]
     pub fn missing_annotation(live: &Value) -> Warning {
         Warning {
-            code: "missing-annotation",
+            code: Code::MissingAnnotation,
             path: None,
             message: format!(
                 "Warning: resource {} is missing the kubectl.kubernetes.io/last-applied-configuration annotation which is required by kubectl apply. kubectl apply should only be used on resources created declaratively by either kubectl create --save-config or kubectl apply. The missing annotation will be patched automatically.",
@@ -39,13 +131,43 @@ impl Warning {
     }
 }
 
+impl Warning {
+    /// One warning per top-level annotation the file gives no value (null): kubectl reads the
+    /// annotations as a map of strings, so it sends `""` where a null elsewhere would delete.
+    #[must_use]
+    pub fn annotations_null(local: &Value) -> Vec<Warning> {
+        let Some(annotations) = local
+            .get("metadata")
+            .and_then(|m| m.get("annotations"))
+            .and_then(Value::as_object)
+        else {
+            return Vec::new();
+        };
+        annotations
+            .iter()
+            .filter(|(_, v)| v.is_null())
+            .map(|(key, _)| Warning {
+                code: Code::AnnotationNullIsEmpty,
+                path: Some(
+                    super::FieldPath(vec![
+                        super::Seg::Key("metadata".into()),
+                        super::Seg::Key("annotations".into()),
+                        super::Seg::Key(key.as_str().into()),
+                    ])
+                    .to_string(),
+                ),
+                message: format!(
+                    "the file gives the annotation {key:?} no value (null), and kubectl reads annotations as a map of strings: it sends the empty string \"\", so the annotation is set to \"\", not deleted (a null anywhere else deletes the field). To delete it, remove the key from the file; to mean empty, write \"\"."
+                ),
+            })
+            .collect()
+    }
+}
+
 /// `info.ObjectName()`: `deployments.apps/nginx`, `configmaps/x`.
 fn object_name(obj: &Value) -> String {
-    let kind = obj
-        .get("kind")
-        .and_then(Value::as_str)
-        .unwrap_or("")
-        .to_lowercase();
+    let object = crate::engine::object::ObjectRef::of(obj);
+    let kind = object.kind.to_lowercase();
     let plural = if kind.ends_with('s') || kind.ends_with("ch") || kind.ends_with('x') {
         format!("{kind}es")
     } else if let Some(stem) = kind.strip_suffix('y') {
@@ -53,18 +175,11 @@ fn object_name(obj: &Value) -> String {
     } else {
         format!("{kind}s")
     };
-    let group = obj
-        .get("apiVersion")
-        .and_then(Value::as_str)
-        .and_then(|a| a.rsplit_once('/'))
-        .map(|(g, _)| format!(".{g}"))
-        .unwrap_or_default();
-    let name = obj
-        .get("metadata")
-        .and_then(|m| m.get("name"))
-        .and_then(Value::as_str)
-        .unwrap_or("");
-    format!("{plural}{group}/{name}")
+    let group = match object.group() {
+        "" => String::new(),
+        g => format!(".{g}"),
+    };
+    format!("{plural}{group}/{}", object.name)
 }
 
 /// One-of groups: a map holding more than one of these keys is invalid.
@@ -119,7 +234,8 @@ const UNIONS: [(&[&str], &[&str], &str); 2] = [
 ];
 
 fn clears_from_last_applied(f: &FieldRef<'_, '_>) -> bool {
-    f.action == Action::Clear && f.reason.in_last_applied && !f.reason.in_config
+    let at = f.reason.presence();
+    f.action == Action::Clear && at.in_last_applied && !at.in_config
 }
 
 /// The warnings a plan's fields call for, gathered field by field as the walk finds them
@@ -153,7 +269,7 @@ impl Collector {
         {
             let path = text();
             self.fields.push(Warning {
-                code: "clear-changed-live",
+                code: Code::ClearChangedLive,
                 path: Some(path.clone()),
                 message: format!(
                     "{path} will be cleared, but its live value ({}) differs from last-applied ({}): someone changed it since the last apply",
@@ -162,7 +278,7 @@ impl Collector {
                 ),
             });
         }
-        if f.reason.kind.starts_with("list: replace") && f.reason.in_live {
+        if f.reason.kind.is_replaced_list() && f.reason.presence().in_live {
             let live = f.live.and_then(Value::as_array);
             let result = f.result.and_then(Value::as_array);
             // The field's own last-applied value: no lookup from the root (linear overall).
@@ -179,7 +295,7 @@ impl Collector {
                 if !lost.is_empty() {
                     let path = text();
                     self.fields.push(Warning {
-                        code: "list-items-lost",
+                        code: Code::ListItemsLost,
                         path: Some(path.clone()),
                         message: format!(
                             "{path} is replaced whole ({}); live-only items will be lost: {}. Add them to the file to keep them",
@@ -220,7 +336,7 @@ impl Collector {
             if present.len() > 1 && live_count <= 1 {
                 let path = PathText(f.path).to_string();
                 self.unions.push(Warning {
-                    code: "union-two-members",
+                    code: Code::UnionTwoMembers,
                     path: Some(path.clone()),
                     message: format!(
                         "{path} will hold {} at once and the server will reject it ({rule}): with no last-applied entry for the old one, nothing deletes it. Set the old one to null in the file for this apply",
@@ -260,5 +376,21 @@ fn short(v: &Value) -> String {
         format!("{}…", s.chars().take(59).collect::<String>())
     } else {
         s
+    }
+}
+
+#[cfg(test)]
+mod code_tests {
+    use super::Code;
+
+    /// The outputs' name is serde's kebab-case name.
+    #[test]
+    fn a_code_is_written_as_its_kebab_case_name() {
+        for code in Code::ALL {
+            assert_eq!(
+                crate::value::to_value(code).ok(),
+                Some(crate::value::Value::String(code.as_str().into()))
+            );
+        }
     }
 }

@@ -271,8 +271,8 @@ impl Schema {
     }
 
     fn gvk_entry(&self, api_version: &str, kind: &str) -> Option<&(Gvk, NodeId)> {
-        let (group, version) = api_version.split_once('/').unwrap_or(("", api_version));
-        let key = (group, version, kind);
+        let gv = crate::engine::object::GroupVersion::parse(api_version);
+        let key = (gv.group, gv.version, kind);
         self.gvks
             .binary_search_by(|(g, _)| g.key().cmp(&key))
             .ok()

@@ -1,42 +1,13 @@
-//! Where the documents came from and what a (re)load read. Reading bytes is the runtime's job
-//! (`tui`); turning them into documents is pure and lives here, so a reload and the first load
-//! read files exactly as `-f` does.
+//! Where the documents came from and what a (re)load read: [`load`] reads the files a reload
+//! asks for (each once), [`parse`] turns their bytes into documents exactly as `-f` reads them,
+//! so a reload and the first load agree.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use crate::value::Value;
 
-use crate::cli::plan::PlanDocs;
-use crate::document;
-
-/// The three documents of a plan, as the model keeps them (cloneable, unlike [`PlanDocs`]).
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Docs {
-    pub local: Value,
-    pub live: Option<Value>,
-    /// Given explicitly (`--last-applied`, an example, or an edit); `None`: the live annotation.
-    pub last_applied: Option<Value>,
-}
-
-impl Docs {
-    #[must_use]
-    pub fn from_plan_docs(docs: PlanDocs) -> Docs {
-        Docs {
-            local: docs.local,
-            live: docs.live,
-            last_applied: docs.last_applied,
-        }
-    }
-
-    #[must_use]
-    pub fn plan_docs(&self) -> PlanDocs {
-        PlanDocs {
-            local: self.local.clone(),
-            live: self.live.clone(),
-            last_applied: self.last_applied.clone(),
-        }
-    }
-}
+use super::input::{object_of_bytes, one_object_of_bytes};
+use super::plan::Docs;
 
 /// The files the TUI was opened on (`-f LOCAL --live LIVE [--last-applied F]`).
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -115,20 +86,7 @@ pub fn parse(request: &ReloadRequest, raw: RawFiles) -> Result<Loaded, String> {
 /// # Errors
 /// Parse errors, several documents, or something other than an object.
 pub fn object(name: &str, bytes: &[u8]) -> Result<Value, String> {
-    let mut docs = document::parse_documents_bytes(bytes, name).map_err(|e| e.to_string())?;
-    let v = match docs.len() {
-        1 => docs.remove(0).value,
-        0 => return Err(format!("{name}: no document found")),
-        n => return Err(format!("{name}: expected one document, found {n}")),
-    };
-    if v.is_object() {
-        Ok(v)
-    } else {
-        Err(format!(
-            "{name}: expected an object at the top level, found {}",
-            kind_name(&v)
-        ))
-    }
+    object_of_bytes(name, bytes).map_err(super::Error::into_message)
 }
 
 /// One Kubernetes object, as kubectl reads `-f`: a `kind: List` stands for its items.
@@ -136,36 +94,41 @@ pub fn object(name: &str, bytes: &[u8]) -> Result<Value, String> {
 /// # Errors
 /// As [`object`], and a list of other than one item.
 pub fn one_object(name: &str, bytes: &[u8]) -> Result<Value, String> {
-    let v = object(name, bytes)?;
-    let is_list = v
-        .get("kind")
-        .and_then(Value::as_str)
-        .is_some_and(|k| k.ends_with("List"))
-        && v.get("items").is_some_and(Value::is_array);
-    if !is_list {
-        return Ok(v);
-    }
-    match v.get("items").and_then(Value::as_array).map(Vec::as_slice) {
-        Some([one]) => Ok(one.clone()),
-        Some(items) => Err(format!(
-            "{name}: expected one object, found a list of {}",
-            items.len()
-        )),
-        None => Ok(v),
-    }
+    one_object_of_bytes(name, bytes).map_err(super::Error::into_message)
 }
 
-/// What a JSON value is, for messages.
-#[must_use]
-pub fn kind_name(v: &Value) -> &'static str {
-    match v {
-        Value::Null => "null",
-        Value::Bool(_) => "a boolean",
-        Value::Number(_) => "a number",
-        Value::String(_) => "a string",
-        Value::Array(_) => "a list",
-        Value::Object(_) => "an object",
+/// Read what a reload asks for (each file once; a missing file is `None`).
+///
+/// # Errors
+/// A one-line message naming the file.
+pub fn load(request: &ReloadRequest) -> Result<Loaded, String> {
+    let mut cache: Vec<(PathBuf, Option<Vec<u8>>)> = Vec::new();
+    let mut read = |path: &Path| -> Result<Option<Vec<u8>>, String> {
+        if let Some((_, bytes)) = cache.iter().find(|(p, _)| p == path) {
+            return Ok(bytes.clone());
+        }
+        let bytes = match std::fs::read(path) {
+            Ok(b) => Some(b),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
+            Err(e) => return Err(format!("{}: {e}", path.display())),
+        };
+        cache.push((path.to_owned(), bytes.clone()));
+        Ok(bytes)
+    };
+    let mut raw = RawFiles::default();
+    if let Some(f) = &request.files {
+        raw.local = read(&f.local)?;
+        if let Some(live) = &f.live {
+            raw.live = read(live)?;
+        }
+        if let Some(la) = &f.last_applied {
+            raw.last_applied = read(la)?;
+        }
     }
+    if let Some(target) = &request.target {
+        raw.target = read(target)?;
+    }
+    parse(request, raw)
 }
 
 #[cfg(test)]

@@ -8,7 +8,8 @@
 //!    `annotation-too-large`, `union-two-members`).
 //! 3. **warning**: a warning says the apply loses or resets something (every other warning
 //!    code, e.g. `list-items-lost`, `replicas-removed`, `duplicate-merge-key`).
-//! 4. **notice**: only `missing-annotation` (a two-way merge: nothing will be deleted).
+//! 4. **notice**: only `missing-annotation` (a two-way merge: nothing will be deleted) or
+//!    `annotation-null-is-empty` (a null annotation value sent as `""`).
 //! 5. **removes**: fields cleared or list elements deleted.
 //! 6. **changes**: live values set to new ones.
 //! 7. **adds**: only additions (a create is all additions).
@@ -19,38 +20,9 @@
 
 use std::cmp::{Ordering, Reverse};
 
-use crate::cli::objects::Key;
-use crate::engine::plan::{Action, PatchType, Plan};
-
-/// How bad a warning is.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub enum Severity {
-    /// Worth knowing; nothing is lost (`missing-annotation`).
-    Notice,
-    /// The apply loses, resets or merges something the operator may not expect.
-    Loss,
-    /// The server will reject the apply.
-    Reject,
-}
-
-/// The warning codes whose apply the server rejects.
-const REJECTED: [&str; 3] = [
-    "immutable-field",
-    "annotation-too-large",
-    "union-two-members",
-];
-
-/// The severity of a warning code (unknown codes count as [`Severity::Loss`]).
-#[must_use]
-pub fn severity(code: &str) -> Severity {
-    if REJECTED.contains(&code) {
-        Severity::Reject
-    } else if code == "missing-annotation" {
-        Severity::Notice
-    } else {
-        Severity::Loss
-    }
-}
+use super::objects::Key;
+pub use crate::engine::plan::Severity;
+use crate::engine::plan::{Action, Code, PatchType, Plan};
 
 /// A row's risk class, least risky first (so `Ord` ranks them).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -131,6 +103,33 @@ impl Op {
     }
 }
 
+/// How many objects each [`Op`] has: the counts the object list's header and the many-object
+/// text summary show.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Tally {
+    pub create: usize,
+    /// Patches of either type.
+    pub patch: usize,
+    pub unchanged: usize,
+    pub fails: usize,
+}
+
+impl Tally {
+    #[must_use]
+    pub fn of<'s>(summaries: impl IntoIterator<Item = &'s Summary>) -> Tally {
+        let mut t = Tally::default();
+        for s in summaries {
+            match s.op {
+                Op::Create => t.create += 1,
+                Op::Patch(_) => t.patch += 1,
+                Op::Unchanged => t.unchanged += 1,
+                Op::Fails => t.fails += 1,
+            }
+        }
+        t
+    }
+}
+
 /// One object's plan, summed up for its row.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Summary {
@@ -143,7 +142,7 @@ pub struct Summary {
     /// The worst warning's severity.
     pub severity: Option<Severity>,
     /// The warnings' codes, each once, worst first.
-    pub codes: Vec<&'static str>,
+    pub codes: Vec<Code>,
     /// Why the object failed to plan (one line).
     pub error: Option<String>,
 }
@@ -162,13 +161,13 @@ impl Summary {
                 Action::Retain | Action::Unchanged | Action::Keep => {}
             }
         }
-        let mut codes: Vec<&'static str> = Vec::new();
+        let mut codes: Vec<Code> = Vec::new();
         for w in &plan.warnings {
             if !codes.contains(&w.code) {
                 codes.push(w.code);
             }
         }
-        codes.sort_by_key(|c| Reverse(severity(c)));
+        codes.sort_by_key(|c| Reverse(c.severity()));
         Summary {
             op: match (plan.created(), plan.patch_type) {
                 (Some(_), _) => Op::Create,
@@ -180,7 +179,7 @@ impl Summary {
             clear,
             delete,
             warnings: plan.warnings.len(),
-            severity: codes.first().map(|c| severity(c)),
+            severity: codes.first().map(|c| c.severity()),
             codes,
             error: None,
         }
@@ -255,7 +254,7 @@ pub fn riskier_first(a: (&Summary, &Key), b: (&Summary, &Key)) -> Ordering {
 mod tests {
     use super::*;
 
-    fn summary(add: usize, set: usize, clear: usize, codes: &[&'static str]) -> Summary {
+    fn summary(add: usize, set: usize, clear: usize, codes: &[Code]) -> Summary {
         Summary {
             op: Op::Patch(PatchType::Strategic),
             add,
@@ -263,7 +262,7 @@ mod tests {
             clear,
             delete: 0,
             warnings: codes.len(),
-            severity: codes.iter().map(|c| severity(c)).max(),
+            severity: codes.iter().map(|c| c.severity()).max(),
             codes: codes.to_vec(),
             error: None,
         }
@@ -282,9 +281,9 @@ mod tests {
     fn classes_follow_the_documented_order() {
         let cases = [
             (Summary::failed("boom\n  again"), Risk::Error),
-            (summary(0, 0, 0, &["immutable-field"]), Risk::Rejects),
-            (summary(0, 0, 0, &["list-items-lost"]), Risk::Warning),
-            (summary(9, 9, 9, &["missing-annotation"]), Risk::Notice),
+            (summary(0, 0, 0, &[Code::ImmutableField]), Risk::Rejects),
+            (summary(0, 0, 0, &[Code::ListItemsLost]), Risk::Warning),
+            (summary(9, 9, 9, &[Code::MissingAnnotation]), Risk::Notice),
             (summary(5, 5, 1, &[]), Risk::Removes),
             (summary(5, 1, 0, &[]), Risk::Changes),
             (summary(1, 0, 0, &[]), Risk::Adds),
@@ -313,8 +312,8 @@ mod tests {
         );
         let same = summary(1, 1, 1, &[]);
         assert_eq!(riskier_first((&same, &b), (&same, &a)), Ordering::Less);
-        let two = summary(0, 0, 0, &["list-items-lost", "replicas-removed"]);
-        let one = summary(0, 0, 5, &["list-items-lost"]);
+        let two = summary(0, 0, 0, &[Code::ListItemsLost, Code::ReplicasRemoved]);
+        let one = summary(0, 0, 5, &[Code::ListItemsLost]);
         assert_eq!(riskier_first((&two, &a), (&one, &b)), Ordering::Less);
     }
 }

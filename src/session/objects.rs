@@ -1,5 +1,5 @@
 //! Many objects at once: reading `-f` and `--live` as `kubectl apply -f` reads them, matching
-//! each local object with its live object, and planning them in parallel.
+//! each local object with its live object (their plans: [`super::plan::plan_all`]).
 //!
 //! - An argument is a file, a directory (its `.json`, `.yaml` and `.yml` files in name order;
 //!   with `-R` also those of its subdirectories, as kubectl's `filepath.Walk`), or `-` for
@@ -10,20 +10,15 @@
 //!   differ, as kubectl reads live objects at the file's version). A local object without a
 //!   namespace is in `-n`'s namespace, else `default`, when its kind is namespaced. A local
 //!   object with no live match is a create. The same object twice is an input error.
-//! - Planning runs on `std::thread::scope` workers, one per core: each object's plan is
-//!   independent, the work is CPU-bound and the embedded schema is shared read-only, so no
-//!   thread pool crate is needed.
 
 use std::io::Read as _;
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicUsize, Ordering};
 
 use crate::value::Value;
 
-use super::CliError;
+use super::Error;
 use super::input::{MAX_INPUT_BYTES, flatten_lists, kind_name, read_bytes};
-use super::plan::{self, DocNames, PlanDocs};
-use crate::engine::plan::Plan;
+use crate::engine::object::ObjectRef;
 use crate::engine::schema::Schema;
 
 /// One object read from an argument.
@@ -58,32 +53,16 @@ impl std::fmt::Display for Key {
     }
 }
 
-fn text<'v>(obj: &'v Value, path: &[&str]) -> &'v str {
-    let mut at = obj;
-    for p in path {
-        match at.get(*p) {
-            Some(v) => at = v,
-            None => return "",
-        }
-    }
-    at.as_str().unwrap_or("")
-}
-
-/// The API group of an `apiVersion` (`""` for the core group).
-#[must_use]
-pub fn group_of(api_version: &str) -> &str {
-    api_version.rsplit_once('/').map_or("", |(g, _)| g)
-}
-
 impl Key {
     /// The key of a live object, as the server holds it.
     #[must_use]
     pub fn of(obj: &Value) -> Key {
+        let r = ObjectRef::of(obj);
         Key {
-            group: group_of(text(obj, &["apiVersion"])).to_owned(),
-            kind: text(obj, &["kind"]).to_owned(),
-            namespace: text(obj, &["metadata", "namespace"]).to_owned(),
-            name: text(obj, &["metadata", "name"]).to_owned(),
+            group: r.group().to_owned(),
+            kind: r.kind.to_owned(),
+            namespace: r.namespace.to_owned(),
+            name: r.name.to_owned(),
         }
     }
 }
@@ -91,18 +70,18 @@ impl Key {
 /// Reads every argument's objects, in argument order.
 ///
 /// # Errors
-/// [`CliError::Input`] naming the file: unreadable, not YAML/JSON, an object without `kind` or
+/// [`Error::Input`] naming the file: unreadable, not YAML/JSON, an object without `kind` or
 /// `apiVersion`, `-` given twice.
 pub fn read_all(
     paths: &[PathBuf],
     recursive: bool,
     stdin_used: &mut bool,
-) -> Result<Vec<Object>, CliError> {
+) -> Result<Vec<Object>, Error> {
     let mut out = Vec::new();
     for path in paths {
         if path.as_os_str() == "-" {
             if *stdin_used {
-                return Err(CliError::Input(
+                return Err(Error::Input(
                     "-: standard input can be read only once".into(),
                 ));
             }
@@ -112,9 +91,9 @@ pub fn read_all(
                 .lock()
                 .take(MAX_INPUT_BYTES + 1)
                 .read_to_end(&mut bytes)
-                .map_err(|e| CliError::Input(format!("-: {e}")))?;
+                .map_err(|e| Error::Input(format!("-: {e}")))?;
             if bytes.len() as u64 > MAX_INPUT_BYTES {
-                return Err(CliError::Input(format!(
+                return Err(Error::Input(format!(
                     "-: more than the {} MB applyscope reads",
                     MAX_INPUT_BYTES / 1_000_000
                 )));
@@ -124,7 +103,7 @@ pub fn read_all(
             let before = out.len();
             read_dir(path, recursive, &mut out)?;
             if out.len() == before {
-                return Err(CliError::Input(format!(
+                return Err(Error::Input(format!(
                     "{}: is a directory holding no objects in .yaml, .yml or .json files{}",
                     path.display(),
                     if recursive {
@@ -144,12 +123,12 @@ pub fn read_all(
 
 /// A directory's manifests in name order; subdirectories only when recursive (symbolic links to
 /// directories are not followed, as `filepath.Walk` does not follow them).
-fn read_dir(dir: &Path, recursive: bool, out: &mut Vec<Object>) -> Result<(), CliError> {
+fn read_dir(dir: &Path, recursive: bool, out: &mut Vec<Object>) -> Result<(), Error> {
     let entries =
-        std::fs::read_dir(dir).map_err(|e| CliError::Input(format!("{}: {e}", dir.display())))?;
+        std::fs::read_dir(dir).map_err(|e| Error::Input(format!("{}: {e}", dir.display())))?;
     let mut paths: Vec<PathBuf> = Vec::new();
     for entry in entries {
-        let entry = entry.map_err(|e| CliError::Input(format!("{}: {e}", dir.display())))?;
+        let entry = entry.map_err(|e| Error::Input(format!("{}: {e}", dir.display())))?;
         paths.push(entry.path());
     }
     paths.sort_by(|a, b| a.file_name().cmp(&b.file_name()));
@@ -179,14 +158,14 @@ fn read_dir(dir: &Path, recursive: bool, out: &mut Vec<Object>) -> Result<(), Cl
 /// The objects of one file's bytes.
 ///
 /// # Errors
-/// [`CliError::Input`] naming the file and the place.
-pub fn objects_of(bytes: &[u8], name: &str) -> Result<Vec<Object>, CliError> {
+/// [`Error::Input`] naming the file and the place.
+pub fn objects_of(bytes: &[u8], name: &str) -> Result<Vec<Object>, Error> {
     let docs = crate::document::parse_documents_bytes(bytes, name)
-        .map_err(|e| CliError::Input(e.to_string()))?;
+        .map_err(|e| Error::Input(e.to_string()))?;
     let mut values = Vec::new();
     for (i, doc) in docs.into_iter().enumerate() {
         if !doc.value.is_object() {
-            return Err(CliError::Input(format!(
+            return Err(Error::Input(format!(
                 "{name}: document {}: expected an object, found {}",
                 i + 1,
                 kind_name(&doc.value)
@@ -205,14 +184,15 @@ pub fn objects_of(bytes: &[u8], name: &str) -> Result<Vec<Object>, CliError> {
                 name.to_owned()
             };
             if !value.is_object() {
-                return Err(CliError::Input(format!(
+                return Err(Error::Input(format!(
                     "{source}: expected an object, found {}",
                     kind_name(&value)
                 )));
             }
-            for (field, what) in [("kind", "Kind"), ("apiVersion", "apiVersion")] {
-                if text(&value, &[field]).is_empty() {
-                    return Err(CliError::Input(format!(
+            let r = ObjectRef::of(&value);
+            for (field, what) in [(r.kind, "Kind"), (r.api_version, "apiVersion")] {
+                if field.is_empty() {
+                    return Err(Error::Input(format!(
                         "{source}: Object '{what}' is missing"
                     )));
                 }
@@ -233,12 +213,12 @@ pub struct Pair {
 /// Matches local objects with live ones, in the local objects' order.
 ///
 /// # Errors
-/// [`CliError::Input`] when an object is given twice (locally or live).
+/// [`Error::Input`] when an object is given twice (locally or live).
 pub fn pair(
     locals: Vec<Object>,
     lives: Vec<Object>,
     namespace: Option<&str>,
-) -> Result<Vec<Pair>, CliError> {
+) -> Result<Vec<Pair>, Error> {
     let schema = Schema::embedded();
     let mut live_by_key: std::collections::HashMap<Key, Object> =
         std::collections::HashMap::with_capacity(lives.len());
@@ -247,12 +227,12 @@ pub fn pair(
         // A server always sets the namespace of a namespaced object; a hand-written live file
         // may leave it out.
         if key.namespace.is_empty()
-            && schema.is_namespaced(text(&live.value, &["apiVersion"]), &key.kind) == Some(true)
+            && schema.is_namespaced(ObjectRef::of(&live.value).api_version, &key.kind) == Some(true)
         {
             key.namespace = namespace.unwrap_or("default").to_owned();
         }
         if let Some(first) = live_by_key.get(&key) {
-            return Err(CliError::Input(format!(
+            return Err(Error::Input(format!(
                 "{}: {key} is also in {}",
                 live.source, first.source
             )));
@@ -265,7 +245,7 @@ pub fn pair(
     for local in locals {
         let key = local_key(&local.value, namespace, schema, &live_by_key);
         if let Some(first) = seen.get(&key) {
-            return Err(CliError::Input(format!(
+            return Err(Error::Input(format!(
                 "{}: {key} is also in {first}",
                 local.source
             )));
@@ -288,7 +268,7 @@ fn local_key(
     if !key.namespace.is_empty() {
         return key;
     }
-    let api_version = text(obj, &["apiVersion"]);
+    let api_version = ObjectRef::of(obj).api_version;
     let namespaced = match schema.is_namespaced(api_version, &key.kind) {
         Some(n) => n,
         // Unknown kinds (custom resources): cluster-scoped when a live object says so.
@@ -298,98 +278,6 @@ fn local_key(
         key.namespace = namespace.unwrap_or("default").to_owned();
     }
     key
-}
-
-/// Plans every pair, in parallel; results in the pairs' order.
-#[must_use]
-pub fn plan_all(
-    pairs: &[Pair],
-    namespace: Option<&str>,
-    overwrite: bool,
-) -> Vec<Result<Plan, CliError>> {
-    parallel_map(pairs, |p| plan_pair(p, namespace, overwrite))
-}
-
-/// The plan of one pair.
-///
-/// # Errors
-/// As [`plan::compute_named`], naming the object's source.
-pub fn plan_pair(p: &Pair, namespace: Option<&str>, overwrite: bool) -> Result<Plan, CliError> {
-    let docs = PlanDocs {
-        local: p.local.value.clone(),
-        live: p.live.as_ref().map(|l| l.value.clone()),
-        last_applied: None,
-    };
-    let names = DocNames {
-        local: p.local.source.clone(),
-        live: p
-            .live
-            .as_ref()
-            .map(|l| l.source.clone())
-            .unwrap_or_default(),
-        last_applied: String::new(),
-    };
-    plan::compute_named(&docs, namespace, overwrite, &names)
-}
-
-/// `f` over `items` on one worker per core (work shared through an atomic counter, so slow and
-/// fast objects balance); the results in `items`' order.
-pub fn parallel_map<T: Sync, R: Send>(items: &[T], f: impl Fn(&T) -> R + Sync) -> Vec<R> {
-    let workers = std::thread::available_parallelism()
-        .map_or(1, std::num::NonZero::get)
-        .min(items.len());
-    if workers <= 1 {
-        return items.iter().map(&f).collect();
-    }
-    let next = AtomicUsize::new(0);
-    let mut results: Vec<(usize, R)> = std::thread::scope(|scope| {
-        let handles: Vec<_> = (0..workers)
-            .map(|_| {
-                scope.spawn(|| {
-                    let mut done = Vec::new();
-                    loop {
-                        let i = next.fetch_add(1, Ordering::Relaxed);
-                        let Some(item) = items.get(i) else { break };
-                        done.push((i, f(item)));
-                    }
-                    done
-                })
-            })
-            .collect();
-        handles
-            .into_iter()
-            .flat_map(|h| h.join().unwrap_or_else(|e| std::panic::resume_unwind(e)))
-            .collect()
-    });
-    results.sort_unstable_by_key(|(i, _)| *i);
-    results.into_iter().map(|(_, r)| r).collect()
-}
-
-/// Writes `stdout`, then `stderr` (one message per line, each prefixed `applyscope: `), and
-/// ends the process with `code` when it is not 0. The commands over many objects need this:
-/// `kubectl diff`'s contract is "exit 1 with the differences on stdout", and a plan over many
-/// objects prints every plan even when one object fails.
-///
-/// # Errors
-/// Never returns an error; with `code` 0 it returns `stdout` for the caller to print.
-pub fn finish(stdout: String, stderr: &[String], code: i32) -> Result<String, CliError> {
-    use std::io::Write as _;
-    if code == 0 && stderr.is_empty() {
-        return Ok(stdout);
-    }
-    let mut out = std::io::stdout().lock();
-    let written = out.write_all(stdout.as_bytes()).and_then(|()| out.flush());
-    drop(out);
-    for message in stderr {
-        eprintln!("applyscope: {message}");
-    }
-    if written.is_err() {
-        std::process::exit(2);
-    }
-    if code != 0 {
-        std::process::exit(code);
-    }
-    Ok(String::new())
 }
 
 #[cfg(test)]
@@ -423,10 +311,7 @@ mod tests {
     #[test]
     fn objects_need_kind_and_api_version() {
         let e = objects_of(b"apiVersion: v1\nmetadata: {name: a}\n", "f.yaml").unwrap_err();
-        assert_eq!(
-            e,
-            CliError::Input("f.yaml: Object 'Kind' is missing".into())
-        );
+        assert_eq!(e, Error::Input("f.yaml: Object 'Kind' is missing".into()));
         let e = objects_of(b"- 1\n", "f.yaml").unwrap_err();
         assert!(e.to_string().contains("expected an object"), "{e}");
     }
@@ -483,14 +368,7 @@ mod tests {
         let e = pair(vec![obj(cm, "a.yaml"), obj(cm2, "b.yaml")], vec![], None).unwrap_err();
         assert_eq!(
             e,
-            CliError::Input("b.yaml: ConfigMap default/a is also in a.yaml".into())
+            Error::Input("b.yaml: ConfigMap default/a is also in a.yaml".into())
         );
-    }
-
-    #[test]
-    fn parallel_map_keeps_order() {
-        let items: Vec<usize> = (0..1000).collect();
-        let out = parallel_map(&items, |i| i * 2);
-        assert_eq!(out, (0..1000).map(|i| i * 2).collect::<Vec<_>>());
     }
 }

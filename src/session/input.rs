@@ -1,10 +1,11 @@
-//! Reading input files: every failure is a [`CliError::Input`] naming the file and the place.
+//! Reading one input file: its documents, its one object (as kubectl reads `-f`), `--schema`.
+//! Every failure is an [`Error::Input`] naming the file and the place.
 
 use std::path::Path;
 
 use crate::value::Value;
 
-use super::CliError;
+use super::Error;
 use crate::document;
 use crate::engine::schema::{Meta, Schema};
 
@@ -13,26 +14,25 @@ use crate::engine::schema::{Meta, Schema};
 pub const MAX_INPUT_BYTES: u64 = 100_000_000;
 
 /// Read a file's bytes.
-pub fn read_bytes(path: &Path) -> Result<Vec<u8>, CliError> {
+pub fn read_bytes(path: &Path) -> Result<Vec<u8>, Error> {
     if path.is_dir() {
-        return Err(CliError::Input(format!(
+        return Err(Error::Input(format!(
             "{}: is a directory, expected a file",
             path.display()
         )));
     }
     let size = std::fs::metadata(path)
-        .map_err(|e| CliError::Input(format!("{}: {}", path.display(), io_reason(&e))))?
+        .map_err(|e| Error::Input(format!("{}: {}", path.display(), io_reason(&e))))?
         .len();
     if size > MAX_INPUT_BYTES {
-        return Err(CliError::Input(format!(
+        return Err(Error::Input(format!(
             "{}: {} MB is larger than the {} MB applyscope reads",
             path.display(),
             size / 1_000_000,
             MAX_INPUT_BYTES / 1_000_000
         )));
     }
-    std::fs::read(path)
-        .map_err(|e| CliError::Input(format!("{}: {}", path.display(), io_reason(&e))))
+    std::fs::read(path).map_err(|e| Error::Input(format!("{}: {}", path.display(), io_reason(&e))))
 }
 
 fn io_reason(e: &std::io::Error) -> String {
@@ -44,75 +44,111 @@ fn io_reason(e: &std::io::Error) -> String {
 }
 
 /// Read a file's YAML or JSON documents.
-pub fn read_documents(path: &Path) -> Result<Vec<document::Document>, CliError> {
+pub fn read_documents(path: &Path) -> Result<Vec<document::Document>, Error> {
     let bytes = read_bytes(path)?;
     document::parse_documents_bytes(&bytes, &path.display().to_string())
-        .map_err(|e| CliError::Input(e.to_string()))
+        .map_err(|e| Error::Input(e.to_string()))
 }
 
 /// Read a file holding exactly one YAML or JSON document, of any shape.
-pub fn read_value(path: &Path) -> Result<Value, CliError> {
+pub fn read_value(path: &Path) -> Result<Value, Error> {
     value_of(path, read_documents(path)?)
 }
 
 /// The one document of a file (`docs`, read from `path`), of any shape.
-fn value_of(path: &Path, mut docs: Vec<document::Document>) -> Result<Value, CliError> {
-    let name = path.display();
+fn value_of(path: &Path, docs: Vec<document::Document>) -> Result<Value, Error> {
+    named_value_of(&path.display().to_string(), docs)
+}
+
+/// The one document of `docs`, read from the file `name`, of any shape.
+fn named_value_of(name: &str, mut docs: Vec<document::Document>) -> Result<Value, Error> {
     match docs.len() {
         1 => Ok(docs.remove(0).value),
-        0 => Err(CliError::Input(format!("{name}: no document found"))),
-        n => Err(CliError::Input(format!(
+        0 => Err(Error::Input(format!("{name}: no document found"))),
+        n => Err(Error::Input(format!(
             "{name}: expected one document, found {n}"
         ))),
     }
 }
 
 /// Read a file holding exactly one object (a Kubernetes object, a patch).
-pub fn read_object(path: &Path) -> Result<Value, CliError> {
+pub fn read_object(path: &Path) -> Result<Value, Error> {
     object_of(path, read_value(path)?)
 }
 
-fn object_of(path: &Path, v: Value) -> Result<Value, CliError> {
+fn object_of(path: &Path, v: Value) -> Result<Value, Error> {
+    named_object_of(&path.display().to_string(), v)
+}
+
+fn named_object_of(name: &str, v: Value) -> Result<Value, Error> {
     if v.is_object() {
         Ok(v)
     } else {
-        Err(CliError::Input(format!(
-            "{}: expected an object at the top level, found {}",
-            path.display(),
+        Err(Error::Input(format!(
+            "{name}: expected an object at the top level, found {}",
             kind_name(&v)
         )))
     }
 }
 
+/// One document that is an object (a last-applied configuration), from the bytes of the file
+/// `name`: [`read_object`] of bytes already read.
+///
+/// # Errors
+/// Parse errors, several documents, or something other than an object.
+pub fn object_of_bytes(name: &str, bytes: &[u8]) -> Result<Value, Error> {
+    let docs =
+        document::parse_documents_bytes(bytes, name).map_err(|e| Error::Input(e.to_string()))?;
+    named_object_of(name, named_value_of(name, docs)?)
+}
+
+/// One Kubernetes object from the bytes of the file `name`: [`read_one_object`] of bytes
+/// already read.
+///
+/// # Errors
+/// As [`object_of_bytes`], and a list of other than one item.
+pub fn one_object_of_bytes(name: &str, bytes: &[u8]) -> Result<Value, Error> {
+    only_object(name, object_of_bytes(name, bytes)?)
+}
+
 /// Read a file holding exactly one Kubernetes object, as kubectl reads `-f`: a `kind: List`
 /// (what `kubectl get -o yaml` exports) is flattened into its items.
-pub fn read_one_object(path: &Path) -> Result<Value, CliError> {
+pub fn read_one_object(path: &Path) -> Result<Value, Error> {
     one_object_of(path, read_documents(path)?)
 }
 
 /// [`read_one_object`] of documents already read from `path`.
-pub fn one_object_of(path: &Path, docs: Vec<document::Document>) -> Result<Value, CliError> {
-    let v = object_of(path, value_of(path, docs)?)?;
+pub fn one_object_of(path: &Path, docs: Vec<document::Document>) -> Result<Value, Error> {
+    only_object(
+        &path.display().to_string(),
+        object_of(path, value_of(path, docs)?)?,
+    )
+}
+
+/// The one object `v` stands for (a list of one item stands for it).
+fn only_object(name: &str, v: Value) -> Result<Value, Error> {
     let mut objects = flatten_lists(v);
     match objects.len() {
         1 => Ok(objects.remove(0)),
-        n => Err(CliError::Input(format!(
-            "{}: expected one object, found a list of {n}",
-            path.display()
+        n => Err(Error::Input(format!(
+            "{name}: expected one object, found a list of {n}"
         ))),
     }
 }
 
-/// kubectl's list flattening: an object whose kind ends in `List` and that has `items` stands
-/// for its items.
+/// Whether kubectl reads an object as a list: its kind ends in `List` and it has `items`.
 #[must_use]
-pub fn flatten_lists(v: Value) -> Vec<Value> {
-    let is_list = v
-        .get("kind")
+pub fn is_list(v: &Value) -> bool {
+    v.get("kind")
         .and_then(Value::as_str)
         .is_some_and(|k| k.ends_with("List"))
-        && v.get("items").is_some_and(Value::is_array);
-    if !is_list {
+        && v.get("items").is_some_and(Value::is_array)
+}
+
+/// kubectl's list flattening: a list ([`is_list`]) stands for its items.
+#[must_use]
+pub fn flatten_lists(v: Value) -> Vec<Value> {
+    if !is_list(&v) {
         return vec![v];
     }
     match v {
@@ -146,13 +182,13 @@ pub enum SchemaSource {
 
 impl SchemaSource {
     /// Load `--schema` if given.
-    pub fn load(schema: Option<&Path>) -> Result<SchemaSource, CliError> {
+    pub fn load(schema: Option<&Path>) -> Result<SchemaSource, Error> {
         let Some(path) = schema else {
             return Ok(SchemaSource::Embedded);
         };
         let doc = read_object(path)?;
         let schema = Schema::from_openapi(&doc)
-            .map_err(|e| CliError::Input(format!("{}: {e}", path.display())))?;
+            .map_err(|e| Error::Input(format!("{}: {e}", path.display())))?;
         Ok(SchemaSource::File(Box::new(schema)))
     }
 
@@ -168,11 +204,11 @@ impl SchemaSource {
         &'s self,
         definition: Option<&str>,
         docs: &[&Value],
-    ) -> Result<Meta<'s>, CliError> {
+    ) -> Result<Meta<'s>, Error> {
         let schema = self.schema();
         if let Some(name) = definition {
             return schema.root(name).ok_or_else(|| {
-                CliError::Input(format!(
+                Error::Input(format!(
                     "--definition {name}: no such definition in the schema"
                 ))
             });
@@ -181,12 +217,12 @@ impl SchemaSource {
             .iter()
             .find_map(|d| Some((d.get("apiVersion")?.as_str()?, d.get("kind")?.as_str()?)));
         let Some((api_version, kind)) = gvk else {
-            return Err(CliError::Input(
+            return Err(Error::Input(
                 "the documents name no apiVersion/kind: pass --definition NAME".into(),
             ));
         };
         schema.root_for_gvk(api_version, kind).ok_or_else(|| {
-            CliError::Input(format!(
+            Error::Input(format!(
                 "no patch metadata for {api_version} {kind}: pass --schema F --definition NAME, or --type merge"
             ))
         })

@@ -1,0 +1,77 @@
+//! The session: everything between the pure [`crate::engine`] and the front ends (`cli`, the
+//! TUI's `app`/`ui`/`tui`). It reads inputs (files, directories, standard input, the built-in
+//! examples, live objects from the cluster), names and matches objects, plans them, sums their
+//! risk, and decides what a run opens (one object or many). The front ends only present what it
+//! gives them, and never name each other.
+//!
+//! | behaviour | file |
+//! |---|---|
+//! | reading one file's documents and objects, `--schema` | `session/input.rs` |
+//! | reading `-f`/`--live` arguments (files, directories, `-`), matching objects | `session/objects.rs` |
+//! | planning documents (the embedded schema or a server's), naming inputs in errors | `session/plan.rs` |
+//! | a plan's counts and the risk order | `session/risk.rs` |
+//! | the built-in examples and `-f`/`--live` files as documents | `session/source.rs` |
+//! | reading files again (reload), the bytes a commit checks | `session/files.rs` |
+//! | what a run opens: one object or many | `session/open.rs` |
+//! | live objects from the cluster, planned; the TUI's one connection | `session/cluster.rs` |
+
+pub mod cluster;
+pub mod files;
+pub mod input;
+pub mod objects;
+pub mod open;
+pub mod plan;
+pub mod risk;
+pub mod source;
+
+use std::fmt;
+
+pub use files::{Files, Loaded, RawFiles, ReloadRequest};
+pub use open::{EditOptions, Open, OpenRequest};
+pub use plan::Docs;
+pub use source::Source;
+
+/// Why an input could not be read or planned, and so the exit status of a command.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Error {
+    /// Bad input: exit 2. The message names the file and place.
+    Input(String),
+    /// The operation failed: exit 1.
+    Failed(String),
+}
+
+impl Error {
+    /// The process exit status for this error.
+    #[must_use]
+    pub fn exit_code(&self) -> i32 {
+        match self {
+            Error::Input(_) => 2,
+            Error::Failed(_) => 1,
+        }
+    }
+
+    /// The message as written (its lines kept).
+    #[must_use]
+    pub fn into_message(self) -> String {
+        let (Error::Input(m) | Error::Failed(m)) = self;
+        m
+    }
+
+    /// The same kind of error with another message.
+    #[must_use]
+    pub fn clone_with(&self, message: String) -> Error {
+        match self {
+            Error::Input(_) => Error::Input(message),
+            Error::Failed(_) => Error::Failed(message),
+        }
+    }
+}
+
+impl fmt::Display for Error {
+    /// Always one line.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let (Error::Input(m) | Error::Failed(m)) = self;
+        let one_line: Vec<&str> = m.lines().map(str::trim).filter(|l| !l.is_empty()).collect();
+        f.write_str(&one_line.join(" "))
+    }
+}

@@ -1,0 +1,402 @@
+//! What a run opens, decided in one place: one object (its panes) or many (the object list),
+//! read and planned. The command line prints it (no terminal) and the TUI shows it; both get
+//! the same [`Open`].
+//!
+//! | arguments | opens |
+//! |---|---|
+//! | none, or `--example NAME` | one object: a built-in example |
+//! | one `-f` file, neither `--live` nor `--no-live` | one object with its live object from the cluster; the list if the file holds several |
+//! | one `-f` file, at most one `--live` file, no `-R` ([`single_candidate`]) | one object, if each file holds one; else the list |
+//! | anything else (`-`, directories, several files) | the list (with neither `--live` nor `--no-live`, of live objects from the cluster) |
+//!
+//! `applyscope plan` decides with the same rules ([`single_candidate`], then
+//! [`holds_many_objects`] on the files it reads once for the plan).
+
+use std::path::{Path, PathBuf};
+
+use super::Error;
+use super::input::{is_list, read_one_object};
+use super::objects::{self, Key, Object, Pair};
+use super::plan::{self, Docs};
+use super::source::{FileArgs, Source};
+use super::{Files, cluster};
+use crate::cluster::Conn;
+use crate::document::Document;
+use crate::engine::plan::Plan;
+use crate::examples::Example;
+use crate::value::Value;
+
+/// The command-line switches of a TUI run that concern editing.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct EditOptions {
+    /// `--read-only`: the edit and commit keys are off.
+    pub read_only: bool,
+    /// `--dry-run`: a commit shows what it would write and writes nothing.
+    pub dry_run: bool,
+    /// `--write-last-applied PATH`: commit the document alone to PATH.
+    pub write_last_applied: Option<PathBuf>,
+}
+
+/// What the user asked to open: the arguments of a run with no command, as data.
+#[derive(Clone, Debug, Default)]
+pub struct OpenRequest {
+    /// `-f`: files, directories, `-`.
+    pub local: Vec<PathBuf>,
+    /// `--live`: files, directories, `-`.
+    pub live: Vec<PathBuf>,
+    /// `-R`.
+    pub recursive: bool,
+    /// `--no-live`: creates.
+    pub no_live: bool,
+    pub last_applied: Option<PathBuf>,
+    /// `--example NAME`.
+    pub example: Option<&'static Example>,
+    pub options: EditOptions,
+    /// Cluster mode: how to connect (`-n` included).
+    pub conn: Conn,
+    /// `--openapi-patch`.
+    pub openapi_patch: bool,
+}
+
+/// What a run opens, read and planned.
+pub enum Open {
+    One(Box<One>),
+    Many(Box<Many>),
+}
+
+/// One object.
+pub struct One {
+    /// Its documents (in cluster mode the live object without `managedFields`).
+    pub source: Source,
+    pub plan: Plan,
+    /// The built-in example it is.
+    pub example: Option<&'static Example>,
+    /// The files it reloads from and commits to (`-f LOCAL --live LIVE`).
+    pub files: Option<Files>,
+    /// Cluster mode: the object on the server, and the connection kept for the run.
+    pub cluster: Option<Box<cluster::Opened>>,
+    pub options: EditOptions,
+}
+
+/// Several objects: the object list.
+pub struct Many {
+    /// What was opened (`-f web/ → live/`).
+    pub title: String,
+    pub pairs: Vec<Pair>,
+    /// `pairs[i]`'s plan.
+    pub plans: Vec<Result<Plan, Error>>,
+    /// The objects may be bound to their files (not in cluster mode).
+    pub from_files: bool,
+    pub options: EditOptions,
+}
+
+/// One object of the list: what it is, where it came from, and its plan (or why there is none).
+pub struct Item {
+    pub key: Key,
+    /// The local object's source (`path`, `path#N`, `-#N`).
+    pub source: String,
+    /// The live object's source; `None`: a create.
+    pub live_source: Option<String>,
+    pub docs: Docs,
+    pub plan: Result<Plan, Error>,
+    /// The files an opened object reloads and commits to (`None`: it came from standard input,
+    /// a file holding several objects, or the cluster, and is not bound to files).
+    pub files: Option<Files>,
+}
+
+impl Many {
+    /// The list's items, in the files' order.
+    #[must_use]
+    pub fn items(self) -> Vec<Item> {
+        items_of(self.pairs, self.plans, self.from_files)
+    }
+}
+
+/// Whether a `-f` path stands for several sources by its name alone: standard input or a
+/// directory (read once, by the list).
+#[must_use]
+pub fn many_sources(path: &Path) -> bool {
+    path.as_os_str() == "-" || path.is_dir()
+}
+
+/// Whether the arguments can name a single object: one `-f` file (not `-`, not a directory)
+/// and at most one `--live` file, no `-R`. (Whether the files hold one object each is known
+/// only once they are read: [`holds_many_objects`].)
+#[must_use]
+pub fn single_candidate(local: &[PathBuf], live: &[PathBuf], recursive: bool) -> bool {
+    let plain = |p: &PathBuf| !many_sources(p);
+    local.len() == 1
+        && live.len() <= 1
+        && !recursive
+        && local.iter().all(plain)
+        && live.iter().all(plain)
+}
+
+/// Whether a file's documents hold two or more Kubernetes objects (documents or `List` items
+/// with a `kind`).
+#[must_use]
+pub fn holds_many_objects(docs: &[Document]) -> bool {
+    let kinded = |v: &Value| v.get("kind").is_some_and(Value::is_string);
+    let list_items = |v: &Value| match v.get("items").and_then(Value::as_array) {
+        Some(items) if is_list(v) => items.iter().filter(|i| kinded(i)).count(),
+        _ => usize::from(kinded(v)),
+    };
+    docs.iter().map(|d| list_items(&d.value)).sum::<usize>() > 1
+}
+
+/// Read and plan what `request` opens.
+///
+/// # Errors
+/// [`Error::Input`] for unreadable or malformed files, an object given twice, cluster errors,
+/// options that need one object; the plan's error of one object.
+pub fn open(request: &OpenRequest) -> Result<Open, Error> {
+    let example = match request.example {
+        Some(e) => Some(e),
+        None if request.local.is_empty() => crate::examples::EXAMPLES.first(),
+        None => None,
+    };
+    match (example, request.local.as_slice()) {
+        (Some(e), _) => one(Source::from_example(e)?, Some(e), None, request),
+        (None, []) => Err(Error::Input("no examples built in".into())),
+        (None, [local]) if request.live.is_empty() && !request.no_live && !many_sources(local) => {
+            // One read decides: several objects open the list; one opens its panes; none, or a
+            // file that does not parse, gets the one-object reading's error.
+            let mut stdin_used = false;
+            match objects::read_all(std::slice::from_ref(local), false, &mut stdin_used) {
+                Ok(objs) if objs.len() > 1 => many_from_cluster(request, Some(objs)),
+                Ok(mut objs) if objs.len() == 1 => {
+                    one_from_cluster(request, local, objs.remove(0).value)
+                }
+                _ => one_from_cluster(request, local, read_one_object(local)?),
+            }
+        }
+        (None, [local]) if single_candidate(&request.local, &request.live, request.recursive) => {
+            let files = FileArgs {
+                local,
+                live: request.live.first().map(PathBuf::as_path),
+                no_live: request.no_live,
+                last_applied: request.last_applied.as_deref(),
+            };
+            match Source::from_files(files) {
+                Ok(source) => {
+                    let files = Files {
+                        local: local.clone(),
+                        live: request.live.first().cloned(),
+                        last_applied: request.last_applied.clone(),
+                    };
+                    one(source, None, Some(files), request)
+                }
+                Err(e) => many(request, Some(e)),
+            }
+        }
+        (None, _) => many(request, None),
+    }
+}
+
+/// One object from files or an example, planned with the embedded schema.
+fn one(
+    source: Source,
+    example: Option<&'static Example>,
+    files: Option<Files>,
+    request: &OpenRequest,
+) -> Result<Open, Error> {
+    let plan = plan::compute(&source.docs, None, true)?;
+    Ok(Open::One(Box::new(One {
+        source,
+        plan,
+        example,
+        files,
+        cluster: None,
+        options: request.options.clone(),
+    })))
+}
+
+/// `-f LOCAL` with neither `--live` nor `--no-live`: the live object comes from the cluster.
+fn one_from_cluster(request: &OpenRequest, local: &Path, object: Value) -> Result<Open, Error> {
+    if request.options.write_last_applied.is_some() {
+        return Err(Error::Input(
+            "--write-last-applied works with --live FILE; in cluster mode a commit patches the object's annotation".into(),
+        ));
+    }
+    let last_applied = request
+        .last_applied
+        .as_deref()
+        .map(super::input::read_object)
+        .transpose()?;
+    let (source, plan, opened) = cluster::open_one(
+        &request.conn,
+        object,
+        last_applied,
+        request.openapi_patch,
+        &local.display().to_string(),
+    )?;
+    Ok(Open::One(Box::new(One {
+        source,
+        plan,
+        example: None,
+        files: None,
+        cluster: Some(Box::new(opened)),
+        options: EditOptions {
+            write_last_applied: None,
+            ..request.options.clone()
+        },
+    })))
+}
+
+/// The objects of the arguments, paired and planned. `single_error` is why the one-object
+/// reading failed, if it was tried: it is the answer when the input turns out to hold one
+/// object after all.
+fn many(request: &OpenRequest, single_error: Option<Error>) -> Result<Open, Error> {
+    if request.live.is_empty() && !request.no_live {
+        return many_from_cluster(request, None);
+    }
+    let read = pairs(request);
+    if let Some(e) = single_error {
+        // One object after all (or unreadable): the one-object reading's error is the answer.
+        match &read {
+            Ok((pairs, lives)) if pairs.len() > 1 || *lives > 1 => {}
+            _ => return Err(e),
+        }
+    }
+    one_object_options(request)?;
+    let (pairs, _) = read?;
+    let plans = plan::plan_all(&pairs, None, true);
+    Ok(Open::Many(Box::new(Many {
+        title: title(request),
+        pairs,
+        plans,
+        from_files: true,
+        options: options(request),
+    })))
+}
+
+/// `--last-applied` and `--write-last-applied` need one object.
+fn one_object_options(request: &OpenRequest) -> Result<(), Error> {
+    if request.last_applied.is_some() || request.options.write_last_applied.is_some() {
+        return Err(Error::Input(
+            "--last-applied and --write-last-applied work with one object (one -f file holding one object)".into(),
+        ));
+    }
+    Ok(())
+}
+
+/// Several objects and neither `--live` nor `--no-live`: their live objects come from the
+/// cluster (loaded concurrently, planned with the patch metadata the server gives). These
+/// objects are not bound to files: edits work in memory, commits and applies go through the
+/// one-object screen (`applyscope -f FILE`). `read`: the objects of `request.local`, when the
+/// caller has read them already.
+fn many_from_cluster(request: &OpenRequest, read: Option<Vec<Object>>) -> Result<Open, Error> {
+    if !cfg!(feature = "cluster") {
+        return Err(Error::Input(
+            "no live objects: pass --live FILE|DIR, or --no-live for creates (this build has no cluster access)".into(),
+        ));
+    }
+    one_object_options(request)?;
+    let locals = match read {
+        Some(objects) => objects,
+        None => objects::read_all(&request.local, request.recursive, &mut false)?,
+    };
+    let planned = cluster::load_and_plan(locals, &request.conn, request.openapi_patch, true, None)?;
+    Ok(Open::Many(Box::new(Many {
+        title: format!("{} → cluster", title_names(&request.local)),
+        pairs: planned.pairs,
+        plans: planned.plans,
+        from_files: false,
+        options: options(request),
+    })))
+}
+
+/// The pairs, and how many live objects were read.
+fn pairs(request: &OpenRequest) -> Result<(Vec<Pair>, usize), Error> {
+    if request.live.is_empty() && !request.no_live {
+        return Err(Error::Input(
+            "no live objects: pass --live FILE|DIR, or --no-live for creates".into(),
+        ));
+    }
+    let mut stdin_used = false;
+    let locals = objects::read_all(&request.local, request.recursive, &mut stdin_used)?;
+    let lives = objects::read_all(&request.live, request.recursive, &mut stdin_used)?;
+    let live_count = lives.len();
+    Ok((objects::pair(locals, lives, None)?, live_count))
+}
+
+/// The objects of the arguments (files, no cluster), paired and planned, as list items (in the
+/// files' order).
+///
+/// # Errors
+/// [`Error::Input`] for unreadable or malformed files, an object given twice, no live object
+/// and no `--no-live`.
+pub fn items(request: &OpenRequest) -> Result<Vec<Item>, Error> {
+    let (pairs, _) = pairs(request)?;
+    Ok(plan_items(pairs))
+}
+
+/// Plan the pairs in parallel: the list's items.
+#[must_use]
+pub fn plan_items(pairs: Vec<Pair>) -> Vec<Item> {
+    let plans = plan::plan_all(&pairs, None, true);
+    items_of(pairs, plans, true)
+}
+
+/// `pairs` with their `plans` as list items; `from_files`: they may be bound to their files.
+fn items_of(pairs: Vec<Pair>, plans: Vec<Result<Plan, Error>>, from_files: bool) -> Vec<Item> {
+    pairs
+        .into_iter()
+        .zip(plans)
+        .map(|(pair, plan)| item(pair, plan, from_files))
+        .collect()
+}
+
+fn item(pair: Pair, plan: Result<Plan, Error>, from_files: bool) -> Item {
+    // A file named by the object's source holds that object alone: reload and commit as with
+    // one object. Standard input and `file#N` objects are not bound to files.
+    let plain = |s: &str| s != "-" && Path::new(s).is_file();
+    let live_source = pair.live.as_ref().map(|l| l.source.clone());
+    let bound = from_files && plain(&pair.local.source) && live_source.as_deref().is_none_or(plain);
+    let files = bound.then(|| Files {
+        local: PathBuf::from(&pair.local.source),
+        live: live_source.as_ref().map(PathBuf::from),
+        last_applied: None,
+    });
+    Item {
+        key: pair.key,
+        source: pair.local.source,
+        live_source,
+        docs: Docs {
+            local: pair.local.value,
+            live: pair.live.map(|l| l.value),
+            last_applied: None,
+        },
+        plan,
+        files,
+    }
+}
+
+fn title_names(paths: &[PathBuf]) -> String {
+    paths
+        .iter()
+        .map(|p| p.display().to_string())
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+fn options(request: &OpenRequest) -> EditOptions {
+    EditOptions {
+        write_last_applied: None,
+        ..request.options.clone()
+    }
+}
+
+/// `-f app/ → live/`.
+#[must_use]
+pub fn title(request: &OpenRequest) -> String {
+    if request.live.is_empty() {
+        format!("{} (creates)", title_names(&request.local))
+    } else {
+        format!(
+            "{} → {}",
+            title_names(&request.local),
+            title_names(&request.live)
+        )
+    }
+}

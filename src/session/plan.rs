@@ -1,0 +1,193 @@
+//! Planning: the three documents of a plan, the engine's plan of them with the embedded schema
+//! or a server's, and its failures as [`Error`]s that name the input document.
+//!
+//! Many objects are planned on `std::thread::scope` workers, one per core ([`plan_all`]):
+//! each object's plan is independent, the work is CPU-bound and the embedded schema is shared
+//! read-only, so no thread pool crate is needed.
+
+use crate::engine::plan::{self as engine_plan, InputDoc, LastApplied, Plan, PlanError, PlanInput};
+use crate::engine::schema::Schema;
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+use crate::value::Value;
+
+use super::Error;
+use super::objects::Pair;
+use crate::cluster::{Choice, SchemaSource};
+
+/// The three documents of a plan, as read.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Docs {
+    pub local: Value,
+    pub live: Option<Value>,
+    /// Given explicitly (`--last-applied`, an example, or an edit); `None`: the live annotation.
+    pub last_applied: Option<Value>,
+}
+
+/// Plan documents with the embedded schema.
+pub fn compute(docs: &Docs, namespace: Option<&str>, overwrite: bool) -> Result<Plan, Error> {
+    compute_named(docs, namespace, overwrite, &DocNames::default())
+}
+
+/// The names of the input documents, for messages.
+pub struct DocNames {
+    pub local: String,
+    pub live: String,
+    pub last_applied: String,
+}
+
+impl Default for DocNames {
+    fn default() -> Self {
+        DocNames {
+            local: "local".into(),
+            live: "live".into(),
+            last_applied: "last-applied".into(),
+        }
+    }
+}
+
+/// Plan documents with the embedded schema; input errors name the document.
+pub fn compute_named(
+    docs: &Docs,
+    namespace: Option<&str>,
+    overwrite: bool,
+    names: &DocNames,
+) -> Result<Plan, Error> {
+    compute_with(docs, namespace, overwrite, names, Schema::embedded())
+}
+
+/// Plan documents with a schema (a server's OpenAPI, or the embedded one); input errors name
+/// the document.
+pub fn compute_with(
+    docs: &Docs,
+    namespace: Option<&str>,
+    overwrite: bool,
+    names: &DocNames,
+    schema: &Schema,
+) -> Result<Plan, Error> {
+    let input = PlanInput {
+        local: &docs.local,
+        live: docs.live.as_ref(),
+        last_applied: docs
+            .last_applied
+            .as_ref()
+            .map_or(LastApplied::FromLive, LastApplied::Given),
+        namespace,
+        overwrite,
+    };
+    engine_plan::plan(&input, schema).map_err(|e| plan_error(e, names))
+}
+
+/// A plan's failure as a session error; input errors name the document.
+pub fn plan_error(e: PlanError, names: &DocNames) -> Error {
+    match e {
+        PlanError::Input { about, message } => {
+            let name = match about {
+                InputDoc::Local => &names.local,
+                InputDoc::Live => &names.live,
+                InputDoc::LastApplied => &names.last_applied,
+            };
+            Error::Input(format!("{name}: {message}"))
+        }
+        PlanError::Kubectl(m) | PlanError::Conflict(m) => Error::Failed(m),
+    }
+}
+
+/// Plan with the patch metadata chosen for the object's kind (cluster mode). As kubectl, when
+/// the patch cannot be computed from the server's OpenAPI, it is computed from the embedded
+/// schema (the source returned says which was used).
+///
+/// # Errors
+/// The plan's [`Error`].
+pub fn compute_chosen(
+    choice: &Choice,
+    docs: &Docs,
+    namespace: Option<&str>,
+    overwrite: bool,
+    names: &DocNames,
+) -> Result<(Plan, SchemaSource), Error> {
+    match compute_with(docs, namespace, overwrite, names, choice.schema()) {
+        Err(Error::Failed(_)) if choice.schema.is_some() => {
+            compute_with(docs, namespace, overwrite, names, Schema::embedded())
+                .map(|p| (p, SchemaSource::Embedded))
+        }
+        other => other.map(|p| (p, choice.source)),
+    }
+}
+
+/// Plans every pair, in parallel; results in the pairs' order.
+#[must_use]
+pub fn plan_all(
+    pairs: &[Pair],
+    namespace: Option<&str>,
+    overwrite: bool,
+) -> Vec<Result<Plan, Error>> {
+    parallel_map(pairs, |p| plan_pair(p, namespace, overwrite))
+}
+
+/// The plan of one pair.
+///
+/// # Errors
+/// As [`compute_named`], naming the object's source.
+pub fn plan_pair(p: &Pair, namespace: Option<&str>, overwrite: bool) -> Result<Plan, Error> {
+    let docs = Docs {
+        local: p.local.value.clone(),
+        live: p.live.as_ref().map(|l| l.value.clone()),
+        last_applied: None,
+    };
+    let names = DocNames {
+        local: p.local.source.clone(),
+        live: p
+            .live
+            .as_ref()
+            .map(|l| l.source.clone())
+            .unwrap_or_default(),
+        last_applied: String::new(),
+    };
+    compute_named(&docs, namespace, overwrite, &names)
+}
+
+/// `f` over `items` on one worker per core (work shared through an atomic counter, so slow and
+/// fast objects balance); the results in `items`' order.
+pub fn parallel_map<T: Sync, R: Send>(items: &[T], f: impl Fn(&T) -> R + Sync) -> Vec<R> {
+    let workers = std::thread::available_parallelism()
+        .map_or(1, std::num::NonZero::get)
+        .min(items.len());
+    if workers <= 1 {
+        return items.iter().map(&f).collect();
+    }
+    let next = AtomicUsize::new(0);
+    let mut results: Vec<(usize, R)> = std::thread::scope(|scope| {
+        let handles: Vec<_> = (0..workers)
+            .map(|_| {
+                scope.spawn(|| {
+                    let mut done = Vec::new();
+                    loop {
+                        let i = next.fetch_add(1, Ordering::Relaxed);
+                        let Some(item) = items.get(i) else { break };
+                        done.push((i, f(item)));
+                    }
+                    done
+                })
+            })
+            .collect();
+        handles
+            .into_iter()
+            .flat_map(|h| h.join().unwrap_or_else(|e| std::panic::resume_unwind(e)))
+            .collect()
+    });
+    results.sort_unstable_by_key(|(i, _)| *i);
+    results.into_iter().map(|(_, r)| r).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parallel_map_keeps_order() {
+        let items: Vec<usize> = (0..1000).collect();
+        let out = parallel_map(&items, |i| i * 2);
+        assert_eq!(out, (0..1000).map(|i| i * 2).collect::<Vec<_>>());
+    }
+}
