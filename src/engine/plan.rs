@@ -266,8 +266,7 @@ impl Plan {
     /// The field a warning is about, if it is one of the plan's.
     #[must_use]
     pub fn warning_field(&self, warning: usize) -> Option<FieldId> {
-        let path: FieldPath = self.warnings.get(warning)?.path.as_deref()?.parse().ok()?;
-        self.tree.find(&path.0).filter(|id| self.tree.is_field(*id))
+        self.warnings.get(warning)?.field
     }
 
     /// A field's path, as the plan prints it.
@@ -345,6 +344,16 @@ impl Staged<'_, '_> {
             warnings.extend(lint);
             warnings
         };
+        let mut warnings = warnings;
+        // The lints name their fields by path: found on the tree by its steps.
+        for w in &mut warnings {
+            if w.field.is_none()
+                && let Some(path) = w.path.as_deref()
+                && let Ok(path) = path.parse::<FieldPath>()
+            {
+                w.field = tree.find(&path.0).filter(|id| tree.is_field(*id));
+            }
+        }
         let live = live.or_else(|| self.live.map(Cow::into_owned));
         Plan {
             annotation: self.annotation,

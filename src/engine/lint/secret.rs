@@ -37,6 +37,7 @@ pub(super) fn check(input: &LintInput<'_>) -> Vec<Warning> {
         held.push(format!("data {} base64-encoded", data.join(", ")));
     }
     vec![Warning {
+        field: None,
         code: Code::SecretInAnnotation,
         path: Some(
             "metadata.annotations[\"kubectl.kubernetes.io/last-applied-configuration\"]".into(),

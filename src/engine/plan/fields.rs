@@ -83,6 +83,8 @@ impl Action {
 /// documents (what the warnings look at). `'p`: the walk's path; `'v`: the documents.
 #[derive(Debug)]
 pub struct FieldRef<'p, 'v> {
+    /// The field's node in the plan's tree.
+    pub id: FieldId,
     pub path: &'p [Seg],
     pub action: Action,
     pub reason: Reason,
@@ -361,9 +363,19 @@ impl<'v> Walker<'v> {
         q: &Quad<'v>,
         values: bool,
     ) {
-        self.path.push(seg);
         let [live, result, last_applied] = own;
+        let flags = OwnFlags {
+            values: live.is_some() || result.is_some(),
+            last_applied: last_applied.is_some(),
+        };
+        let parent = self.ids.last().copied().unwrap_or(FieldId::ROOT);
+        // The field's node first: its warnings name it.
+        let id = self
+            .tree
+            .push(parent, seg.clone(), q.at, action, flags, &reason);
+        self.path.push(seg);
         let f = FieldRef {
+            id,
             path: &self.path,
             action,
             reason,
@@ -377,13 +389,6 @@ impl<'v> Walker<'v> {
             result: q.r,
         });
         self.warnings.field(&f, at.as_ref());
-        let flags = OwnFlags {
-            values: live.is_some() || result.is_some(),
-            last_applied: last_applied.is_some(),
-        };
-        let parent = self.ids.last().copied().unwrap_or(FieldId::ROOT);
-        let step = self.path.last().cloned().unwrap_or(Seg::Index(0));
-        let id = self.tree.push(parent, step, q.at, action, flags, f.reason);
         self.ids.push(id);
     }
 

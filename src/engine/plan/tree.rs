@@ -391,14 +391,14 @@ impl Builder {
         at: [Option<usize>; 4],
         action: Action,
         own: Own,
-        reason: Reason,
+        reason: &Reason,
     ) -> FieldId {
-        let reason = match self.reasons_seen.get(&reason) {
+        let reason = match self.reasons_seen.get(reason) {
             Some(&i) => i,
             None => {
                 let i = u32::try_from(self.tree.reasons.len()).unwrap_or(u32::MAX);
                 self.reasons_seen.insert(reason.clone(), i);
-                self.tree.reasons.push(reason);
+                self.tree.reasons.push(reason.clone());
                 i
             }
         };
