@@ -10,11 +10,8 @@ use super::project::{self, ANNOTATION_WIDTH, Render, Side};
 use super::yaml::DocLine;
 use super::{Mode, Search, Source, is_change};
 use crate::engine::gofmt::{FastSet, sprint};
-use crate::engine::plan::{Action, Doc, FieldId, PathTexts, Plan, Tree};
+use crate::engine::plan::{Action, Doc, FieldId, LAST_APPLIED, PathTexts, Plan, Tree};
 use crate::session::{Docs, Error as CliError};
-
-/// How the last-applied annotation's path ends.
-const ANNOTATION_PATH_TAIL: &str = "[\"kubectl.kubernetes.io/last-applied-configuration\"]";
 
 /// Absent in a `Vec<u32>` index.
 const NONE: u32 = u32::MAX;
@@ -549,7 +546,7 @@ impl Model {
                 v.is_some_and(|v| !v.is_object() && !v.is_array() && hit(&sprint(v)))
             };
             // The annotation's value repeats the whole configuration: match its path only.
-            let annotation = path.ends_with(ANNOTATION_PATH_TAIL);
+            let annotation = self.plan.tree.key(field.id) == Some(LAST_APPLIED);
             if hit(path) || (!annotation && (value(field.result) || value(field.live))) {
                 s.matches.push(f);
             }
