@@ -129,11 +129,15 @@ pub fn app_of(open: Open) -> Result<(App, Effects), Error> {
                 files,
                 cluster,
                 options,
+                server,
                 ..
             } = *one;
             let Some(opened) = cluster else {
-                let model = prepare(Model::with_plan(source, plan), options, files)
+                let mut model = prepare(Model::with_plan(source, plan), options, files)
                     .map_err(Error::Input)?;
+                if let Some(server) = &server {
+                    crate::app::show_server_answer(&mut model, server);
+                }
                 return Ok((App::One(Box::new(model)), Effects::default()));
             };
             let Opened {
