@@ -1,6 +1,7 @@
 //! `KUBECTL_EXTERNAL_DIFF=applyscope kubectl diff -f FILE`: kubectl runs applyscope as its diff
 //! program (`applyscope LIVE-NNNN MERGED-NNNN [FLAGS]`, see [`crate::session::external`]). On a
-//! terminal it opens the explorer on those objects (the list when several), each with the
+//! terminal, when anything differs, it opens the explorer on those objects (the list when
+//! several), each with the
 //! server's dry-run answer in the result pane; on a pipe it prints the `diff` report, live →
 //! merged, Secret values masked as `applyscope diff` masks them, with kubectl diff's exit status,
 //! and on stderr one line per object where applyscope's plan differs from the server's merged
@@ -56,7 +57,8 @@ pub fn run(call: &Call) -> Result<Run, CliError> {
     let differs = planned
         .iter()
         .any(|p| object_diff(&p.written, true).differs());
-    if !flags.print && std::io::stdout().is_terminal() {
+    // Nothing differs: as `diff`, nothing to show (not even the explorer) and exit 0.
+    if differs && !flags.print && std::io::stdout().is_terminal() {
         let open = external::open(planned, &EditOptions::default());
         return Ok(Run::Explore(Box::new(open), u8::from(differs)));
     }
