@@ -53,7 +53,7 @@ fn flags(words: &[String]) -> Result<Flags, CliError> {
 /// Bad flags, unreadable directories or files (exit 2).
 pub fn run(call: &Call) -> Result<Run, CliError> {
     let flags = flags(&call.flags)?;
-    let planned = external::plan_all(external::read(call)?);
+    let planned = external::plan_all(&external::read(call)?, &external::kubectl::locals());
     let differs = planned
         .iter()
         .any(|p| object_diff(&p.written, true).differs());

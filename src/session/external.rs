@@ -18,12 +18,18 @@
 //! `managedFields` are dropped unless `--show-managed-fields`. The patch is computed without
 //! the annotation (`GetModifiedConfiguration(obj, false)`), so MERGED keeps the live
 //! last-applied annotation, and a create sends the file without one: **the local file is in
-//! neither directory.** applyscope therefore infers it from MERGED ([`infer_local`]): the fields
-//! last-applied names plus every field the apply changes (all of MERGED for a create; with no
-//! last-applied annotation, only what changes). Planned that way, applyscope's result is
-//! compared with the server's merged object, and every path where they differ is reported.
+//! neither directory.** applyscope reads it again from kubectl's own command line when it can
+//! ([`kubectl`]); otherwise, and for a Secret (whose other documents kubectl masked), it infers
+//! local from MERGED ([`infer_local`]): the fields last-applied names plus every field the apply
+//! changes (all of MERGED for a create; with no last-applied annotation, only what changes).
+//! applyscope's planned result is compared with the server's merged object, and every path
+//! where they differ is reported.
 
 use std::path::{Path, PathBuf};
+
+pub mod kubectl;
+
+pub use kubectl::Locals;
 
 use super::objects::{Key, Object, Pair};
 use super::open::{EditOptions, Many, One, Open};
@@ -191,15 +197,16 @@ impl Planned {
     }
 }
 
-/// Plan every object (in parallel).
+/// Plan every object (in parallel), with kubectl's local objects when they could be read again.
 #[must_use]
-pub fn plan_all(written: Vec<Written>) -> Vec<Planned> {
-    plan::parallel_map(&written, plan_one)
+pub fn plan_all(written: &[Written], locals: &Locals) -> Vec<Planned> {
+    plan::parallel_map(written, |w| plan_one(w, locals))
 }
 
-/// Plan one object: last-applied from LIVE's annotation, local inferred from MERGED.
+/// Plan one object: last-applied from LIVE's annotation, local from kubectl's file read again
+/// (not for a Secret, whose other documents kubectl masked) or inferred from MERGED.
 #[must_use]
-pub fn plan_one(written: &Written) -> Planned {
+pub fn plan_one(written: &Written, locals: &Locals) -> Planned {
     let written = written.clone();
     let Some(merged) = &written.merged else {
         let live = written.live.clone().unwrap_or(Value::Null);
@@ -218,7 +225,7 @@ pub fn plan_one(written: &Written) -> Planned {
             written,
         };
     };
-    let mut notes = Vec::new();
+    let mut notes: Vec<String> = Vec::new();
     let is_secret = secret::is_secret(merged);
     let live_annotation = written
         .live
@@ -229,20 +236,6 @@ pub fn plan_one(written: &Written) -> Planned {
     let mut last_applied = live_annotation
         .and_then(|a| crate::engine::smp::parse_json(a).ok())
         .filter(Value::is_object);
-    match (&written.live, &last_applied) {
-        (None, _) => notes.push(
-            "a create: local is the server's merged object (kubectl diff passes no local file)"
-                .to_owned(),
-        ),
-        (Some(_), None) => notes.push(
-            "no last-applied annotation: local is taken from the server's merged object itself (what the apply changes); two-way merge"
-                .to_owned(),
-        ),
-        (Some(_), Some(_)) => notes.push(
-            "local inferred from the server's merged object: the fields last-applied names and every field the apply changes (kubectl diff passes no local file)"
-                .to_owned(),
-        ),
-    }
     let mut live = written.live.clone();
     if is_secret {
         // The annotation holds the values in clear: masked as kubectl masks `data`, so that
@@ -261,15 +254,40 @@ pub fn plan_one(written: &Written) -> Planned {
                 .to_owned(),
         );
     }
-    let local = infer_local(merged, live.as_ref(), last_applied.as_ref());
+    let key = Key::of(merged);
+    let from_file = if is_secret { None } else { locals.find(&key) };
+    let local = match from_file {
+        Some(object) => {
+            notes.insert(
+                0,
+                format!(
+                    "local from kubectl's {} ({}), read again",
+                    locals.named(),
+                    object.source
+                ),
+            );
+            object.value.clone()
+        }
+        None => {
+            notes.insert(0, inferred_note(&written, last_applied.is_some(), locals));
+            infer_local(merged, live.as_ref(), last_applied.as_ref())
+        }
+    };
+    if locals.server_side() {
+        notes.push(
+            "kubectl diff --server-side: the server's merged object is a server-side apply's; applyscope plans kubectl's client-side apply"
+                .to_owned(),
+        );
+    }
     let docs = Docs {
         local,
         live,
         last_applied: None,
     };
+    let namespace = Some(key.namespace.as_str()).filter(|n| !n.is_empty());
     let plan = plan::compute_named(
         &docs,
-        None,
+        namespace,
         true,
         &plan::DocNames {
             local: format!("MERGED/{}", written.name),
@@ -284,13 +302,34 @@ pub fn plan_one(written: &Written) -> Planned {
         at
     });
     Planned {
-        key: Key::of(merged),
+        key,
         docs,
         plan,
         notes,
         differs_at,
         written,
     }
+}
+
+/// Where an inferred local came from, and why kubectl's file was not used.
+fn inferred_note(written: &Written, annotated: bool, locals: &Locals) -> String {
+    let how = match (&written.live, annotated) {
+        (None, _) => "a create: local is the server's merged object",
+        (Some(_), false) => {
+            "no last-applied annotation: local is taken from the server's merged object itself (what the apply changes); two-way merge"
+        }
+        (Some(_), true) => {
+            "local inferred from the server's merged object: the fields last-applied names and every field the apply changes"
+        }
+    };
+    let why = match &locals.read {
+        Err(why) => format!("kubectl diff passes no local file; {why}"),
+        Ok(_) if secret::is_secret(written.merged.as_ref().unwrap_or(&Value::Null)) => {
+            "kubectl masked the other documents".to_owned()
+        }
+        Ok(_) => "not found in kubectl's files".to_owned(),
+    };
+    format!("{how} ({why})")
 }
 
 /// What the explorer opens on kubectl diff's objects: one object's panes, or the list. The

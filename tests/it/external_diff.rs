@@ -288,11 +288,29 @@ fn kubectl_diff_with_applyscope_opens_the_explorer_in_a_terminal() {
     for name in ["app", "bare", "new", "news"] {
         assert!(screen.contains(name), "{name}:\n{screen}");
     }
-    session.keys(&["Enter"]);
-    let screen = session.wait_for("result: server dry run");
-    assert!(screen.contains("plan = server's merged"), "{screen}");
-    session.keys(&["Escape"]);
-    session.wait_for("kubectl diff: LIVE → MERGED");
+    // Each object: the server's answer as the result, the plan agreeing with it; local read
+    // again from kubectl's -f (its parent's command line), except for the Secrets.
+    let mut notes = Vec::new();
+    for _ in 0..5 {
+        session.keys(&["Enter"]);
+        // The status line (drawn last) holds the note, which names the merged object.
+        session.wait_for("result: server dry run");
+        let screen = session.wait_for(" the server's merged object");
+        assert!(screen.contains("plan = server's merged"), "{screen}");
+        notes.push(screen.lines().last().unwrap_or_default().to_owned());
+        session.keys(&["Escape"]);
+        session.wait_for("kubectl diff: LIVE → MERGED");
+        session.keys(&["j"]);
+    }
+    let from_file = notes
+        .iter()
+        .filter(|n| n.contains("local from kubectl's -f ") && n.contains("local.yaml#"))
+        .count();
+    let masked = notes
+        .iter()
+        .filter(|n| n.contains("kubectl masked the other documents"))
+        .count();
+    assert_eq!((from_file, masked), (3, 2), "{notes:#?}");
     session.keys(&["q"]);
     let (code, stty) = session.exit();
     assert_eq!(code, 1);
@@ -301,6 +319,11 @@ fn kubectl_diff_with_applyscope_opens_the_explorer_in_a_terminal() {
 
 // ---------------------------------------------------------------------------------------------
 // kubectl's directories written by hand.
+
+/// kubectl's files, not known (the tests' parent process is not kubectl).
+fn unknown() -> external::Locals {
+    external::Locals::unknown("not run by kubectl")
+}
 
 /// `LIVE-1` and `MERGED-1` holding `objects` (file name, LIVE text, MERGED text; `None`: no
 /// file).
@@ -381,7 +404,7 @@ fn a_server_answer_unlike_the_plan_is_reported() {
         "applyscope: apps.v1.Deployment.default.web: applyscope's plan differs from the server's merged object at spec.progressDeadlineSeconds\n"
     );
     // The explorer's note says so too, and where local came from.
-    let planned = external::plan_all(external::read(&call).unwrap());
+    let planned = external::plan_all(&external::read(&call).unwrap(), &unknown());
     let note = planned[0].note();
     assert!(
         note.contains("local inferred from the server's merged object"),
@@ -412,7 +435,7 @@ fn a_create_an_object_without_annotation_and_a_pruned_object() {
         ("v1.ConfigMap.default.new", Some(""), Some(new)),
         ("v1.ConfigMap.default.old", Some(new), None),
     ]);
-    let planned = external::plan_all(external::read(&call).unwrap());
+    let planned = external::plan_all(&external::read(&call).unwrap(), &unknown());
     let names: Vec<&str> = planned.iter().map(|p| p.written.name.as_str()).collect();
     assert_eq!(
         names,
@@ -472,7 +495,7 @@ fn the_explorer_shows_the_servers_answer_as_the_result() {
         Some(&merged),
     )]);
     let open = external::open(
-        external::plan_all(external::read(&call).unwrap()),
+        external::plan_all(&external::read(&call).unwrap(), &unknown()),
         &EditOptions::default(),
     );
     assert!(matches!(open, Open::One(_)));
@@ -505,7 +528,7 @@ fn the_explorer_shows_the_servers_answer_as_the_result() {
         ("v1.ConfigMap.default.new", Some(""), Some(new)),
     ]);
     let open = external::open(
-        external::plan_all(external::read(&call).unwrap()),
+        external::plan_all(&external::read(&call).unwrap(), &unknown()),
         &EditOptions::default(),
     );
     let (mut app, _) = applyscope::tui::app_of(open).unwrap();
