@@ -360,7 +360,16 @@ pub fn open(planned: Vec<Planned>, options: &EditOptions) -> Open {
         let server = p.server_answer().map(Box::new);
         return Open::One(Box::new(One {
             source: Source {
-                title: format!("kubectl diff: {} · {}", p.written.name, p.summary()),
+                title: format!(
+                    "kubectl diff: {} · local {} · {}",
+                    p.written.name,
+                    if p.local_source.starts_with("MERGED/") {
+                        "inferred".to_owned()
+                    } else {
+                        format!("from {}", p.local_source)
+                    },
+                    p.summary()
+                ),
                 about: p.note(),
                 docs: p.docs,
             },

@@ -317,6 +317,37 @@ fn kubectl_diff_with_applyscope_opens_the_explorer_in_a_terminal() {
     crate::tmux::assert_cooked(&stty);
 }
 
+/// One object: its panes at once, with the note on where local came from.
+#[test]
+fn kubectl_diff_with_applyscope_opens_one_object_in_a_terminal() {
+    let test = "kubectl_diff_with_applyscope_opens_one_object";
+    let Some(oracle) = kubectl_or_skip(test) else {
+        return;
+    };
+    let one = "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: app}\ndata: {mode: b}\n";
+    let dir = work(one);
+    let command = format!(
+        "cd {} && python3 serve.py {} live.json local.yaml {}",
+        crate::tmux::quoted(dir.path()),
+        crate::tmux::quoted(&oracle),
+        bin()
+    );
+    let Some(session) = crate::tmux::Session::start("extdiff-one", &command, 200, 40) else {
+        return;
+    };
+    let screen = session.wait_for("result: server dry run");
+    assert!(
+        screen.contains(
+            "kubectl diff: v1.ConfigMap.default.app · local from local.yaml · plan = server's merged"
+        ),
+        "{screen}"
+    );
+    let screen = session.wait_for(" local from kubectl's -f local.yaml (local.yaml), read again; the plan's result is the server's merged object");
+    assert!(screen.contains("mode: b"), "{screen}");
+    session.keys(&["q"]);
+    assert_eq!(session.exit().0, 1);
+}
+
 // ---------------------------------------------------------------------------------------------
 // kubectl's directories written by hand.
 
@@ -503,6 +534,14 @@ fn the_explorer_shows_the_servers_answer_as_the_result() {
     let App::One(model) = app else {
         panic!("one object")
     };
+    assert!(
+        model
+            .notice
+            .as_deref()
+            .is_some_and(|n| n.starts_with("local inferred")),
+        "{:?}",
+        model.notice
+    );
     let result = model
         .panes
         .iter()
@@ -510,12 +549,11 @@ fn the_explorer_shows_the_servers_answer_as_the_result() {
         .unwrap();
     assert!(result.server_answer);
     assert!(model.edit.options.read_only);
-    assert!(
-        model
-            .title
-            .contains("plan ≠ server's merged at spec.progressDeadlineSeconds"),
-        "{}",
-        model.title
+    // The title keeps where local came from and how the plan compares (the status line's
+    // note goes with the first key).
+    assert_eq!(
+        model.title,
+        "kubectl diff: apps.v1.Deployment.default.web · local inferred · plan ≠ server's merged at spec.progressDeadlineSeconds"
     );
 
     let new = "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: new\n  namespace: default\ndata:\n  x: \"1\"\n";

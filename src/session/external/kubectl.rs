@@ -77,8 +77,15 @@ pub fn locals() -> Locals {
     let read = parent_command_line().and_then(|(argv, cwd)| {
         let args = parse(&argv)?;
         let files: Vec<PathBuf> = args.files.iter().map(|f| cwd.join(f)).collect();
-        let objects = objects::read_all(&files, args.recursive, &mut true)
+        let mut objects = objects::read_all(&files, args.recursive, &mut true)
             .map_err(|e| format!("kubectl's files could not be read again: {e}"))?;
+        // Named as kubectl was given them (relative to its directory).
+        let prefix = format!("{}/", cwd.display());
+        for o in &mut objects {
+            if let Some(relative) = o.source.strip_prefix(&prefix) {
+                o.source = relative.to_owned();
+            }
+        }
         Ok((args, objects))
     });
     Locals { read }
