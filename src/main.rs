@@ -28,7 +28,11 @@ fn main() -> ExitCode {
         },
         Ok(Run::Explore(open, code)) => match applyscope::tui::run(*open) {
             Ok(()) => return ExitCode::from(code),
-            Err(e) => return failed(name, &e),
+            // kubectl diff reads 1 as "differences": any failure is more.
+            Err(e) => {
+                failed(name, &e);
+                return ExitCode::from(2);
+            }
         },
         Err(e) => return failed(name, &e),
     };
