@@ -299,7 +299,7 @@ pub fn plan_one(written: &Written, locals: &Locals) -> Planned {
         namespace,
         true,
         &plan::DocNames {
-            local: format!("MERGED/{}", written.name),
+            local: local_source.clone(),
             live: format!("LIVE/{}", written.name),
             last_applied: format!("LIVE/{} (annotation)", written.name),
         },
