@@ -42,6 +42,13 @@ class Objects(FakeAPI):
             self.current = current
         return super().handle(h, method)
 
+    def apply_patch(self, current, patch, patch_type):
+        result, err = super().apply_patch(current, patch, patch_type)
+        if result is not None and os.environ.get("SERVE_MUTATE"):
+            # As a mutating admission webhook would: a label the patch did not ask for.
+            result.setdefault("metadata", {}).setdefault("labels", {})["injected"] = "true"
+        return result, err
+
 oracle, live, local, extdiff = sys.argv[1:5]
 kubectl = find_kubectl()
 with tempfile.TemporaryDirectory(prefix="extdiff-") as work:
@@ -247,6 +254,33 @@ fn kubectl_diff_with_applyscope_masks_secrets() {
     ));
     assert!(code > 1, "{err}");
     assert!(err.contains("unknown flag \"--bogus\""), "{err}");
+}
+
+/// A server that changes more than the patch (a mutating webhook, here a label on every
+/// PATCH): applyscope's plan, made from kubectl's file read again, says where the server's
+/// answer differs from it.
+#[test]
+fn kubectl_diff_with_applyscope_reports_what_the_server_did_beyond_the_patch() {
+    let test = "kubectl_diff_with_applyscope_reports_what_the_server_did_beyond_the_patch";
+    let Some(oracle) = kubectl_or_skip(test) else {
+        return;
+    };
+    let dir = work(CONFIGMAPS);
+    let mut c = kubectl_diff(&oracle, dir.path(), bin());
+    c.env("SERVE_MUTATE", "1");
+    let (code, out, err) = output(c);
+    assert_eq!(code, 1, "{err}");
+    assert!(
+        out.contains("+  labels:\n+    injected: \"true\"\n"),
+        "{out}"
+    );
+    let at = "applyscope's plan differs from the server's merged object at metadata.labels";
+    assert_eq!(
+        err,
+        format!(
+            "applyscope: v1.ConfigMap.default.app: {at}\napplyscope: v1.ConfigMap.default.bare: {at}\n"
+        )
+    );
 }
 
 /// Nothing to change: exit 0, nothing printed.
