@@ -157,8 +157,8 @@ pub fn parse(argv: &[String]) -> Result<Args, String> {
             Some(f) if f.contains("://") => {
                 return Err(format!("kubectl read a URL ({f})"));
             }
-            Some(f) => args.files.push(PathBuf::from(f)),
-            None => {}
+            Some(f) if !f.is_empty() => args.files.push(PathBuf::from(f)),
+            _ => {}
         }
     }
     if args.files.is_empty() {
