@@ -26,6 +26,7 @@ pub mod plan;
 pub mod schema;
 pub mod secret;
 pub mod smp;
+pub mod ssa;
 
 pub use crate::value::Value;
 

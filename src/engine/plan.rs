@@ -596,6 +596,11 @@ fn prepare_local(
         None => input.live.is_none_or(|live| !identity(live).2.is_empty()),
     };
     if !namespaced {
+        // cli-runtime's `FilterNamespace`: a cluster-scoped object loses the file's namespace
+        // (kube-prometheus writes one on its ClusterRoles), in what is sent and in last-applied.
+        if let Some(metadata) = local.get_mut("metadata").and_then(Value::as_object_mut) {
+            metadata.shift_remove("namespace");
+        }
         return Ok(local);
     }
     if let Some(flag) = input.namespace

@@ -16,6 +16,7 @@
 mod compact;
 mod embedded;
 mod gostr;
+mod kubectl_scheme;
 mod model;
 mod openapi;
 #[cfg(test)]

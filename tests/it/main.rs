@@ -26,6 +26,7 @@ mod oracle_cases;
 mod properties;
 mod readme;
 mod schema_embedded;
+mod ssa_vectors;
 mod support;
 mod tmux;
 mod tui;

@@ -272,11 +272,20 @@ impl Schema {
 
     fn gvk_entry(&self, api_version: &str, kind: &str) -> Option<&(Gvk, NodeId)> {
         let gv = crate::engine::object::GroupVersion::parse(api_version);
-        let key = (gv.group, gv.version, kind);
-        self.gvks
-            .binary_search_by(|(g, _)| g.key().cmp(&key))
-            .ok()
-            .and_then(|pos| self.gvks.get(pos))
+        let find = |key: (&str, &str, &str)| {
+            self.gvks
+                .binary_search_by(|(g, _)| g.key().cmp(&key))
+                .ok()
+                .and_then(|pos| self.gvks.get(pos))
+        };
+        find((gv.group, gv.version, kind)).or_else(|| {
+            // kubectl's compiled-in types: only the embedded schema stands for them.
+            if !std::ptr::eq(self, Schema::embedded()) {
+                return None;
+            }
+            let (group, version) = super::kubectl_scheme::replaced_by(gv.group, gv.version, kind)?;
+            find((group, version, kind))
+        })
     }
 
     /// Every named definition, in document order, with its type.

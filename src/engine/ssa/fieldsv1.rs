@@ -1,0 +1,222 @@
+//! FieldsV1 (`fieldpath/serialize.go`): a [`Set`] as the API server stores it in
+//! `metadata.managedFields[].fieldsV1`.
+//!
+//! Writing: `.` first (the node itself is owned), then children ordered as path elements
+//! (`f` < `k` < `v` < `i`, each by content); a leaf is `{}`. Reading accepts any order and
+//! whitespace, drops keys of unknown kinds (`r:…`), and rejects malformed keys. A node whose
+//! object has no known key (`{}`) is a member.
+
+use super::path::{self, PathElement, PathElementError};
+use super::set::Set;
+use crate::engine::MAX_DEPTH;
+use crate::value::{Map, Value};
+
+/// Why a FieldsV1 document is not a field set.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum FieldsError {
+    #[error("FieldsV1 is not valid JSON: {0}")]
+    Json(String),
+    #[error("FieldsV1 node {at} is not an object")]
+    NotObject { at: String },
+    #[error("FieldsV1 key {key:?}: {reason}")]
+    BadKey { key: String, reason: String },
+    #[error("FieldsV1 nests deeper than {MAX_DEPTH} levels")]
+    TooDeep,
+}
+
+/// Reads FieldsV1 JSON text (`Set.FromJSON`).
+///
+/// # Errors
+/// When the text is not JSON, a node is not an object, or a key is malformed.
+pub fn from_json(text: &str) -> Result<Set, FieldsError> {
+    let value: Value = serde_json::from_str(text).map_err(|e| FieldsError::Json(e.to_string()))?;
+    from_value(&value)
+}
+
+/// Reads a FieldsV1 object already parsed.
+///
+/// # Errors
+/// As [`from_json`].
+pub fn from_value(value: &Value) -> Result<Set, FieldsError> {
+    let Value::Object(map) = value else {
+        return Err(FieldsError::NotObject { at: "root".into() });
+    };
+    let (set, _) = read_node(map, 0)?;
+    Ok(set.unwrap_or_default())
+}
+
+/// One node: its children (`None` when it has no known key) and whether it is a member.
+fn read_node(map: &Map, depth: usize) -> Result<(Option<Set>, bool), FieldsError> {
+    if depth > MAX_DEPTH {
+        return Err(FieldsError::TooDeep);
+    }
+    let mut is_member = false;
+    let mut members = Vec::new();
+    let mut children: Vec<(PathElement, Set)> = Vec::new();
+    let mut any = false;
+    for (key, child) in map {
+        if key == "." {
+            is_member = true;
+            continue;
+        }
+        let pe = match PathElement::from_fields_key(key) {
+            Ok(pe) => pe,
+            Err(PathElementError::Unknown) => continue,
+            Err(PathElementError::Invalid(reason)) => {
+                return Err(FieldsError::BadKey {
+                    key: key.to_string(),
+                    reason,
+                });
+            }
+        };
+        let Value::Object(child) = child else {
+            return Err(FieldsError::NotObject {
+                at: key.to_string(),
+            });
+        };
+        let (grandchildren, child_is_member) = read_node(child, depth + 1)?;
+        if child_is_member {
+            any = true;
+            members.push(pe.clone());
+        }
+        if let Some(g) = grandchildren {
+            any = true;
+            children.push((pe, g));
+        }
+    }
+    if !any {
+        return Ok((None, true));
+    }
+    members.sort();
+    members.dedup();
+    children.sort_by(|a, b| a.0.cmp(&b.0));
+    let mut merged: Vec<(PathElement, Set)> = Vec::with_capacity(children.len());
+    for (pe, s) in children {
+        match merged.last_mut() {
+            Some((last, set)) if *last == pe => *set = set.union(&s),
+            _ => merged.push((pe, s)),
+        }
+    }
+    Ok((Some(Set::from_parts(members, merged)), is_member))
+}
+
+/// Writes a set as the API server stores it (`Set.ToJSON`), byte for byte.
+#[must_use]
+pub fn to_json(set: &Set) -> String {
+    let mut out = String::new();
+    out.push('{');
+    write_contents(set, false, &mut out);
+    out.push('}');
+    out
+}
+
+fn write_contents(set: &Set, is_member: bool, out: &mut String) {
+    let mut first = true;
+    let mut sep = |out: &mut String| {
+        if !std::mem::take(&mut first) {
+            out.push(',');
+        }
+    };
+    if is_member {
+        sep(out);
+        out.push_str("\".\":{}");
+    }
+    let members = set.members();
+    let children = set.children();
+    let (mut mi, mut ci) = (0, 0);
+    while mi < members.len() || ci < children.len() {
+        let ord = match (members.get(mi), children.get(ci)) {
+            (Some(m), Some((c, _))) => m.cmp(c),
+            (Some(_), None) => std::cmp::Ordering::Less,
+            _ => std::cmp::Ordering::Greater,
+        };
+        sep(out);
+        match ord {
+            std::cmp::Ordering::Less => {
+                path::write_object_key(&members[mi].to_fields_key(), out);
+                out.push_str(":{}");
+                mi += 1;
+            }
+            std::cmp::Ordering::Greater => {
+                let (pe, child) = &children[ci];
+                path::write_object_key(&pe.to_fields_key(), out);
+                out.push_str(":{");
+                write_contents(child, false, out);
+                out.push('}');
+                ci += 1;
+            }
+            std::cmp::Ordering::Equal => {
+                let (pe, child) = &children[ci];
+                path::write_object_key(&pe.to_fields_key(), out);
+                out.push_str(":{");
+                write_contents(child, true, out);
+                out.push('}');
+                mi += 1;
+                ci += 1;
+            }
+        }
+    }
+}
+
+/// The set as a value (the object [`to_json`] writes, keys in its order).
+#[must_use]
+pub fn to_value(set: &Set) -> Value {
+    Value::Object(node_value(set, false))
+}
+
+fn node_value(set: &Set, is_member: bool) -> Map {
+    let mut m = Map::new();
+    if is_member {
+        m.insert(".", Value::Object(Map::new()));
+    }
+    let members = set.members();
+    let children = set.children();
+    let (mut mi, mut ci) = (0, 0);
+    while mi < members.len() || ci < children.len() {
+        let ord = match (members.get(mi), children.get(ci)) {
+            (Some(m), Some((c, _))) => m.cmp(c),
+            (Some(_), None) => std::cmp::Ordering::Less,
+            _ => std::cmp::Ordering::Greater,
+        };
+        match ord {
+            std::cmp::Ordering::Less => {
+                m.insert(members[mi].to_fields_key(), Value::Object(Map::new()));
+                mi += 1;
+            }
+            std::cmp::Ordering::Greater => {
+                let (pe, child) = &children[ci];
+                m.insert(pe.to_fields_key(), Value::Object(node_value(child, false)));
+                ci += 1;
+            }
+            std::cmp::Ordering::Equal => {
+                let (pe, child) = &children[ci];
+                m.insert(pe.to_fields_key(), Value::Object(node_value(child, true)));
+                mi += 1;
+                ci += 1;
+            }
+        }
+    }
+    m
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn golden_round_trip() {
+        let text = r#"{"f:metadata":{"f:labels":{".":{},"f:app":{}}},"f:spec":{"f:ports":{"k:{\"port\":443,\"protocol\":\"TCP\"}":{".":{},"f:port":{}}}}}"#;
+        let set = from_json(text).unwrap();
+        assert_eq!(to_json(&set), text);
+        assert_eq!(
+            crate::engine::gojson::to_string_in_order(&to_value(&set)).unwrap(),
+            text
+        );
+    }
+
+    #[test]
+    fn unknown_kinds_are_dropped() {
+        let set = from_json(r#"{"f:a":{"r:x":{}},"r:y":{}}"#).unwrap();
+        assert_eq!(to_json(&set), r#"{"f:a":{}}"#);
+    }
+}

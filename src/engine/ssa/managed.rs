@@ -1,0 +1,390 @@
+//! `metadata.managedFields` (apimachinery `pkg/util/managedfields/internal`).
+//!
+//! | reference | here |
+//! | --- | --- |
+//! | `DecodeManagedFields`, `BuildManagerIdentifier` | [`decode`], [`ManagerId`] |
+//! | `EncodeObjectManagedFields`, `sortEncodedManagedFields` | [`encode`] |
+//!
+//! Managers are keyed, as in the reference, by their identity JSON (`{"manager":"kubectl",
+//! "operation":"Apply"}`): Apply entries are one per manager whatever the apiVersion, Update
+//! entries one per manager and apiVersion. One request on an object is [`super::request`].
+
+use std::collections::BTreeMap;
+use std::fmt;
+
+use super::fieldsv1::{self, FieldsError};
+use super::set::Set;
+use super::update::{ManagedFields, VersionedSet};
+use crate::engine::gojson;
+use crate::value::{Map, Value};
+
+/// `metav1.ManagedFieldsOperationType`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Operation {
+    Apply,
+    Update,
+}
+
+impl Operation {
+    #[must_use]
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Operation::Apply => "Apply",
+            Operation::Update => "Update",
+        }
+    }
+}
+
+/// Who a managedFields entry belongs to (`BuildManagerIdentifier`).
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct ManagerId {
+    pub manager: String,
+    pub operation: Operation,
+    /// Empty for Apply entries (one entry whatever version they applied).
+    pub api_version: String,
+    pub subresource: String,
+}
+
+impl ManagerId {
+    /// An applier.
+    #[must_use]
+    pub fn apply(manager: &str) -> ManagerId {
+        ManagerId {
+            manager: manager.to_owned(),
+            operation: Operation::Apply,
+            api_version: String::new(),
+            subresource: String::new(),
+        }
+    }
+
+    /// An updater at an API version.
+    #[must_use]
+    pub fn update(manager: &str, api_version: &str) -> ManagerId {
+        ManagerId {
+            manager: manager.to_owned(),
+            operation: Operation::Update,
+            api_version: api_version.to_owned(),
+            subresource: String::new(),
+        }
+    }
+
+    /// The identity JSON the reference keys managers by.
+    #[must_use]
+    pub fn key(&self) -> String {
+        let mut m = Map::new();
+        if !self.manager.is_empty() {
+            m.insert("manager", Value::from(self.manager.as_str()));
+        }
+        m.insert("operation", Value::from(self.operation.as_str()));
+        if self.operation == Operation::Update && !self.api_version.is_empty() {
+            m.insert("apiVersion", Value::from(self.api_version.as_str()));
+        }
+        if !self.subresource.is_empty() {
+            m.insert("subresource", Value::from(self.subresource.as_str()));
+        }
+        gojson::to_string_in_order(&Value::Object(m)).unwrap_or_default()
+    }
+
+    /// Reads an identity JSON back.
+    #[must_use]
+    pub fn from_key(key: &str) -> Option<ManagerId> {
+        let v: Value = serde_json::from_str(key).ok()?;
+        let s = |k: &str| v.get(k).and_then(Value::as_str).unwrap_or("").to_owned();
+        let operation = match v.get("operation").and_then(Value::as_str) {
+            Some("Apply") => Operation::Apply,
+            Some("Update") => Operation::Update,
+            _ => return None,
+        };
+        Some(ManagerId {
+            manager: s("manager"),
+            operation,
+            api_version: s("apiVersion"),
+            subresource: s("subresource"),
+        })
+    }
+}
+
+impl fmt::Display for ManagerId {
+    /// `printManager`: `"kubectl"`, `"kube-controller-manager" with subresource "scale" using
+    /// autoscaling/v1`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", super::order::go_quote(&self.manager))?;
+        if !self.subresource.is_empty() {
+            write!(
+                f,
+                " with subresource {}",
+                super::order::go_quote(&self.subresource)
+            )?;
+        }
+        if self.operation == Operation::Update {
+            write!(f, " using {}", self.api_version)?;
+        }
+        Ok(())
+    }
+}
+
+/// Every manager's set and the time of its last change.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Managed {
+    /// By identity key ([`ManagerId::key`]).
+    pub fields: ManagedFields,
+    pub times: BTreeMap<String, Option<String>>,
+}
+
+/// `metadata.managedFields` could not be read.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum ManagedFieldsError {
+    #[error("metadata.managedFields must be a list")]
+    NotAList,
+    #[error("managedFields entry {index}: not an object")]
+    NotAnEntry { index: usize },
+    #[error(
+        "managedFields entry {index} (manager {manager:?}): operation must be `Apply` or `Update`, not {operation}"
+    )]
+    Operation {
+        index: usize,
+        manager: String,
+        operation: String,
+    },
+    #[error("managedFields entry {index} (manager {manager:?}): apiVersion must not be empty")]
+    ApiVersion { index: usize, manager: String },
+    #[error(
+        "managedFields entry {index} (manager {manager:?}): fieldsType must be FieldsV1, not {found}"
+    )]
+    FieldsType {
+        index: usize,
+        manager: String,
+        found: String,
+    },
+    #[error("managedFields entry {index} (manager {manager:?}): {source}")]
+    Fields {
+        index: usize,
+        manager: String,
+        source: FieldsError,
+    },
+    #[error(
+        "managedFields entries {first} and {index} are the same manager (manager {manager:?}, operation {operation})"
+    )]
+    Duplicate {
+        first: usize,
+        index: usize,
+        manager: String,
+        operation: &'static str,
+    },
+}
+
+/// One entry read from `metadata.managedFields`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Entry {
+    pub id: ManagerId,
+    pub api_version: String,
+    pub time: Option<String>,
+    pub set: Set,
+}
+
+/// Reads the entries (`DecodeManagedFields`); an absent or null list has none.
+///
+/// # Errors
+/// Not a list, an entry that is not an object, an operation other than Apply/Update, an empty
+/// apiVersion, a fieldsType other than FieldsV1, FieldsV1 that does not parse, or two entries
+/// of the same manager identity.
+pub fn decode_entries(list: Option<&Value>) -> Result<Vec<Entry>, ManagedFieldsError> {
+    let items = match list {
+        None | Some(Value::Null) => return Ok(Vec::new()),
+        Some(Value::Array(items)) => items,
+        Some(_) => return Err(ManagedFieldsError::NotAList),
+    };
+    let mut out: Vec<Entry> = Vec::with_capacity(items.len());
+    for (index, item) in items.iter().enumerate() {
+        let Value::Object(e) = item else {
+            return Err(ManagedFieldsError::NotAnEntry { index });
+        };
+        let s = |k: &str| e.get(k).and_then(Value::as_str).unwrap_or("").to_owned();
+        let manager = s("manager");
+        let operation = match e.get("operation").and_then(Value::as_str) {
+            Some("Apply") => Operation::Apply,
+            Some("Update") => Operation::Update,
+            other => {
+                return Err(ManagedFieldsError::Operation {
+                    index,
+                    manager,
+                    operation: other.map_or_else(|| "nothing".to_owned(), |o| format!("{o:?}")),
+                });
+            }
+        };
+        let api_version = s("apiVersion");
+        if api_version.is_empty() {
+            return Err(ManagedFieldsError::ApiVersion { index, manager });
+        }
+        let fields_type = s("fieldsType");
+        if fields_type != "FieldsV1" {
+            return Err(ManagedFieldsError::FieldsType {
+                index,
+                manager,
+                found: if fields_type.is_empty() {
+                    "nothing".to_owned()
+                } else {
+                    format!("{fields_type:?}")
+                },
+            });
+        }
+        let set = match e.get("fieldsV1") {
+            None | Some(Value::Null) => Ok(Set::new()),
+            Some(Value::String(text)) => fieldsv1::from_json(text),
+            Some(v) => fieldsv1::from_value(v),
+        }
+        .map_err(|source| ManagedFieldsError::Fields {
+            index,
+            manager: manager.clone(),
+            source,
+        })?;
+        let id = ManagerId {
+            manager: manager.clone(),
+            operation,
+            api_version: if operation == Operation::Apply {
+                String::new()
+            } else {
+                api_version.clone()
+            },
+            subresource: s("subresource"),
+        };
+        if let Some(first) = out.iter().position(|o| o.id == id) {
+            return Err(ManagedFieldsError::Duplicate {
+                first,
+                index,
+                manager,
+                operation: operation.as_str(),
+            });
+        }
+        let time = e.get("time").and_then(Value::as_str).map(str::to_owned);
+        out.push(Entry {
+            id,
+            api_version,
+            time,
+            set,
+        });
+    }
+    Ok(out)
+}
+
+/// Reads the entries into managers keyed by identity.
+///
+/// # Errors
+/// As [`decode_entries`].
+pub fn decode(list: Option<&Value>) -> Result<Managed, ManagedFieldsError> {
+    let mut managed = Managed::default();
+    for e in decode_entries(list)? {
+        let key = e.id.key();
+        managed.times.insert(key.clone(), e.time);
+        managed.fields.insert(
+            key,
+            VersionedSet {
+                set: e.set,
+                api_version: e.api_version,
+                applied: e.id.operation == Operation::Apply,
+            },
+        );
+    }
+    Ok(managed)
+}
+
+/// Writes the managers as `metadata.managedFields` (sorted by operation, time, manager,
+/// apiVersion, subresource); `None` when there are none.
+#[must_use]
+pub fn encode(managed: &Managed) -> Option<Value> {
+    let mut entries: Vec<(ManagerId, Option<&str>, Map)> = Vec::new();
+    for (key, vs) in &managed.fields {
+        let Some(id) = ManagerId::from_key(key) else {
+            continue;
+        };
+        let time = managed.times.get(key).and_then(Option::as_deref);
+        let mut e = Map::new();
+        e.insert("manager", Value::from(id.manager.as_str()));
+        e.insert("operation", Value::from(id.operation.as_str()));
+        e.insert("apiVersion", Value::from(vs.api_version.as_str()));
+        if let Some(t) = time {
+            e.insert("time", Value::from(t));
+        }
+        e.insert("fieldsType", Value::from("FieldsV1"));
+        e.insert("fieldsV1", fieldsv1::to_value(&vs.set));
+        if !id.subresource.is_empty() {
+            e.insert("subresource", Value::from(id.subresource.as_str()));
+        }
+        entries.push((id, time, e));
+    }
+    if entries.is_empty() {
+        return None;
+    }
+    entries.sort_by(|(a, at, ae), (b, bt, be)| {
+        let version = |e: &Map| {
+            e.get("apiVersion")
+                .and_then(Value::as_str)
+                .map(str::to_owned)
+        };
+        a.operation
+            .cmp(&b.operation)
+            .then_with(|| at.unwrap_or("").cmp(bt.unwrap_or("")))
+            .then_with(|| a.manager.cmp(&b.manager))
+            .then_with(|| version(ae).cmp(&version(be)))
+            .then_with(|| a.subresource.cmp(&b.subresource))
+    });
+    Some(Value::Array(
+        entries
+            .into_iter()
+            .map(|(_, _, e)| Value::Object(e))
+            .collect(),
+    ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn identity_keys_match_the_reference() {
+        assert_eq!(
+            ManagerId::apply("kubectl").key(),
+            r#"{"manager":"kubectl","operation":"Apply"}"#
+        );
+        let u = ManagerId::update("kubectl-client-side-apply", "apps/v1");
+        assert_eq!(
+            u.key(),
+            r#"{"manager":"kubectl-client-side-apply","operation":"Update","apiVersion":"apps/v1"}"#
+        );
+        assert_eq!(ManagerId::from_key(&u.key()), Some(u.clone()));
+        assert_eq!(u.to_string(), "\"kubectl-client-side-apply\" using apps/v1");
+    }
+
+    #[test]
+    fn bad_entries_are_named() {
+        let v = |s: &str| -> Value { serde_json::from_str(s).unwrap() };
+        let e = decode(Some(&v(r#"{"a":1}"#))).unwrap_err();
+        assert_eq!(e, ManagedFieldsError::NotAList);
+        let e = decode(Some(&v(
+            r#"[{"manager":"m","operation":"Patch","apiVersion":"v1","fieldsType":"FieldsV1"}]"#,
+        )))
+        .unwrap_err();
+        assert!(e.to_string().contains("entry 0 (manager \"m\")"), "{e}");
+        let e = decode(Some(&v(
+            r#"[{"manager":"m","operation":"Apply","apiVersion":"v1","fieldsType":"FieldsV1","fieldsV1":{"i:x":{}}}]"#,
+        )))
+        .unwrap_err();
+        assert!(
+            matches!(e, ManagedFieldsError::Fields { index: 0, .. }),
+            "{e}"
+        );
+        let entry = r#"{"manager":"m","operation":"Apply","apiVersion":"v1","fieldsType":"FieldsV1","fieldsV1":{}}"#;
+        let e = decode(Some(&v(&format!("[{entry},{entry}]")))).unwrap_err();
+        assert!(
+            matches!(
+                e,
+                ManagedFieldsError::Duplicate {
+                    first: 0,
+                    index: 1,
+                    ..
+                }
+            ),
+            "{e}"
+        );
+    }
+}

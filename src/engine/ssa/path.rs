@@ -1,0 +1,270 @@
+//! Path elements and paths (`fieldpath/element.go`, `path.go`, `serialize-pe.go`).
+//!
+//! | element | selects | FieldsV1 key | printed |
+//! | --- | --- | --- | --- |
+//! | [`PathElement::Field`] | a struct field or a map key | `f:name` | `.name` |
+//! | [`PathElement::Key`] | an item of a `list-type: map` list | `k:{"name":"a"}` | `[name="a"]` |
+//! | [`PathElement::Value`] | an item of a `list-type: set` list | `v:"a"` | `[="a"]` |
+//! | [`PathElement::Index`] | an item of a non-associative list | `i:3` | `[3]` |
+
+use std::cmp::Ordering;
+use std::fmt;
+
+use super::order;
+use crate::engine::gojson;
+use crate::value::{Str, Value};
+
+/// The key fields of a `list-type: map` item, sorted by name.
+pub type KeyFields = Vec<(Str, Value)>;
+
+/// One step of a path.
+#[derive(Clone, Debug)]
+pub enum PathElement {
+    Field(Str),
+    Key(KeyFields),
+    Value(Value),
+    Index(i64),
+}
+
+/// A path from the root of an object.
+pub type Path = Vec<PathElement>;
+
+impl PathElement {
+    /// `f:<name>`.
+    pub fn field(name: impl Into<Str>) -> PathElement {
+        PathElement::Field(name.into())
+    }
+
+    /// A key element, its fields sorted by name (`value.FieldList.Sort`, stable).
+    #[must_use]
+    pub fn key(mut fields: KeyFields) -> PathElement {
+        fields.sort_by(|a, b| a.0.cmp(&b.0));
+        PathElement::Key(fields)
+    }
+
+    fn kind_rank(&self) -> u8 {
+        match self {
+            PathElement::Field(_) => 0,
+            PathElement::Key(_) => 1,
+            PathElement::Value(_) => 2,
+            PathElement::Index(_) => 3,
+        }
+    }
+
+    /// The field name, for a field element.
+    #[must_use]
+    pub fn as_field(&self) -> Option<&str> {
+        match self {
+            PathElement::Field(name) => Some(name),
+            _ => None,
+        }
+    }
+
+    /// The FieldsV1 key (`SerializePathElement`).
+    #[must_use]
+    pub fn to_fields_key(&self) -> String {
+        match self {
+            PathElement::Field(name) => format!("f:{name}"),
+            PathElement::Key(fields) => {
+                let mut out = String::from("k:{");
+                for (i, (name, value)) in fields.iter().enumerate() {
+                    if i > 0 {
+                        out.push(',');
+                    }
+                    write_plain_string(name, &mut out);
+                    out.push(':');
+                    out.push_str(&payload_json(value));
+                }
+                out.push('}');
+                out
+            }
+            PathElement::Value(value) => format!("v:{}", payload_json(value)),
+            PathElement::Index(i) => format!("i:{i}"),
+        }
+    }
+
+    /// Reads a FieldsV1 key (`DeserializePathElement`).
+    ///
+    /// # Errors
+    /// [`PathElementError::Unknown`] for a kind other than `f`, `k`, `v`, `i` (which readers of
+    /// whole sets skip), [`PathElementError::Invalid`] for anything malformed.
+    pub fn from_fields_key(s: &str) -> Result<PathElement, PathElementError> {
+        let bytes = s.as_bytes();
+        if bytes.len() < 2 {
+            return Err(PathElementError::Invalid(
+                "key must be 2 characters long".to_owned(),
+            ));
+        }
+        if bytes[1] != b':' {
+            return Err(PathElementError::Invalid(format!("missing colon: {s}")));
+        }
+        let payload = &s[2..];
+        match bytes[0] {
+            b'f' => Ok(PathElement::Field(payload.into())),
+            b'v' => {
+                let value: Value = serde_json::from_str(payload)
+                    .map_err(|e| PathElementError::Invalid(format!("{s}: {e}")))?;
+                Ok(PathElement::Value(value))
+            }
+            b'k' => {
+                let value: Value = serde_json::from_str(payload)
+                    .map_err(|e| PathElementError::Invalid(format!("{s}: {e}")))?;
+                match value {
+                    Value::Object(m) => Ok(PathElement::key(m.into_iter().collect())),
+                    Value::Null => Ok(PathElement::Key(Vec::new())),
+                    _ => Err(PathElementError::Invalid(format!(
+                        "{s}: a key must be a JSON object"
+                    ))),
+                }
+            }
+            b'i' => payload
+                .parse::<i64>()
+                .map(PathElement::Index)
+                .map_err(|e| PathElementError::Invalid(format!("{s}: {e}"))),
+            _ => Err(PathElementError::Unknown),
+        }
+    }
+}
+
+/// Why a FieldsV1 key is not a path element.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum PathElementError {
+    #[error("unknown path element type")]
+    Unknown,
+    #[error("{0}")]
+    Invalid(String),
+}
+
+/// A key's or item's JSON, as the reference's encoder writes it (`encoding/json` rules:
+/// sorted keys, `<>&` escaped).
+fn payload_json(v: &Value) -> String {
+    gojson::to_string(v).unwrap_or_else(|_| "null".to_owned())
+}
+
+/// A JSON string without HTML escaping (json-iterator's `WriteString`, used for key names).
+fn write_plain_string(s: &str, out: &mut String) {
+    out.push('"');
+    for c in s.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '\t' => out.push_str("\\t"),
+            c if u32::from(c) < 0x20 => out.push_str(&format!("\\u{:04x}", u32::from(c))),
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+}
+
+/// A whole FieldsV1 key written as a JSON object key (json-iterator's `WriteObjectField`).
+pub(super) fn write_object_key(key: &str, out: &mut String) {
+    write_plain_string(key, out);
+}
+
+impl Ord for PathElement {
+    /// `PathElement.Compare`: fields < keys < values < indexes, then by content.
+    fn cmp(&self, other: &Self) -> Ordering {
+        match (self, other) {
+            (PathElement::Field(a), PathElement::Field(b)) => a.as_bytes().cmp(b.as_bytes()),
+            (PathElement::Key(a), PathElement::Key(b)) => compare_keys(a, b),
+            (PathElement::Value(a), PathElement::Value(b)) => order::compare(a, b),
+            (PathElement::Index(a), PathElement::Index(b)) => a.cmp(b),
+            _ => self.kind_rank().cmp(&other.kind_rank()),
+        }
+    }
+}
+
+impl PartialOrd for PathElement {
+    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl PartialEq for PathElement {
+    fn eq(&self, other: &Self) -> bool {
+        self.cmp(other) == Ordering::Equal
+    }
+}
+
+impl Eq for PathElement {}
+
+/// `value.FieldList.Compare`.
+fn compare_keys(a: &KeyFields, b: &KeyFields) -> Ordering {
+    for ((an, av), (bn, bv)) in a.iter().zip(b) {
+        let c = an.as_bytes().cmp(bn.as_bytes());
+        if c != Ordering::Equal {
+            return c;
+        }
+        let c = order::compare(av, bv);
+        if c != Ordering::Equal {
+            return c;
+        }
+    }
+    a.len().cmp(&b.len())
+}
+
+impl fmt::Display for PathElement {
+    /// `PathElement.String`: `.name`, `[name="a",port=80]`, `[="a"]`, `[3]`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            PathElement::Field(name) => write!(f, ".{name}"),
+            PathElement::Key(fields) => {
+                let parts: Vec<String> = fields
+                    .iter()
+                    .map(|(k, v)| format!("{k}={}", order::to_string(v)))
+                    .collect();
+                write!(f, "[{}]", parts.join(","))
+            }
+            PathElement::Value(v) => write!(f, "[={}]", order::to_string(v)),
+            PathElement::Index(i) => write!(f, "[{i}]"),
+        }
+    }
+}
+
+/// `Path.String`: the elements printed one after another (`.spec.ports[port=443].name`).
+#[must_use]
+pub fn path_string(path: &[PathElement]) -> String {
+    path.iter().map(ToString::to_string).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn keys_round_trip() {
+        for s in [
+            "f:spec",
+            "k:{\"port\":443,\"protocol\":\"TCP\"}",
+            "v:\"a\"",
+            "i:3",
+        ] {
+            let pe = PathElement::from_fields_key(s).unwrap();
+            assert_eq!(pe.to_fields_key(), s);
+        }
+        assert_eq!(
+            PathElement::from_fields_key("r:x"),
+            Err(PathElementError::Unknown)
+        );
+        assert!(PathElement::from_fields_key("i: 0").is_err());
+    }
+
+    #[test]
+    fn prints_as_conflicts_do() {
+        let p = vec![
+            PathElement::field("spec"),
+            PathElement::field("ports"),
+            PathElement::key(vec![
+                ("protocol".into(), Value::from("TCP")),
+                ("port".into(), Value::from(443)),
+            ]),
+            PathElement::field("targetPort"),
+        ];
+        assert_eq!(
+            path_string(&p),
+            ".spec.ports[port=443,protocol=\"TCP\"].targetPort"
+        );
+    }
+}

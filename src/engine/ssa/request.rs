@@ -1,0 +1,429 @@
+//! One API request on an object (apimachinery `fieldmanager.go` and its wrappers, outermost
+//! first): versioncheck → lastAppliedUpdater → lastAppliedManager → skipNonApplied →
+//! capManagers → buildManagerInfo → managedFieldsUpdater → stripMeta → SMD ([`Updater`]).
+//!
+//! | wrapper | effect |
+//! | --- | --- |
+//! | versioncheck | the config's apiVersion must be the endpoint's; a config with managedFields is refused |
+//! | lastApplied* | manager `kubectl`: conflicts excused by the annotation, annotation rewritten ([`super::lastapplied`]) |
+//! | skipNonApplied | an apply to an untracked object first records `before-first-apply`; an update of one stays untracked |
+//! | capManagers | beyond 10 Update entries, the oldest merge into `ancient-changes` |
+//! | managedFieldsUpdater | a change sets the entry's time (the clock is [`Request::time`]); an update that changes nothing records nothing |
+//! | stripMeta | nobody owns `apiVersion`, `kind`, `metadata` and its identity fields |
+//! | `conflict.go` | the 409 message ([`ApiConflicts`]) |
+
+use std::collections::BTreeMap;
+use std::fmt;
+
+use super::lastapplied;
+use super::managed::{Managed, ManagedFieldsError, ManagerId, decode, encode};
+use super::path::{Path, PathElement, path_string};
+use super::schema::{Schema, TypeRef};
+use super::set::Set;
+use super::typed::{self, TypedError};
+use super::update::{Conflict, Conflicts, ManagedFields, UpdateError, Updater, VersionedSet};
+use crate::value::{Map, Value};
+
+/// One conflict as the API server reports it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ApiConflict {
+    pub manager: ManagerId,
+    pub path: Path,
+}
+
+/// The conflicts of a refused apply (HTTP 409), in the API server's message.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ApiConflicts(pub Vec<ApiConflict>);
+
+impl fmt::Display for ApiConflicts {
+    /// `Apply failed with 1 conflict: conflict with "m" using apps/v1: .spec.replicas`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if let [one] = self.0.as_slice() {
+            return write!(
+                f,
+                "Apply failed with 1 conflict: conflict with {}: {}",
+                one.manager,
+                path_string(&one.path)
+            );
+        }
+        let mut by: BTreeMap<String, (&ManagerId, Vec<&Path>)> = BTreeMap::new();
+        for c in &self.0 {
+            by.entry(c.manager.key())
+                .or_insert_with(|| (&c.manager, Vec::new()))
+                .1
+                .push(&c.path);
+        }
+        let mut lines = Vec::new();
+        for (manager, paths) in by.values() {
+            lines.push(format!("conflicts with {manager}:"));
+            for p in paths {
+                lines.push(format!("- {}", path_string(p)));
+            }
+        }
+        write!(
+            f,
+            "Apply failed with {} conflicts: {}",
+            self.0.len(),
+            lines.join("\n")
+        )
+    }
+}
+
+/// Why a request failed.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum RequestError {
+    #[error("failed to decode managed fields: {0}")]
+    Managed(#[from] ManagedFieldsError),
+    #[error("{0}")]
+    Conflicts(ApiConflicts),
+    #[error("{0}")]
+    Typed(#[from] TypedError),
+    /// The object sent does not fit the schema (a repeated list key, an undeclared field).
+    #[error("failed to create typed {what} object ({gvk}): {source}")]
+    Invalid {
+        /// `patch` (an applied configuration) or `new` (an update's object).
+        what: &'static str,
+        /// `apps/v1, Kind=Deployment`.
+        gvk: String,
+        source: TypedError,
+    },
+    /// The request is refused before any merge (HTTP 400).
+    #[error("{0}")]
+    BadRequest(String),
+}
+
+/// `apps/v1, Kind=Deployment`, as Go prints a `GroupVersionKind`.
+fn gvk(obj: &Value) -> String {
+    let s = |k: &str| obj.get(k).and_then(Value::as_str).unwrap_or("");
+    format!("{}, Kind={}", s("apiVersion"), s("kind"))
+}
+
+/// The fields nobody owns or conflicts on (`stripmeta.go`).
+fn strip_set() -> Set {
+    let mut s = Set::new();
+    for top in ["apiVersion", "kind", "metadata"] {
+        s.insert(&[PathElement::field(top)]);
+    }
+    for f in [
+        "name",
+        "namespace",
+        "creationTimestamp",
+        "selfLink",
+        "uid",
+        "clusterName",
+        "generation",
+        "managedFields",
+        "resourceVersion",
+    ] {
+        s.insert(&[PathElement::field("metadata"), PathElement::field(f)]);
+    }
+    s
+}
+
+/// The manager recorded for what an object held before its first apply.
+pub const BEFORE_FIRST_APPLY: &str = "before-first-apply";
+/// The bucket old Update entries are merged into beyond [`MAX_UPDATE_MANAGERS`].
+pub const ANCIENT_CHANGES: &str = "ancient-changes";
+/// At most this many Update entries are kept.
+pub const MAX_UPDATE_MANAGERS: usize = 10;
+
+/// One request on an object of one kind, at the endpoint's API version.
+#[derive(Clone, Copy)]
+pub struct Request<'a> {
+    pub schema: &'a Schema,
+    pub root: TypeRef,
+    /// The endpoint's group version (`apps/v1`).
+    pub api_version: &'a str,
+    /// The root type of another kind (for the last-applied annotation, which names its own).
+    pub types: &'a dyn Fn(&str, &str) -> Option<TypeRef>,
+    /// Fields nobody owns, per version (the resource's reset fields).
+    pub ignored: Option<&'a BTreeMap<String, Set>>,
+    /// Now, as the API server writes it (`2026-11-25T19:00:00Z`).
+    pub time: &'a str,
+    /// The subresource the request is sent to (`""`, `status`, `scale`); part of the
+    /// identity of the entry it writes.
+    pub subresource: &'a str,
+}
+
+/// An object without its `metadata.managedFields`.
+fn without_managed_fields(obj: &Value) -> Value {
+    let mut obj = obj.clone();
+    if let Some(meta) = obj.get_mut("metadata").and_then(Value::as_object_mut) {
+        meta.shift_remove("managedFields");
+    }
+    obj
+}
+
+fn with_managed_fields(mut obj: Value, managed: &Managed) -> Value {
+    let encoded = encode(managed);
+    if obj.is_null() {
+        obj = Value::Object(Map::new());
+    }
+    if let Some(m) = obj.as_object_mut() {
+        let meta = m
+            .entry("metadata")
+            .or_insert_with(|| Value::Object(Map::new()));
+        if let Some(meta) = meta.as_object_mut() {
+            match encoded {
+                Some(list) => {
+                    meta.insert("managedFields", list);
+                }
+                None => {
+                    meta.shift_remove("managedFields");
+                }
+            }
+        }
+    }
+    obj
+}
+
+fn is_empty_object(v: &Value) -> bool {
+    v.is_null() || v.as_object().is_some_and(Map::is_empty)
+}
+
+impl Request<'_> {
+    fn updater(&self) -> Updater<'_> {
+        Updater {
+            schema: self.schema,
+            root: self.root,
+            ignored: self.ignored,
+            return_input_on_noop: false,
+        }
+    }
+
+    /// An Update (create, PUT, non-apply PATCH): `new` replaces `live`. Returns the object
+    /// stored, with its managedFields.
+    ///
+    /// # Errors
+    /// Bad managedFields on `live`, or a value that does not fit the schema.
+    pub fn update(&self, live: &Value, new: &Value, manager: &str) -> Result<Value, RequestError> {
+        let managed = decode(live.get("metadata").and_then(|m| m.get("managedFields")))?;
+        let live = without_managed_fields(live);
+        let new = without_managed_fields(new);
+        typed::validate(self.schema, self.root, &new, true).map_err(|source| {
+            RequestError::Invalid {
+                what: "new",
+                gvk: gvk(&new),
+                source,
+            }
+        })?;
+        // skipNonApplied: an existing object nobody tracks stays untracked.
+        if managed.fields.is_empty() && !is_empty_object(&live) {
+            return Ok(new);
+        }
+        let managed = self.update_tracked(&live, &new, manager, managed)?;
+        Ok(with_managed_fields(new, &managed))
+    }
+
+    /// capManagers → buildManagerInfo → managedFieldsUpdater → stripMeta → SMD, for an update.
+    fn update_tracked(
+        &self,
+        live: &Value,
+        new: &Value,
+        manager: &str,
+        mut managed: Managed,
+    ) -> Result<Managed, RequestError> {
+        let key = ManagerId {
+            subresource: self.subresource.to_owned(),
+            ..ManagerId::update(manager, self.api_version)
+        }
+        .key();
+        let current = "current-operation";
+        let mut fields = self
+            .updater()
+            .update(live, new, self.api_version, &managed.fields, current)
+            .map_err(update_error)?;
+        strip(&mut fields, current);
+        if let Some(vs) = fields.remove(current) {
+            let set = match fields.get(&key) {
+                Some(previous) => vs.set.union(&previous.set),
+                None => vs.set,
+            };
+            fields.insert(key.clone(), VersionedSet { set, ..vs });
+            managed.times.insert(key, Some(self.time.to_owned()));
+        }
+        managed.fields = fields;
+        cap_update_managers(&mut managed);
+        Ok(managed)
+    }
+
+    /// A server-side apply of `config` by `manager` (`PATCH` with
+    /// `application/apply-patch+yaml`). Returns the object stored, with its managedFields.
+    ///
+    /// # Errors
+    /// [`RequestError::Conflicts`] when other managers own what the config changes and
+    /// `force` is off; bad managedFields on `live`; a config of another apiVersion, with
+    /// managedFields, or that does not fit the schema (duplicate keys).
+    pub fn apply(
+        &self,
+        live: &Value,
+        config: &Value,
+        manager: &str,
+        force: bool,
+    ) -> Result<Value, RequestError> {
+        let version = config
+            .get("apiVersion")
+            .and_then(Value::as_str)
+            .unwrap_or("");
+        if version != self.api_version {
+            return Err(RequestError::BadRequest(format!(
+                "the API version in the data ({version}) does not match the expected API version ({})",
+                self.api_version
+            )));
+        }
+        if config
+            .get("metadata")
+            .and_then(|m| m.get("managedFields"))
+            .is_some_and(|v| !v.is_null())
+        {
+            return Err(RequestError::BadRequest(
+                "metadata.managedFields must be nil".to_owned(),
+            ));
+        }
+        typed::validate(self.schema, self.root, config, false).map_err(|source| {
+            RequestError::Invalid {
+                what: "patch",
+                gvk: gvk(config),
+                source,
+            }
+        })?;
+        let managed = decode(live.get("metadata").and_then(|m| m.get("managedFields")))?;
+        let live = without_managed_fields(live);
+        typed::validate(self.schema, self.root, &live, true)?;
+        let first = self.apply_untracked(&live, config, manager, force, managed.clone());
+        let (object, managed) = match first {
+            Err(RequestError::Conflicts(conflicts)) if manager == "kubectl" => {
+                match lastapplied::allowed_conflicts(self, &live) {
+                    Some(allowed) => {
+                        let outside: Vec<ApiConflict> = conflicts
+                            .0
+                            .iter()
+                            .filter(|c| !allowed.has(&c.path))
+                            .cloned()
+                            .collect();
+                        if outside.is_empty() {
+                            self.apply_untracked(&live, config, manager, true, managed)?
+                        } else {
+                            return Err(RequestError::Conflicts(ApiConflicts(outside)));
+                        }
+                    }
+                    None => return Err(RequestError::Conflicts(conflicts)),
+                }
+            }
+            other => other?,
+        };
+        let object = if manager == "kubectl" {
+            lastapplied::update_annotation(object, config)
+        } else {
+            object
+        };
+        Ok(with_managed_fields(object, &managed))
+    }
+
+    /// skipNonApplied, then the tracked apply.
+    fn apply_untracked(
+        &self,
+        live: &Value,
+        config: &Value,
+        manager: &str,
+        force: bool,
+        mut managed: Managed,
+    ) -> Result<(Value, Managed), RequestError> {
+        if managed.fields.is_empty() {
+            managed = self.update_tracked(&Value::Null, live, BEFORE_FIRST_APPLY, managed)?;
+        }
+        let key = ManagerId {
+            subresource: self.subresource.to_owned(),
+            ..ManagerId::apply(manager)
+        }
+        .key();
+        let (new, mut fields) = self
+            .updater()
+            .apply(live, config, self.api_version, &managed.fields, &key, force)
+            .map_err(update_error)?;
+        strip(&mut fields, &key);
+        managed.fields = fields;
+        let object = match new {
+            Some(new) => {
+                managed.times.insert(key, Some(self.time.to_owned()));
+                new
+            }
+            None => live.clone(),
+        };
+        cap_update_managers(&mut managed);
+        Ok((object, managed))
+    }
+}
+
+/// stripMeta: the acting manager never owns the object's identity fields.
+fn strip(fields: &mut ManagedFields, key: &str) {
+    if let Some(vs) = fields.get_mut(key) {
+        vs.set = vs.set.difference(&strip_set());
+        if vs.set.is_empty() {
+            fields.remove(key);
+        }
+    }
+}
+
+fn update_error(e: UpdateError) -> RequestError {
+    match e {
+        UpdateError::Typed(t) => RequestError::Typed(t),
+        UpdateError::Conflicts(Conflicts(list)) => RequestError::Conflicts(ApiConflicts(
+            list.into_iter()
+                .map(|Conflict { manager, path }| ApiConflict {
+                    manager: ManagerId::from_key(&manager)
+                        .unwrap_or_else(|| ManagerId::apply(&manager)),
+                    path,
+                })
+                .collect(),
+        )),
+    }
+}
+
+/// capManagers: beyond [`MAX_UPDATE_MANAGERS`] Update entries, the oldest are merged, per
+/// apiVersion, into [`ANCIENT_CHANGES`].
+fn cap_update_managers(managed: &mut Managed) {
+    let mut updaters: Vec<String> = managed
+        .fields
+        .iter()
+        .filter(|(_, vs)| !vs.applied)
+        .map(|(k, _)| k.clone())
+        .collect();
+    if updaters.len() <= MAX_UPDATE_MANAGERS {
+        return;
+    }
+    let time = |k: &String| managed.times.get(k).cloned().flatten().unwrap_or_default();
+    updaters.sort_by(|a, b| time(a).cmp(&time(b)).then_with(|| a.cmp(b)));
+    let mut first_of_version: BTreeMap<String, String> = BTreeMap::new();
+    let mut length = updaters.len();
+    for manager in updaters {
+        if length <= MAX_UPDATE_MANAGERS {
+            break;
+        }
+        let Some(vs) = managed.fields.get(&manager).cloned() else {
+            continue;
+        };
+        let when = managed.times.get(&manager).cloned().flatten();
+        let version = vs.api_version.clone();
+        let bucket = ManagerId::update(ANCIENT_CHANGES, &version).key();
+        if let Some(first) = first_of_version.get(&version) {
+            if !managed.fields.contains_key(&bucket)
+                && let Some(s) = managed.fields.remove(first)
+            {
+                managed.fields.insert(bucket.clone(), s);
+            }
+            let merged = managed
+                .fields
+                .get(&bucket)
+                .map_or_else(|| vs.set.clone(), |b| vs.set.union(&b.set));
+            managed
+                .fields
+                .insert(bucket.clone(), VersionedSet { set: merged, ..vs });
+            managed.fields.remove(&manager);
+            length -= 1;
+            managed.times.insert(bucket, when);
+        } else {
+            first_of_version.insert(version, manager);
+        }
+    }
+}

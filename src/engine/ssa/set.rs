@@ -1,0 +1,385 @@
+//! Field sets (`fieldpath/set.go`): a trie of path elements. A path is in the set when its
+//! last element is a *member* of the node reached by the others; *children* are the routes
+//! below. Both are kept sorted by [`PathElement`]'s order, which is also FieldsV1's.
+
+use std::cmp::Ordering;
+
+use super::path::{Path, PathElement};
+use super::schema::{Schema, TypeRef};
+
+/// A set of paths.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Set {
+    members: Vec<PathElement>,
+    children: Vec<(PathElement, Set)>,
+}
+
+impl Set {
+    #[must_use]
+    pub fn new() -> Set {
+        Set::default()
+    }
+
+    /// A set of these paths.
+    #[must_use]
+    pub fn from_paths<'a>(paths: impl IntoIterator<Item = &'a [PathElement]>) -> Set {
+        let mut s = Set::new();
+        for p in paths {
+            s.insert(p);
+        }
+        s
+    }
+
+    /// A set of these paths, in any order: sorted first, so that every insertion appends
+    /// (building from unsorted paths one by one costs a shift per insertion).
+    #[must_use]
+    pub fn from_unsorted_paths(mut paths: Vec<Path>) -> Set {
+        paths.sort_unstable();
+        paths.dedup();
+        let mut s = Set::new();
+        for p in &paths {
+            s.insert(p);
+        }
+        s
+    }
+
+    /// The members of this node (paths of length one).
+    #[must_use]
+    pub fn members(&self) -> &[PathElement] {
+        &self.members
+    }
+
+    /// The routes below this node.
+    #[must_use]
+    pub fn children(&self) -> &[(PathElement, Set)] {
+        &self.children
+    }
+
+    pub(super) fn from_parts(members: Vec<PathElement>, children: Vec<(PathElement, Set)>) -> Set {
+        Set { members, children }
+    }
+
+    /// Adds a path; the empty path (the whole object) is never tracked.
+    pub fn insert(&mut self, path: &[PathElement]) {
+        let Some((last, route)) = path.split_last() else {
+            return;
+        };
+        let mut node = self;
+        for pe in route {
+            node = node.descend(pe);
+        }
+        node.insert_member(last);
+    }
+
+    pub(super) fn insert_member(&mut self, pe: &PathElement) {
+        if self.members.last().is_none_or(|last| last < pe) {
+            self.members.push(pe.clone());
+        } else if let Err(at) = self.members.binary_search(pe) {
+            self.members.insert(at, pe.clone());
+        }
+    }
+
+    /// The child node for `pe`, created empty when missing.
+    pub(super) fn descend(&mut self, pe: &PathElement) -> &mut Set {
+        match self.children.last() {
+            Some((last, _)) if last == pe => {
+                let at = self.children.len() - 1;
+                return &mut self.children[at].1;
+            }
+            Some((last, _)) if last > pe => {}
+            _ => {
+                self.children.push((pe.clone(), Set::new()));
+                let at = self.children.len() - 1;
+                return &mut self.children[at].1;
+            }
+        }
+        let at = match self.children.binary_search_by(|(c, _)| c.cmp(pe)) {
+            Ok(at) => at,
+            Err(at) => {
+                self.children.insert(at, (pe.clone(), Set::new()));
+                at
+            }
+        };
+        &mut self.children[at].1
+    }
+
+    /// The child node for `pe`.
+    #[must_use]
+    pub fn child(&self, pe: &PathElement) -> Option<&Set> {
+        self.children
+            .binary_search_by(|(c, _)| c.cmp(pe))
+            .ok()
+            .map(|at| &self.children[at].1)
+    }
+
+    /// Is `pe` a member of this node?
+    #[must_use]
+    pub fn has_member(&self, pe: &PathElement) -> bool {
+        self.members.binary_search(pe).is_ok()
+    }
+
+    /// `Set.Has`.
+    #[must_use]
+    pub fn has(&self, path: &[PathElement]) -> bool {
+        let Some((last, route)) = path.split_last() else {
+            return false;
+        };
+        let mut node = self;
+        for pe in route {
+            match node.child(pe) {
+                Some(c) => node = c,
+                None => return false,
+            }
+        }
+        node.has_member(last)
+    }
+
+    /// `Set.Empty`: no member anywhere.
+    #[must_use]
+    pub fn is_empty(&self) -> bool {
+        self.members.is_empty() && self.children.iter().all(|(_, c)| c.is_empty())
+    }
+
+    /// `Set.Size`: how many paths.
+    #[must_use]
+    pub fn size(&self) -> usize {
+        self.members.len() + self.children.iter().map(|(_, c)| c.size()).sum::<usize>()
+    }
+
+    /// `Set.WithPrefix`: the paths below `pe`, without it.
+    #[must_use]
+    pub fn with_prefix(&self, pe: &PathElement) -> Set {
+        self.child(pe).cloned().unwrap_or_default()
+    }
+
+    /// Every path, members of a node before its children (`Set.Iterate`).
+    #[must_use]
+    pub fn paths(&self) -> Vec<Path> {
+        let mut out = Vec::new();
+        self.collect(&mut Vec::new(), &mut out);
+        out
+    }
+
+    fn collect(&self, prefix: &mut Path, out: &mut Vec<Path>) {
+        for m in &self.members {
+            let mut p = prefix.clone();
+            p.push(m.clone());
+            out.push(p);
+        }
+        for (pe, c) in &self.children {
+            prefix.push(pe.clone());
+            c.collect(prefix, out);
+            prefix.pop();
+        }
+    }
+
+    /// `Set.Union`.
+    #[must_use]
+    pub fn union(&self, other: &Set) -> Set {
+        Set {
+            members: merge_sorted(&self.members, &other.members),
+            children: zip_children(&self.children, &other.children, |a, b| match (a, b) {
+                (Some(a), Some(b)) => Some(a.union(b)),
+                (Some(x), None) | (None, Some(x)) => Some(x.clone()),
+                (None, None) => None,
+            }),
+        }
+    }
+
+    /// `Set.Intersection`.
+    #[must_use]
+    pub fn intersection(&self, other: &Set) -> Set {
+        Set {
+            members: self
+                .members
+                .iter()
+                .filter(|m| other.has_member(m))
+                .cloned()
+                .collect(),
+            children: zip_children(&self.children, &other.children, |a, b| match (a, b) {
+                (Some(a), Some(b)) => Some(a.intersection(b)).filter(|s| !s.is_empty()),
+                _ => None,
+            }),
+        }
+    }
+
+    /// `Set.Difference`: paths of `self` not in `other` (a member of `other` does not remove
+    /// what lies below it).
+    #[must_use]
+    pub fn difference(&self, other: &Set) -> Set {
+        Set {
+            members: self
+                .members
+                .iter()
+                .filter(|m| !other.has_member(m))
+                .cloned()
+                .collect(),
+            children: zip_children(&self.children, &other.children, |a, b| match (a, b) {
+                (Some(a), Some(b)) => Some(a.difference(b)).filter(|s| !s.is_empty()),
+                (Some(a), None) => Some(a.clone()),
+                _ => None,
+            }),
+        }
+    }
+
+    /// `Set.RecursiveDifference`: as [`Set::difference`], and a member of `other` also removes
+    /// everything below it.
+    #[must_use]
+    pub fn recursive_difference(&self, other: &Set) -> Set {
+        Set {
+            members: self
+                .members
+                .iter()
+                .filter(|m| !other.has_member(m))
+                .cloned()
+                .collect(),
+            children: self
+                .children
+                .iter()
+                .filter(|(pe, _)| !other.has_member(pe))
+                .filter_map(|(pe, c)| match other.child(pe) {
+                    Some(o) => {
+                        let d = c.recursive_difference(o);
+                        (!d.is_empty()).then(|| (pe.clone(), d))
+                    }
+                    None => Some((pe.clone(), c.clone())),
+                })
+                .collect(),
+        }
+    }
+
+    /// `Set.Leaves`: the members that have nothing below them.
+    #[must_use]
+    pub fn leaves(&self) -> Set {
+        Set {
+            members: self
+                .members
+                .iter()
+                .filter(|m| self.child(m).is_none())
+                .cloned()
+                .collect(),
+            children: self
+                .children
+                .iter()
+                .map(|(pe, c)| (pe.clone(), c.leaves()))
+                .collect(),
+        }
+    }
+
+    /// `Set.EnsureNamedFieldsAreMembers`: every route through a struct field declared by the
+    /// schema also becomes a member (prune treats a struct as owned by whoever owns inside it).
+    #[must_use]
+    pub fn ensure_named_fields_are_members(&self, schema: &Schema, tr: TypeRef) -> Set {
+        let atom = schema.resolve(tr);
+        let map = atom.as_ref().and_then(|a| a.map());
+        let list = atom.as_ref().and_then(|a| a.list());
+        let mut members = self.members.clone();
+        for (pe, _) in &self.children {
+            if let (PathElement::Field(name), Some(m)) = (pe, map)
+                && m.field(name).is_some()
+                && let Err(at) = members.binary_search(pe)
+            {
+                members.insert(at, pe.clone());
+            }
+        }
+        let children = self
+            .children
+            .iter()
+            .map(|(pe, c)| {
+                let child_tr = match (pe, map, list) {
+                    (PathElement::Field(name), Some(m), _) => Some(m.field_type(name)),
+                    (PathElement::Key(_), _, Some(l)) => Some(l.elem),
+                    _ => None,
+                };
+                let c = match child_tr {
+                    Some(t) => c.ensure_named_fields_are_members(schema, t),
+                    None => c.ensure_named_fields_are_members(schema, schema.empty_ref()),
+                };
+                (pe.clone(), c)
+            })
+            .collect();
+        Set { members, children }
+    }
+}
+
+fn merge_sorted(a: &[PathElement], b: &[PathElement]) -> Vec<PathElement> {
+    let mut out = Vec::with_capacity(a.len() + b.len());
+    let (mut i, mut j) = (0, 0);
+    while i < a.len() && j < b.len() {
+        match a[i].cmp(&b[j]) {
+            Ordering::Less => {
+                out.push(a[i].clone());
+                i += 1;
+            }
+            Ordering::Greater => {
+                out.push(b[j].clone());
+                j += 1;
+            }
+            Ordering::Equal => {
+                out.push(a[i].clone());
+                i += 1;
+                j += 1;
+            }
+        }
+    }
+    out.extend_from_slice(&a[i..]);
+    out.extend_from_slice(&b[j..]);
+    out
+}
+
+/// Walks two sorted child lists together; `f` decides each element's node.
+fn zip_children(
+    a: &[(PathElement, Set)],
+    b: &[(PathElement, Set)],
+    f: impl Fn(Option<&Set>, Option<&Set>) -> Option<Set>,
+) -> Vec<(PathElement, Set)> {
+    let mut out = Vec::new();
+    let (mut i, mut j) = (0, 0);
+    while i < a.len() || j < b.len() {
+        let ord = match (a.get(i), b.get(j)) {
+            (Some(x), Some(y)) => x.0.cmp(&y.0),
+            (Some(_), None) => Ordering::Less,
+            _ => Ordering::Greater,
+        };
+        let (pe, node) = match ord {
+            Ordering::Less => {
+                i += 1;
+                (&a[i - 1].0, f(Some(&a[i - 1].1), None))
+            }
+            Ordering::Greater => {
+                j += 1;
+                (&b[j - 1].0, f(None, Some(&b[j - 1].1)))
+            }
+            Ordering::Equal => {
+                i += 1;
+                j += 1;
+                (&a[i - 1].0, f(Some(&a[i - 1].1), Some(&b[j - 1].1)))
+            }
+        };
+        if let Some(node) = node {
+            out.push((pe.clone(), node));
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn p(names: &[&str]) -> Path {
+        names.iter().map(|n| PathElement::field(*n)).collect()
+    }
+
+    #[test]
+    fn set_algebra() {
+        let a = Set::from_paths([p(&["a"]).as_slice(), p(&["b", "c"]).as_slice()]);
+        let b = Set::from_paths([p(&["b"]).as_slice(), p(&["b", "c"]).as_slice()]);
+        assert_eq!(a.union(&b).size(), 3);
+        assert_eq!(a.intersection(&b).paths(), vec![p(&["b", "c"])]);
+        assert_eq!(a.difference(&b).paths(), vec![p(&["a"])]);
+        assert_eq!(a.recursive_difference(&b).paths(), vec![p(&["a"])]);
+        assert!(a.has(&p(&["b", "c"])));
+        assert!(!a.has(&p(&["b"])));
+    }
+}

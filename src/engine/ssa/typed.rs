@@ -1,0 +1,184 @@
+//! Typed operations on values (`typed/`): each walks a value (or two) along a schema.
+//!
+//! | operation | module | used for |
+//! | --- | --- | --- |
+//! | `ToFieldSet` | [`mod@toset`] | what an applier of a config owns |
+//! | `Merge` | [`mod@merge`] | live ⊕ config, the merge half of apply |
+//! | `Compare` | [`mod@compare`] | removed / modified / added paths, what conflicts come from |
+//! | `RemoveItems`, `ExtractItems` | [`mod@remove`] | prune; extract what a manager owns |
+//! | `Validate` | [`mod@validate`] | reject an applied config with duplicate keys, undeclared fields |
+//! | `ReconcileFieldSetWithSchema` | [`mod@reconcile`] | owners after a field turned atomic/granular |
+//!
+//! Shared rules (`typed/helpers.go`): a value picks the part of its type's atom matching its own
+//! kind (`deduce`); a map part wins over a scalar part over a list part (`pick`); a list item
+//! is named by its key fields (missing ones take the schema default) or, in a set, by itself.
+
+pub mod compare;
+pub mod merge;
+pub mod reconcile;
+pub mod remove;
+pub mod toset;
+pub mod validate;
+
+pub use compare::{Comparison, compare};
+pub use merge::merge;
+pub use reconcile::reconcile_field_set;
+pub use remove::{extract_items, extract_items_with_keys, remove_items};
+pub use toset::to_field_set;
+pub use validate::validate;
+
+use super::path::PathElement;
+use super::schema::Schema;
+use super::schema::{ListView, MapView, Relationship, Resolved, Scalar};
+use crate::engine::MAX_DEPTH;
+use crate::value::Value;
+
+/// A typed operation failed (`typed.ValidationErrors`); one line per error.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{}", .0.join("\n"))]
+pub struct TypedError(pub Vec<String>);
+
+/// A null to stand for a duplicated list item (the reference merges duplicates as null).
+pub(super) static NULL: Value = Value::Null;
+
+/// Which parts of an atom apply to a value (`deduceAtom`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Parts {
+    scalar: bool,
+    list: bool,
+    map: bool,
+}
+
+pub(crate) fn deduce(r: &Resolved<'_>, v: Option<&Value>) -> Parts {
+    let full = Parts {
+        scalar: r.scalar().is_some(),
+        list: r.list().is_some(),
+        map: r.map().is_some(),
+    };
+    let only = |scalar, list, map| Parts { scalar, list, map };
+    match v {
+        Some(Value::Number(_) | Value::String(_) | Value::Bool(_)) if full.scalar => {
+            only(true, false, false)
+        }
+        Some(Value::Array(_)) if full.list => only(false, true, false),
+        Some(Value::Object(_)) if full.map => only(false, false, true),
+        _ => full,
+    }
+}
+
+/// The part handled (`handleAtom`).
+pub(crate) enum Part<'s> {
+    Map(MapView<'s>),
+    Scalar(Scalar),
+    List(ListView<'s>),
+}
+
+pub(crate) fn pick<'s>(r: &Resolved<'s>, parts: Parts) -> Result<Part<'s>, String> {
+    if parts.map
+        && let Some(m) = r.map()
+    {
+        return Ok(Part::Map(m));
+    }
+    if parts.scalar
+        && let Some(s) = r.scalar()
+    {
+        return Ok(Part::Scalar(s));
+    }
+    if parts.list
+        && let Some(l) = r.list()
+    {
+        return Ok(Part::List(l));
+    }
+    Err("schema error: invalid atom".to_owned())
+}
+
+/// `validateScalar`: `None` when the value fits.
+pub(crate) fn scalar_error(t: Scalar, v: Option<&Value>, prefix: &str) -> Option<String> {
+    let v = v?;
+    let ok = match v {
+        Value::Null => true,
+        Value::Number(_) => matches!(t, Scalar::Numeric | Scalar::Untyped),
+        Value::String(_) => matches!(t, Scalar::String | Scalar::Untyped),
+        Value::Bool(_) => matches!(t, Scalar::Boolean | Scalar::Untyped),
+        Value::Array(_) | Value::Object(_) => false,
+    } && t != Scalar::Unknown;
+    let expected = match t {
+        Scalar::Numeric => "numeric (int or float)",
+        Scalar::String => "string",
+        Scalar::Boolean => "boolean",
+        Scalar::Untyped => "any scalar",
+        Scalar::Unknown => "a scalar type the schema names",
+    };
+    (!ok).then(|| format!("{prefix}expected {expected}, got {v}"))
+}
+
+/// The path element naming a list item (`listItemToPathElement`).
+pub(crate) fn list_item_element(
+    schema: &Schema,
+    list: &ListView<'_>,
+    child: &Value,
+) -> Result<PathElement, String> {
+    if list.rel != Relationship::Associative {
+        return Err("invalid indexing of non-associative list".to_owned());
+    }
+    if list.keys.is_empty() {
+        return match child {
+            Value::Object(_) => {
+                Err("associative list without keys has an element that's a map type".to_owned())
+            }
+            Value::Array(_) => {
+                Err("not supported: associative list with lists as elements".to_owned())
+            }
+            Value::Null => Err(
+                "associative list without keys has an element that's an explicit null".to_owned(),
+            ),
+            _ => Ok(PathElement::Value(child.clone())),
+        };
+    }
+    let m = match child {
+        Value::Null => {
+            return Err("associative list with keys may not have a null element".to_owned());
+        }
+        Value::Object(m) => m,
+        _ => return Err("associative list with keys may not have non-map elements".to_owned()),
+    };
+    let mut fields = Vec::with_capacity(list.keys.len());
+    for name in list.keys {
+        if let Some(v) = m.get(name) {
+            fields.push((name.clone(), v.clone()));
+            continue;
+        }
+        let Some(elem) = schema.resolve(list.elem) else {
+            return Err(format!(
+                "couldn't find default value for {name}: invalid elementType for list"
+            ));
+        };
+        let Some(map) = elem.map() else {
+            return Err(format!(
+                "couldn't find default value for {name}: associative list may not have non-map types"
+            ));
+        };
+        if let Some(def) = map.field(name).and_then(|f| f.default.as_ref())
+            && !def.is_null()
+        {
+            fields.push((name.clone(), def.clone()));
+        }
+    }
+    if fields.is_empty() {
+        let keys: Vec<String> = list.keys.iter().map(|k| format!("{k:?}")).collect();
+        return Err(format!(
+            "associative list with keys has an element that omits all key fields [{}] (and doesn't have default values for any key fields)",
+            keys.join(" ")
+        ));
+    }
+    Ok(PathElement::key(fields))
+}
+
+/// Guards recursion.
+pub(crate) fn check_depth(depth: usize) -> Result<(), String> {
+    if depth > MAX_DEPTH {
+        Err(format!("value nests deeper than {MAX_DEPTH} levels"))
+    } else {
+        Ok(())
+    }
+}

@@ -1,0 +1,341 @@
+//! `lhs.Compare(rhs)` (`typed/compare.go`): which paths were removed, modified or added.
+//!
+//! A leaf (scalar, atomic list/map, or a container empty on both sides) present on both
+//! sides and unequal is *modified*; present on one side only, *removed* or *added*. A
+//! container present on one side only is removed/added itself, as well as what is inside. A
+//! key repeated in a list is compared as one leaf.
+
+use std::collections::BTreeMap;
+
+use super::{Part, check_depth, deduce, list_item_element, pick, scalar_error};
+use crate::engine::ssa::order;
+use crate::engine::ssa::path::PathElement;
+use crate::engine::ssa::schema::{ListView, MapView, Relationship, Schema, TypeRef};
+use crate::engine::ssa::set::Set;
+use crate::engine::ssa::typed::TypedError;
+use crate::value::{Map, Value};
+
+/// `typed.Comparison`.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Comparison {
+    pub removed: Set,
+    pub modified: Set,
+    pub added: Set,
+}
+
+impl Comparison {
+    /// `IsSame`.
+    #[must_use]
+    pub fn is_same(&self) -> bool {
+        self.removed.is_empty() && self.modified.is_empty() && self.added.is_empty()
+    }
+
+    /// `ExcludeFields`: drops `fields` and everything below them from all three sets.
+    #[must_use]
+    pub fn exclude_fields(self, fields: &Set) -> Comparison {
+        if fields.is_empty() {
+            return self;
+        }
+        Comparison {
+            removed: self.removed.recursive_difference(fields),
+            modified: self.modified.recursive_difference(fields),
+            added: self.added.recursive_difference(fields),
+        }
+    }
+}
+
+/// `TypedValue.Compare`.
+///
+/// # Errors
+/// When a value does not fit the schema.
+pub fn compare(
+    schema: &Schema,
+    tr: TypeRef,
+    lhs: &Value,
+    rhs: &Value,
+) -> Result<Comparison, TypedError> {
+    let mut w = Walker {
+        schema,
+        errs: Vec::new(),
+    };
+    let ([removed, modified, added], _) = w.compare(Some(lhs), Some(rhs), tr, 0);
+    if w.errs.is_empty() {
+        Ok(Comparison {
+            removed,
+            modified,
+            added,
+        })
+    } else {
+        Err(TypedError(w.errs))
+    }
+}
+
+const REMOVED: usize = 0;
+const MODIFIED: usize = 1;
+const ADDED: usize = 2;
+
+/// What one node found: for each of removed, modified and added, the paths below it (members
+/// and children, sorted once at the end) and whether the node itself is in the set.
+#[derive(Default)]
+struct Node {
+    members: [Vec<PathElement>; 3],
+    children: [Vec<(PathElement, Set)>; 3],
+    own: [bool; 3],
+}
+
+impl Node {
+    fn add_child(&mut self, pe: &PathElement, (sets, own): ([Set; 3], [bool; 3])) {
+        for (i, set) in sets.into_iter().enumerate() {
+            if own[i] {
+                self.members[i].push(pe.clone());
+            }
+            if !set.is_empty() {
+                self.children[i].push((pe.clone(), set));
+            }
+        }
+    }
+
+    fn finish(self) -> ([Set; 3], [bool; 3]) {
+        let Node {
+            members,
+            children,
+            own,
+        } = self;
+        let mut sets: [Set; 3] = Default::default();
+        for (i, (mut members, mut children)) in members.into_iter().zip(children).enumerate() {
+            members.sort_unstable();
+            members.dedup();
+            children.sort_by(|a, b| a.0.cmp(&b.0));
+            let mut merged: Vec<(PathElement, Set)> = Vec::with_capacity(children.len());
+            for (pe, s) in children {
+                match merged.last_mut() {
+                    Some((last, set)) if *last == pe => *set = set.union(&s),
+                    _ => merged.push((pe, s)),
+                }
+            }
+            sets[i] = Set::from_parts(members, merged);
+        }
+        (sets, own)
+    }
+}
+
+struct Walker<'s> {
+    schema: &'s Schema,
+    errs: Vec<String>,
+}
+
+impl Walker<'_> {
+    fn compare(
+        &mut self,
+        lhs: Option<&Value>,
+        rhs: Option<&Value>,
+        tr: TypeRef,
+        depth: usize,
+    ) -> ([Set; 3], [bool; 3]) {
+        let mut node = Node::default();
+        if let Err(e) = check_depth(depth) {
+            self.errs.push(e);
+            return node.finish();
+        }
+        if lhs.is_none() && rhs.is_none() {
+            self.errs
+                .push("at least one of lhs and rhs must be provided".to_owned());
+            return node.finish();
+        }
+        let Some(r) = self.schema.resolve(tr) else {
+            self.errs
+                .push("schema error: no type found matching".to_owned());
+            return node.finish();
+        };
+        let al = deduce(&r, lhs);
+        let ar = deduce(&r, rhs);
+        let in_leaf = if rhs.is_none() {
+            self.handle(pick(&r, al), lhs, rhs, depth, &mut node)
+        } else if lhs.is_none() || al == ar {
+            self.handle(pick(&r, ar), lhs, rhs, depth, &mut node)
+        } else {
+            self.handle(pick(&r, al), lhs, rhs, depth, &mut node);
+            self.handle(pick(&r, ar), lhs, rhs, depth, &mut node)
+        };
+        if !in_leaf {
+            if lhs.is_none() {
+                node.own[ADDED] = true;
+            } else if rhs.is_none() {
+                node.own[REMOVED] = true;
+            }
+        }
+        node.finish()
+    }
+
+    /// Handles one part; whether it was a leaf.
+    fn handle(
+        &mut self,
+        part: Result<Part<'_>, String>,
+        lhs: Option<&Value>,
+        rhs: Option<&Value>,
+        depth: usize,
+        node: &mut Node,
+    ) -> bool {
+        match part {
+            Err(e) => {
+                self.errs.push(e);
+                false
+            }
+            Ok(Part::Scalar(t)) => {
+                let l = scalar_error(t, lhs, "lhs: ");
+                let r = scalar_error(t, rhs, "rhs: ");
+                if let (Some(l), Some(r)) = (l, r) {
+                    self.errs.push(l);
+                    self.errs.push(r);
+                    return false;
+                }
+                leaf(node, lhs, rhs);
+                true
+            }
+            Ok(Part::List(t)) => self.do_list(&t, lhs, rhs, depth, node),
+            Ok(Part::Map(t)) => self.do_map(&t, lhs, rhs, depth, node),
+        }
+    }
+
+    fn do_list(
+        &mut self,
+        t: &ListView<'_>,
+        lhs: Option<&Value>,
+        rhs: Option<&Value>,
+        depth: usize,
+        node: &mut Node,
+    ) -> bool {
+        let l = lhs.and_then(Value::as_array).map(Vec::as_slice);
+        let r = rhs.and_then(Value::as_array).map(Vec::as_slice);
+        let empty = l.is_none_or(<[Value]>::is_empty) && r.is_none_or(<[Value]>::is_empty);
+        if t.rel == Relationship::Atomic || empty {
+            leaf(node, lhs, rhs);
+            return true;
+        }
+        if l.is_none() && r.is_none() {
+            return false;
+        }
+        self.visit_list_items(t, l.unwrap_or_default(), r.unwrap_or_default(), depth, node);
+        false
+    }
+
+    fn visit_list_items(
+        &mut self,
+        t: &ListView<'_>,
+        lhs: &[Value],
+        rhs: &[Value],
+        depth: usize,
+        node: &mut Node,
+    ) {
+        let mut all: Vec<PathElement> = Vec::with_capacity(lhs.len().max(rhs.len()));
+        let mut lvals: BTreeMap<PathElement, Vec<&Value>> = BTreeMap::new();
+        for (i, child) in lhs.iter().enumerate() {
+            match list_item_element(self.schema, t, child) {
+                Err(e) => self.errs.push(format!("element {i}: {e}")),
+                Ok(pe) => {
+                    if let Some(vs) = lvals.get_mut(&pe) {
+                        vs.push(child);
+                    } else {
+                        lvals.insert(pe.clone(), vec![child]);
+                        all.push(pe);
+                    }
+                }
+            }
+        }
+        let mut rvals: BTreeMap<PathElement, Vec<&Value>> = BTreeMap::new();
+        for (i, child) in rhs.iter().enumerate() {
+            match list_item_element(self.schema, t, child) {
+                Err(e) => self.errs.push(format!("element {i}: {e}")),
+                Ok(pe) => {
+                    if let Some(vs) = rvals.get_mut(&pe) {
+                        vs.push(child);
+                    } else {
+                        rvals.insert(pe.clone(), vec![child]);
+                        if !lvals.contains_key(&pe) {
+                            all.push(pe);
+                        }
+                    }
+                }
+            }
+        }
+        for pe in all {
+            let l = lvals.get(&pe).map_or(&[][..], Vec::as_slice);
+            let r = rvals.get(&pe).map_or(&[][..], Vec::as_slice);
+            match (l.len(), r.len()) {
+                (0, 0) => return,
+                (0 | 1, 0 | 1) => {
+                    let found =
+                        self.compare(l.first().copied(), r.first().copied(), t.elem, depth + 1);
+                    node.add_child(&pe, found);
+                }
+                (2.., 2..) => {
+                    let same =
+                        l.len() == r.len() && l.iter().zip(r).all(|(a, b)| order::equals(a, b));
+                    if !same {
+                        node.members[MODIFIED].push(pe);
+                    }
+                }
+                (2.., _) => {
+                    if let Some(first) = r.first() {
+                        let found = self.compare(None, Some(first), t.elem, depth + 1);
+                        node.add_child(&pe, found);
+                    }
+                    node.members[REMOVED].push(pe);
+                }
+                (_, _) => {
+                    if let Some(first) = l.first() {
+                        let found = self.compare(Some(first), None, t.elem, depth + 1);
+                        node.add_child(&pe, found);
+                    }
+                    node.members[ADDED].push(pe);
+                }
+            }
+        }
+    }
+
+    fn do_map(
+        &mut self,
+        t: &MapView<'_>,
+        lhs: Option<&Value>,
+        rhs: Option<&Value>,
+        depth: usize,
+        node: &mut Node,
+    ) -> bool {
+        let l = lhs.and_then(Value::as_object);
+        let r = rhs.and_then(Value::as_object);
+        let empty = l.is_none_or(Map::is_empty) && r.is_none_or(Map::is_empty);
+        if t.rel == Relationship::Atomic || empty {
+            leaf(node, lhs, rhs);
+            return true;
+        }
+        if l.is_none() && r.is_none() {
+            return false;
+        }
+        for (k, lv) in l.into_iter().flatten() {
+            let rv = r.and_then(|r| r.get(k));
+            let found = self.compare(Some(lv), rv, t.field_type(k), depth + 1);
+            node.add_child(&PathElement::Field(k.clone()), found);
+        }
+        for (k, rv) in r.into_iter().flatten() {
+            if l.is_some_and(|l| l.contains_key(k)) {
+                continue;
+            }
+            let found = self.compare(None, Some(rv), t.field_type(k), depth + 1);
+            node.add_child(&PathElement::Field(k.clone()), found);
+        }
+        false
+    }
+}
+
+/// `doLeaf`: a leaf on one side only is removed or added; on both, modified when unequal.
+fn leaf(node: &mut Node, lhs: Option<&Value>, rhs: Option<&Value>) {
+    match (lhs, rhs) {
+        (None, _) => node.own[ADDED] = true,
+        (_, None) => node.own[REMOVED] = true,
+        (Some(l), Some(r)) => {
+            if !order::equals(r, l) {
+                node.own[MODIFIED] = true;
+            }
+        }
+    }
+}

@@ -1,0 +1,358 @@
+//! One request against an object's managers (`merge/update.go`, `merge/conflict.go`).
+//!
+//! **Apply** (`Updater::apply`):
+//! 1. `merged = live ⊕ config` ([`typed::merge()`]);
+//! 2. the applier's set becomes `ToFieldSet(config)` minus the ignored (reset) fields;
+//! 3. prune: what the applier owned before and no longer applies goes, unless another
+//!    manager (or the new config) owns it;
+//! 4. `compare(live, merged)`: every other manager owning a modified or added path conflicts;
+//!    without force that is an error and nothing changes; with force the paths change owner;
+//!    removed paths leave every set; managers left with nothing disappear.
+//!
+//! **Update** (`Updater::update`): always forced; the updater's set becomes
+//! `(old − removed) ∪ modified ∪ added`.
+//!
+//! All API versions of an object share one schema here (the identity converter).
+
+use std::collections::BTreeMap;
+use std::fmt;
+
+use super::path::{Path, path_string};
+use super::schema::{Schema, TypeRef};
+use super::set::Set;
+use super::typed::{self, Comparison, TypedError};
+use crate::value::Value;
+
+/// A manager's set and the API version it was recorded at (`fieldpath.VersionedSet`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct VersionedSet {
+    pub set: Set,
+    pub api_version: String,
+    /// Whether the set comes from an apply.
+    pub applied: bool,
+}
+
+/// Every manager's set, by manager (`fieldpath.ManagedFields`).
+pub type ManagedFields = BTreeMap<String, VersionedSet>;
+
+/// A manager owns a path the request would change.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Conflict {
+    pub manager: String,
+    pub path: Path,
+}
+
+impl fmt::Display for Conflict {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "conflict with {}: {}",
+            super::order::go_quote(&self.manager),
+            path_string(&self.path)
+        )
+    }
+}
+
+/// The conflicts of a request (`merge.Conflicts`), managers sorted, paths in set order.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Conflicts(pub Vec<Conflict>);
+
+impl fmt::Display for Conflicts {
+    /// `Conflicts.Error`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if let [one] = self.0.as_slice() {
+            return one.fmt(f);
+        }
+        let mut by_manager: BTreeMap<&str, Vec<&Path>> = BTreeMap::new();
+        for c in &self.0 {
+            by_manager.entry(&c.manager).or_default().push(&c.path);
+        }
+        let mut lines = Vec::new();
+        for (manager, paths) in by_manager {
+            lines.push(format!(
+                "conflicts with {}:",
+                super::order::go_quote(manager)
+            ));
+            for p in paths {
+                lines.push(format!("- {}", path_string(p)));
+            }
+        }
+        f.write_str(&lines.join("\n"))
+    }
+}
+
+/// Why a request failed.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum UpdateError {
+    #[error("{0}")]
+    Conflicts(Conflicts),
+    #[error("{0}")]
+    Typed(#[from] TypedError),
+}
+
+/// The request handler (`merge.Updater`) for one schema and root type.
+#[derive(Clone, Copy, Debug)]
+pub struct Updater<'a> {
+    pub schema: &'a Schema,
+    pub root: TypeRef,
+    /// Fields nobody owns, per API version (`IgnoredFields`: the reset fields).
+    pub ignored: Option<&'a BTreeMap<String, Set>>,
+    /// Return the merged object even when it equals the live one.
+    pub return_input_on_noop: bool,
+}
+
+impl<'a> Updater<'a> {
+    #[must_use]
+    pub fn new(schema: &'a Schema, root: TypeRef) -> Updater<'a> {
+        Updater {
+            schema,
+            root,
+            ignored: None,
+            return_input_on_noop: false,
+        }
+    }
+
+    fn ignored_at(&self, version: &str) -> Option<&'a Set> {
+        self.ignored.and_then(|m| m.get(version))
+    }
+
+    fn exclude(&self, set: Set, version: &str) -> Set {
+        match self.ignored_at(version) {
+            Some(ignored) => set.recursive_difference(ignored),
+            None => set,
+        }
+    }
+
+    fn compare(&self, old: &Value, new: &Value) -> Result<Comparison, TypedError> {
+        typed::compare(self.schema, self.root, old, new)
+    }
+
+    fn field_set(&self, v: &Value) -> Result<Set, TypedError> {
+        typed::to_field_set(self.schema, self.root, v)
+    }
+
+    fn ensure(&self, s: &Set) -> Set {
+        s.ensure_named_fields_are_members(self.schema, self.root)
+    }
+
+    fn remove(&self, v: &Value, s: &Set) -> Value {
+        typed::remove_items(self.schema, self.root, v, s)
+    }
+
+    /// `reconcileManagedFieldsWithSchemaChanges`.
+    fn reconcile(&self, managers: &ManagedFields) -> Result<ManagedFields, TypedError> {
+        let mut out = ManagedFields::new();
+        for (name, vs) in managers {
+            let set = typed::reconcile_field_set(self.schema, self.root, &vs.set)?;
+            let vs = match set {
+                Some(set) => VersionedSet { set, ..vs.clone() },
+                None => vs.clone(),
+            };
+            out.insert(name.clone(), vs);
+        }
+        Ok(out)
+    }
+
+    /// The common half of apply and update (`Updater.update`).
+    fn update_managers(
+        &self,
+        old: &Value,
+        new: &Value,
+        version: &str,
+        mut managers: ManagedFields,
+        workflow: &str,
+        force: bool,
+    ) -> Result<(ManagedFields, Comparison), UpdateError> {
+        let raw = self.compare(old, new)?;
+        let mut versions: BTreeMap<String, Comparison> = BTreeMap::new();
+        let own = exclude_cmp(raw.clone(), self.ignored_at(version));
+        versions.insert(version.to_owned(), own.clone());
+        let mut conflicts: BTreeMap<String, Set> = BTreeMap::new();
+        let mut removed: BTreeMap<String, Set> = BTreeMap::new();
+        for (manager, vs) in &managers {
+            if manager == workflow {
+                continue;
+            }
+            let cmp = versions
+                .entry(vs.api_version.clone())
+                .or_insert_with(|| exclude_cmp(raw.clone(), self.ignored_at(&vs.api_version)));
+            let conflict = vs.set.intersection(&cmp.modified.union(&cmp.added));
+            if !conflict.is_empty() {
+                conflicts.insert(manager.clone(), conflict);
+            }
+            if !cmp.removed.is_empty() {
+                removed.insert(manager.clone(), cmp.removed.clone());
+            }
+        }
+        if !force && !conflicts.is_empty() {
+            let mut list = Vec::new();
+            for (manager, set) in &conflicts {
+                for path in set.paths() {
+                    list.push(Conflict {
+                        manager: manager.clone(),
+                        path,
+                    });
+                }
+            }
+            return Err(UpdateError::Conflicts(Conflicts(list)));
+        }
+        for (manager, set) in conflicts.iter().chain(&removed) {
+            if let Some(vs) = managers.get_mut(manager) {
+                vs.set = vs.set.difference(set);
+            }
+        }
+        managers.retain(|_, vs| !vs.set.is_empty());
+        Ok((managers, own))
+    }
+
+    /// `Updater.Update`: `new` replaces `live`; the updater takes what changed.
+    ///
+    /// # Errors
+    /// When a value does not fit the schema.
+    pub fn update(
+        &self,
+        live: &Value,
+        new: &Value,
+        version: &str,
+        managers: &ManagedFields,
+        manager: &str,
+    ) -> Result<ManagedFields, UpdateError> {
+        let managers = self.reconcile(managers)?;
+        let (mut managers, cmp) =
+            self.update_managers(live, new, version, managers, manager, true)?;
+        let previous = managers
+            .get(manager)
+            .map(|vs| vs.set.clone())
+            .unwrap_or_default();
+        let set = previous
+            .difference(&cmp.removed)
+            .union(&cmp.modified)
+            .union(&cmp.added);
+        let set = self.exclude(set, version);
+        if set.is_empty() {
+            managers.remove(manager);
+        } else {
+            managers.insert(
+                manager.to_owned(),
+                VersionedSet {
+                    set,
+                    api_version: version.to_owned(),
+                    applied: false,
+                },
+            );
+        }
+        Ok(managers)
+    }
+
+    /// `Updater.Apply`: the new object (`None` when nothing changes) and the managers.
+    /// `live` and `config` are expected to fit the schema ([`typed::validate`], duplicates
+    /// allowed in `live` only), as the reference types them before.
+    ///
+    /// # Errors
+    /// [`UpdateError::Conflicts`] without `force`; [`UpdateError::Typed`] when a value does not
+    /// fit the schema.
+    pub fn apply(
+        &self,
+        live: &Value,
+        config: &Value,
+        version: &str,
+        managers: &ManagedFields,
+        manager: &str,
+        force: bool,
+    ) -> Result<(Option<Value>, ManagedFields), UpdateError> {
+        let mut managers = self.reconcile(managers)?;
+        let merged = typed::merge(self.schema, self.root, live, config)?.unwrap_or(Value::Null);
+        let last = managers.get(manager).cloned();
+        let set = self.exclude(self.field_set(config)?, version);
+        managers.insert(
+            manager.to_owned(),
+            VersionedSet {
+                set,
+                api_version: version.to_owned(),
+                applied: true,
+            },
+        );
+        let new = self.prune(merged, &managers, last.as_ref())?;
+        let (managers, _) = self.update_managers(live, &new, version, managers, manager, force)?;
+        if !self.return_input_on_noop && super::order::equals(live, &new) {
+            return Ok((None, managers));
+        }
+        Ok((Some(new), managers))
+    }
+
+    /// Removes what the applier owned last time, applies no more, and nobody else owns.
+    fn prune(
+        &self,
+        merged: Value,
+        managers: &ManagedFields,
+        last: Option<&VersionedSet>,
+    ) -> Result<Value, TypedError> {
+        let Some(last) = last.filter(|l| !l.set.is_empty()) else {
+            return Ok(merged);
+        };
+        let last_set = self.ensure(&last.set);
+        // What every manager owns, per API version, named fields as members.
+        let mut owned: BTreeMap<&str, Set> = BTreeMap::new();
+        for vs in managers.values() {
+            let entry = owned.entry(&vs.api_version).or_default();
+            *entry = entry.union(&vs.set);
+        }
+        for set in owned.values_mut() {
+            *set = self.ensure(set);
+        }
+        // Nothing the applier owned is left unowned (it dropped nothing, or others own what it
+        // dropped): the steps below would remove items only to add them all back.
+        let unowned = owned
+            .values()
+            .fold(last_set.clone(), |rest, set| rest.difference(set));
+        if unowned.is_empty() {
+            return Ok(merged);
+        }
+        let merged_set = self.ensure(&self.field_set(&merged)?);
+        let pruned = self.remove(&merged, &last_set);
+        let pruned =
+            self.add_back_owned(&merged, &merged_set, pruned, &last.api_version, &owned)?;
+        self.add_back_dangling(&merged, &merged_set, &pruned, &last_set)
+    }
+
+    /// `addBackOwnedItems`: what any manager owns stays (`owned`: per API version, named
+    /// fields as members), the pruned version first.
+    fn add_back_owned(
+        &self,
+        merged: &Value,
+        merged_set: &Set,
+        mut pruned: Value,
+        pruned_version: &str,
+        owned: &BTreeMap<&str, Set>,
+    ) -> Result<Value, TypedError> {
+        let first = owned.get_key_value(pruned_version);
+        let rest = owned.iter().filter(|(v, _)| **v != pruned_version);
+        for (_, managed) in first.into_iter().chain(rest) {
+            let pruned_set = self.ensure(&self.field_set(&pruned)?);
+            let keep = pruned_set.union(managed);
+            pruned = self.remove(merged, &merged_set.difference(&keep));
+        }
+        Ok(pruned)
+    }
+
+    /// `addBackDanglingItems`: only what the applier owned last time may go. (`merged_set`
+    /// and `last` have their named fields as members already.)
+    fn add_back_dangling(
+        &self,
+        merged: &Value,
+        merged_set: &Set,
+        pruned: &Value,
+        last: &Set,
+    ) -> Result<Value, TypedError> {
+        let pruned_set = self.ensure(&self.field_set(pruned)?);
+        let gone = merged_set.difference(&pruned_set).intersection(last);
+        Ok(self.remove(merged, &gone))
+    }
+}
+
+fn exclude_cmp(cmp: Comparison, ignored: Option<&Set>) -> Comparison {
+    match ignored {
+        Some(set) => cmp.exclude_fields(set),
+        None => cmp,
+    }
+}
