@@ -10,6 +10,7 @@ pub mod list;
 mod marks;
 mod model;
 pub mod patch;
+pub mod project;
 mod replan;
 pub mod why;
 pub mod yaml;

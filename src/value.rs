@@ -172,6 +172,18 @@ impl Map {
         self.position(key).map(|i| &self.entries[i].1)
     }
 
+    /// The position of `key` and its value.
+    #[must_use]
+    pub fn get_full(&self, key: &str) -> Option<(usize, &Value)> {
+        self.position(key).map(|i| (i, &self.entries[i].1))
+    }
+
+    /// The entry at position `i` (insertion order).
+    #[must_use]
+    pub fn get_index(&self, i: usize) -> Option<(&Str, &Value)> {
+        self.entries.get(i).map(|(k, v)| (k, v))
+    }
+
     pub fn get_mut(&mut self, key: &str) -> Option<&mut Value> {
         self.position(key).map(|i| &mut self.entries[i].1)
     }

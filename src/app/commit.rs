@@ -127,7 +127,7 @@ pub fn annotation_preview(model: &Model) -> AnnotationPreview {
         masked,
         bytes,
         map_bytes,
-        next_apply_bytes: model.plan.annotation.len(),
+        next_apply_bytes: model.plan.annotation().len(),
         text,
     }
 }

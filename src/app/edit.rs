@@ -104,14 +104,15 @@ pub(super) fn refusal(model: &Model) -> Option<String> {
 fn selected_path(model: &Model) -> Result<FieldPath, String> {
     let field = model
         .current_field()
-        .and_then(|f| model.plan.fields.get(f))
+        .and_then(|f| model.plan.tree.nth(f))
         .ok_or("no field selected")?;
-    if field.path.0.is_empty() {
+    let path = model.plan.tree.field_path(field);
+    if path.0.is_empty() {
         return Err(
             "select a field: the whole object cannot be dropped or adopted (e edits it)".into(),
         );
     }
-    Ok(field.path.clone())
+    Ok(path)
 }
 
 /// `x`: drop the selected field from last-applied.
@@ -167,16 +168,10 @@ fn try_adopt(model: &mut Model) -> Result<String, String> {
 
 /// What the apply does at a path now, for the notice after an edit.
 fn now(model: &Model, path: &FieldPath) -> String {
-    let text = path.to_string();
-    model
-        .plan
-        .fields
-        .iter()
-        .find(|f| f.path.to_string() == text)
-        .map_or_else(
-            || "the apply no longer touches it".to_owned(),
-            |f| format!("the apply: {}", f.action.name()),
-        )
+    model.plan.tree.find(&path.0).map_or_else(
+        || "the apply no longer touches it".to_owned(),
+        |f| format!("the apply: {}", model.plan.tree.action(f).name()),
+    )
 }
 
 /// Make `doc` the last-applied document and plan again; remembered for undo.
@@ -257,16 +252,17 @@ pub fn edit_note(model: &Model) -> Option<String> {
         .edited
         .iter()
         .copied()
-        .find(|e| *e == id || model.paths.is_strict_ancestor(*e, id))?;
+        .find(|e| *e == id || model.plan.tree.is_strict_ancestor(*e, id))?;
     let where_ = if at == id {
         "here".to_owned()
     } else {
-        format!("at {}", model.paths.text(at))
+        format!("at {}", model.plan.path(at))
     };
     if model.secret && !model.reveal {
         return Some(format!("last-applied edited {where_} (not committed)"));
     }
-    let show = |doc: Option<&Value>| match doc.and_then(|d| model.paths.lookup(at, d)) {
+    let path = model.plan.tree.field_path(at);
+    let show = |doc: Option<&Value>| match doc.and_then(|d| path.lookup(d)) {
         None => "absent".to_owned(),
         Some(Value::Object(_)) => "{…}".to_owned(),
         Some(Value::Array(_)) => "[…]".to_owned(),

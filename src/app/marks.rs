@@ -1,11 +1,12 @@
-//! Which paths an edit of last-applied changed, and which lines of the last-applied pane carry
-//! the edit mark. Pure: two renders of the document (committed and edited) in, paths out.
+//! Which nodes an edit of last-applied changed, and which lines of the last-applied pane carry
+//! the edit mark. Pure: the two documents (committed and edited), both drawn on the plan's tree
+//! first, in; nodes out.
 
 use crate::value::Value;
 
 use super::model::Pane;
-use super::yaml::{ElemSeg, PathId, Paths, Seg, elem_step};
 use crate::engine::gofmt::{FastMap, FastSet};
+use crate::engine::plan::{FieldId, Seg, Tree};
 
 /// The topmost paths where `current` differs from `base`: changed scalars, added or removed
 /// fields, and containers that differ only as a whole (a reordered list).
@@ -15,34 +16,29 @@ use crate::engine::gofmt::{FastMap, FastSet};
 /// path up from the root was quadratic in long merge-keyed lists: 4.6 s after one edit of a
 /// 1 MB Deployment of 626 containers.)
 #[must_use]
-pub fn edited(
-    paths: &Paths,
-    lists: &FastMap<String, ElemSeg>,
-    base: Option<&Value>,
-    current: Option<&Value>,
-) -> Vec<PathId> {
+pub fn edited(tree: &Tree, base: Option<&Value>, current: Option<&Value>) -> Vec<FieldId> {
     let empty = Value::Object(crate::value::Map::new());
     // The root is compared field by field, even when one side is missing.
     let mut out = Vec::new();
-    let walk = Walk { paths, lists };
+    let walk = Walk { tree };
     walk.diff(
-        Paths::ROOT,
+        FieldId::ROOT,
         Some(base.unwrap_or(&empty)),
         Some(current.unwrap_or(&empty)),
         0,
         &mut out,
     );
-    let marked: FastSet<PathId> = out.iter().copied().collect();
-    let mut topmost: Vec<PathId> = marked
+    let marked: FastSet<FieldId> = out.iter().copied().collect();
+    let mut topmost: Vec<FieldId> = marked
         .iter()
         .copied()
         .filter(|id| {
-            let mut at = paths.parent(*id);
+            let mut at = tree.parent(*id);
             while let Some(p) = at {
                 if marked.contains(&p) {
                     return false;
                 }
-                at = paths.parent(p);
+                at = tree.parent(p);
             }
             true
         })
@@ -52,19 +48,18 @@ pub fn edited(
 }
 
 struct Walk<'a> {
-    paths: &'a Paths,
-    lists: &'a FastMap<String, ElemSeg>,
+    tree: &'a Tree,
 }
 
 impl Walk<'_> {
     /// Add the topmost differing paths at and under `id`; whether anything differs.
     fn diff(
         &self,
-        id: PathId,
+        id: FieldId,
         a: Option<&Value>,
         b: Option<&Value>,
         depth: usize,
-        out: &mut Vec<PathId>,
+        out: &mut Vec<FieldId>,
     ) -> bool {
         let below = depth < crate::document::MAX_DEPTH;
         match (a, b) {
@@ -74,7 +69,7 @@ impl Walk<'_> {
                 let keys = x.keys().chain(y.keys().filter(|k| !x.contains_key(k)));
                 for k in keys {
                     let (u, v) = (x.get(k), y.get(k));
-                    match self.paths.child_key_of(id, k) {
+                    match self.tree.child(id, &Seg::Key(k.as_str().into())) {
                         Some(child) => any |= self.diff(child, u, v, depth + 1, out),
                         None => pathless |= u != v,
                     }
@@ -86,16 +81,12 @@ impl Walk<'_> {
                 any || pathless
             }
             (Some(Value::Array(x)), Some(Value::Array(y))) if below => {
-                let elem = self
-                    .lists
-                    .get(self.paths.text(id))
-                    .cloned()
-                    .unwrap_or(ElemSeg::Index);
+                let elem = self.tree.elem_step(id);
                 let steps = |items: &[Value]| -> Vec<Seg> {
                     items
                         .iter()
                         .enumerate()
-                        .map(|(i, item)| elem_step(&elem, i, item))
+                        .map(|(i, item)| elem.step(i, item))
                         .collect()
                 };
                 let (sx, sy) = (steps(x), steps(y));
@@ -134,14 +125,14 @@ impl Walk<'_> {
 
     fn pair(
         &self,
-        id: PathId,
+        id: FieldId,
         s: &Seg,
         u: Option<&Value>,
         v: Option<&Value>,
         depth: usize,
-        out: &mut Vec<PathId>,
+        out: &mut Vec<FieldId>,
     ) -> bool {
-        match self.paths.child_of(id, s) {
+        match self.tree.child(id, s) {
             Some(child) => self.diff(child, u, v, depth + 1, out),
             None if u != v => {
                 out.push(id);
@@ -155,10 +146,10 @@ impl Walk<'_> {
 /// The lines of the (edited) last-applied pane to mark: each edited path's line, or for a
 /// removed path, the line of its nearest ancestor still there.
 #[must_use]
-pub fn lines(pane: &Pane, paths: &Paths, edited: &[PathId]) -> FastSet<u32> {
+pub fn lines(pane: &Pane, tree: &Tree, edited: &[FieldId]) -> FastSet<u32> {
     edited
         .iter()
-        .filter_map(|id| pane.locate(paths, *id).map(|(line, _)| line))
+        .filter_map(|id| pane.locate(tree, *id).map(|(line, _)| line))
         .collect()
 }
 
@@ -167,20 +158,40 @@ mod tests {
     use crate::json;
 
     use super::*;
-    use crate::app::yaml::{Render, render};
+    use crate::app::project::{Render, pane_lines};
+    use crate::engine::plan::{LastApplied, PlanInput, plan};
+    use crate::engine::schema::Schema;
 
-    /// The edited paths' texts, the two documents rendered first (as the model does).
+    /// A Pod with `fields` beside its name, and `containers` and `finalizers` (merged by
+    /// `name`, and as a set).
+    fn pod(fields: Value, containers: Value, finalizers: Value) -> Value {
+        let mut pod = json!({"apiVersion": "v1", "kind": "Pod",
+            "metadata": {"name": "p", "finalizers": finalizers},
+            "spec": {"containers": containers}});
+        if let (Value::Object(m), Value::Object(f)) = (&mut pod, fields) {
+            for (k, v) in f {
+                m.insert(k, v);
+            }
+        }
+        pod
+    }
+
+    /// The edited nodes' paths, on the tree of the plan of `current`, the two documents drawn
+    /// first (as the model does).
     fn edited_texts(base: &Value, current: &Value) -> Vec<String> {
-        let mut lists = FastMap::default();
-        lists.insert("c".to_owned(), ElemSeg::Merge("name".into()));
-        lists.insert("s".to_owned(), ElemSeg::Item);
-        let mut paths = Paths::new();
-        let how = Render::alone(&lists);
-        render(current, &mut paths, &how);
-        render(base, &mut paths, &how);
-        let mut out: Vec<String> = edited(&paths, &lists, Some(base), Some(current))
+        let input = PlanInput {
+            local: current,
+            live: None,
+            last_applied: LastApplied::FromLive,
+            namespace: None,
+            overwrite: true,
+        };
+        let mut tree = plan(&input, Schema::embedded()).map_or_else(|_| Tree::empty(), |p| p.tree);
+        pane_lines(current, &mut tree, &Render::alone());
+        pane_lines(base, &mut tree, &Render::alone());
+        let mut out: Vec<String> = edited(&tree, Some(base), Some(current))
             .iter()
-            .map(|id| paths.text(*id).to_owned())
+            .map(|id| tree.path(*id).to_string())
             .collect();
         out.sort();
         out
@@ -188,27 +199,27 @@ mod tests {
 
     #[test]
     fn the_topmost_changes_with_list_elements_paired_by_key() {
-        let base = json!({
-            "a": 1, "gone": {"x": 1}, "m": {"k": "v", "same": true},
-            "c": [{"name": "one", "v": 1}, {"name": "two", "v": 2}, {"name": "three", "v": 3}],
-            "s": ["p", "q"], "i": [1, 2, 3]
-        });
-        let current = json!({
-            "a": 2, "m": {"k": "w", "same": true, "new": {"deep": 1}},
-            "c": [{"name": "two", "v": 2}, {"name": "one", "v": 10}, {"name": "four"}],
-            "s": ["q", "p"], "i": [1, 2, 3]
-        });
+        let base = pod(
+            json!({"a": 1, "gone": {"x": 1}, "m": {"k": "v", "same": true}, "i": [1, 2, 3]}),
+            json!([{"name": "one", "v": 1}, {"name": "two", "v": 2}, {"name": "three", "v": 3}]),
+            json!(["p", "q"]),
+        );
+        let current = pod(
+            json!({"a": 2, "m": {"k": "w", "same": true, "new": {"deep": 1}}, "i": [1, 2, 3]}),
+            json!([{"name": "two", "v": 2}, {"name": "one", "v": 10}, {"name": "four"}]),
+            json!(["q", "p"]),
+        );
         assert_eq!(
             edited_texts(&base, &current),
             [
                 "a",
-                "c[name=four]",
-                "c[name=one].v",
-                "c[name=three]",
                 "gone",
                 "m.k",
                 "m.new",
-                "s",
+                "metadata.finalizers",
+                "spec.containers[name=four]",
+                "spec.containers[name=one].v",
+                "spec.containers[name=three]",
             ]
         );
     }

@@ -6,14 +6,12 @@ use crate::value::Value;
 use super::edit::EditState;
 use super::marks;
 use super::patch::{PatchDoc, patch_docs};
-use super::yaml::{self, ANNOTATION_WIDTH, DocLine, ElemSeg, PathId, Paths, Render, Side};
+use super::project::{self, ANNOTATION_WIDTH, Render, Side};
+use super::yaml::DocLine;
 use super::{Mode, Search, Source, is_change};
-use crate::engine::gofmt::{FastMap, FastSet, sprint};
-use crate::engine::plan::{Action, Plan, Seg as PlanSeg};
+use crate::engine::gofmt::{FastSet, sprint};
+use crate::engine::plan::{Action, Doc, FieldId, LAST_APPLIED, PathTexts, Plan, Tree};
 use crate::session::{Docs, Error as CliError};
-
-/// How the last-applied annotation's path ends.
-const ANNOTATION_PATH_TAIL: &str = "[\"kubectl.kubernetes.io/last-applied-configuration\"]";
 
 /// Absent in a `Vec<u32>` index.
 const NONE: u32 = u32::MAX;
@@ -45,6 +43,18 @@ impl PaneKind {
         }
     }
 
+    /// The plan's document the pane shows (the file's and the live object as the plan read
+    /// them: their items are where the plan's are).
+    #[must_use]
+    pub fn doc(self) -> Doc {
+        match self {
+            PaneKind::LastApplied => Doc::LastApplied,
+            PaneKind::Local => Doc::Local,
+            PaneKind::Live => Doc::Live,
+            PaneKind::Result => Doc::Result,
+        }
+    }
+
     /// What an empty pane means.
     #[must_use]
     pub fn absent(self) -> &'static str {
@@ -64,7 +74,7 @@ pub struct Pane {
     /// Does the document exist?
     pub present: bool,
     pub lines: Vec<DocLine>,
-    /// The first line of each path (by [`PathId`]), or `u32::MAX`.
+    /// The first line of each node (by [`FieldId`]), or `u32::MAX`.
     line_of: Vec<u32>,
     /// Indices of the lines folds leave visible, ascending.
     pub visible: Vec<u32>,
@@ -73,21 +83,36 @@ pub struct Pane {
 }
 
 impl Pane {
-    /// The line showing a path, or the nearest ancestor's line (`exact` false).
+    /// The line showing a node, or the nearest ancestor's line (`exact` false).
     #[must_use]
-    pub fn locate(&self, paths: &Paths, id: PathId) -> Option<(u32, bool)> {
+    pub fn locate(&self, tree: &Tree, id: FieldId) -> Option<(u32, bool)> {
         let mut at = Some(id);
         let mut exact = true;
         while let Some(i) = at {
-            if let Some(&line) = self.line_of.get(i as usize)
+            if let Some(&line) = self.line_of.get(i.index())
                 && line != NONE
             {
                 return Some((line, exact));
             }
             exact = false;
-            at = paths.parent(i);
+            at = tree.parent(i);
         }
         None
+    }
+
+    /// Note the first line of each node (`nodes`: how many the tree has).
+    fn index_lines(&mut self, nodes: usize) {
+        self.line_of = vec![NONE; nodes];
+        for (i, line) in self.lines.iter().enumerate() {
+            let i = u32::try_from(i).unwrap_or(NONE);
+            for id in std::iter::once(line.path).chain(line.also) {
+                if let Some(slot) = self.line_of.get_mut(id.index())
+                    && *slot == NONE
+                {
+                    *slot = i;
+                }
+            }
+        }
     }
 }
 
@@ -101,18 +126,13 @@ pub struct Model {
     pub docs: Docs,
     /// Edits of last-applied: options, the committed document, undo and redo.
     pub edit: EditState,
-    /// The paths where last-applied differs from the committed one (the topmost of each change).
-    pub edited: Vec<PathId>,
+    /// The nodes where last-applied differs from the committed one (the topmost of each change).
+    pub edited: Vec<FieldId>,
     /// The last-applied pane's lines that carry an edit mark.
     pub edit_lines: FastSet<u32>,
     /// A Secret: `data`/`stringData` are masked unless revealed.
     pub secret: bool,
-    pub paths: Paths,
     pub panes: Vec<Pane>,
-    /// Each plan field's path.
-    pub field_path: Vec<PathId>,
-    /// The plan field at each path, or `u32::MAX`.
-    field_at: Vec<u32>,
     /// Each plan field's first warning.
     pub field_warning: Vec<Option<usize>>,
     /// Fields `n`/`N` stop at: the deepest changes, and the tops of added/removed subtrees.
@@ -123,7 +143,7 @@ pub struct Model {
     pub cursor: usize,
     /// The focused pane (narrow layouts show only it).
     pub focus: usize,
-    pub folded: FastSet<PathId>,
+    pub folded: FastSet<FieldId>,
     pub why: bool,
     pub reveal: bool,
     pub mode: Mode,
@@ -135,8 +155,6 @@ pub struct Model {
     pub patches: Option<Vec<PatchDoc>>,
     /// How many fields have each action (in [`Action::ALL`] order).
     pub counts: [usize; 7],
-    /// How each list names its elements (for rendering a document aligned with the plan).
-    lists: FastMap<String, ElemSeg>,
     /// Last-applied differs from the committed one (`edit.base`), computed once per plan: the
     /// comparison walks both documents, and every frame asks.
     pub(super) pending_edits: bool,
@@ -165,14 +183,18 @@ impl Model {
         title: String,
         about: String,
         docs: Docs,
-        plan: Plan,
+        mut plan: Plan,
         edit: EditState,
         pending: bool,
     ) -> Model {
-        let mut paths = Paths::new();
-        let (field_path, lists) = intern_fields(&mut paths, &plan);
         let secret = crate::engine::secret::is_secret(&docs.local);
-        let last_applied = plan.last_applied.as_ref();
+        let Plan {
+            tree,
+            last_applied,
+            result,
+            ..
+        } = &mut plan;
+        let last_applied = last_applied.as_ref();
         let sources: [(PaneKind, Option<&Value>, Option<&Value>, Side); 4] = [
             (
                 PaneKind::LastApplied,
@@ -189,12 +211,12 @@ impl Model {
             (
                 PaneKind::Live,
                 docs.live.as_ref(),
-                Some(&plan.result),
+                Some(&*result),
                 Side::Before,
             ),
             (
                 PaneKind::Result,
-                Some(&plan.result),
+                Some(&*result),
                 docs.live.as_ref(),
                 Side::After,
             ),
@@ -204,7 +226,7 @@ impl Model {
             .iter()
             .map(|(kind, doc, counterpart, side)| {
                 let how = Render {
-                    lists: &lists,
+                    doc: Some(kind.doc()),
                     counterpart: *counterpart,
                     side: *side,
                     secret,
@@ -212,7 +234,7 @@ impl Model {
                     word_diff: *kind == PaneKind::Result,
                 };
                 let lines = doc.map_or_else(Vec::new, |d| {
-                    yaml::render_sized(d, &mut paths, &how, expected)
+                    project::pane_lines_sized(d, tree, &how, expected)
                 });
                 expected = expected.max(lines.len() + lines.len() / 16);
                 Pane {
@@ -225,70 +247,37 @@ impl Model {
                 }
             })
             .collect();
-        // The committed last-applied's paths too, so edits that removed something have a path
-        // (its lines are not kept: only the paths they intern).
+        // The committed last-applied's nodes too, so edits that removed something have a node
+        // (its lines are not kept: only the nodes they add).
         if let (Some(base), true) = (&edit.base, pending) {
             let how = Render {
-                lists: &lists,
+                doc: None,
                 counterpart: Some(&docs.local),
                 side: Side::Before,
                 secret,
                 annotation_width: ANNOTATION_WIDTH,
                 word_diff: false,
             };
-            yaml::render(base, &mut paths, &how);
+            project::pane_lines(base, tree, &how);
         }
         for pane in &mut panes {
-            pane.line_of = vec![NONE; paths.len()];
-            for (i, line) in pane.lines.iter().enumerate() {
-                let i = u32::try_from(i).unwrap_or(NONE);
-                for id in std::iter::once(line.path).chain(line.also) {
-                    if let Some(slot) = pane.line_of.get_mut(id as usize)
-                        && *slot == NONE
-                    {
-                        *slot = i;
-                    }
-                }
-            }
+            pane.index_lines(tree.node_count());
         }
-        let mut field_at = vec![NONE; paths.len()];
-        for (i, id) in field_path.iter().enumerate() {
-            if let Some(slot) = field_at.get_mut(*id as usize) {
-                *slot = u32::try_from(i).unwrap_or(NONE);
-            }
-        }
-        let mut field_warning = vec![None; plan.fields.len()];
-        for (w, warning) in plan.warnings.iter().enumerate() {
-            if let Some(i) = warning
-                .path
-                .as_deref()
-                .and_then(|p| paths.find(p))
-                .and_then(|id| field_at.get(id as usize))
-                .filter(|i| **i != NONE)
-                && let Some(slot) = field_warning.get_mut(*i as usize)
-            {
-                slot.get_or_insert(w);
-            }
-        }
-        let stops = stops(&plan, &field_path, &field_at, &paths);
-        let nav = (0..u32::try_from(plan.fields.len()).unwrap_or(NONE)).collect();
+        let field_warning = field_warnings(&plan);
+        let stops = stops(&plan.tree);
+        let nav = (0..u32::try_from(plan.tree.len()).unwrap_or(NONE)).collect();
         let mut counts = [0; 7];
-        for f in &plan.fields {
-            if let Some(i) = Action::ALL.iter().position(|a| *a == f.action) {
+        for action in plan.tree.actions() {
+            if let Some(i) = Action::ALL.iter().position(|a| *a == action) {
                 counts[i] += 1;
             }
         }
         let (edited, edit_lines) = if pending {
-            let edited = marks::edited(
-                &paths,
-                &lists,
-                edit.base.as_ref(),
-                plan.last_applied.as_ref(),
-            );
+            let edited = marks::edited(&plan.tree, edit.base.as_ref(), plan.last_applied.as_ref());
             let lines = panes
                 .iter()
                 .find(|p| p.kind == PaneKind::LastApplied)
-                .map(|p| marks::lines(p, &paths, &edited))
+                .map(|p| marks::lines(p, &plan.tree, &edited))
                 .unwrap_or_default();
             (edited, lines)
         } else {
@@ -303,10 +292,7 @@ impl Model {
             edited,
             edit_lines,
             secret,
-            paths,
             panes,
-            field_path,
-            field_at,
             field_warning,
             stops,
             nav,
@@ -320,7 +306,6 @@ impl Model {
             size: (80, 24),
             patches: None,
             pending_edits: pending,
-            lists,
             plan,
         }
     }
@@ -332,30 +317,23 @@ impl Model {
             return;
         };
         let how = Render {
-            lists: &self.lists,
+            doc: None,
             counterpart: self.docs.live.as_ref(),
             side: Side::After,
             secret: self.secret,
             annotation_width: ANNOTATION_WIDTH,
             word_diff: true,
         };
-        let lines = yaml::render(answer, &mut self.paths, &how);
-        let mut line_of = vec![NONE; self.paths.len()];
-        for (i, line) in lines.iter().enumerate() {
-            let i = u32::try_from(i).unwrap_or(NONE);
-            for id in std::iter::once(line.path).chain(line.also) {
-                if let Some(slot) = line_of.get_mut(id as usize)
-                    && *slot == NONE
-                {
-                    *slot = i;
-                }
-            }
-        }
+        let lines = project::pane_lines(answer, &mut self.plan.tree, &how);
+        let nodes = self.plan.tree.node_count();
         if let Some(pane) = self.panes.get_mut(index) {
             pane.lines = lines;
-            pane.line_of = line_of;
             pane.present = true;
             pane.server_answer = true;
+        }
+        // Every pane: the answer may have added nodes.
+        for pane in &mut self.panes {
+            pane.index_lines(nodes);
         }
         self.refold();
     }
@@ -366,44 +344,34 @@ impl Model {
         self.nav.get(self.cursor).map(|i| *i as usize)
     }
 
-    /// The selected path (the root when there are no fields).
+    /// The selected node (the root when there are no fields).
     #[must_use]
-    pub fn current_path(&self) -> PathId {
+    pub fn current_path(&self) -> FieldId {
         self.current_field()
-            .and_then(|f| self.field_path.get(f).copied())
-            .unwrap_or(Paths::ROOT)
+            .and_then(|f| self.plan.tree.nth(f))
+            .unwrap_or(FieldId::ROOT)
     }
 
-    /// The action shown for a path: its own field's, or its nearest ancestor's; and whether
+    /// The action shown for a node: its own field's, or its nearest ancestor's; and whether
     /// that field has a warning.
     #[must_use]
-    pub fn action_at(&self, id: PathId) -> Option<(Action, bool)> {
-        let mut at = Some(id);
-        while let Some(i) = at {
-            if let Some(&f) = self.field_at.get(i as usize)
-                && f != NONE
-            {
-                let f = f as usize;
-                let action = self.plan.fields.get(f)?.action;
-                let warned = self.field_warning.get(f).copied().flatten().is_some();
-                return Some((action, warned));
-            }
-            at = self.paths.parent(i);
-        }
-        None
+    pub fn action_at(&self, id: FieldId) -> Option<(Action, bool)> {
+        let f = self.field_of_path(id)?;
+        let action = self.plan.tree.action(self.plan.tree.nth(f)?);
+        let warned = self.field_warning.get(f).copied().flatten().is_some();
+        Some((action, warned))
     }
 
-    /// The plan field of a path, or of its nearest ancestor that is one.
+    /// The plan field of a node, or of its nearest ancestor that is one.
     #[must_use]
-    pub fn field_of_path(&self, id: PathId) -> Option<usize> {
+    pub fn field_of_path(&self, id: FieldId) -> Option<usize> {
+        let tree = &self.plan.tree;
         let mut at = Some(id);
         while let Some(i) = at {
-            if let Some(&f) = self.field_at.get(i as usize)
-                && f != NONE
-            {
-                return Some(f as usize);
+            if tree.is_field(i) {
+                return tree.position(i);
             }
-            at = self.paths.parent(i);
+            at = tree.parent(i);
         }
         None
     }
@@ -465,14 +433,14 @@ impl Model {
 
     /// Select a plan field, unfolding what hides it.
     pub(crate) fn select_field(&mut self, field: usize) {
-        let Some(&id) = self.field_path.get(field) else {
+        let Some(id) = self.plan.tree.nth(field) else {
             return;
         };
-        let hidden: Vec<PathId> = self
+        let hidden: Vec<FieldId> = self
             .folded
             .iter()
             .copied()
-            .filter(|f| self.paths.is_strict_ancestor(*f, id))
+            .filter(|f| self.plan.tree.is_strict_ancestor(*f, id))
             .collect();
         if !hidden.is_empty() {
             for f in hidden {
@@ -494,9 +462,10 @@ impl Model {
         let id = self.current_path();
         if !self.folded.remove(&id) {
             let has_children = self
-                .field_path
-                .get(field + 1)
-                .is_some_and(|next| self.paths.is_strict_ancestor(id, *next));
+                .plan
+                .tree
+                .nth(field + 1)
+                .is_some_and(|next| self.plan.tree.is_strict_ancestor(id, next));
             if !has_children {
                 self.notice = Some("nothing to fold here".into());
                 return;
@@ -512,18 +481,18 @@ impl Model {
         }
     }
 
-    fn hidden(&self, id: PathId) -> bool {
+    fn hidden(&self, id: FieldId) -> bool {
         !self.folded.is_empty()
             && self
                 .folded
                 .iter()
-                .any(|f| self.paths.is_strict_ancestor(*f, id))
+                .any(|f| self.plan.tree.is_strict_ancestor(*f, id))
     }
 
     /// Recompute what folds leave visible.
     pub(super) fn refold(&mut self) {
-        let nav: Vec<u32> = (0..self.field_path.len())
-            .filter(|f| !self.hidden(self.field_path[*f]))
+        let nav: Vec<u32> = (0..self.plan.tree.len())
+            .filter(|f| self.plan.tree.nth(*f).is_some_and(|id| !self.hidden(id)))
             .filter_map(|f| u32::try_from(f).ok())
             .collect();
         let visible: Vec<Vec<u32>> = self
@@ -566,20 +535,19 @@ impl Model {
         }
         let q = s.query.to_lowercase();
         let hit = |text: &str| text.to_lowercase().contains(&q);
+        let mut paths = PathTexts::default();
         for &f in &self.nav {
             let f = f as usize;
-            let Some(field) = self.plan.fields.get(f) else {
+            let Some(field) = self.plan.nth_field(f) else {
                 continue;
             };
-            let path = self.field_path.get(f).map_or("", |id| self.paths.text(*id));
+            let path = paths.next(&self.plan.tree, field.id);
             let value = |v: Option<&Value>| {
                 v.is_some_and(|v| !v.is_object() && !v.is_array() && hit(&sprint(v)))
             };
             // The annotation's value repeats the whole configuration: match its path only.
-            let annotation = path.ends_with(ANNOTATION_PATH_TAIL);
-            if hit(path)
-                || (!annotation && (value(field.result.as_ref()) || value(field.live.as_ref())))
-            {
+            let annotation = self.plan.tree.key(field.id) == Some(LAST_APPLIED);
+            if hit(path) || (!annotation && (value(field.result) || value(field.live))) {
                 s.matches.push(f);
             }
         }
@@ -594,15 +562,8 @@ impl Model {
     /// The field a warning concerns.
     #[must_use]
     pub fn warning_field(&self, warning: usize) -> Option<usize> {
-        self.field_warning
-            .iter()
-            .position(|w| *w == Some(warning))
-            .or_else(|| {
-                let path = self.plan.warnings.get(warning)?.path.as_deref()?;
-                let id = self.paths.find(path)?;
-                let f = *self.field_at.get(id as usize)?;
-                (f != NONE).then_some(f as usize)
-            })
+        let id = self.plan.warning_field(warning)?;
+        self.plan.tree.position(id)
     }
 
     pub(crate) fn ensure_patches(&mut self) {
@@ -617,83 +578,42 @@ impl Model {
     }
 }
 
-/// Every plan field's path id, interned step by step (the fields come parent first, so each
-/// reuses the steps it shares with the one before), and how each list names its elements
-/// (merge key, set item or position: the panes name their lines the same way).
-fn intern_fields(paths: &mut Paths, plan: &Plan) -> (Vec<PathId>, FastMap<String, ElemSeg>) {
-    let mut lists: FastMap<String, ElemSeg> = FastMap::default();
-    let mut ids = Vec::with_capacity(plan.fields.len());
-    paths.reserve(plan.fields.len());
-    let mut stack: Vec<PathId> = Vec::new();
-    let mut prev: &[PlanSeg] = &[];
-    for f in &plan.fields {
-        let segs = f.path.0.as_slice();
-        let common = segs.iter().zip(prev).take_while(|(a, b)| a == b).count();
-        stack.truncate(common);
-        for seg in segs.get(common..).unwrap_or_default() {
-            let parent = stack.last().copied().unwrap_or(Paths::ROOT);
-            let (id, elem) = match seg {
-                PlanSeg::Key(k) => (paths.child_key(parent, k), None),
-                PlanSeg::Merge { key, value } => (
-                    paths.child(
-                        parent,
-                        yaml::Seg::Merge {
-                            key: key.to_string(),
-                            value: value.to_string(),
-                        },
-                    ),
-                    Some(ElemSeg::Merge(key.to_string())),
-                ),
-                PlanSeg::Item(value) => (
-                    paths.child(parent, yaml::Seg::Item(value.to_string())),
-                    Some(ElemSeg::Item),
-                ),
-                PlanSeg::Index(i) => (
-                    paths.child(parent, yaml::Seg::Index(*i)),
-                    Some(ElemSeg::Index),
-                ),
-            };
-            if let Some(elem) = elem
-                && !lists.contains_key(paths.text(parent))
-            {
-                lists.insert(paths.text(parent).to_owned(), elem);
-            }
-            stack.push(id);
+/// Each plan field's first warning.
+fn field_warnings(plan: &Plan) -> Vec<Option<usize>> {
+    let mut first = vec![None; plan.tree.len()];
+    for w in 0..plan.warnings.len() {
+        if let Some(slot) = plan
+            .warning_field(w)
+            .and_then(|id| plan.tree.position(id))
+            .and_then(|f| first.get_mut(f))
+        {
+            slot.get_or_insert(w);
         }
-        ids.push(stack.last().copied().unwrap_or(Paths::ROOT));
-        prev = segs;
     }
-    (ids, lists)
+    first
 }
 
 /// Which fields `n`/`N` stop at.
-fn stops(plan: &Plan, field_path: &[PathId], field_at: &[u32], paths: &Paths) -> Vec<bool> {
-    let fields = &plan.fields;
-    let action_of_path = |id: PathId| {
-        field_at
-            .get(id as usize)
-            .filter(|f| **f != NONE)
-            .and_then(|f| fields.get(*f as usize))
-            .map(|f| f.action)
-    };
-    fields
-        .iter()
+fn stops(tree: &Tree) -> Vec<bool> {
+    let actions: Vec<Action> = tree.actions().collect();
+    let action_of = |id: FieldId| tree.is_field(id).then(|| tree.action(id));
+    tree.ids()
         .enumerate()
-        .map(|(i, f)| {
-            if !is_change(f.action) {
+        .map(|(i, id)| {
+            let action = tree.action(id);
+            if !is_change(action) {
                 return false;
             }
-            let id = field_path.get(i).copied().unwrap_or(Paths::ROOT);
-            if f.action == Action::Set {
-                let below = fields[i + 1..]
-                    .iter()
-                    .zip(&field_path[i + 1..])
-                    .take_while(|(_, p)| paths.is_strict_ancestor(id, **p));
-                return !below.into_iter().any(|(g, _)| is_change(g.action));
+            if action == Action::Set {
+                let below = tree
+                    .ids()
+                    .skip(i + 1)
+                    .zip(actions.iter().skip(i + 1))
+                    .take_while(|(p, _)| tree.is_strict_ancestor(id, *p));
+                return !below.into_iter().any(|(_, g)| is_change(*g));
             }
-            let parent = paths.parent(id).and_then(action_of_path);
-            parent != Some(f.action)
-                && !(f.action == Action::Clear && parent == Some(Action::Delete))
+            let parent = tree.parent(id).and_then(action_of);
+            parent != Some(action) && !(action == Action::Clear && parent == Some(Action::Delete))
         })
         .collect()
 }

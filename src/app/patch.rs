@@ -33,7 +33,7 @@ pub fn patch_docs(plan: &Plan, live: Option<&Value>, secret: bool, reveal: bool)
         }
         to_yaml(&v).lines().map(escape).collect()
     };
-    let sent = match (&plan.created, &plan.patch, plan.patch_type) {
+    let sent = match (plan.created(), &plan.patch, plan.patch_type) {
         (Some(created), _, _) => PatchDoc {
             tab: "patch",
             title: "create: kubectl POSTs the whole object (explicit nulls pruned)".into(),
@@ -86,7 +86,7 @@ pub fn patch_docs(plan: &Plan, live: Option<&Value>, secret: bool, reveal: bool)
             },
         ),
         None => {
-            let why = if plan.created.is_some() {
+            let why = if plan.created().is_some() {
                 "a create sends the whole object: there is no three-way merge"
             } else if plan.patch_type == Some(PatchType::Merge) {
                 "a JSON merge patch (custom resource) is computed in one step: no halves"

@@ -3,6 +3,7 @@
 //! secrets).
 
 use super::model::Model;
+use crate::engine::plan::Seg;
 use crate::session::{Docs, Error};
 
 impl Model {
@@ -28,16 +29,19 @@ impl Model {
         if rebase {
             self.edit.base.clone_from(&plan.last_applied);
         }
+        // The selected node and its ancestors, and the folds, as steps: found again in the new
+        // plan's tree.
+        let tree = &self.plan.tree;
         let mut trail = Vec::new();
         let mut at = Some(self.current_path());
         while let Some(id) = at {
-            trail.push(self.paths.text(id).to_owned());
-            at = self.paths.parent(id);
+            trail.push(tree.field_path(id).0);
+            at = tree.parent(id);
         }
-        let folded: Vec<String> = self
+        let folded: Vec<Vec<Seg>> = self
             .folded
             .iter()
-            .map(|id| self.paths.text(*id).to_owned())
+            .map(|id| tree.field_path(*id).0)
             .collect();
         let edit = std::mem::take(&mut self.edit);
         let pending = edit.base != plan.last_applied;
@@ -55,13 +59,16 @@ impl Model {
         next.size = self.size;
         next.notice = self.notice.take();
         next.mode = std::mem::take(&mut self.mode);
-        next.folded = folded.iter().filter_map(|t| next.paths.find(t)).collect();
+        next.folded = folded
+            .iter()
+            .filter_map(|t| next.plan.tree.find(t))
+            .collect();
         if !next.folded.is_empty() {
             next.refold();
         }
         let field = trail
             .iter()
-            .filter_map(|t| next.paths.find(t))
+            .filter_map(|t| next.plan.tree.find(t))
             .find_map(|id| next.field_of_path(id));
         if let Some(f) = field {
             next.select_field(f);

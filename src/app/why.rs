@@ -5,7 +5,7 @@
 use crate::value::Value;
 
 use crate::engine::jsonmerge::to_yaml;
-use crate::engine::plan::{FieldPlan, Plan, Seg};
+use crate::engine::plan::{Field, Plan, Seg};
 use crate::engine::secret;
 
 /// The patch at the field, as YAML lines (at most `max`), or a sentence saying why there is
@@ -15,24 +15,24 @@ use crate::engine::secret;
 /// The sentence, when the patch does not hold the field.
 pub fn patch_fragment(
     plan: &Plan,
-    field: &FieldPlan,
+    field: &Field<'_, '_>,
     mask: bool,
     max: usize,
 ) -> Result<Vec<String>, &'static str> {
     let Some(patch) = &plan.patch else {
-        return Err(if plan.created.is_some() {
+        return Err(if plan.created().is_some() {
             "no patch: the object is created (POST)"
         } else {
             "no patch: kubectl sends nothing"
         });
     };
-    let Some(v) = field.path.lookup(patch) else {
+    let path = plan.tree.field_path(field.id);
+    let Some(v) = path.lookup(patch) else {
         return Err("not in the patch: the patch leaves this field alone");
     };
     let mut v = bounded(v, max);
     if mask {
-        let keys: Vec<&str> = field
-            .path
+        let keys: Vec<&str> = path
             .0
             .iter()
             .map(|s| match s {

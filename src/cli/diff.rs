@@ -247,7 +247,7 @@ pub fn object_diff(pair: &Pair, plan: &Plan, opts: Options) -> ObjectDiff {
 /// The object as the server would answer kubectl diff's dry-run apply.
 fn merged_object(pair: &Pair, plan: &Plan) -> Value {
     let live = pair.live.as_ref().map(|l| &l.value);
-    let mut merged = plan.created.as_ref().unwrap_or(&plan.result).clone();
+    let mut merged = plan.created().unwrap_or(&plan.result).clone();
     merged_annotations(&mut merged, live);
     merged
 }

@@ -231,7 +231,7 @@ pub fn apply_request(
     dry_run: bool,
 ) -> Result<Option<Request>, ClusterError> {
     let query = write_query(validation, dry_run);
-    if let Some(created) = &plan.created {
+    if let Some(created) = plan.created() {
         return Ok(Some(Request {
             verb: Verb::Post,
             path: target.collection_path(),

@@ -84,6 +84,20 @@ pub fn write_pretty_at(v: &Value, out: &mut String, level: usize) -> Result<(), 
     )
 }
 
+/// [`to_string`] of `v` appended to `out`, as if `v` sat `level` levels deep (for the depth
+/// limit). For writers that lay out the outer levels themselves.
+pub fn write_compact_at(v: &Value, out: &mut String, level: usize) -> Result<(), GoJsonError> {
+    write_value(
+        v,
+        out,
+        Style {
+            sorted: true,
+            indent: false,
+        },
+        level,
+    )
+}
+
 fn write(v: &Value, style: Style) -> Result<String, GoJsonError> {
     let mut out = String::new();
     write_value(v, &mut out, style, 0)?;

@@ -50,6 +50,96 @@ pub fn to_yaml(v: &Value) -> String {
     e.out
 }
 
+/// YAML written a piece at a time, exactly as [`to_yaml`] writes the whole value: for writers
+/// that lay out the outer mappings and sequences themselves (the plan's fields are streamed,
+/// never one value). Mapping keys must come in go-yaml's order; `depth` arguments are the
+/// values' nesting in the whole document (for the depth limit).
+pub struct YamlOut {
+    e: Emitter,
+}
+
+impl Default for YamlOut {
+    fn default() -> Self {
+        YamlOut::new()
+    }
+}
+
+impl YamlOut {
+    #[must_use]
+    pub fn new() -> YamlOut {
+        YamlOut {
+            e: Emitter {
+                out: String::new(),
+                column: 0,
+                indent: -1,
+                indents: Vec::new(),
+                whitespace: true,
+                indention: true,
+            },
+        }
+    }
+
+    /// The text written so far (take it to hand it on: the writer's state is kept).
+    pub fn text(&mut self) -> &mut String {
+        &mut self.e.out
+    }
+
+    /// Open a (non-empty) mapping: the document's root, a mapping's value or a list item.
+    pub fn begin_mapping(&mut self) {
+        self.e.increase_indent(false, false);
+    }
+
+    pub fn end_mapping(&mut self) {
+        self.e.pop_indent();
+    }
+
+    /// A mapping's key; its value follows.
+    pub fn key(&mut self, key: &str) {
+        self.e.key(key);
+    }
+
+    /// A mapping's value.
+    pub fn value(&mut self, v: &Value, depth: usize) {
+        self.e.node(v, Ctx::MAPPING, depth);
+    }
+
+    /// A mapping's string value.
+    pub fn str_value(&mut self, s: &str) {
+        self.e.string(s, Ctx::MAPPING);
+    }
+
+    /// A mapping's plain value (`true`, `null`).
+    pub fn plain_value(&mut self, s: &str) {
+        self.e.scalar(s, Style::Plain, Ctx::MAPPING);
+    }
+
+    /// A mapping's empty list value, `[]`.
+    pub fn empty_list(&mut self) {
+        self.e.empty_flow("[", "]");
+    }
+
+    /// Open a (non-empty) list, a mapping's value.
+    pub fn begin_list(&mut self) {
+        let indentless = !self.e.indention;
+        self.e.increase_indent(false, indentless);
+    }
+
+    /// A list item's dash; the item follows.
+    pub fn item(&mut self) {
+        self.e.write_indent();
+        self.e.write_indicator("-", true, false, true);
+    }
+
+    pub fn end_list(&mut self) {
+        self.e.pop_indent();
+    }
+
+    /// End the document (its final line break).
+    pub fn finish(&mut self) {
+        self.e.write_indent();
+    }
+}
+
 /// Where a node is written (go-yaml's `*_context` flags).
 #[derive(Clone, Copy)]
 struct Ctx {
@@ -208,20 +298,25 @@ impl Emitter {
         let mut entries: Vec<(&crate::value::Str, &Value)> = map.iter().collect();
         entries.sort_by(|a, b| key_order(a.0, b.0));
         for (key, value) in entries {
-            self.write_indent();
-            let simple = key.len() <= SIMPLE_KEY_MAX && !analyze(key).multiline;
-            if simple {
-                self.string(key, Ctx::SIMPLE_KEY);
-                self.write_indicator(":", false, false, false);
-            } else {
-                self.write_indicator("?", true, false, true);
-                self.string(key, Ctx::MAPPING);
-                self.write_indent();
-                self.write_indicator(":", true, false, true);
-            }
+            self.key(key);
             self.node(value, Ctx::MAPPING, depth + 1);
         }
         self.pop_indent();
+    }
+
+    /// A mapping's key, up to its `:`.
+    fn key(&mut self, key: &str) {
+        self.write_indent();
+        let simple = key.len() <= SIMPLE_KEY_MAX && !analyze(key).multiline;
+        if simple {
+            self.string(key, Ctx::SIMPLE_KEY);
+            self.write_indicator(":", false, false, false);
+        } else {
+            self.write_indicator("?", true, false, true);
+            self.string(key, Ctx::MAPPING);
+            self.write_indent();
+            self.write_indicator(":", true, false, true);
+        }
     }
 
     fn scalar(&mut self, value: &str, requested: Style, ctx: Ctx) {

@@ -9,7 +9,9 @@
 mod annotation;
 mod fields;
 mod path;
+mod planned;
 mod tables;
+mod tree;
 mod warnings;
 
 use std::borrow::Cow;
@@ -21,9 +23,12 @@ pub use annotation::{
     ANNOTATIONS_LIMIT, LAST_APPLIED, annotations_size, encode as encode_annotation,
     of as annotation_of,
 };
-pub use fields::{Action, FieldPlan, FieldRef};
+pub use fields::{Action, FieldRef};
 pub use path::{FieldPath, PathText, Seg};
+pub use planned::Plan;
+use planned::Staged;
 pub use tables::{Cond, FieldKind, Presence, Reason, Row, Table};
+pub use tree::{Doc, ElemStep, Field, FieldId, Fields, PathOf, PathTexts, Tree};
 pub use warnings::{Code, Severity, Warning};
 
 use super::jsonmerge::{self, Precondition};
@@ -73,35 +78,6 @@ pub struct PlanInput<'a> {
     pub namespace: Option<&'a str>,
     /// `--overwrite` (default true).
     pub overwrite: bool,
-}
-
-/// The plan of one object.
-#[derive(Clone, Debug, Serialize)]
-#[serde(rename_all = "camelCase")]
-pub struct Plan {
-    /// `null` when nothing would be sent (unchanged, or a create).
-    pub patch_type: Option<PatchType>,
-    /// The PATCH body; `null` when nothing would be sent.
-    pub patch: Option<Value>,
-    /// The live object after the apply (the created object for a create).
-    pub result: Value,
-    /// The POST body of a create.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub created: Option<Value>,
-    /// Every field's action and why.
-    pub fields: Vec<FieldPlan>,
-    pub warnings: Vec<Warning>,
-    /// The new last-applied annotation, exactly as it would be stored.
-    pub annotation: String,
-    /// The last-applied configuration the plan started from (`null`: none).
-    #[serde(skip)]
-    pub last_applied: Option<Value>,
-    /// The local object as kubectl sends it (namespace filled, annotation set).
-    #[serde(skip)]
-    pub modified: Value,
-    /// The two halves of the three-way strategic merge patch (teaching view).
-    #[serde(skip)]
-    pub halves: Option<ThreeWay>,
 }
 
 /// Why there is no plan.
@@ -156,11 +132,11 @@ pub fn strategic_root<'s>(schema: &'s Schema, obj: &Value) -> Option<Meta<'s>> {
     schema.root_for_gvk(api_version, kind)
 }
 
-/// What to plan, but the local object: [`PlanInput`] without it, for [`stage_owned`].
+/// What to plan, but the local object: [`PlanInput`] without it, for [`plan_owned`].
 #[derive(Debug)]
 pub struct PlanContext<'a> {
     /// The live object; `None` when it does not exist (create).
-    pub live: Option<&'a Value>,
+    pub live: Option<Cow<'a, Value>>,
     pub last_applied: LastApplied<'a>,
     /// `-n`: the namespace to use when the file names none.
     pub namespace: Option<&'a str>,
@@ -176,7 +152,7 @@ impl<'a> PlanInput<'a> {
     #[must_use]
     pub fn context(&self) -> PlanContext<'a> {
         PlanContext {
-            live: self.live,
+            live: self.live.map(Cow::Borrowed),
             last_applied: self.last_applied,
             namespace: self.namespace,
             overwrite: self.overwrite,
@@ -203,147 +179,34 @@ impl LiveLastApplied {
     }
 }
 
+/// The fewest bytes of annotation a field takes (`"k":1,`): room is made for the annotation's
+/// length over this many fields (room not used costs no memory: the pages are never touched).
+const FIELD_BYTES: usize = 16;
+
 /// Documents whose new annotation is at least this long (about the local object's size) are
 /// planned on two threads where the work splits; below it a thread costs more than it saves.
 const PARALLEL_FROM: usize = 1 << 20;
-
-/// A plan but its fields: the documents, the patch, the result, and the warnings that do not
-/// come from the fields. [`Staged::fields`] walks the fields one by one (a large object has
-/// hundreds of thousands: a writer need not hold them all); [`Staged::into_plan`] makes the
-/// [`Plan`].
-#[derive(Debug)]
-pub struct Staged<'a, 's> {
-    meta: Option<Meta<'s>>,
-    mode: PatchType,
-    /// The new last-applied annotation, when `modified` does not hold it; empty when it does
-    /// (it is as long as the object: one copy is enough). See [`Staged::annotation`].
-    annotation: String,
-    /// The local object as kubectl sends it (namespace filled, annotation set).
-    pub modified: Value,
-    /// The live object as kubectl patches it (`None`: a create).
-    live: Option<Cow<'a, Value>>,
-    /// The last-applied configuration the plan started from (`None`: none).
-    pub last_applied: Option<Value>,
-    /// Which patch is sent; `None` when nothing would be sent (unchanged, or a create).
-    pub patch_type: Option<PatchType>,
-    /// The PATCH body; `None` when nothing would be sent.
-    pub patch: Option<Value>,
-    /// The live object after the apply; for a create, the created object (the POST body).
-    pub result: Value,
-    create: bool,
-    halves: Option<ThreeWay>,
-    /// The warnings found before the fields (the missing annotation).
-    before: Vec<Warning>,
-}
-
-impl Staged<'_, '_> {
-    /// Whether the documents are large enough to split the work between threads.
-    #[must_use]
-    pub fn is_large(&self) -> bool {
-        self.annotation().len() >= PARALLEL_FROM
-    }
-
-    /// The new last-applied annotation, exactly as it would be stored.
-    #[must_use]
-    pub fn annotation(&self) -> &str {
-        if self.annotation.is_empty() {
-            annotation::of(&self.modified).unwrap_or_default()
-        } else {
-            &self.annotation
-        }
-    }
-
-    /// The POST body of a create.
-    #[must_use]
-    pub fn created(&self) -> Option<&Value> {
-        self.create.then_some(&self.result)
-    }
-
-    /// Walk every field in order, handing each to `sink` as it is found; returns the plan's
-    /// warnings (all of them, in [`Plan::warnings`]' order).
-    pub fn fields<'v>(&'v self, sink: impl FnMut(FieldRef<'_, 'v>)) -> Vec<Warning> {
-        let docs = fields::Docs {
-            last_applied: self.last_applied.as_ref(),
-            local: Some(&self.modified),
-            live: self.live.as_deref(),
-            result: Some(&self.result),
-            patch: self.patch.as_ref(),
-        };
-        let lint_input = super::lint::LintInput {
-            local: &self.modified,
-            live: self.live.as_deref(),
-            last_applied: self.last_applied.as_ref(),
-            result: &self.result,
-            annotation: self.annotation(),
-            meta: self.meta,
-        };
-        // The lints read the documents only: they run beside the walk.
-        let (lint, from_fields) = smp::both(
-            self.is_large(),
-            || super::lint::check(&lint_input),
-            || fields::walk(&docs, self.meta, self.mode, sink),
-        );
-        if self.create {
-            // A create has no live object to warn about: the lints only.
-            return lint;
-        }
-        let mut warnings = self.before.clone();
-        warnings.extend(from_fields);
-        warnings.extend(lint);
-        warnings
-    }
-
-    /// The plan, with the fields and warnings [`Staged::fields`] gave.
-    #[must_use]
-    pub fn into_plan(self, fields: Vec<FieldPlan>, warnings: Vec<Warning>) -> Plan {
-        let annotation = if self.annotation.is_empty() {
-            self.annotation().to_owned()
-        } else {
-            self.annotation
-        };
-        let (result, created) = if self.create {
-            (self.result.clone(), Some(self.result))
-        } else {
-            (self.result, None)
-        };
-        Plan {
-            patch_type: self.patch_type,
-            patch: self.patch,
-            result,
-            created,
-            fields,
-            warnings,
-            annotation,
-            last_applied: self.last_applied,
-            modified: self.modified,
-            halves: self.halves,
-        }
-    }
-}
 
 /// Plan one object.
 ///
 /// # Errors
 /// [`PlanError`]: input mismatches, kubectl failures, `--overwrite=false` conflicts.
 pub fn plan(input: &PlanInput<'_>, schema: &Schema) -> Result<Plan, PlanError> {
-    let staged = stage_with(input.local.clone(), input.context(), schema, true)?;
-    let mut fields = Vec::new();
-    let warnings = staged.fields(|f| fields.push(f.into_owned()));
-    Ok(staged.into_plan(fields, warnings))
+    Ok(stage_with(input.local.clone(), input.context(), schema, true)?.into_plan())
 }
 
-/// Plan one object but its fields, taking the local object (it becomes the plan's modified
-/// document: no copy is made). The three-way patch's halves are not kept
-/// ([`Plan::halves`] is `None`).
+/// Plan one object, taking the local object and the live one (they become the plan's
+/// documents: no copy is made of what the context owns). The three-way patch's halves are not
+/// kept ([`Plan::halves`] is `None`).
 ///
 /// # Errors
 /// As [`plan`].
-pub fn stage_owned<'a, 's>(
+pub fn plan_owned(
     local: Value,
-    context: PlanContext<'a>,
-    schema: &'s Schema,
-) -> Result<Staged<'a, 's>, PlanError> {
-    stage_with(local, context, schema, false)
+    context: PlanContext<'_>,
+    schema: &Schema,
+) -> Result<Plan, PlanError> {
+    Ok(stage_with(local, context, schema, false)?.into_plan())
 }
 
 fn stage_with<'a, 's>(
@@ -369,11 +232,11 @@ fn stage_with<'a, 's>(
         staged.before.extend(nulls);
         return Ok(staged);
     };
-    check_same_object(local, live)?;
+    check_same_object(local, &live)?;
 
     let mut before = Vec::new();
     // The live object as kubectl patches it: copied only when the annotation is replaced.
-    let mut current = Cow::Borrowed(live);
+    let mut current = live;
     let original: Option<Value> = match input.last_applied {
         LastApplied::Given(doc) => {
             // As kubectl recorded it when it applied: with the namespace it applied to.
@@ -390,10 +253,10 @@ fn stage_with<'a, 's>(
             current = Cow::Owned(annotation::with_annotation(&current, &text));
             Some(doc)
         }
-        LastApplied::FromLive => match annotation::of(live) {
+        LastApplied::FromLive => match annotation::of(&current) {
             None => {
-                if !has_annotation_key(live) {
-                    before.push(Warning::missing_annotation(live));
+                if !has_annotation_key(&current) {
+                    before.push(Warning::missing_annotation(&current));
                 }
                 None
             }
@@ -593,7 +456,10 @@ fn prepare_local(
     let namespaced = match schema.is_namespaced(api_version, kind) {
         Some(n) => n,
         // Unknown kinds (custom resources): namespaced unless the live object says otherwise.
-        None => input.live.is_none_or(|live| !identity(live).2.is_empty()),
+        None => input
+            .live
+            .as_deref()
+            .is_none_or(|live| !identity(live).2.is_empty()),
     };
     if !namespaced {
         // cli-runtime's `FilterNamespace`: a cluster-scoped object loses the file's namespace
@@ -616,7 +482,11 @@ fn prepare_local(
         ));
     }
     if namespace.is_empty() {
-        let live_namespace = input.live.map(|l| identity(l).2).filter(|n| !n.is_empty());
+        let live_namespace = input
+            .live
+            .as_deref()
+            .map(|l| identity(l).2)
+            .filter(|n| !n.is_empty());
         let ns = input
             .namespace
             .or(live_namespace)

@@ -305,7 +305,7 @@ pub fn plan_one(written: &Written, locals: &Locals) -> Planned {
         },
     );
     let differs_at = plan.as_ref().ok().map(|p| {
-        let planned = p.created.as_ref().unwrap_or(&p.result);
+        let planned = p.created().unwrap_or(&p.result);
         let mut at = Vec::new();
         differences(&comparable(planned), &comparable(merged), "", &mut at);
         at

@@ -152,8 +152,8 @@ impl Summary {
     #[must_use]
     pub fn of_plan(plan: &Plan) -> Summary {
         let (mut add, mut set, mut clear, mut delete) = (0, 0, 0, 0);
-        for f in &plan.fields {
-            match f.action {
+        for action in plan.tree.actions() {
+            match action {
                 Action::Add => add += 1,
                 Action::Set => set += 1,
                 Action::Clear => clear += 1,
@@ -169,7 +169,7 @@ impl Summary {
         }
         codes.sort_by_key(|c| Reverse(c.severity()));
         Summary {
-            op: match (&plan.created, plan.patch_type) {
+            op: match (plan.created(), plan.patch_type) {
                 (Some(_), _) => Op::Create,
                 (None, Some(t)) => Op::Patch(t),
                 (None, None) => Op::Unchanged,

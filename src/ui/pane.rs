@@ -22,7 +22,7 @@ pub fn inner(rect: Rect) -> Rect {
 
 /// The selected line of a pane (if any) and whether it shows the path itself.
 fn target(model: &Model, pane: &Pane) -> Option<(u32, bool)> {
-    pane.locate(&model.paths, model.current_path())
+    pane.locate(&model.plan.tree, model.current_path())
 }
 
 /// The first visible line shown, so that the selected line sits a third of the way down.

@@ -14,7 +14,7 @@ use crate::theme::{self, Theme};
 pub fn header(model: &Model, theme: &Theme, area: Rect, buf: &mut Buffer) {
     buf.set_style(area, theme.header);
     let plan = &model.plan;
-    let what = match (&plan.created, plan.patch_type) {
+    let what = match (plan.created(), plan.patch_type) {
         (Some(_), _) => "create",
         (None, Some(PatchType::Strategic)) => "PATCH strategic",
         (None, Some(PatchType::Merge)) => "PATCH merge",
@@ -36,14 +36,14 @@ pub fn header(model: &Model, theme: &Theme, area: Rect, buf: &mut Buffer) {
     if !plan.warnings.is_empty() {
         counts.push_str(&format!(" {}{}", theme::WARNING_GLYPH, plan.warnings.len()));
     }
-    let path = model.paths.text(model.current_path());
+    let path = model.plan.path(model.current_path()).to_string();
     let text = format!(
         " applyscope │ {} │ {what} │{counts} │ {}",
         safe(&model.title),
         if path.is_empty() {
             "(object)".to_owned()
         } else {
-            safe(path)
+            safe(&path)
         }
     );
     buf.set_stringn(area.x, area.y, text, area.width as usize, theme.header);

@@ -11,13 +11,13 @@ use crate::app::{Model, why};
 use crate::theme::{self, Theme};
 
 pub fn render(model: &Model, theme: &Theme, area: Rect, buf: &mut Buffer) {
-    let Some(field) = model.current_field().and_then(|f| model.plan.fields.get(f)) else {
+    let Some(field) = model.current_field().and_then(|f| model.plan.nth_field(f)) else {
         Paragraph::new("no fields")
             .block(Block::default().borders(Borders::ALL).title(" why "))
             .render(area, buf);
         return;
     };
-    let path = safe(&field.path.to_string());
+    let path = safe(&model.plan.path(field.id).to_string());
     let block = Block::default()
         .borders(Borders::ALL)
         .border_style(theme.border)
@@ -116,7 +116,7 @@ pub fn render(model: &Model, theme: &Theme, area: Rect, buf: &mut Buffer) {
     } else {
         lines.extend(table);
     }
-    let fragment = fragment_lines(model, field, theme);
+    let fragment = fragment_lines(model, &field, theme);
     match right {
         Some(right) => {
             Paragraph::new(lines).render(left, buf);
@@ -145,7 +145,7 @@ fn wrapped_rows(lines: &[Line<'_>], width: u16) -> usize {
 
 fn fragment_lines<'a>(
     model: &Model,
-    field: &crate::engine::plan::FieldPlan,
+    field: &crate::engine::plan::Field<'_, '_>,
     theme: &Theme,
 ) -> Vec<Line<'a>> {
     let mask = model.secret && !model.reveal;

@@ -30,10 +30,12 @@ fn expected(case: &str) -> Value {
 
 /// Select a plan field by its path text.
 fn select(h: &mut Harness, path: &str) {
+    let steps: applyscope::engine::plan::FieldPath = path.parse().unwrap();
     let id = h
         .model
-        .paths
-        .find(path)
+        .plan
+        .tree
+        .find(&steps.0)
         .unwrap_or_else(|| panic!("no path {path}"));
     let field = h.model.field_of_path(id).unwrap();
     let pane = h.model.focus;
@@ -46,13 +48,12 @@ fn last_applied(h: &Harness) -> Value {
 }
 
 fn action(h: &Harness, path: &str) -> Action {
-    h.model
-        .plan
-        .fields
-        .iter()
-        .find(|f| f.path.to_string() == path)
-        .unwrap_or_else(|| panic!("no field {path}"))
-        .action
+    let steps: applyscope::engine::plan::FieldPath = path.parse().unwrap();
+    let tree = &h.model.plan.tree;
+    tree.action(
+        tree.find(&steps.0)
+            .unwrap_or_else(|| panic!("no field {path}")),
+    )
 }
 
 fn notice(h: &Harness) -> String {
@@ -139,11 +140,11 @@ fn x_drops_replicas_and_the_plan_is_recomputed_keeping_the_view() {
     );
     assert!(last_applied(&h).pointer("/spec/replicas").is_none());
     assert!(h.model.edits_pending());
-    let edited: Vec<&str> = h
+    let edited: Vec<String> = h
         .model
         .edited
         .iter()
-        .map(|id| h.model.paths.text(*id))
+        .map(|id| h.model.plan.path(*id).to_string())
         .collect();
     assert_eq!(edited, ["spec.replicas"]);
     // The view is kept: cursor, focus, why panel.

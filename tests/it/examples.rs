@@ -6,7 +6,7 @@ use std::collections::BTreeSet;
 use std::path::Path;
 
 use applyscope::document::parse_documents;
-use applyscope::engine::plan::{Action, Code, FieldPlan, LAST_APPLIED, Plan};
+use applyscope::engine::plan::{Action, Code, Field, FieldPath, LAST_APPLIED, Plan};
 use applyscope::examples::{EXAMPLES, Example, find};
 use applyscope::json;
 use applyscope::session::Docs;
@@ -35,16 +35,17 @@ fn plan_named(name: &str) -> Plan {
     plan_of(find(name).unwrap_or_else(|| panic!("no example {name}")))
 }
 
-fn field<'p>(p: &'p Plan, path: &str) -> &'p FieldPlan {
-    p.fields
-        .iter()
-        .find(|f| f.path.to_string() == path)
+fn field<'p>(p: &'p Plan, path: &str) -> Field<'p, 'p> {
+    let steps: FieldPath = path.parse().unwrap();
+    p.tree
+        .find(&steps.0)
+        .and_then(|id| p.field(id))
         .unwrap_or_else(|| {
             panic!(
                 "no field {path} in {:#?}",
-                p.fields
-                    .iter()
-                    .map(|f| f.path.to_string())
+                p.tree
+                    .ids()
+                    .map(|id| p.path(id).to_string())
                     .collect::<Vec<_>>()
             )
         })
@@ -53,10 +54,10 @@ fn field<'p>(p: &'p Plan, path: &str) -> &'p FieldPlan {
 /// A field's action, table and row: `(action, "primitive" | "map" | "listElement", row)`.
 fn why(p: &Plan, path: &str) -> (Action, String, &'static str) {
     let f = field(p, path);
-    (f.action, table_name(f), f.reason.row().action)
+    (f.action, table_name(&f), f.reason.row().action)
 }
 
-fn table_name(f: &FieldPlan) -> String {
+fn table_name(f: &Field<'_, '_>) -> String {
     f.reason.table().name().to_owned()
 }
 
@@ -170,13 +171,13 @@ fn every_example_agrees_with_kubectl() {
         );
         assert_eq!(p.result, k["result"], "{}: result", e.name);
         assert_eq!(
-            p.created.clone().unwrap_or(Value::Null),
+            p.created().cloned().unwrap_or(Value::Null),
             k.get("created").cloned().unwrap_or(Value::Null),
             "{}: created",
             e.name
         );
         let sent = k["result"]["metadata"]["annotations"][LAST_APPLIED].as_str();
-        assert_eq!(Some(p.annotation.as_str()), sent, "{}: annotation", e.name);
+        assert_eq!(Some(p.annotation()), sent, "{}: annotation", e.name);
         // kubectl's only warning is the missing annotation.
         assert_eq!(
             k["kubectl_stderr"]
@@ -371,7 +372,7 @@ fn strategy_recreate_retainkeys() {
     // The row alone says "keep"; $retainKeys clears it.
     let ru = field(&p, "spec.strategy.rollingUpdate");
     assert_eq!(
-        (ru.action, table_name(ru), ru.reason.row().action),
+        (ru.action, table_name(&ru), ru.reason.row().action),
         (Action::Clear, MAP.into(), NOTHING)
     );
     assert_eq!(ru.reason.directive.as_deref(), Some("$retainKeys"));
@@ -600,8 +601,8 @@ fn create_service() {
             == 1
     );
     let p = plan_of(e);
-    assert!(p.patch.is_none() && p.created.is_some());
-    assert!(p.fields.iter().all(|f| f.action == Action::Add));
+    assert!(p.patch.is_none() && p.created().is_some());
+    assert!(p.fields().all(|f| f.action == Action::Add));
     assert_eq!(
         why(&p, "spec.selector"),
         (Action::Add, MAP.into(), SET_LOCAL)
@@ -626,8 +627,9 @@ fn examples_cover_every_table_row_and_action() {
     let mut rows: BTreeSet<(String, &'static str)> = BTreeSet::new();
     let mut actions: BTreeSet<&'static str> = BTreeSet::new();
     for e in EXAMPLES {
-        for f in &plan_of(e).fields {
-            rows.insert((table_name(f), f.reason.row().action));
+        let p = plan_of(e);
+        for f in p.fields() {
+            rows.insert((table_name(&f), f.reason.row().action));
             actions.insert(f.action.name());
         }
     }
@@ -667,8 +669,8 @@ fn hpa_handover() {
     assert_eq!(
         (
             replicas.action,
-            replicas.live.clone(),
-            replicas.result.clone()
+            replicas.live.cloned(),
+            replicas.result.cloned()
         ),
         (Action::Set, Some(7.into()), Some(3.into()))
     );
@@ -688,7 +690,7 @@ fn hpa_handover() {
     let after = compute(&docs, None, true).unwrap();
     let replicas = field(&after, "spec.replicas");
     assert_eq!(
-        (replicas.action, replicas.result.clone()),
+        (replicas.action, replicas.result.cloned()),
         (Action::Retain, Some(7.into()))
     );
     // Without the drop from last-applied, removing it from the file would clear it.

@@ -518,7 +518,7 @@ fn a_create_an_object_without_annotation_and_a_pruned_object() {
     assert_eq!(planned[0].differs_at.as_deref(), Some(&[][..]));
     // A create: local is all of MERGED.
     assert!(planned[1].note().starts_with("a create"));
-    assert!(planned[1].plan.as_ref().unwrap().created.is_some());
+    assert!(planned[1].plan.as_ref().unwrap().created().is_some());
     // Pruned: no plan, said so.
     assert!(planned[2].note().contains("--prune would delete it"));
     let (code, out, err) = crate::support::run_bin(

@@ -126,7 +126,7 @@ fn lint_examples_agree_with_kubectl() {
             .map_or(Value::Null, |t| Value::from(t.content_type()));
         assert_eq!(patch_type, e["patch_type"], "{name}");
         assert_eq!(p.patch.clone().unwrap_or(Value::Null), e["patch"], "{name}");
-        match &p.created {
+        match p.created() {
             Some(created) => assert_eq!(created, &e["created"], "{name}"),
             None => assert_eq!(p.result, e["result"], "{name}"),
         }
@@ -231,5 +231,5 @@ fn the_large_example_stays_small_on_disk() {
     let size = std::fs::metadata(dir.join("local.yaml")).unwrap().len();
     assert!(size < 10_000, "{size}");
     let p = plan_of(&dir);
-    assert!(p.annotation.len() > 262_144, "{}", p.annotation.len());
+    assert!(p.annotation().len() > 262_144, "{}", p.annotation().len());
 }

@@ -121,11 +121,13 @@ fn check_lib(case: &Case) -> Result<(), String> {
             serde_json::to_string(&e["patch"]).unwrap()
         ));
     }
-    if p.created.clone().unwrap_or(Value::Null) != e.get("created").cloned().unwrap_or(Value::Null)
+    if p.created().cloned().unwrap_or(Value::Null)
+        != e.get("created").cloned().unwrap_or(Value::Null)
     {
         return Err(format!(
             "created differs:\n  ours   {:?}\n  kubectl {}",
-            p.created, e["created"]
+            p.created(),
+            e["created"]
         ));
     }
     if p.result != e["result"] {
@@ -139,11 +141,11 @@ fn check_lib(case: &Case) -> Result<(), String> {
         .as_str()
         .or_else(|| e["created"]["metadata"]["annotations"][plan::LAST_APPLIED].as_str());
     if let Some(sent) = sent
-        && sent != p.annotation
+        && sent != p.annotation()
     {
         return Err(format!(
             "annotation bytes differ:\n  ours   {:?}\n  kubectl {sent:?}",
-            p.annotation
+            p.annotation()
         ));
     }
     check_fields_agree(&p).map_err(|m| format!("fields disagree with the result: {m}"))
@@ -153,24 +155,25 @@ fn check_lib(case: &Case) -> Result<(), String> {
 /// unchanged, add present.
 fn check_fields_agree(p: &plan::Plan) -> Result<(), String> {
     use plan::Action::*;
-    for f in &p.fields {
-        let in_result = f.path.lookup(&p.result);
+    for f in p.fields() {
+        let path = p.tree.field_path(f.id);
+        let in_result = path.lookup(&p.result);
         match f.action {
             Clear | Delete if in_result.is_some() => {
-                return Err(format!("{} is {:?} but in the result", f.path, f.action));
+                return Err(format!("{} is {:?} but in the result", path, f.action));
             }
             Add | Set | Retain | Keep | Unchanged
                 if in_result.is_none() && f.reason.presence().in_live | (f.action == Add) =>
             {
                 return Err(format!(
                     "{} is {:?} but absent from the result",
-                    f.path, f.action
+                    path, f.action
                 ));
             }
             _ => {}
         }
         if matches!(f.action, Retain | Unchanged) && f.live != f.result {
-            return Err(format!("{} is {:?} but changes", f.path, f.action));
+            return Err(format!("{} is {:?} but changes", path, f.action));
         }
     }
     Ok(())

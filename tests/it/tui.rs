@@ -33,7 +33,11 @@ fn harness_of(last_applied: Option<&str>, local: &str, live: Option<&str>) -> Ha
 }
 
 fn field_action(h: &Harness) -> Action {
-    h.model.plan.fields[h.model.current_field().unwrap()].action
+    h.model
+        .plan
+        .nth_field(h.model.current_field().unwrap())
+        .unwrap()
+        .action
 }
 
 // ---- key scripts ------------------------------------------------------------------------

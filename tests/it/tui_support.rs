@@ -66,7 +66,7 @@ impl Harness {
 
     /// The selected path's text.
     pub fn path(&self) -> String {
-        self.model.paths.text(self.model.current_path()).to_owned()
+        self.model.plan.path(self.model.current_path()).to_string()
     }
 
     pub fn buffer(&self) -> Buffer {

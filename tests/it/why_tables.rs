@@ -64,12 +64,11 @@ const FIELDS: [(&str, &str, &str, Table); 9] = [
 fn selected(example: &str, path: &str, size: (u16, u16)) -> Harness {
     let mut h = Harness::example(example);
     h.resize(size.0, size.1);
-    let field = h
-        .model
-        .plan
-        .fields
-        .iter()
-        .position(|f| f.path.to_string() == path)
+    let steps: applyscope::engine::plan::FieldPath = path.parse().unwrap();
+    let tree = &h.model.plan.tree;
+    let field = tree
+        .find(&steps.0)
+        .and_then(|id| tree.position(id))
         .unwrap_or_else(|| panic!("{example}: no field {path}"));
     let pane = h.model.focus;
     h.send(Message::Select { pane, field });
@@ -95,7 +94,8 @@ fn why_panel(screen: &str) -> String {
 fn why_panel_shows_every_table_with_its_deciding_row() {
     for (name, example, path, table) in FIELDS {
         let h = selected(example, path, (100, 40));
-        let reason = &h.model.plan.fields[h.model.current_field().unwrap()].reason;
+        let field = h.model.plan.nth_field(h.model.current_field().unwrap());
+        let reason = field.unwrap().reason;
         assert_eq!(reason.table(), table, "{path}");
         let panel = why_panel(&h.text());
         // The row's action, as far as the first line holds it.

@@ -1,22 +1,19 @@
-//! `plan -o json` written straight from the [`Plan`], without a `crate::value::Value` copy of it.
+//! `plan -o json` (and the many-object JSON lines) written straight from the [`Plan`], a field
+//! at a time, without a `crate::value::Value` copy of it.
 //!
-//! The output is byte for byte what `gojson::to_string_pretty(&crate::value::to_value(plan))`
-//! gives (Go's `json.MarshalIndent` of the plan: keys sorted by bytes, two-space indent, empty
-//! `[]`/`{}` compact); the test below holds the two equal on every built-in example. At 10 MB the
-//! plan has about 500,000 fields, and the `Value` copy cost 40 % of the heap and a quarter of the
-//! time. The text is written out in chunks, so the whole output (about 270 MB there) is never
-//! held at once either.
+//! The output is byte for byte what Go's `json.MarshalIndent` (or `json.Marshal`, for JSON lines)
+//! of the plan gives: keys sorted by bytes, two-space indent, empty `[]`/`{}` compact; the tests
+//! below hold it equal to gojson's writing of the plan as one value on every built-in example.
+//! At 10 MB the plan has about 500,000 fields; the text (about 270 MB there) is written out in
+//! chunks, never held whole.
 
-use std::borrow::Cow;
-use std::fmt::Write as _;
 use std::io::Write;
 
-use crate::value::Value;
+use crate::value::{Map, Value};
 
+use super::entries::{self, Scalar};
 use crate::engine::gojson::{self, GoJsonError};
-use crate::engine::plan::{
-    Action, FieldRef, PatchType, PathText, Plan, Reason, Seg, Staged, Warning,
-};
+use crate::engine::plan::{Field, PathTexts, Plan, Reason, Warning};
 
 /// Write buffered text to the sink once it holds this much.
 const CHUNK: usize = 1 << 16;
@@ -37,14 +34,33 @@ pub enum WriteError {
 struct Out<'w, W: Write> {
     buf: String,
     sink: &'w mut W,
-    /// Where a field's path is written before it is quoted (no allocation per field).
-    scratch: String,
+    /// Indented (`MarshalIndent`), or compact (`Marshal`).
+    pretty: bool,
     /// A write that failed where no error could be returned ([`Out::string`]): reported by
     /// the next flush.
     failed: Option<std::io::Error>,
 }
 
-impl<W: Write> Out<'_, W> {
+impl<'w, W: Write> Out<'w, W> {
+    fn new(sink: &'w mut W, pretty: bool) -> Self {
+        Out {
+            buf: String::with_capacity(CHUNK * 2),
+            sink,
+            pretty,
+            failed: None,
+        }
+    }
+
+    /// Hand what is left to the sink.
+    fn finish(mut self) -> Result<(), WriteError> {
+        if let Some(e) = self.failed.take() {
+            return Err(e.into());
+        }
+        self.sink.write_all(self.buf.as_bytes())?;
+        self.sink.flush()?;
+        Ok(())
+    }
+
     fn flush_if_full(&mut self) -> Result<(), WriteError> {
         if let Some(e) = self.failed.take() {
             return Err(e.into());
@@ -57,6 +73,9 @@ impl<W: Write> Out<'_, W> {
     }
 
     fn newline(&mut self, level: usize) {
+        if !self.pretty {
+            return;
+        }
         self.buf.push('\n');
         for _ in 0..level {
             self.buf.push_str("  ");
@@ -71,7 +90,7 @@ impl<W: Write> Out<'_, W> {
         *first = false;
         self.newline(level);
         gojson::write_string(name, &mut self.buf);
-        self.buf.push_str(": ");
+        self.buf.push_str(if self.pretty { ": " } else { ":" });
     }
 
     /// `v` as [`gojson::write_pretty_at`] writes it, handed to the sink as it goes: the result
@@ -102,14 +121,15 @@ impl<W: Write> Out<'_, W> {
                     }
                     self.newline(level + 1);
                     gojson::write_string(key, &mut self.buf);
-                    self.buf.push_str(": ");
+                    self.buf.push_str(if self.pretty { ": " } else { ":" });
                     self.value(item, level + 1)?;
                 }
                 self.newline(level);
                 self.buf.push('}');
             }
             Value::String(s) => self.string(s),
-            _ => gojson::write_pretty_at(v, &mut self.buf, level)?,
+            _ if self.pretty => gojson::write_pretty_at(v, &mut self.buf, level)?,
+            _ => gojson::write_compact_at(v, &mut self.buf, level)?,
         }
         self.flush_if_full()
     }
@@ -154,43 +174,11 @@ impl<W: Write> Out<'_, W> {
         }
     }
 
-    fn bool(&mut self, b: bool) {
-        self.buf.push_str(if b { "true" } else { "false" });
-    }
-}
-
-/// The parts of a plan written around its fields.
-struct Parts<'p> {
-    annotation: &'p str,
-    created: Option<&'p Value>,
-    patch: Option<&'p Value>,
-    patch_type: Option<PatchType>,
-    result: &'p Value,
-}
-
-/// A field's path: its steps, or their text.
-enum PathArg<'a> {
-    Segs(&'a [Seg]),
-    Text(&'a str),
-}
-
-/// One field as written.
-struct FieldView<'a> {
-    path: PathArg<'a>,
-    action: Action,
-    reason: &'a Reason,
-    live: Option<&'a Value>,
-    result: Option<&'a Value>,
-}
-
-impl<'a> FieldView<'a> {
-    fn of(f: &'a FieldRef<'_, '_>) -> FieldView<'a> {
-        FieldView {
-            path: PathArg::Segs(f.path),
-            action: f.action,
-            reason: &f.reason,
-            live: f.live,
-            result: f.result,
+    fn scalar(&mut self, v: &Scalar<'_>) {
+        match v {
+            Scalar::Str(s) => self.string(s),
+            Scalar::Text(s) => self.string(s),
+            Scalar::Bool(b) => self.buf.push_str(if *b { "true" } else { "false" }),
         }
     }
 }
@@ -200,260 +188,186 @@ impl<'a> FieldView<'a> {
 /// # Errors
 /// [`WriteError`]: the sink failed, or a value nests too deep to write.
 pub fn write(p: &Plan, sink: &mut impl Write) -> Result<(), WriteError> {
-    let parts = Parts {
-        annotation: &p.annotation,
-        created: p.created.as_ref(),
-        patch: p.patch.as_ref(),
-        patch_type: p.patch_type,
-        result: &p.result,
-    };
-    write_with(&parts, sink, |emit| {
-        for f in &p.fields {
-            emit(FieldView {
-                path: PathArg::Segs(&f.path.0),
-                action: f.action,
-                reason: &f.reason,
-                live: f.live.as_ref(),
-                result: f.result.as_ref(),
-            });
-        }
-        Cow::Borrowed(&p.warnings)
-    })
+    let mut out = Out::new(sink, true);
+    plan(&mut out, p, 0)?;
+    out.buf.push('\n');
+    out.finish()
 }
 
-/// [`write`] the plan a [`Staged`] makes, each field written as the walk finds it: the fields
-/// (about 500,000 at 10 MB) are never held.
+/// Write one object's line of the many-object output (JSON lines): `entry`'s keys with the
+/// plan's under `plan`, when there is one, compact (with the final newline).
 ///
 /// # Errors
 /// As [`write`].
-pub fn write_staged(s: &Staged<'_, '_>, sink: &mut impl Write) -> Result<(), WriteError> {
-    let parts = Parts {
-        annotation: s.annotation(),
-        created: s.created(),
-        patch: s.patch.as_ref(),
-        patch_type: s.patch_type,
-        result: &s.result,
-    };
-    if s.is_large() {
-        return write_with(&parts, sink, |emit| Cow::Owned(pipelined(s, emit)));
+pub fn write_entry(entry: &Map, p: Option<&Plan>, sink: &mut impl Write) -> Result<(), WriteError> {
+    let mut out = Out::new(sink, false);
+    let mut keys: Vec<&str> = entry.keys().map(|k| k.as_str()).collect();
+    if p.is_some() {
+        keys.push("plan");
     }
-    write_with(&parts, sink, |emit| {
-        Cow::Owned(s.fields(|f| emit(FieldView::of(&f))))
-    })
-}
-
-/// Fields handed from the walking thread to the writing one.
-struct Batch<'v> {
-    /// The fields' path texts, one after the other (made on the walking thread: the steps'
-    /// shared texts stay there; one allocation for the batch).
-    paths: String,
-    fields: Vec<Sent<'v>>,
-}
-
-impl Batch<'_> {
-    fn new() -> Self {
-        Batch {
-            paths: String::with_capacity(BATCH * 64),
-            fields: Vec::with_capacity(BATCH),
-        }
-    }
-}
-
-/// A field handed from the walking thread to the writing one.
-struct Sent<'v> {
-    /// Where its path's text is in [`Batch::paths`].
-    path: std::ops::Range<usize>,
-    action: Action,
-    reason: Reason,
-    live: Option<&'v Value>,
-    result: Option<&'v Value>,
-}
-
-/// Fields per hand-over.
-const BATCH: usize = 2048;
-
-/// [`Staged::fields`] on another thread, each field handed to `emit` here: the walk and the
-/// writing take about the same time, and run side by side. The fields arrive in order, in
-/// batches (a few at a time are held).
-fn pipelined<'v>(s: &'v Staged<'_, '_>, emit: &mut dyn FnMut(FieldView<'_>)) -> Vec<Warning> {
-    std::thread::scope(|scope| {
-        let (tx, rx) = std::sync::mpsc::sync_channel::<Batch<'v>>(4);
-        let walker = scope.spawn(move || {
-            let mut batch = Batch::new();
-            let mut open = true;
-            let warnings = s.fields(|f| {
-                if !open {
-                    return;
-                }
-                let start = batch.paths.len();
-                let _ = write!(batch.paths, "{}", PathText(f.path));
-                batch.fields.push(Sent {
-                    path: start..batch.paths.len(),
-                    action: f.action,
-                    reason: f.reason,
-                    live: f.live,
-                    result: f.result,
-                });
-                if batch.fields.len() == BATCH {
-                    let full = std::mem::replace(&mut batch, Batch::new());
-                    // The writer stopped (it failed): nothing more to hand over.
-                    open = tx.send(full).is_ok();
-                }
-            });
-            if open && !batch.fields.is_empty() {
-                let _ = tx.send(batch);
-            }
-            warnings
-        });
-        for batch in rx {
-            for f in &batch.fields {
-                emit(FieldView {
-                    path: PathArg::Text(batch.paths.get(f.path.clone()).unwrap_or_default()),
-                    action: f.action,
-                    reason: &f.reason,
-                    live: f.live,
-                    result: f.result,
-                });
-            }
-        }
-        walker
-            .join()
-            .unwrap_or_else(|p| std::panic::resume_unwind(p))
-    })
-}
-
-/// Write the plan; `fields` hands every field to the function it is given, in order, and
-/// returns the warnings.
-fn write_with<'w>(
-    p: &Parts<'_>,
-    sink: &mut impl Write,
-    fields: impl FnOnce(&mut dyn FnMut(FieldView<'_>)) -> Cow<'w, [Warning]>,
-) -> Result<(), WriteError> {
-    let mut out = Out {
-        buf: String::with_capacity(CHUNK * 2),
-        sink,
-        scratch: String::new(),
-        failed: None,
-    };
+    keys.sort_unstable();
     let first = &mut true;
     out.buf.push('{');
-    out.key(first, "annotation", 1);
-    out.string(p.annotation);
-    if let Some(created) = p.created {
-        out.key(first, "created", 1);
-        out.value(created, 1)?;
+    for key in keys {
+        out.key(first, key, 1);
+        match (entry.get(key), p) {
+            (Some(v), _) => out.value(v, 1)?,
+            (None, Some(p)) => plan(&mut out, p, 1)?,
+            (None, None) => {}
+        }
     }
-    out.key(first, "fields", 1);
+    out.buf.push_str("}\n");
+    out.finish()
+}
+
+/// The plan, as a value at `level`.
+fn plan<W: Write>(out: &mut Out<'_, W>, p: &Plan, level: usize) -> Result<(), WriteError> {
+    let first = &mut true;
+    out.buf.push('{');
+    out.key(first, "annotation", level + 1);
+    out.string(p.annotation());
+    if let Some(created) = p.created() {
+        out.key(first, "created", level + 1);
+        out.value(created, level + 1)?;
+    }
+    out.key(first, "fields", level + 1);
     out.buf.push('[');
-    let mut count = 0usize;
-    let mut failed: Option<WriteError> = None;
-    let warnings = fields(&mut |f| {
-        if failed.is_some() {
-            return;
-        }
-        if count > 0 {
-            out.buf.push(',');
-        }
-        count += 1;
-        out.newline(2);
-        if let Err(e) = field(&mut out, &f) {
-            failed = Some(e);
-        }
-    });
-    if let Some(e) = failed {
-        return Err(e);
-    }
-    if count == 0 {
-        out.buf.push(']');
+    if p.is_large() {
+        fields_on_two_threads(out, p, level)?;
     } else {
-        out.newline(1);
-        out.buf.push(']');
+        fields(out, p, 0..p.tree.len(), level)?;
     }
-    out.key(first, "patch", 1);
-    match p.patch {
-        Some(patch) => out.value(patch, 1)?,
+    if !p.tree.is_empty() {
+        out.newline(level + 1);
+    }
+    out.buf.push(']');
+    out.key(first, "patch", level + 1);
+    match &p.patch {
+        Some(patch) => out.value(patch, level + 1)?,
         None => out.buf.push_str("null"),
     }
-    out.key(first, "patchType", 1);
+    out.key(first, "patchType", level + 1);
     out.opt_string(p.patch_type.map(|t| t.content_type()));
-    out.key(first, "result", 1);
-    out.value(p.result, 1)?;
-    out.key(first, "warnings", 1);
-    warnings_list(&mut out, &warnings);
-    out.newline(0);
-    out.buf.push_str("}\n");
-    if let Some(e) = out.failed.take() {
-        return Err(e.into());
-    }
-    out.sink.write_all(out.buf.as_bytes())?;
-    out.sink.flush()?;
-    Ok(())
-}
-
-/// One entry of `fields`, at level 2.
-fn field<W: Write>(out: &mut Out<'_, W>, f: &FieldView<'_>) -> Result<(), WriteError> {
-    let first = &mut true;
-    out.buf.push('{');
-    out.key(first, "action", 3);
-    out.string(f.action.name());
-    if let Some(live) = f.live {
-        out.key(first, "live", 3);
-        out.value(live, 3)?;
-    }
-    out.key(first, "path", 3);
-    match f.path {
-        PathArg::Segs(segs) => {
-            out.scratch.clear();
-            let _ = write!(out.scratch, "{}", PathText(segs));
-            gojson::write_string(&out.scratch, &mut out.buf);
-        }
-        PathArg::Text(text) => gojson::write_string(text, &mut out.buf),
-    }
-    out.key(first, "reason", 3);
-    reason(out, f.reason);
-    if let Some(result) = f.result {
-        out.key(first, "result", 3);
-        out.value(result, 3)?;
-    }
-    out.newline(2);
+    out.key(first, "result", level + 1);
+    out.value(&p.result, level + 1)?;
+    out.key(first, "warnings", level + 1);
+    warnings_list(out, &p.warnings, level + 1);
+    out.newline(level);
     out.buf.push('}');
     out.flush_if_full()
 }
 
-/// A field's `reason`, at level 3.
-fn reason<W: Write>(out: &mut Out<'_, W>, r: &Reason) {
+/// The fields `range` (positions among the fields) of `fields`, each after its separator.
+fn fields<W: Write>(
+    out: &mut Out<'_, W>,
+    p: &Plan,
+    range: std::ops::Range<usize>,
+    level: usize,
+) -> Result<(), WriteError> {
+    let mut paths = PathTexts::default();
+    let start = range.start;
+    let fields = p.tree.fields_from(start + 1, &p.docs()).take(range.len());
+    for (i, f) in fields.enumerate() {
+        if start + i > 0 {
+            out.buf.push(',');
+        }
+        out.newline(level + 2);
+        field(out, &f, paths.next(&p.tree, f.id), level + 2)?;
+    }
+    Ok(())
+}
+
+/// Fields written a batch at a time.
+const BATCH: usize = 4096;
+
+/// [`fields`] of a large plan: every other batch is written on another thread (writing a field
+/// costs about what finding it did), in order.
+fn fields_on_two_threads<W: Write>(
+    out: &mut Out<'_, W>,
+    p: &Plan,
+    level: usize,
+) -> Result<(), WriteError> {
+    let n = p.tree.len();
+    let batch = |b: usize| b * BATCH..((b + 1) * BATCH).min(n);
+    let batches = n.div_ceil(BATCH);
+    let pretty = out.pretty;
+    std::thread::scope(|scope| {
+        let (tx, rx) = std::sync::mpsc::sync_channel::<Result<Vec<u8>, WriteError>>(2);
+        scope.spawn(move || {
+            for b in (1..batches).step_by(2) {
+                let mut text = Vec::new();
+                let written = {
+                    let mut other = Out::new(&mut text, pretty);
+                    fields(&mut other, p, batch(b), level).and_then(|()| other.finish())
+                };
+                let written = written.map(|()| text);
+                // The writer stopped (it failed): nothing more to hand over.
+                if tx.send(written).is_err() {
+                    break;
+                }
+            }
+        });
+        for b in 0..batches {
+            if b % 2 == 0 {
+                fields(out, p, batch(b), level)?;
+            } else {
+                let text = rx
+                    .recv()
+                    .map_err(|_| std::io::Error::other("the writing thread stopped"))??;
+                if let Some(e) = out.failed.take() {
+                    return Err(e.into());
+                }
+                out.sink.write_all(out.buf.as_bytes())?;
+                out.buf.clear();
+                out.sink.write_all(&text)?;
+            }
+        }
+        Ok(())
+    })
+}
+
+/// One entry of `fields`, at `level`.
+fn field<W: Write>(
+    out: &mut Out<'_, W>,
+    f: &Field<'_, '_>,
+    path: &str,
+    level: usize,
+) -> Result<(), WriteError> {
     let first = &mut true;
     out.buf.push('{');
-    if let Some(d) = &r.directive {
-        out.key(first, "directive", 4);
-        out.string(d);
+    out.key(first, "action", level + 1);
+    out.string(f.action.name());
+    if let Some(live) = f.live {
+        out.key(first, "live", level + 1);
+        out.value(live, level + 1)?;
     }
-    out.key(first, "inConfig", 4);
-    out.bool(r.presence().in_config);
-    out.key(first, "inLastApplied", 4);
-    out.bool(r.presence().in_last_applied);
-    out.key(first, "inLive", 4);
-    out.bool(r.presence().in_live);
-    out.key(first, "kind", 4);
-    out.string(&r.kind.text());
-    if let Some(k) = r.merge_key() {
-        out.key(first, "mergeKey", 4);
-        out.string(k);
+    out.key(first, "path", level + 1);
+    gojson::write_string(path, &mut out.buf);
+    out.key(first, "reason", level + 1);
+    reason(out, f.reason, level + 1);
+    if let Some(result) = f.result {
+        out.key(first, "result", level + 1);
+        out.value(result, level + 1)?;
     }
-    if let Some(n) = &r.note {
-        out.key(first, "note", 4);
-        out.string(n);
+    out.newline(level);
+    out.buf.push('}');
+    out.flush_if_full()
+}
+
+/// A field's `reason`, at `level`.
+fn reason<W: Write>(out: &mut Out<'_, W>, r: &Reason, level: usize) {
+    let first = &mut true;
+    out.buf.push('{');
+    for (key, value) in entries::reason(r) {
+        out.key(first, key, level + 1);
+        out.scalar(&value);
     }
-    out.key(first, "row", 4);
-    out.string(r.row().action);
-    out.key(first, "table", 4);
-    out.string(r.table().name());
-    out.newline(3);
+    out.newline(level);
     out.buf.push('}');
 }
 
-/// The `warnings` list, at level 1.
-fn warnings_list<W: Write>(out: &mut Out<'_, W>, warnings: &[Warning]) {
+/// The `warnings` list, at `level`.
+fn warnings_list<W: Write>(out: &mut Out<'_, W>, warnings: &[Warning], level: usize) {
     if warnings.is_empty() {
         out.buf.push_str("[]");
         return;
@@ -463,98 +377,70 @@ fn warnings_list<W: Write>(out: &mut Out<'_, W>, warnings: &[Warning]) {
         if i > 0 {
             out.buf.push(',');
         }
-        out.newline(2);
+        out.newline(level + 1);
         let first = &mut true;
         out.buf.push('{');
-        out.key(first, "code", 3);
+        out.key(first, "code", level + 2);
         out.string(w.code.as_str());
-        out.key(first, "message", 3);
+        out.key(first, "message", level + 2);
         out.string(&w.message);
-        out.key(first, "path", 3);
+        out.key(first, "path", level + 2);
         out.opt_string(w.path.as_deref());
-        out.newline(2);
+        out.newline(level + 1);
         out.buf.push('}');
     }
-    out.newline(1);
+    out.newline(level);
     out.buf.push(']');
 }
 
 #[cfg(test)]
 mod tests {
-    use crate::cli::plan::{Format, render_via_value};
+    use crate::cli::plan::yaml::plan_value;
+    use crate::cli::plan::{Format, render};
+    use crate::engine::gojson;
+    use crate::engine::jsonmerge::to_yaml;
     use crate::examples;
     use crate::session::plan::compute;
 
-    /// The direct writer and the serde route (`to_value`, then Go's `MarshalIndent`) agree on
-    /// every built-in example: creates, patches, JSON merge patches, notes, directives, merge
-    /// keys, warnings.
+    /// The writers write what gojson and goyaml write of the plan as one value, on every
+    /// built-in example: creates, patches, JSON merge patches, notes, directives, merge keys,
+    /// warnings.
     #[test]
-    fn writes_what_the_serde_route_writes() {
+    fn writes_what_the_whole_value_writes() {
         let mut seen = 0;
         for example in examples::EXAMPLES {
             let source = crate::session::Source::from_example(example).unwrap();
             let Ok(p) = compute(&source.docs, None, true) else {
                 continue;
             };
-            let mut direct = Vec::new();
-            super::write(&p, &mut direct).unwrap();
-            let via_value = render_via_value(&p, Format::Json).unwrap();
+            let value = plan_value(&p);
+            let mut pretty = gojson::to_string_pretty(&value).unwrap();
+            pretty.push('\n');
             assert_eq!(
-                String::from_utf8(direct).unwrap(),
-                via_value,
-                "{}",
-                example.name
-            );
-            seen += 1;
-        }
-        assert!(seen > 10, "only {seen} examples planned");
-    }
-
-    /// The staged route (fields written as the walk finds them, the local object moved in)
-    /// writes what the plan's writer writes, as JSON, YAML and text, on every built-in example.
-    #[test]
-    fn staged_writes_what_the_plan_writes() {
-        use crate::engine::plan::{LastApplied, LiveLastApplied, PlanContext, stage_owned};
-        use crate::engine::schema::Schema;
-        let mut seen = 0;
-        for example in examples::EXAMPLES {
-            let source = crate::session::Source::from_example(example).unwrap();
-            let docs = &source.docs;
-            let Ok(p) = compute(docs, None, true) else {
-                continue;
-            };
-            let context = PlanContext {
-                live: docs.live.as_ref(),
-                last_applied: docs
-                    .last_applied
-                    .as_ref()
-                    .map_or(LastApplied::FromLive, LastApplied::Given),
-                namespace: None,
-                overwrite: true,
-                live_last_applied: docs.live.as_ref().map(LiveLastApplied::read),
-            };
-            let staged = stage_owned(docs.local.clone(), context, Schema::embedded()).unwrap();
-            let mut direct = Vec::new();
-            super::write(&p, &mut direct).unwrap();
-            let mut streamed = Vec::new();
-            super::write_staged(&staged, &mut streamed).unwrap();
-            assert_eq!(
-                String::from_utf8(streamed).unwrap(),
-                String::from_utf8(direct).unwrap(),
+                render(&p, Format::Json).unwrap(),
+                pretty,
                 "{}",
                 example.name
             );
             assert_eq!(
-                crate::cli::plan::text_staged(&staged),
-                crate::cli::plan::text(&p),
+                render(&p, Format::Yaml).unwrap(),
+                to_yaml(&value),
                 "{}",
                 example.name
             );
-            let mut yaml = Vec::new();
-            crate::cli::plan::write_yaml_staged(&staged, &mut yaml).unwrap();
+            let mut entry = crate::value::Map::new();
+            entry.insert("source", crate::json!("x.yaml"));
+            let mut whole = entry.clone();
+            whole.insert("plan", value);
+            let whole = crate::value::Value::Object(whole);
+            let mut line = Vec::new();
+            super::write_entry(&entry, Some(&p), &mut line).unwrap();
+            let mut want = gojson::to_string(&whole).unwrap();
+            want.push('\n');
+            assert_eq!(String::from_utf8(line).unwrap(), want, "{}", example.name);
             assert_eq!(
-                String::from_utf8(yaml).unwrap(),
-                render_via_value(&p, Format::Yaml).unwrap(),
+                crate::cli::plan::yaml::entry_to_string(&entry, Some(&p)).unwrap(),
+                format!("---\n{}", to_yaml(&whole)),
                 "{}",
                 example.name
             );
@@ -564,15 +450,15 @@ mod tests {
     }
 
     /// From 1 MB the plan splits its work between threads (lints beside the walk, the copy of
-    /// live beside the diff, the halves side by side, the fields written as another thread
-    /// walks them): the output is the same as one thread's.
+    /// live beside the diff, the halves side by side): the output is the same as one
+    /// thread's, and the owned route's is the borrowed one's.
     #[test]
     fn a_large_plan_on_several_threads_writes_what_one_thread_writes() {
         use crate::json;
 
         use crate::engine::plan::{
             LAST_APPLIED, LastApplied, LiveLastApplied, PlanContext, PlanInput, encode_annotation,
-            plan, stage_owned,
+            plan, plan_owned,
         };
         use crate::engine::schema::Schema;
         let container = |i: usize, image: &str| {
@@ -585,7 +471,7 @@ mod tests {
                    "metadata": {"name": "big", "namespace": "default"},
                    "spec": {"replicas": 3, "template": {"spec": {"containers": containers}}}})
         };
-        // Few fields (several batches of them still), and a long value to pass 1 MB.
+        // Few fields, and a long value to pass 1 MB.
         let n = 300;
         let mut original = deployment((0..n).map(|i| container(i, "img")).collect());
         original["spec"]["template"]["metadata"] = json!({"labels": {"big": "x".repeat(1 << 20)}});
@@ -607,19 +493,20 @@ mod tests {
             overwrite: true,
         };
         let p = plan(&input, Schema::embedded()).unwrap();
-        assert!(p.annotation.len() > 1 << 20, "{}", p.annotation.len());
+        assert!(p.is_large(), "{}", p.annotation().len());
         assert!(!p.warnings.is_empty());
         let context = PlanContext {
             live_last_applied: Some(LiveLastApplied::read(&live)),
+            live: Some(std::borrow::Cow::Owned(live.clone())),
             ..input.context()
         };
-        let staged = stage_owned(local.clone(), context, Schema::embedded()).unwrap();
-        assert!(staged.is_large());
-        let mut direct = Vec::new();
-        super::write(&p, &mut direct).unwrap();
-        let mut streamed = Vec::new();
-        super::write_staged(&staged, &mut streamed).unwrap();
-        assert!(String::from_utf8(streamed).unwrap() == String::from_utf8(direct).unwrap());
-        assert!(crate::cli::plan::text_staged(&staged) == crate::cli::plan::text(&p));
+        let owned = plan_owned(local.clone(), context, Schema::embedded()).unwrap();
+        for format in [Format::Json, Format::Yaml, Format::Text] {
+            assert!(render(&p, format).unwrap() == render(&owned, format).unwrap());
+        }
+        let value = plan_value(&p);
+        let mut pretty = gojson::to_string_pretty(&value).unwrap();
+        pretty.push('\n');
+        assert!(render(&p, Format::Json).unwrap() == pretty);
     }
 }

@@ -159,6 +159,7 @@ pub(super) fn check(input: &LintInput<'_>) -> Vec<Warning> {
             (None, None) => continue,
         };
         out.push(Warning {
+            field: None,
             code: Code::ImmutableField,
             path: Some(name.clone()),
             message: format!(

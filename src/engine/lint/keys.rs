@@ -145,6 +145,7 @@ pub(super) fn check(input: &LintInput<'_>) -> Vec<Warning> {
             let mixed = protocols.iter().any(|p| *p != protocols[0]);
             if is_port_key(&list.key) && mixed {
                 out.push(Warning {
+                    field: None,
                     code: Code::PortProtocolMerged,
                     path: Some(path.clone()),
                     message: format!(
@@ -156,6 +157,7 @@ pub(super) fn check(input: &LintInput<'_>) -> Vec<Warning> {
                 });
             } else {
                 out.push(Warning {
+                    field: None,
                     code: Code::DuplicateMergeKey,
                     path: Some(path.clone()),
                     message: format!(
@@ -209,6 +211,7 @@ pub(super) fn check(input: &LintInput<'_>) -> Vec<Warning> {
                     format!("this apply can delete every {value} item from live")
                 };
                 out.push(Warning {
+                    field: None,
                     code: Code::DuplicateMergeKey,
                     path: Some(path.clone()),
                     message: format!(

@@ -46,6 +46,7 @@ pub(super) fn check(input: &LintInput<'_>) -> Vec<Warning> {
         (Some(f), Some(l)) if scaled && live != Some(f) => {
             let live = live.map_or_else(|| "none".to_owned(), show);
             out.push(Warning {
+                field: None,
                 code: Code::HpaReplicasReset,
                 path,
                 message: format!(
@@ -79,6 +80,7 @@ pub(super) fn check(input: &LintInput<'_>) -> Vec<Warning> {
                 String::new()
             };
             out.push(Warning {
+                field: None,
                 code: Code::ReplicasRemoved,
                 path,
                 message: format!(

@@ -37,6 +37,7 @@ pub(super) fn check(input: &LintInput<'_>) -> Vec<Warning> {
         held.push(format!("data {} base64-encoded", data.join(", ")));
     }
     vec![Warning {
+        field: None,
         code: Code::SecretInAnnotation,
         path: Some(
             "metadata.annotations[\"kubectl.kubernetes.io/last-applied-configuration\"]".into(),
@@ -60,7 +61,7 @@ mod tests {
         let local = json!({"apiVersion": "v1", "kind": "Secret", "metadata": {"name": "db", "namespace": "default"},
                            "data": {"password": "czNjcjN0"}, "stringData": {"url": "postgres://u:p@db"}});
         let p = plan_of(&local, None, None).unwrap();
-        assert!(p.annotation.contains("postgres://u:p@db"));
+        assert!(p.annotation().contains("postgres://u:p@db"));
         let w = with_code(&p.warnings, Code::SecretInAnnotation);
         assert_eq!(w.len(), 1, "{:?}", p.warnings);
         assert!(

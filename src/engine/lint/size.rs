@@ -29,6 +29,7 @@ pub(super) fn check(input: &LintInput<'_>) -> Vec<Warning> {
         )
     };
     vec![Warning {
+        field: None,
         code: Code::AnnotationTooLarge,
         path: Some(path),
         message: format!(

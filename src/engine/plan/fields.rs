@@ -14,8 +14,9 @@ use crate::value::{Map, Value};
 use serde::Serialize;
 
 use super::PatchType;
-use super::path::{FieldPath, PathText, Seg};
+use super::path::{PathText, Seg};
 use super::tables::{FieldKind, Presence, Reason, Table};
+use super::tree::{self, FieldId, Own as OwnFlags, Tree};
 use super::warnings::{self, Warning};
 use crate::engine::gofmt::{self, ScalarKey};
 use crate::engine::schema::Meta;
@@ -78,53 +79,21 @@ impl Action {
     }
 }
 
-/// One field of the plan.
-#[derive(Clone, Debug, Serialize)]
-pub struct FieldPlan {
-    pub path: FieldPath,
-    pub action: Action,
-    pub reason: Reason,
-    /// The live value (primitives and whole lists only).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub live: Option<Value>,
-    /// The value after the apply (primitives and whole lists only).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub result: Option<Value>,
-    /// The last-applied value (whole lists replaced as one only; not in the JSON output).
-    #[serde(skip)]
-    pub last_applied: Option<Value>,
-}
-
 /// One field as the walk finds it, borrowed: its path from the walk, its values from the
-/// documents. Writing a plan out needs no more; [`FieldRef::into_owned`] makes the
-/// [`FieldPlan`] a [`super::Plan`] keeps (a path and values of its own).
-/// `'p`: the walk's path; `'v`: the documents.
+/// documents (what the warnings look at). `'p`: the walk's path; `'v`: the documents.
 #[derive(Debug)]
 pub struct FieldRef<'p, 'v> {
+    /// The field's node in the plan's tree.
+    pub id: FieldId,
     pub path: &'p [Seg],
     pub action: Action,
     pub reason: Reason,
-    /// As [`FieldPlan::live`].
+    /// The live value (primitives and whole lists only).
     pub live: Option<&'v Value>,
-    /// As [`FieldPlan::result`].
+    /// The value after the apply (primitives and whole lists only).
     pub result: Option<&'v Value>,
-    /// As [`FieldPlan::last_applied`].
+    /// The last-applied value (whole lists replaced as one only).
     pub last_applied: Option<&'v Value>,
-}
-
-impl FieldRef<'_, '_> {
-    /// The field as a plan keeps it.
-    #[must_use]
-    pub fn into_owned(self) -> FieldPlan {
-        FieldPlan {
-            path: FieldPath(self.path.to_vec()),
-            action: self.action,
-            reason: self.reason,
-            live: self.live.cloned(),
-            result: self.result.cloned(),
-            last_applied: self.last_applied.cloned(),
-        }
-    }
 }
 
 /// The four documents (and the patch) at one place.
@@ -135,13 +104,18 @@ struct Quad<'v> {
     v: Option<&'v Value>,
     r: Option<&'v Value>,
     p: Option<&'v Value>,
+    /// Where each of `l`, `c`, `v`, `r` is in its parent (the tree's [`tree::Doc`] order).
+    at: [Option<usize>; 4],
 }
 
 /// One document's map, read in the order the walk asks for its keys. The walk goes through
 /// the keys in document order, and the documents mostly share it, so the next entry is usually
 /// the one asked for: no hashing (in a 100,000-key map every hash lookup is a cache miss).
 struct Cursor<'v> {
-    map: Option<(&'v Map, std::iter::Peekable<crate::value::Iter<'v>>)>,
+    map: Option<(
+        &'v Map,
+        std::iter::Peekable<std::iter::Enumerate<crate::value::Iter<'v>>>,
+    )>,
 }
 
 impl<'v> Cursor<'v> {
@@ -149,20 +123,21 @@ impl<'v> Cursor<'v> {
         Cursor {
             map: doc
                 .and_then(Value::as_object)
-                .map(|m| (m, m.iter().peekable())),
+                .map(|m| (m, m.iter().enumerate().peekable())),
         }
     }
 
-    fn get(&mut self, k: &str) -> Option<&'v Value> {
+    /// The value of `k` and its position.
+    fn get(&mut self, k: &str) -> Option<(usize, &'v Value)> {
         let (map, next) = self.map.as_mut()?;
-        if let Some((key, v)) = next.peek()
+        if let Some((i, (key, v))) = next.peek()
             && key.as_str() == k
         {
-            let v = *v;
+            let found = (*i, *v);
             next.next();
-            return Some(v);
+            return Some(found);
         }
-        member(map, k)
+        member_at(map, k)
     }
 }
 
@@ -173,6 +148,17 @@ fn member<'v>(map: &'v Map, k: &str) -> Option<&'v Value> {
         map.iter().find_map(|(key, v)| (key == k).then_some(v))
     } else {
         map.get(k)
+    }
+}
+
+/// [`member`] with its position.
+fn member_at<'v>(map: &'v Map, k: &str) -> Option<(usize, &'v Value)> {
+    if map.len() <= 8 {
+        map.iter()
+            .enumerate()
+            .find_map(|(i, (key, v))| (key == k).then_some((i, v)))
+    } else {
+        map.get_full(k)
     }
 }
 
@@ -221,6 +207,20 @@ fn same(a: &Value, b: &Value, depth: usize) -> bool {
 }
 
 impl<'v> Quad<'v> {
+    /// The values found (with their positions) in last-applied, local, live and result, and
+    /// the patch's.
+    fn found(docs: [Option<(usize, &'v Value)>; 4], p: Option<(usize, &'v Value)>) -> Quad<'v> {
+        let [l, c, v, r] = docs.map(|d| d.map(|x| x.1));
+        Quad {
+            l,
+            c,
+            v,
+            r,
+            p: p.map(|x| x.1),
+            at: docs.map(|d| d.map(|x| x.0)),
+        }
+    }
+
     /// The first present value, to tell the field's shape.
     fn shape(&self) -> Option<&'v Value> {
         self.c.or(self.v).or(self.r).or(self.l)
@@ -247,31 +247,36 @@ pub(crate) struct Values<'v> {
     pub result: Option<&'v Value>,
 }
 
-struct Walker<'v, F> {
+struct Walker<'v> {
     mode: PatchType,
-    /// Where each field goes, as it is found.
-    sink: F,
+    /// The fields found so far.
+    tree: tree::Builder,
     /// The warnings the fields call for, gathered as they are found.
     warnings: warnings::Collector,
     /// The path being walked; each field borrows it.
     path: Vec<Seg>,
+    /// The tree's node for each step of `path`.
+    ids: Vec<FieldId>,
     /// One shared text per field name (`name`, `value`, `image` repeat in every element).
     names: gofmt::FastMap<&'v str, Arc<str>>,
 }
 
-/// Every field of the union of the documents, in result order, each handed to `sink` as it is
-/// found (nothing is kept); returns the warnings the fields call for.
-pub(crate) fn walk<'v>(
-    docs: &Docs<'v>,
+/// Every field of the union of the documents, in result order, as a tree; and the warnings
+/// the fields call for.
+/// `expected`: about how many fields there are (room is made for them at once).
+pub(crate) fn walk(
+    docs: &Docs<'_>,
     meta: Option<Meta<'_>>,
     mode: PatchType,
-    sink: impl FnMut(FieldRef<'_, 'v>),
-) -> Vec<Warning> {
+    expected: usize,
+) -> (Tree, Vec<Warning>) {
+    let present = [docs.last_applied, docs.local, docs.live, docs.result].map(|d| d.is_some());
     let mut w = Walker {
         mode,
-        sink,
+        tree: tree::Builder::new(present, expected),
         warnings: warnings::Collector::new(docs.result.is_some()),
         path: Vec::new(),
+        ids: Vec::new(),
         names: gofmt::FastMap::default(),
     };
     let q = Quad {
@@ -280,9 +285,10 @@ pub(crate) fn walk<'v>(
         v: docs.live,
         r: docs.result,
         p: docs.patch,
+        at: [None; 4],
     };
     w.object(q, meta, None, 0);
-    w.warnings.finish()
+    (w.tree.finish(), w.warnings.finish())
 }
 
 /// The union of the keys of some objects, first-seen order.
@@ -342,15 +348,34 @@ fn element_action(q: &Quad<'_>) -> Action {
     }
 }
 
-/// A field's own values (see [`FieldPlan`]): live, result, last-applied.
+/// A field's own values (what the plan reports of them): live, result, last-applied.
 type Own<'v> = [Option<&'v Value>; 3];
 
-impl<'v, F: FnMut(FieldRef<'_, 'v>)> Walker<'v, F> {
-    /// Hand on the field at `self.path`, after the warnings have seen it (with the documents'
-    /// values there, `q`, when the field has them at hand).
-    fn emit(&mut self, action: Action, reason: Reason, own: Own<'v>, q: Option<&Quad<'v>>) {
+impl<'v> Walker<'v> {
+    /// Step into `seg` (a field found at `at`, see [`Quad::at`]), record the field with the
+    /// warnings seeing it first (with the documents' values there, `q`, when `values`).
+    fn enter(
+        &mut self,
+        seg: Seg,
+        action: Action,
+        reason: Reason,
+        own: Own<'v>,
+        q: &Quad<'v>,
+        values: bool,
+    ) {
         let [live, result, last_applied] = own;
+        let flags = OwnFlags {
+            values: live.is_some() || result.is_some(),
+            last_applied: last_applied.is_some(),
+        };
+        let parent = self.ids.last().copied().unwrap_or(FieldId::ROOT);
+        // The field's node first: its warnings name it.
+        let id = self
+            .tree
+            .push(parent, seg.clone(), q.at, action, flags, &reason);
+        self.path.push(seg);
         let f = FieldRef {
+            id,
             path: &self.path,
             action,
             reason,
@@ -358,13 +383,19 @@ impl<'v, F: FnMut(FieldRef<'_, 'v>)> Walker<'v, F> {
             result,
             last_applied,
         };
-        let values = q.map(|q| Values {
+        let at = values.then_some(Values {
             last_applied: q.l,
             live: q.v,
             result: q.r,
         });
-        self.warnings.field(&f, values.as_ref());
-        (self.sink)(f);
+        self.warnings.field(&f, at.as_ref());
+        self.ids.push(id);
+    }
+
+    /// Step out of the field [`Walker::enter`] stepped into.
+    fn leave(&mut self) {
+        self.path.pop();
+        self.ids.pop();
     }
 
     /// The shared text of a field name.
@@ -391,19 +422,20 @@ impl<'v, F: FnMut(FieldRef<'_, 'v>)> Walker<'v, F> {
                 continue;
             }
             let [l, c, v, r, p] = &mut cursors;
+            let [l, c, v, r, p] = [l.get(k), c.get(k), v.get(k), r.get(k), p.get(k)];
             let child = Quad {
-                l: l.get(k),
-                c: c.get(k),
-                v: v.get(k),
-                r: r.get(k),
-                p: p.get(k),
+                l: l.map(|x| x.1),
+                c: c.map(|x| x.1),
+                v: v.map(|x| x.1),
+                r: r.map(|x| x.1),
+                p: p.map(|x| x.1),
+                at: [l, c, v, r].map(|x| x.map(|x| x.0)),
             };
             let Some(shape) = child.shape() else { continue };
             let (kind, sub) = self.kind_of(meta, k, shape);
             // Names repeat across the elements of lists (small maps); a big map's keys are
             // mostly its own (a ConfigMap's 100,000 keys), not worth a table.
             let seg = Seg::Key(if big { k.as_str().into() } else { self.name(k) });
-            self.path.push(seg);
             let action = action_of(&child);
             let mut reason = row_reason(&child, &kind, self.mode);
             reason.directive = field_directive(q.p, k, &kind);
@@ -422,19 +454,19 @@ impl<'v, F: FnMut(FieldRef<'_, 'v>)> Walker<'v, F> {
                     reason.note = Some(removed.unwrap_or("the parent is replaced whole").into());
                 }
             }
-            let gone = (action == Action::Clear).then(|| {
-                format!(
-                    "{} leaves live, and with it this field",
-                    PathText(&self.path)
-                )
-            });
             let leaf = matches!(kind, Kind::Primitive | Kind::AtomicList);
             let own = [
                 child.v.filter(|_| leaf),
                 child.r.filter(|_| leaf),
                 child.l.filter(|_| kind == Kind::AtomicList),
             ];
-            self.emit(action, reason, own, Some(&child));
+            self.enter(seg, action, reason, own, &child, true);
+            let gone = (action == Action::Clear).then(|| {
+                format!(
+                    "{} leaves live, and with it this field",
+                    PathText(&self.path)
+                )
+            });
             let gone = gone.as_deref().or(removed);
             match kind {
                 Kind::Map { .. } => self.object(child, sub, gone, depth + 1),
@@ -443,7 +475,7 @@ impl<'v, F: FnMut(FieldRef<'_, 'v>)> Walker<'v, F> {
                 Kind::AtomicList => self.atomic_list(child, gone),
                 Kind::Primitive => {}
             }
-            self.path.pop();
+            self.leave();
         }
     }
 
@@ -515,38 +547,35 @@ impl<'v, F: FnMut(FieldRef<'_, 'v>)> Walker<'v, F> {
             index_by(&r, Some(key)),
             index_by(&p, Some(key)),
         );
-        let find = |index: &gofmt::FastMap<ScalarKey<'v>, &'v Value>, kv: &'v Value| {
+        let find = |index: &Index<'v>, kv: &'v Value| {
             ScalarKey::of(kv).and_then(|k| index.get(&k).copied())
         };
         let key_name: Arc<str> = key.into();
         let kind = FieldKind::KeyedList(key_name.clone());
         for kv in order {
-            let el = Quad {
-                l: find(&il, kv),
-                c: find(&ic, kv),
-                v: find(&iv, kv),
-                r: find(&ir, kv),
-                p: find(&ip, kv),
-            };
-            self.path.push(Seg::Merge {
+            let el = Quad::found(
+                [find(&il, kv), find(&ic, kv), find(&iv, kv), find(&ir, kv)],
+                find(&ip, kv),
+            );
+            let seg = Seg::Merge {
                 key: key_name.clone(),
                 value: gofmt::sprint(kv).into(),
-            });
+            };
             let mut reason = element_reason(&el, Table::ListElement, kind.clone());
             if el.p.and_then(|p| p.get("$patch")).and_then(Value::as_str) == Some("delete") {
                 reason.directive = Some("$patch: delete".into());
             }
             let action = element_action(&el);
             explain_removal(&mut reason, action, removed);
+            self.enter(seg, action, reason, [None; 3], &el, true);
             let gone = (action == Action::Delete).then(|| {
                 format!(
                     "{} leaves live, and with it this field",
                     PathText(&self.path)
                 )
             });
-            self.emit(action, reason, [None; 3], Some(&el));
             self.object(el, meta, gone.as_deref().or(removed), depth + 1);
-            self.path.pop();
+            self.leave();
         }
     }
 
@@ -575,14 +604,8 @@ impl<'v, F: FnMut(FieldRef<'_, 'v>)> Walker<'v, F> {
             if !seen.insert(sk) {
                 continue;
             }
-            let has = |index: &gofmt::FastMap<ScalarKey<'v>, &'v Value>| index.get(&sk).copied();
-            let el = Quad {
-                l: has(&il),
-                c: has(&ic),
-                v: has(&iv),
-                r: has(&ir),
-                p: None,
-            };
+            let has = |index: &Index<'v>| index.get(&sk).copied();
+            let el = Quad::found([has(&il), has(&ic), has(&iv), has(&ir)], None);
             let mut reason = element_reason(&el, Table::ListElement, FieldKind::PrimitiveList);
             if deleted.is_some_and(|d| d.iter().any(|x| gofmt::go_eq(x, item))) {
                 reason.directive = Some(format!("$deleteFromPrimitiveList/{field}"));
@@ -591,22 +614,17 @@ impl<'v, F: FnMut(FieldRef<'_, 'v>)> Walker<'v, F> {
             explain_removal(&mut reason, action, removed);
             // No values for the warnings: a set's elements hold no one-of, and are never
             // compared with last-applied.
-            self.path.push(Seg::Item(gofmt::sprint(item).into()));
-            self.emit(action, reason, [None; 3], None);
-            self.path.pop();
+            let seg = Seg::Item(gofmt::sprint(item).into());
+            self.enter(seg, action, reason, [None; 3], &el, false);
+            self.leave();
         }
     }
 
     fn atomic_list(&mut self, q: Quad<'v>, removed: Option<&str>) {
         let (l, c, v, r) = (slice(q.l), slice(q.c), slice(q.v), slice(q.r));
         for i in 0..v.len().max(r.len()).max(c.len()) {
-            let el = Quad {
-                l: l.get(i),
-                c: c.get(i),
-                v: v.get(i),
-                r: r.get(i),
-                p: None,
-            };
+            let at = |list: &'v [Value]| list.get(i).map(|x| (i, x));
+            let el = Quad::found([at(l), at(c), at(v), at(r)], None);
             if el.v.is_none() && el.r.is_none() {
                 continue;
             }
@@ -616,9 +634,8 @@ impl<'v, F: FnMut(FieldRef<'_, 'v>)> Walker<'v, F> {
             if let (Action::Delete, Some(why)) = (action, removed) {
                 reason.note = Some(why.to_owned());
             }
-            self.path.push(Seg::Index(i));
-            self.emit(action, reason, [el.v, el.r, el.l], Some(&el));
-            self.path.pop();
+            self.enter(Seg::Index(i), action, reason, [el.v, el.r, el.l], &el, true);
+            self.leave();
         }
     }
 }
@@ -643,16 +660,19 @@ fn slice(d: Option<&Value>) -> &[Value] {
     d.and_then(Value::as_array).map_or(&[], Vec::as_slice)
 }
 
+/// A list's items (with their positions) by their merge key's value, or by themselves.
+type Index<'v> = gofmt::FastMap<ScalarKey<'v>, (usize, &'v Value)>;
+
 /// Items by their merge key's value (or by themselves), first occurrence.
-fn index_by<'v>(list: &[&'v Value], key: Option<&str>) -> gofmt::FastMap<ScalarKey<'v>, &'v Value> {
+fn index_by<'v>(list: &[&'v Value], key: Option<&str>) -> Index<'v> {
     let mut index = gofmt::FastMap::with_capacity_and_hasher(list.len(), Default::default());
-    for item in list {
+    for (i, item) in list.iter().enumerate() {
         let k = match key {
             Some(key) => member_of(item, key).and_then(ScalarKey::of),
             None => ScalarKey::of(item),
         };
         if let Some(k) = k {
-            index.entry(k).or_insert(*item);
+            index.entry(k).or_insert((i, *item));
         }
     }
     index

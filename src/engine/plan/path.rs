@@ -81,7 +81,7 @@ fn quoted(s: &str) -> String {
 }
 
 /// A bracket value as written: bare when plain, else JSON-quoted.
-fn write_bracket_text(f: &mut fmt::Formatter<'_>, s: &str) -> fmt::Result {
+fn write_bracket_text(f: &mut impl fmt::Write, s: &str) -> fmt::Result {
     if s.bytes()
         .all(|c| c.is_ascii_alphanumeric() || b"-_./:@".contains(&c))
         && !s.is_empty()
@@ -89,6 +89,32 @@ fn write_bracket_text(f: &mut fmt::Formatter<'_>, s: &str) -> fmt::Result {
         f.write_str(s)
     } else {
         f.write_str(&quoted(s))
+    }
+}
+
+/// Write one step of a path's text; `first`: it starts the path.
+pub(crate) fn write_seg(f: &mut impl fmt::Write, seg: &Seg, first: bool) -> fmt::Result {
+    match seg {
+        Seg::Key(k) if is_plain(k) => {
+            if !first {
+                f.write_str(".")?;
+            }
+            f.write_str(k)
+        }
+        Seg::Key(k) => write!(f, "[{}]", quoted(k)),
+        Seg::Merge { key, value } => {
+            f.write_str("[")?;
+            f.write_str(key)?;
+            f.write_str("=")?;
+            write_bracket_text(f, value)?;
+            f.write_str("]")
+        }
+        Seg::Item(value) => {
+            f.write_str("[=")?;
+            write_bracket_text(f, value)?;
+            f.write_str("]")
+        }
+        Seg::Index(n) => write!(f, "[{n}]"),
     }
 }
 
@@ -106,28 +132,7 @@ pub struct PathText<'a>(pub &'a [Seg]);
 impl fmt::Display for PathText<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         for (i, seg) in self.0.iter().enumerate() {
-            match seg {
-                Seg::Key(k) if is_plain(k) => {
-                    if i > 0 {
-                        f.write_str(".")?;
-                    }
-                    f.write_str(k)?;
-                }
-                Seg::Key(k) => write!(f, "[{}]", quoted(k))?,
-                Seg::Merge { key, value } => {
-                    f.write_str("[")?;
-                    f.write_str(key)?;
-                    f.write_str("=")?;
-                    write_bracket_text(f, value)?;
-                    f.write_str("]")?;
-                }
-                Seg::Item(value) => {
-                    f.write_str("[=")?;
-                    write_bracket_text(f, value)?;
-                    f.write_str("]")?;
-                }
-                Seg::Index(n) => write!(f, "[{n}]")?,
-            }
+            write_seg(f, seg, i == 0)?;
         }
         Ok(())
     }

@@ -121,7 +121,7 @@ pub const REPLACED_ELEMENT: [Row; 1] = [row(
 )];
 
 /// Which merge table a field falls under.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Table {
     Primitive,
     Map,
@@ -202,7 +202,7 @@ impl Table {
 }
 
 /// Where a field is: in the file, in live, in last-applied.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Presence {
     pub in_config: bool,
     pub in_live: bool,
@@ -210,7 +210,7 @@ pub struct Presence {
 }
 
 /// How a field merges.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum FieldKind {
     Primitive,
     Map,
@@ -274,7 +274,7 @@ impl fmt::Display for FieldKind {
 
 /// Why a field gets its action: the row of its table it meets, its kind, the patch directive
 /// involved, and a note where the result differs from what the row alone predicts.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Reason {
     table: Table,
     row: u8,

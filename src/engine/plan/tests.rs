@@ -17,16 +17,17 @@ fn run(last_applied: Value, local: Value, live: Value) -> Plan {
     plan(&input, Schema::embedded()).unwrap()
 }
 
-fn field<'p>(p: &'p Plan, path: &str) -> &'p super::FieldPlan {
-    p.fields
-        .iter()
-        .find(|f| f.path.to_string() == path)
+fn field<'p>(p: &'p Plan, path: &str) -> super::Field<'p, 'p> {
+    let steps: super::FieldPath = path.parse().unwrap();
+    p.tree
+        .find(&steps.0)
+        .and_then(|id| p.field(id))
         .unwrap_or_else(|| {
             panic!(
                 "no field {path} in {:?}",
-                p.fields
-                    .iter()
-                    .map(|f| f.path.to_string())
+                p.tree
+                    .ids()
+                    .map(|id| p.path(id).to_string())
                     .collect::<Vec<_>>()
             )
         })
@@ -149,7 +150,7 @@ fn args_are_replaced_whole_and_live_items_lost() {
     let args = field(&p, "spec.template.spec.containers[name=nginx].args");
     assert_eq!(args.action, Action::Set);
     assert_eq!(args.reason.kind, FieldKind::ReplacedList);
-    assert_eq!(args.result, Some(json!(["a", "c"])));
+    assert_eq!(args.result, Some(&json!(["a", "c"])));
     assert_eq!(
         field(&p, "spec.template.spec.containers[name=nginx].args[2]").action,
         Action::Delete

@@ -113,6 +113,9 @@ pub struct Warning {
     pub code: Code,
     /// The field it concerns (`null` for the whole object).
     pub path: Option<String>,
+    /// The plan's field it concerns, when it is one (see [`super::Plan::warning_field`]).
+    #[serde(skip)]
+    pub field: Option<super::FieldId>,
     pub message: String,
 }
 
@@ -121,6 +124,7 @@ impl Warning {
     #[must_use]
     pub fn missing_annotation(live: &Value) -> Warning {
         Warning {
+            field: None,
             code: Code::MissingAnnotation,
             path: None,
             message: format!(
@@ -147,6 +151,7 @@ impl Warning {
             .iter()
             .filter(|(_, v)| v.is_null())
             .map(|(key, _)| Warning {
+                field: None,
                 code: Code::AnnotationNullIsEmpty,
                 path: Some(
                     super::FieldPath(vec![
@@ -269,6 +274,7 @@ impl Collector {
         {
             let path = text();
             self.fields.push(Warning {
+                field: Some(f.id),
                 code: Code::ClearChangedLive,
                 path: Some(path.clone()),
                 message: format!(
@@ -295,6 +301,7 @@ impl Collector {
                 if !lost.is_empty() {
                     let path = text();
                     self.fields.push(Warning {
+                        field: Some(f.id),
                         code: Code::ListItemsLost,
                         path: Some(path.clone()),
                         message: format!(
@@ -336,6 +343,7 @@ impl Collector {
             if present.len() > 1 && live_count <= 1 {
                 let path = PathText(f.path).to_string();
                 self.unions.push(Warning {
+                    field: Some(f.id),
                     code: Code::UnionTwoMembers,
                     path: Some(path.clone()),
                     message: format!(

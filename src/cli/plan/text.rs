@@ -1,0 +1,105 @@
+//! `plan -o text`: the readable table (path, action, old → new, reason), then the warnings.
+
+use std::fmt::Write as _;
+
+use crate::value::Value;
+
+use crate::engine::gojson;
+use crate::engine::plan::{Action, PathTexts, Plan};
+
+fn short(v: Option<&Value>) -> String {
+    match v {
+        None => "-".into(),
+        Some(Value::String(s)) => {
+            let s: String = s.chars().flat_map(char::escape_default).collect();
+            if s.chars().count() > 40 {
+                format!("\"{}…\"", s.chars().take(39).collect::<String>())
+            } else {
+                format!("\"{s}\"")
+            }
+        }
+        Some(other) => {
+            let s = gojson::to_string(other).unwrap_or_default();
+            if s.chars().count() > 40 {
+                format!("{}…", s.chars().take(39).collect::<String>())
+            } else {
+                s
+            }
+        }
+    }
+}
+
+fn action_index(a: Action) -> usize {
+    Action::ALL.iter().position(|x| *x == a).unwrap_or(0)
+}
+
+/// The table: the counts of every action, then every field that is not `unchanged`.
+#[must_use]
+pub fn text(p: &Plan) -> String {
+    let mut counts = [0usize; Action::ALL.len()];
+    let mut paths = PathTexts::default();
+    // The shown fields' paths, and the widest (up to 70 characters).
+    let mut shown = Vec::new();
+    for f in p.fields() {
+        counts[action_index(f.action)] += 1;
+        if f.action != Action::Unchanged {
+            shown.push((f, paths.next(&p.tree, f.id).to_owned()));
+        } else {
+            paths.next(&p.tree, f.id);
+        }
+    }
+    let mut out = String::new();
+    let what = match (p.created().is_some(), p.patch_type) {
+        (true, _) => "create (POST): the object does not exist".to_owned(),
+        (false, Some(t)) => format!("PATCH {}", t.content_type()),
+        (false, None) => "unchanged: kubectl would send nothing".to_owned(),
+    };
+    let _ = writeln!(out, "plan: {what}");
+    let count = |a: Action| counts.get(action_index(a)).copied().unwrap_or(0);
+    let counts: Vec<String> = Action::ALL
+        .iter()
+        .filter(|a| **a != Action::Unchanged)
+        .map(|a| format!("{} {}", count(*a), a.name()))
+        .collect();
+    let _ = writeln!(out, "fields: {}", counts.join(", "));
+    let _ = writeln!(out);
+    let width = shown
+        .iter()
+        .map(|(_, path)| path.chars().count())
+        .max()
+        .unwrap_or(4)
+        .min(70);
+    for (f, path) in &shown {
+        let change = if f.live.is_some() || f.result.is_some() {
+            format!("  {} → {}", short(f.live), short(f.result))
+        } else {
+            String::new()
+        };
+        let mut why = format!("{} [{}]", f.reason.row().action, f.reason.kind);
+        if let Some(d) = &f.reason.directive {
+            let _ = write!(why, " via {d}");
+        }
+        if let Some(n) = &f.reason.note {
+            let _ = write!(why, "; {n}");
+        }
+        let _ = writeln!(
+            out,
+            "{:<9} {:<width$}{change}\n          why: {why}",
+            f.action.name(),
+            path
+        );
+    }
+    if !p.warnings.is_empty() {
+        let _ = writeln!(out, "\nwarnings:");
+        for w in &p.warnings {
+            let _ = writeln!(
+                out,
+                "! {} {}: {}",
+                w.code,
+                w.path.as_deref().unwrap_or("-"),
+                w.message
+            );
+        }
+    }
+    out
+}
