@@ -252,6 +252,13 @@ pub fn is_change(action: Action) -> bool {
     )
 }
 
+/// `kubectl diff`'s server answer (its MERGED object) in the result pane, in place of the
+/// planned result, and what applyscope says about it in the status bar.
+pub fn show_server_answer(model: &mut Model, server: &crate::session::external::ServerAnswer) {
+    model.show_server_result(&server.answer);
+    model.notice = Some(server.note.clone());
+}
+
 /// Apply a message to the model; returns the effects to run.
 pub fn update(model: &mut Model, message: Message) -> Vec<Command> {
     if message == Message::Idle {

@@ -5,6 +5,7 @@
 
 mod cluster;
 pub mod diff;
+pub mod external;
 pub mod invocation;
 mod last_applied;
 mod patch;
@@ -121,6 +122,17 @@ pub enum Run {
     Print(String),
     /// Show this in the TUI.
     Tui(Box<Open>),
+    /// Show this in the TUI, then exit with this status (`kubectl diff`'s external diff: 1 when
+    /// the objects differ).
+    Explore(Box<Open>, u8),
+}
+
+/// kubectl diff's call of its external diff program (`KUBECTL_EXTERNAL_DIFF=applyscope`):
+/// `args` (without the program's name) are two directories named `LIVE-*` and `MERGED-*`, then
+/// flags.
+#[must_use]
+pub fn kubectl_diff_call(args: &[std::ffi::OsString]) -> Option<crate::session::external::Call> {
+    crate::session::external::recognise(args)
 }
 
 /// Run a parsed command line: what to print on stdout, or what the TUI opens.

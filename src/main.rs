@@ -11,15 +11,28 @@ fn main() -> ExitCode {
     // Run as kubectl's plugin (`kubectl applyscope`), help and errors say so.
     let name = invocation::name_for(std::env::args_os().next().as_deref());
     invocation::set_name(name);
-    let cli = match Cli::from_arg_matches(&invocation::command().get_matches()) {
-        Ok(cli) => cli,
-        Err(e) => e.exit(),
+    // `KUBECTL_EXTERNAL_DIFF=applyscope kubectl diff`: kubectl's two directories, no command.
+    let args: Vec<std::ffi::OsString> = std::env::args_os().skip(1).collect();
+    let run = match cli::kubectl_diff_call(&args) {
+        Some(call) => cli::external::run(&call),
+        None => match Cli::from_arg_matches(&invocation::command().get_matches()) {
+            Ok(cli) => cli::run(cli),
+            Err(e) => e.exit(),
+        },
     };
-    let out = match cli::run(cli) {
+    let out = match run {
         Ok(Run::Print(out)) => out,
         Ok(Run::Tui(open)) => match applyscope::tui::run(*open) {
             Ok(()) => String::new(),
             Err(e) => return failed(name, &e),
+        },
+        Ok(Run::Explore(open, code)) => match applyscope::tui::run(*open) {
+            Ok(()) => return ExitCode::from(code),
+            // kubectl diff reads 1 as "differences": any failure is more.
+            Err(e) => {
+                failed(name, &e);
+                return ExitCode::from(2);
+            }
         },
         Err(e) => return failed(name, &e),
     };

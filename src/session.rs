@@ -14,8 +14,10 @@
 //! | reading files again (reload), the bytes a commit checks | `session/files.rs` |
 //! | what a run opens: one object or many | `session/open.rs` |
 //! | live objects from the cluster, planned; the TUI's one connection | `session/cluster.rs` |
+//! | `kubectl diff`'s LIVE and MERGED directories (`KUBECTL_EXTERNAL_DIFF`), planned | `session/external.rs` |
 
 pub mod cluster;
+pub mod external;
 pub mod files;
 pub mod input;
 pub mod objects;

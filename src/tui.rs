@@ -129,11 +129,15 @@ pub fn app_of(open: Open) -> Result<(App, Effects), Error> {
                 files,
                 cluster,
                 options,
+                server,
                 ..
             } = *one;
             let Some(opened) = cluster else {
-                let model = prepare(Model::with_plan(source, plan), options, files)
+                let mut model = prepare(Model::with_plan(source, plan), options, files)
                     .map_err(Error::Input)?;
+                if let Some(server) = &server {
+                    crate::app::show_server_answer(&mut model, server);
+                }
                 return Ok((App::One(Box::new(model)), Effects::default()));
             };
             let Opened {
@@ -184,10 +188,18 @@ fn event_loop(
 ) -> io::Result<()> {
     let size = terminal.size()?;
     let mut area = Rect::new(0, 0, size.width, size.height);
+    // What the model opened with (kubectl diff's note) stays past this first report.
+    let opened_with = match &app {
+        App::One(model) => model.notice.clone(),
+        App::Many(_) => None,
+    };
     app.update(Message::Resized {
         width: size.width,
         height: size.height,
     });
+    if let (App::One(model), Some(notice)) = (&mut app, opened_with) {
+        model.notice = Some(notice);
+    }
     loop {
         terminal.draw(|frame| ui::view_app(&app, theme, frame))?;
         // While the user reads the screen, prepare what the next keys may need.

@@ -11,6 +11,7 @@
 
 use super::{Command, EditOptions, Message, ModeKind, Model, Source, update as update_model};
 use crate::engine::plan::Plan;
+use crate::session::external::ServerAnswer;
 use crate::session::objects::Key;
 use crate::session::risk::{Summary, riskier_first};
 use crate::session::{Docs, Files, Loaded, ReloadRequest};
@@ -37,6 +38,8 @@ pub struct Row {
     pub summary: Summary,
     pub files: Option<Files>,
     pub object: Object,
+    /// `kubectl diff`'s server answer, shown as the result when the row opens.
+    pub server: Option<Box<ServerAnswer>>,
 }
 
 /// What the list shows over its rows.
@@ -101,6 +104,7 @@ impl List {
                     summary,
                     files: item.files,
                     object,
+                    server: item.server,
                 }
             })
             .collect();
@@ -190,12 +194,19 @@ impl List {
             }
             Object::Opened(model) => Object::Opened(model),
             Object::Planned { docs, plan } => {
+                let mut title = format!("{}/{total} {} ({})", index + 1, row.key, row.source);
+                if let Some(server) = &row.server {
+                    title = format!("{title} · {}", server.summary);
+                }
                 let source = Source {
-                    title: format!("{}/{total} {} ({})", index + 1, row.key, row.source),
+                    title,
                     about: String::new(),
                     docs: *docs,
                 };
                 let mut model = Model::with_plan(source, *plan);
+                if let Some(server) = &row.server {
+                    super::show_server_answer(&mut model, server);
+                }
                 model.edit.options = options;
                 model.edit.files.clone_from(&row.files);
                 let target = model.edit.target().map(|(p, _)| p.to_owned());
@@ -210,8 +221,16 @@ impl List {
             }
         };
         self.open = Some(index);
+        let note = self
+            .rows
+            .get(index)
+            .and_then(|r| r.server.as_ref())
+            .map(|s| s.note.clone());
         if let Some(model) = self.opened_mut() {
             update_model(model, Message::Resized { width, height });
+            if note.is_some() {
+                model.notice = note;
+            }
         }
         commands
     }

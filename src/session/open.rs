@@ -15,6 +15,7 @@
 use std::path::{Path, PathBuf};
 
 use super::Error;
+use super::external::ServerAnswer;
 use super::input::{is_list, read_one_object};
 use super::objects::{self, Key, Object, Pair};
 use super::plan::{self, Docs};
@@ -76,6 +77,8 @@ pub struct One {
     /// Cluster mode: the object on the server, and the connection kept for the run.
     pub cluster: Option<Box<cluster::Opened>>,
     pub options: EditOptions,
+    /// `kubectl diff`'s external diff: the server's dry-run answer, shown as the result.
+    pub server: Option<Box<ServerAnswer>>,
 }
 
 /// Several objects: the object list.
@@ -88,6 +91,8 @@ pub struct Many {
     /// The objects may be bound to their files (not in cluster mode).
     pub from_files: bool,
     pub options: EditOptions,
+    /// `pairs[i]`'s server dry-run answer (`kubectl diff`'s external diff), or empty.
+    pub server: Vec<Option<Box<ServerAnswer>>>,
 }
 
 /// One object of the list: what it is, where it came from, and its plan (or why there is none).
@@ -102,13 +107,21 @@ pub struct Item {
     /// The files an opened object reloads and commits to (`None`: it came from standard input,
     /// a file holding several objects, or the cluster, and is not bound to files).
     pub files: Option<Files>,
+    /// The server's dry-run answer, shown as the result when the object opens.
+    pub server: Option<Box<ServerAnswer>>,
 }
 
 impl Many {
     /// The list's items, in the files' order.
     #[must_use]
     pub fn items(self) -> Vec<Item> {
-        items_of(self.pairs, self.plans, self.from_files)
+        let mut server = self.server;
+        let mut items = items_of(self.pairs, self.plans, self.from_files);
+        server.resize_with(items.len(), || None);
+        for (item, answer) in items.iter_mut().zip(server) {
+            item.server = answer;
+        }
+        items
     }
 }
 
@@ -208,6 +221,7 @@ fn one(
         files,
         cluster: None,
         options: request.options.clone(),
+        server: None,
     })))
 }
 
@@ -240,6 +254,7 @@ fn one_from_cluster(request: &OpenRequest, local: &Path, object: Value) -> Resul
             write_last_applied: None,
             ..request.options.clone()
         },
+        server: None,
     })))
 }
 
@@ -267,6 +282,7 @@ fn many(request: &OpenRequest, single_error: Option<Error>) -> Result<Open, Erro
         plans,
         from_files: true,
         options: options(request),
+        server: Vec::new(),
     })))
 }
 
@@ -303,6 +319,7 @@ fn many_from_cluster(request: &OpenRequest, read: Option<Vec<Object>>) -> Result
         plans: planned.plans,
         from_files: false,
         options: options(request),
+        server: Vec::new(),
     })))
 }
 
@@ -369,6 +386,7 @@ fn item(pair: Pair, plan: Result<Plan, Error>, from_files: bool) -> Item {
         },
         plan,
         files,
+        server: None,
     }
 }
 

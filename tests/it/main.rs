@@ -15,6 +15,7 @@ mod diff;
 mod document_yaml;
 mod edit_keys;
 mod examples;
+mod external_diff;
 mod fakeapi;
 mod install;
 mod last_applied;
