@@ -17,7 +17,7 @@ pub mod yaml;
 
 use std::path::PathBuf;
 
-pub use crate::session::{Docs, EditOptions, Files, Loaded, ReloadRequest, Source};
+pub use crate::session::{Docs, EditOptions, Error, Files, Loaded, ReloadRequest, Source};
 pub use commit::{AnnotationPreview, CommitPreview, WriteFailure};
 pub use edit::EditState;
 pub use editor::EditorSession;
@@ -82,11 +82,11 @@ pub enum Message {
     /// Read the files again.
     Reload,
     /// The editor closed (the runtime reports it): the saved text, or why it could not run.
-    EditorDone(Result<String, String>),
+    EditorDone(Result<String, Error>),
     /// A write finished (the runtime reports it): the path written, or why not.
     Written(Result<PathBuf, WriteFailure>),
     /// A reload finished (the runtime reports it).
-    Reloaded(Result<Box<Loaded>, String>),
+    Reloaded(Result<Box<Loaded>, Error>),
     /// Cluster mode: apply (a server dry run, then a confirmation).
     ClusterApply,
     /// Cluster mode: show or hide `metadata.managedFields`.

@@ -125,6 +125,15 @@ pub enum Run {
     /// Show this in the TUI, then exit with this status (`kubectl diff`'s external diff: 1 when
     /// the objects differ).
     Explore(Box<Open>, u8),
+    /// Print `stdout`, then each of `stderr` as a line naming the program, and exit with
+    /// `code` (2 when `stdout` could not be written). The commands over many objects end so:
+    /// `kubectl diff`'s contract is "exit 1 with the differences on stdout", and a plan over
+    /// many objects prints every plan even when one object fails.
+    Report {
+        stdout: String,
+        stderr: Vec<String>,
+        code: u8,
+    },
 }
 
 /// kubectl diff's call of its external diff program (`KUBECTL_EXTERNAL_DIFF=applyscope`):
@@ -142,8 +151,8 @@ pub fn kubectl_diff_call(args: &[std::ffi::OsString]) -> Option<crate::session::
 pub fn run(cli: Cli) -> Result<Run, CliError> {
     let out = match cli.command {
         Some(Command::Patch(cmd)) => patch::run(&cmd),
-        Some(Command::Plan(args)) => plan::run(&args),
-        Some(Command::Diff(args)) => diff::main(&args),
+        Some(Command::Plan(args)) => return plan::run(&args),
+        Some(Command::Diff(args)) => return diff::main(&args),
         Some(Command::LastApplied(cmd)) => last_applied::run(&cmd),
         Some(Command::Examples) => Ok(list_examples()),
         Some(Command::Completions { shell }) => invocation::completions(shell, invocation::BIN),
@@ -220,35 +229,20 @@ fn open(args: &OpenArgs) -> Result<Run, CliError> {
                 None => text,
             }))
         }
-        Open::Many(many) => {
-            plan::print_many(&many.pairs, &many.plans, plan::Format::Text).map(Run::Print)
-        }
+        Open::Many(many) => plan::print_many(&many.pairs, &many.plans, plan::Format::Text),
     }
 }
 
-/// Writes `stdout`, then `stderr` (one message per line, each prefixed `applyscope: `), and
-/// ends the process with `code` when it is not 0. The commands over many objects need this:
-/// `kubectl diff`'s contract is "exit 1 with the differences on stdout", and a plan over many
-/// objects prints every plan even when one object fails.
-///
-/// # Errors
-/// Never returns an error; with `code` 0 it returns `stdout` for the caller to print.
-pub fn finish(stdout: String, stderr: &[String], code: i32) -> Result<String, CliError> {
-    use std::io::Write as _;
+/// How a command over many objects ends: [`Run::Print`] when all went well, else
+/// [`Run::Report`] with the failures' lines for stderr and the exit status `code`.
+#[must_use]
+pub fn finish(stdout: String, stderr: Vec<String>, code: i32) -> Run {
     if code == 0 && stderr.is_empty() {
-        return Ok(stdout);
+        return Run::Print(stdout);
     }
-    let mut out = std::io::stdout().lock();
-    let written = out.write_all(stdout.as_bytes()).and_then(|()| out.flush());
-    drop(out);
-    for message in stderr {
-        eprintln!("applyscope: {message}");
+    Run::Report {
+        stdout,
+        stderr,
+        code: u8::try_from(code).unwrap_or(1),
     }
-    if written.is_err() {
-        std::process::exit(2);
-    }
-    if code != 0 {
-        std::process::exit(code);
-    }
-    Ok(String::new())
 }

@@ -30,6 +30,7 @@ pub mod cli;
 pub mod cluster;
 pub mod document;
 pub mod engine;
+pub mod error;
 pub mod examples;
 pub mod fsutil;
 pub mod keymap;

@@ -5,6 +5,7 @@ use std::io::Write as _;
 use std::process::ExitCode;
 
 use applyscope::cli::{self, Cli, Run, invocation};
+use applyscope::error::Error;
 use clap::FromArgMatches as _;
 
 fn main() -> ExitCode {
@@ -34,22 +35,40 @@ fn main() -> ExitCode {
                 return ExitCode::from(2);
             }
         },
+        Ok(Run::Report {
+            stdout,
+            stderr,
+            code,
+        }) => {
+            let written = write_stdout(&stdout);
+            for message in stderr {
+                eprintln!("{name}: {message}");
+            }
+            return ExitCode::from(if written { code } else { 2 });
+        }
+        // Standard output closed (its reader is gone): exit 1, with nothing to say.
+        Err(Error::Output(_)) => return ExitCode::from(1),
         Err(e) => return failed(name, &e),
     };
+    if write_stdout(&out) {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(1)
+    }
+}
+
+/// Write `out` on standard output; false when it could not be written (a closed pipe).
+fn write_stdout(out: &str) -> bool {
     let mut stdout = std::io::stdout().lock();
-    if stdout
+    stdout
         .write_all(out.as_bytes())
         .and_then(|()| stdout.flush())
-        .is_err()
-    {
-        return ExitCode::from(1);
-    }
-    ExitCode::SUCCESS
+        .is_ok()
 }
 
 /// The one-line message on stderr, named as the program was called, and the error's exit
 /// status.
-fn failed(name: &str, e: &applyscope::session::Error) -> ExitCode {
+fn failed(name: &str, e: &Error) -> ExitCode {
     eprintln!("{name}: {e}");
     ExitCode::from(u8::try_from(e.exit_code()).unwrap_or(1))
 }

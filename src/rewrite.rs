@@ -11,45 +11,54 @@ use crate::value::Value;
 use crate::document::{self, Pos};
 use crate::engine::gojson;
 use crate::engine::plan::LAST_APPLIED;
+use crate::error::Error;
 
 /// `text` (one object) with its annotation set to `annotation`. `expected` is the object the new
 /// text must read as.
 ///
 /// # Errors
-/// A message when the file cannot be edited in place (several documents, a flow-style
+/// [`Error::Failed`] when the file cannot be edited in place (several documents, a flow-style
 /// `metadata`, ...) or the edit does not read back as `expected`.
-pub fn set_annotation(text: &str, annotation: &str, expected: &Value) -> Result<String, String> {
-    let docs = document::parse_documents(text, "live").map_err(|e| e.to_string())?;
+pub fn set_annotation(text: &str, annotation: &str, expected: &Value) -> Result<String, Error> {
+    let docs = document::parse_documents(text, "live").map_err(|e| fail(e.to_string()))?;
     let [doc] = docs.as_slice() else {
-        return Err(format!(
+        return Err(fail(format!(
             "the file holds {} documents; expected one",
             docs.len()
-        ));
+        )));
     };
     let mut quoted = String::new();
     gojson::write_string(annotation, &mut quoted);
     let lines = LineIndex::new(text);
     let annotation_path = ["metadata", "annotations", LAST_APPLIED];
     let new = if let Some(span) = doc.spans.get_str(&annotation_path) {
-        let key = span.key.ok_or("the annotation has no key position")?;
-        let key_at = lines.offset(key).ok_or("bad key position")?;
+        let key = span
+            .key
+            .ok_or_else(|| fail("the annotation has no key position"))?;
+        let key_at = lines.offset(key).ok_or_else(|| fail("bad key position"))?;
         let colon = text[key_at..]
             .find("last-applied-configuration")
             .and_then(|i| text[key_at + i..].find(':').map(|j| key_at + i + j))
-            .ok_or("no ':' after the annotation key")?;
-        let end = lines.offset(span.end).ok_or("bad end position")?;
+            .ok_or_else(|| fail("no ':' after the annotation key"))?;
+        let end = lines
+            .offset(span.end)
+            .ok_or_else(|| fail("bad end position"))?;
         // Keep the line break and indentation that follow a block scalar.
         let end = match text[..end].rfind('\n') {
             Some(nl) if nl > colon && text[nl + 1..end].chars().all(char::is_whitespace) => nl,
             _ => end,
         };
-        let value_start = lines.offset(span.value).ok_or("bad value position")?;
+        let value_start = lines
+            .offset(span.value)
+            .ok_or_else(|| fail("bad value position"))?;
         let json = text.trim_start().starts_with('{');
         let was_literal = text[colon + 1..]
             .trim_start_matches([' ', '\t'])
             .starts_with('|');
         if json {
-            let value_end = lines.offset(span.end).ok_or("bad end position")?;
+            let value_end = lines
+                .offset(span.end)
+                .ok_or_else(|| fail("bad end position"))?;
             format!("{}{quoted}{}", &text[..value_start], &text[value_end..])
         } else if was_literal && let Some(body) = literal_line(annotation) {
             let indent = " ".repeat(key.col.saturating_sub(1) + 2);
@@ -72,15 +81,20 @@ pub fn set_annotation(text: &str, annotation: &str, expected: &Value) -> Result<
         );
         insert_line(text, &lines, span.value, &line)?
     } else {
-        return Err("the object has no metadata".into());
+        return Err(fail("the object has no metadata"));
     };
-    let check = document::parse_documents(&new, "live").map_err(|e| e.to_string())?;
+    let check = document::parse_documents(&new, "live").map_err(|e| fail(e.to_string()))?;
     match check.as_slice() {
         [d] if d.value == *expected => Ok(new),
-        _ => {
-            Err("cannot edit this file in place (flow style or JSON without the annotation)".into())
-        }
+        _ => Err(fail(
+            "cannot edit this file in place (flow style or JSON without the annotation)",
+        )),
     }
+}
+
+/// The rewrite cannot be done (the message says why); the file is left as it was.
+fn fail(message: impl Into<String>) -> Error {
+    Error::Failed(message.into())
 }
 
 /// The annotation's one line when a clipped literal block (`|`) reads back as exactly it: one
@@ -98,16 +112,16 @@ fn literal_line(annotation: &str) -> Option<&str> {
 
 /// Insert `line` (without indentation) before the block-map entry that starts at `at`, with the
 /// same indentation.
-fn insert_line(text: &str, lines: &LineIndex<'_>, at: Pos, line: &str) -> Result<String, String> {
+fn insert_line(text: &str, lines: &LineIndex<'_>, at: Pos, line: &str) -> Result<String, Error> {
     let start = lines
         .offset(Pos {
             line: at.line,
             col: 1,
         })
-        .ok_or("bad position")?;
+        .ok_or_else(|| fail("bad position"))?;
     let indent = at.col.saturating_sub(1);
     if !text[start..].chars().take(indent).all(|c| c == ' ') {
-        return Err("not a block-style map".into());
+        return Err(fail("not a block-style map"));
     }
     Ok(format!(
         "{}{}{line}\n{}",

@@ -26,54 +26,8 @@ pub mod plan;
 pub mod risk;
 pub mod source;
 
-use std::fmt;
-
+pub use crate::error::Error;
 pub use files::{Files, Loaded, RawFiles, ReloadRequest};
 pub use open::{EditOptions, Open, OpenRequest};
 pub use plan::Docs;
 pub use source::Source;
-
-/// Why an input could not be read or planned, and so the exit status of a command.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Error {
-    /// Bad input: exit 2. The message names the file and place.
-    Input(String),
-    /// The operation failed: exit 1.
-    Failed(String),
-}
-
-impl Error {
-    /// The process exit status for this error.
-    #[must_use]
-    pub fn exit_code(&self) -> i32 {
-        match self {
-            Error::Input(_) => 2,
-            Error::Failed(_) => 1,
-        }
-    }
-
-    /// The message as written (its lines kept).
-    #[must_use]
-    pub fn into_message(self) -> String {
-        let (Error::Input(m) | Error::Failed(m)) = self;
-        m
-    }
-
-    /// The same kind of error with another message.
-    #[must_use]
-    pub fn clone_with(&self, message: String) -> Error {
-        match self {
-            Error::Input(_) => Error::Input(message),
-            Error::Failed(_) => Error::Failed(message),
-        }
-    }
-}
-
-impl fmt::Display for Error {
-    /// Always one line.
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let (Error::Input(m) | Error::Failed(m)) = self;
-        let one_line: Vec<&str> = m.lines().map(str::trim).filter(|l| !l.is_empty()).collect();
-        f.write_str(&one_line.join(" "))
-    }
-}

@@ -11,6 +11,7 @@
 use std::collections::VecDeque;
 use std::io;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 use ratatui::DefaultTerminal;
 use ratatui::crossterm::event::{
@@ -45,12 +46,12 @@ impl Drop for Restore {
 /// once more, so the bytes a commit checks are the bytes of the documents shown.
 ///
 /// # Errors
-/// A one-line message when a file cannot be read or parsed.
+/// [`Error`] when a file cannot be read or parsed.
 pub fn prepare(
     mut model: Model,
     options: EditOptions,
     files: Option<Files>,
-) -> Result<Model, String> {
+) -> Result<Model, Error> {
     model.edit.options = options;
     model.edit.files = files;
     let request = ReloadRequest {
@@ -58,7 +59,7 @@ pub fn prepare(
         target: model.edit.target().map(|(p, _)| p.to_owned()),
     };
     let loaded = load(&request)?;
-    model.attach(loaded).map_err(|e| e.to_string())?;
+    model.attach(loaded)?;
     Ok(model)
 }
 
@@ -107,19 +108,19 @@ fn write(path: &Path, content: &str, expected: Option<&[u8]>) -> Result<PathBuf,
 /// for.
 ///
 /// # Errors
-/// [`Error::Input`] when the files of one object cannot be read again; [`Error::Failed`] on a
+/// [`Error`] when the files of one object cannot be read again; [`Error::Terminal`] on a
 /// terminal error.
 pub fn run(open: Open) -> Result<(), Error> {
     let (app, effects) = app_of(open)?;
     let no_color = std::env::var("NO_COLOR").ok();
     let theme = Theme::from_no_color(no_color.as_deref());
-    run_app(app, &theme, effects).map_err(|e| Error::Failed(format!("terminal: {e}")))
+    run_app(app, &theme, effects).map_err(|e| Error::Terminal(Arc::new(e)))
 }
 
 /// The screen of what the session opened, and what runs its commands.
 ///
 /// # Errors
-/// [`Error::Input`] when the files of one object cannot be read again.
+/// [`Error`] when the files of one object cannot be read again.
 pub fn app_of(open: Open) -> Result<(App, Effects), Error> {
     match open {
         Open::One(one) => {
@@ -134,7 +135,7 @@ pub fn app_of(open: Open) -> Result<(App, Effects), Error> {
             } = *one;
             let Some(opened) = cluster else {
                 let mut model = prepare(Model::with_plan(source, plan), options, files)
-                    .map_err(Error::Input)?;
+                    .map_err(|e| Error::Reopen(Box::new(e)))?;
                 if let Some(server) = &server {
                     crate::app::show_server_answer(&mut model, server);
                 }
@@ -260,10 +261,7 @@ fn panic_on_test_key(key: &event::KeyEvent) {
 
 /// Leave the TUI, run the editor on `text`, come back. The outer error is the terminal's;
 /// the inner one is the editor's (reported to `update`).
-fn edit_suspended(
-    terminal: &mut DefaultTerminal,
-    text: &str,
-) -> io::Result<Result<String, String>> {
+fn edit_suspended(terminal: &mut DefaultTerminal, text: &str) -> io::Result<Result<String, Error>> {
     let _ = execute!(io::stdout(), DisableMouseCapture);
     ratatui::restore();
     let result = run_editor(text);
@@ -288,10 +286,10 @@ pub fn editor_command() -> String {
 ///
 /// # Errors
 /// The editor could not run or failed; the temp file could not be written or read.
-pub fn run_editor(text: &str) -> Result<String, String> {
+pub fn run_editor(text: &str) -> Result<String, Error> {
     // Removed when dropped, whatever happens (the document may hold a Secret's data; the file
     // is created readable by its owner only).
-    let file = temp_file(text).map_err(|e| format!("temp file: {e}"))?;
+    let file = temp_file(text).map_err(|e| Error::TempFile(Arc::new(e)))?;
     let path = file.path();
     let editor = editor_command();
     // As kubectl: a command with spaces (`code --wait`) goes through the shell.
@@ -311,13 +309,14 @@ pub fn run_editor(text: &str) -> Result<String, String> {
     {
         command.stdin(tty);
     }
-    let status = command
-        .status()
-        .map_err(|e| format!("cannot run {editor:?}: {e}"))?;
+    let status = command.status().map_err(|e| Error::EditorStart {
+        editor: editor.clone(),
+        source: Arc::new(e),
+    })?;
     if !status.success() {
-        return Err(format!("{editor:?} exited with {status}"));
+        return Err(Error::EditorExit { editor, status });
     }
-    std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))
+    std::fs::read_to_string(path).map_err(|e| Error::io(path, e))
 }
 
 fn temp_file(text: &str) -> io::Result<tempfile::NamedTempFile> {
@@ -332,9 +331,10 @@ fn temp_file(text: &str) -> io::Result<tempfile::NamedTempFile> {
 }
 
 /// The shell command line that runs `editor` on `path` (the path quoted for the shell).
-fn shell_line(editor: &str, path: &Path) -> Result<String, String> {
+fn shell_line(editor: &str, path: &Path) -> Result<String, Error> {
     let path = path.to_string_lossy();
-    let quoted = shlex::try_quote(&path).map_err(|e| format!("{path}: {e}"))?;
+    // A path the shell cannot be given (a NUL byte): the message names it.
+    let quoted = shlex::try_quote(&path).map_err(|e| Error::Failed(format!("{path}: {e}")))?;
     Ok(format!("{editor} {quoted}"))
 }
 

@@ -13,7 +13,7 @@ use super::{Command, Mode, Model};
 use crate::engine::plan::{ANNOTATIONS_LIMIT, LAST_APPLIED, annotations_size, encode_annotation};
 use crate::engine::{gojson, jsonmerge, secret};
 use crate::rewrite;
-use crate::session::{Loaded, ReloadRequest};
+use crate::session::{Error, Loaded, ReloadRequest};
 
 /// Why a write did not happen (the runtime's report).
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -213,7 +213,7 @@ fn content(
     kind: TargetKind,
     doc: &Value,
     annotation: &str,
-) -> Result<(String, Option<Value>), String> {
+) -> Result<(String, Option<Value>), Error> {
     match kind {
         TargetKind::Document => {
             let json = model
@@ -221,7 +221,8 @@ fn content(
                 .target()
                 .is_some_and(|(p, _)| p.extension().is_some_and(|e| e == "json"));
             let text = if json {
-                let mut s = gojson::to_string_pretty(doc).map_err(|e| e.to_string())?;
+                let mut s =
+                    gojson::to_string_pretty(doc).map_err(|e| Error::Failed(e.to_string()))?;
                 s.push('\n');
                 s
             } else {
@@ -234,9 +235,13 @@ fn content(
                 .edit
                 .target_bytes
                 .as_deref()
-                .ok_or("the live file was not read")?;
-            let text = std::str::from_utf8(bytes).map_err(|_| "not UTF-8")?;
-            let live = model.docs.live.as_ref().ok_or("no live object")?;
+                .ok_or_else(|| Error::Failed("the live file was not read".into()))?;
+            let text = std::str::from_utf8(bytes).map_err(|_| Error::Failed("not UTF-8".into()))?;
+            let live = model
+                .docs
+                .live
+                .as_ref()
+                .ok_or_else(|| Error::Failed("no live object".into()))?;
             let want = with_annotation(live, annotation);
             let content = rewrite::set_annotation(text, annotation, &want)?;
             Ok((content, Some(want)))
@@ -396,7 +401,7 @@ pub(super) fn reload(model: &mut Model) -> (Mode, Vec<Command>) {
 }
 
 /// The runtime's report on a reload: the documents as now on disk; edits are discarded.
-pub(super) fn reloaded(model: &mut Model, result: Result<Box<Loaded>, String>) {
+pub(super) fn reloaded(model: &mut Model, result: Result<Box<Loaded>, Error>) {
     let loaded = match result {
         Ok(l) => *l,
         Err(e) => {

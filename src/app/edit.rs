@@ -10,7 +10,7 @@ use crate::value::{Map, Value};
 use super::Model;
 use crate::engine::edit;
 use crate::engine::plan::FieldPath;
-use crate::session::{EditOptions, Files};
+use crate::session::{EditOptions, Error, Files};
 
 /// What a commit writes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -101,36 +101,36 @@ pub(super) fn refusal(model: &Model) -> Option<String> {
 }
 
 /// The selected field's path, or a notice why there is none to edit.
-fn selected_path(model: &Model) -> Result<FieldPath, String> {
+fn selected_path(model: &Model) -> Result<FieldPath, Error> {
     let field = model
         .current_field()
         .and_then(|f| model.plan.tree.nth(f))
-        .ok_or("no field selected")?;
+        .ok_or_else(|| Error::Failed("no field selected".into()))?;
     let path = model.plan.tree.field_path(field);
     if path.0.is_empty() {
-        return Err(
+        return Err(Error::Failed(
             "select a field: the whole object cannot be dropped or adopted (e edits it)".into(),
-        );
+        ));
     }
     Ok(path)
 }
 
 /// `x`: drop the selected field from last-applied.
 pub(super) fn drop_field(model: &mut Model) {
-    model.notice = Some(match try_drop(model) {
-        Ok(n) | Err(n) => n,
-    });
+    model.notice = Some(try_drop(model).unwrap_or_else(|e| e.to_string()));
 }
 
-fn try_drop(model: &mut Model) -> Result<String, String> {
+fn try_drop(model: &mut Model) -> Result<String, Error> {
     if let Some(why) = refusal(model) {
-        return Err(why);
+        return Err(Error::Failed(why));
     }
     let path = selected_path(model)?;
     let Some(la) = model.plan.last_applied.as_ref() else {
-        return Err("no last-applied annotation: nothing to drop".into());
+        return Err(Error::Failed(
+            "no last-applied annotation: nothing to drop".into(),
+        ));
     };
-    let doc = edit::drop(la, &path).map_err(|e| format!("cannot drop: {e}"))?;
+    let doc = edit::drop(la, &path).map_err(|e| Error::Failed(format!("cannot drop: {e}")))?;
     apply(model, doc)?;
     let still_in_file = path.lookup(&model.docs.local).is_some();
     Ok(format!(
@@ -146,19 +146,21 @@ fn try_drop(model: &mut Model) -> Result<String, String> {
 
 /// `a`: copy the selected field's live value into last-applied.
 pub(super) fn adopt_field(model: &mut Model) {
-    model.notice = Some(match try_adopt(model) {
-        Ok(n) | Err(n) => n,
-    });
+    model.notice = Some(try_adopt(model).unwrap_or_else(|e| e.to_string()));
 }
 
-fn try_adopt(model: &mut Model) -> Result<String, String> {
+fn try_adopt(model: &mut Model) -> Result<String, Error> {
     if let Some(why) = refusal(model) {
-        return Err(why);
+        return Err(Error::Failed(why));
     }
     let path = selected_path(model)?;
-    let live = model.docs.live.as_ref().ok_or("no live object")?;
+    let live = model
+        .docs
+        .live
+        .as_ref()
+        .ok_or_else(|| Error::Failed("no live object".into()))?;
     let doc = edit::adopt(&model.last_applied_doc(), live, &path)
-        .map_err(|e| format!("cannot adopt: {e}"))?;
+        .map_err(|e| Error::Failed(format!("cannot adopt: {e}")))?;
     apply(model, doc)?;
     Ok(format!(
         "adopted the live {path} into last-applied (uncommitted); {}",
@@ -178,16 +180,18 @@ fn now(model: &Model, path: &FieldPath) -> String {
 ///
 /// # Errors
 /// `no change`, or the plan's error (the model is then unchanged).
-pub(super) fn apply(model: &mut Model, doc: Value) -> Result<(), String> {
+pub(super) fn apply(model: &mut Model, doc: Value) -> Result<(), Error> {
     if model.plan.last_applied.as_ref() == Some(&doc) {
-        return Err("no change: last-applied already holds that".into());
+        return Err(Error::Failed(
+            "no change: last-applied already holds that".into(),
+        ));
     }
     let before = model.docs.last_applied.clone();
     let mut docs = model.docs.clone();
     docs.last_applied = Some(doc);
     model
         .replan(docs)
-        .map_err(|e| format!("the edited last-applied cannot be planned: {e}"))?;
+        .map_err(|e| e.context("the edited last-applied cannot be planned"))?;
     model.edit.undo.push(before);
     model.edit.redo.clear();
     Ok(())

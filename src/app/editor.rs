@@ -7,7 +7,7 @@
 use crate::value::Value;
 
 use super::edit::{self, edited_count, refusal};
-use super::{Command, Mode, Model};
+use super::{Command, Error, Mode, Model};
 use crate::document;
 use crate::engine::jsonmerge;
 
@@ -44,7 +44,7 @@ pub(super) fn open(model: &mut Model) -> (Mode, Vec<Command>) {
 }
 
 /// The editor closed: `result` is the saved text, or why the editor could not run.
-pub(super) fn done(model: &mut Model, result: Result<String, String>) -> Vec<Command> {
+pub(super) fn done(model: &mut Model, result: Result<String, Error>) -> Vec<Command> {
     let session = match std::mem::take(&mut model.mode) {
         Mode::Editor(s) => s,
         other => {
@@ -75,7 +75,7 @@ pub(super) fn done(model: &mut Model, result: Result<String, String>) -> Vec<Com
     }
     let doc = match parse(&text) {
         Ok(d) => d,
-        Err(reason) => return reopen(model, *session, &stripped, &reason),
+        Err(reason) => return reopen(model, *session, &stripped, &reason.to_string()),
     };
     if model.plan.last_applied.as_ref() == Some(&doc) {
         model.notice = Some("edit cancelled: no changes made".into());
@@ -117,24 +117,24 @@ fn reopen(
 }
 
 /// The saved text as one object.
-fn parse(text: &str) -> Result<Value, String> {
+fn parse(text: &str) -> Result<Value, Error> {
     let mut docs = document::parse_documents(text, "edited last-applied")
-        .map_err(|e| format!("The edited file had a syntax error: {e}"))?;
+        .map_err(|e| Error::Input(format!("The edited file had a syntax error: {e}")))?;
     let v = match docs.len() {
         1 => docs.remove(0).value,
         n => {
-            return Err(format!(
+            return Err(Error::Input(format!(
                 "The edited file is not valid: expected one document, found {n}"
-            ));
+            )));
         }
     };
     if v.is_object() {
         Ok(v)
     } else {
-        Err(format!(
+        Err(Error::Input(format!(
             "The edited file is not valid: expected an object at the top level, found {}",
             crate::session::input::kind_name(&v)
-        ))
+        )))
     }
 }
 
@@ -173,8 +173,9 @@ mod tests {
     #[test]
     fn parse_wants_one_object() {
         assert!(parse("a: 1\n").is_ok());
-        assert!(parse("- a\n").unwrap_err().contains("a list"));
-        assert!(parse("a: [\n").unwrap_err().contains("syntax error"));
-        assert!(parse("a: 1\n---\nb: 2\n").unwrap_err().contains("found 2"));
+        let reason = |text: &str| parse(text).unwrap_err().to_string();
+        assert!(reason("- a\n").contains("a list"));
+        assert!(reason("a: [\n").contains("syntax error"));
+        assert!(reason("a: 1\n---\nb: 2\n").contains("found 2"));
     }
 }

@@ -255,13 +255,13 @@ impl List {
 
     /// The runtime's report on reading an opened object's files: attach them, as the
     /// single-object screen does at start. Files that cannot be read leave it read-only.
-    fn attach(&mut self, result: Result<Box<Loaded>, String>) {
+    fn attach(&mut self, result: Result<Box<Loaded>, crate::session::Error>) {
         self.attaching = false;
         let Some(model) = self.opened_mut() else {
             return;
         };
         let problem = match result {
-            Ok(loaded) => model.attach(*loaded).err().map(|e| e.to_string()),
+            Ok(loaded) => model.attach(*loaded).err(),
             Err(e) => Some(e),
         };
         if let Some(why) = problem {

@@ -201,7 +201,7 @@ mod imp {
         {
             let plan = plan
                 .as_ref()
-                .map_err(|e| e.clone_with(format!("{}: {e}", pair.key)))?;
+                .map_err(|e| e.clone().context(pair.key.to_string()))?;
             let real = cluster::apply_request(&loaded.target, plan, validation, false)
                 .map_err(|e| error(&e))?;
             let dry = cluster::apply_request(&loaded.target, plan, validation, true)

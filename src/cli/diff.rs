@@ -31,8 +31,8 @@ use std::path::PathBuf;
 use crate::value::Value;
 use clap::{Args, ValueEnum};
 
-use super::CliError;
 use super::objects::{self, Pair};
+use super::{CliError, Run};
 use crate::engine::object::{GroupVersion, ObjectRef};
 use crate::engine::plan::{LAST_APPLIED, Plan};
 use crate::engine::schema::Schema;
@@ -125,7 +125,7 @@ impl ObjectDiff {
 ///
 /// # Errors
 /// Bad input (exit 2) before any object is planned.
-pub fn main(args: &DiffArgs) -> Result<String, CliError> {
+pub fn main(args: &DiffArgs) -> Result<Run, CliError> {
     let (pairs, plans) = if args.live.is_empty() && !args.no_live {
         from_cluster(args)?
     } else {
@@ -159,7 +159,7 @@ pub fn main(args: &DiffArgs) -> Result<String, CliError> {
     } else {
         1
     };
-    super::finish(out, &errors, code)
+    Ok(super::finish(out, errors, code))
 }
 
 type Planned = (Vec<Pair>, Vec<Result<Plan, CliError>>);

@@ -64,7 +64,7 @@ pub fn run(call: &Call) -> Result<Run, CliError> {
     }
     let color = flags.color.unwrap_or(ColorWhen::Auto).enabled();
     let (out, errors) = report(&planned, color, flags.show_secrets);
-    super::finish(out, &errors, i32::from(differs)).map(Run::Print)
+    Ok(super::finish(out, errors, i32::from(differs)))
 }
 
 /// The `diff` report over the objects, and the stderr lines: where applyscope's plan differs

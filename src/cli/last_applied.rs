@@ -275,7 +275,7 @@ fn commit(
                 metadata.insert("annotations", Value::Object(annotations));
             }
             let content = rewrite::set_annotation(text, &annotation, &want)
-                .map_err(|e| CliError::Failed(format!("{}: {e}", live_path.display())))?;
+                .map_err(|e| e.context(live_path.display().to_string()))?;
             (live_path.to_owned(), content, Some(bytes.to_vec()))
         }
     };

@@ -12,9 +12,9 @@ use std::path::{Path, PathBuf};
 use crate::value::Value;
 use clap::{Args, ValueEnum};
 
-use super::CliError;
 use super::input::{is_list, one_object_of, read_bytes, read_object};
 use super::objects::{self, Pair};
+use super::{CliError, Run};
 use crate::document::Document;
 use crate::engine::plan::{self, LastApplied, LiveLastApplied, Plan, PlanContext};
 use crate::engine::schema::Schema;
@@ -68,7 +68,7 @@ pub enum Format {
     Yaml,
 }
 
-pub fn run(args: &PlanArgs) -> Result<String, CliError> {
+pub fn run(args: &PlanArgs) -> Result<Run, CliError> {
     if args.live.is_empty() && !args.no_live {
         return run_cluster(args);
     }
@@ -169,7 +169,7 @@ fn run_one(
     args: &PlanArgs,
     local: OneFile<'_>,
     live: Option<OneFile<'_>>,
-) -> Result<String, CliError> {
+) -> Result<Run, CliError> {
     let local_path = local.path;
     let live_path = live.as_ref().map(|l| l.path);
     let mut live_last_applied = None;
@@ -215,7 +215,7 @@ fn run_one(
     let plan = std::mem::ManuallyDrop::new(plan);
     std::mem::forget(last_applied);
     if args.output == Format::Text {
-        return Ok(text(&plan));
+        return Ok(Run::Print(text(&plan)));
     }
     // Straight to standard output: the text (about 27 times the object) is never held whole.
     let mut stdout = std::io::stdout().lock();
@@ -224,9 +224,8 @@ fn run_one(
         _ => json::write(&plan, &mut stdout),
     };
     match written {
-        Ok(()) => Ok(String::new()),
-        // As `main` treats a failed write of the output (a closed pipe): exit 1, silently.
-        Err(json::WriteError::Io(_)) => std::process::exit(1),
+        Ok(()) => Ok(Run::Print(String::new())),
+        Err(json::WriteError::Io(e)) => Err(CliError::output(e)),
         Err(e) => Err(CliError::Failed(e.to_string())),
     }
 }
@@ -237,7 +236,7 @@ fn no_live_error() -> CliError {
 
 /// No `--live`, no `--no-live`: the live objects come from the cluster.
 #[cfg(feature = "cluster")]
-fn run_cluster(args: &PlanArgs) -> Result<String, CliError> {
+fn run_cluster(args: &PlanArgs) -> Result<Run, CliError> {
     let locals = super::cluster::read_locals(&args.local, args.recursive)?;
     let last_applied = args.last_applied.as_deref().map(read_object).transpose()?;
     if last_applied.is_some() && locals.len() != 1 {
@@ -254,19 +253,19 @@ fn run_cluster(args: &PlanArgs) -> Result<String, CliError> {
         last_applied.as_ref(),
     )?;
     if single && let Some(plan) = planned.plans.first() {
-        return render(plan.as_ref().map_err(Clone::clone)?, args.output);
+        return render(plan.as_ref().map_err(Clone::clone)?, args.output).map(Run::Print);
     }
     print_many(&planned.pairs, &planned.plans, args.output)
 }
 
 #[cfg(not(feature = "cluster"))]
-fn run_cluster(_: &PlanArgs) -> Result<String, CliError> {
+fn run_cluster(_: &PlanArgs) -> Result<Run, CliError> {
     Err(super::cluster::not_built())
 }
 
 /// Many objects: every object's plan, in the order of the files; exit 1 when one of them would
 /// fail (the others are still printed), 2 on bad input.
-fn run_many(args: &PlanArgs) -> Result<String, CliError> {
+fn run_many(args: &PlanArgs) -> Result<Run, CliError> {
     if args.last_applied.is_some() {
         return Err(CliError::Input(
             "--last-applied works with one object (one -f file holding one object)".into(),
@@ -287,7 +286,7 @@ fn run_many(args: &PlanArgs) -> Result<String, CliError> {
         let plans = plan_all(chunk, namespace, args.overwrite);
         many.add(chunk, &plans)?;
     }
-    many.finish(&pairs)
+    Ok(many.finish(&pairs))
 }
 
 /// How many objects [`run_many`] plans before writing them.
@@ -335,10 +334,10 @@ pub fn print_many(
     pairs: &[Pair],
     plans: &[Result<Plan, CliError>],
     format: Format,
-) -> Result<String, CliError> {
+) -> Result<Run, CliError> {
     let mut many = Many::new(format);
     many.add(pairs, plans)?;
-    many.finish(pairs)
+    Ok(many.finish(pairs))
 }
 
 /// The many-object output, written as the plans come: `json`, one line per object (JSON
@@ -402,14 +401,12 @@ impl Many {
     }
 
     /// The output, for `pairs` (every object added, in order); see [`super::finish`].
-    ///
-    /// # Errors
-    /// As [`super::finish`].
-    pub fn finish(mut self, pairs: &[Pair]) -> Result<String, CliError> {
+    #[must_use]
+    pub fn finish(mut self, pairs: &[Pair]) -> Run {
         if self.format == Format::Text {
             self.out.push_str(&summary(pairs, &self.summaries));
         }
-        super::finish(self.out, &self.errors, self.code)
+        super::finish(self.out, self.errors, self.code)
     }
 }
 

@@ -18,7 +18,7 @@ use crate::cluster::Cluster;
 /// A cluster error as a session error: bad input (exit 2), one line.
 #[must_use]
 pub fn error(e: &ClusterError) -> Error {
-    Error::Input(e.to_string())
+    Error::Cluster(e.clone())
 }
 
 /// Cluster mode is not built in.

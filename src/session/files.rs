@@ -6,6 +6,7 @@ use std::path::{Path, PathBuf};
 
 use crate::value::Value;
 
+use super::Error;
 use super::input::{object_of_bytes, one_object_of_bytes};
 use super::plan::Docs;
 
@@ -48,8 +49,8 @@ pub struct Loaded {
 /// Parse what the runtime read for `request`.
 ///
 /// # Errors
-/// A one-line message naming the file and the place.
-pub fn parse(request: &ReloadRequest, raw: RawFiles) -> Result<Loaded, String> {
+/// [`Error::Input`] naming the file and the place.
+pub fn parse(request: &ReloadRequest, raw: RawFiles) -> Result<Loaded, Error> {
     let docs = match &request.files {
         None => None,
         Some(files) => {
@@ -57,15 +58,15 @@ pub fn parse(request: &ReloadRequest, raw: RawFiles) -> Result<Loaded, String> {
             let local = raw
                 .local
                 .as_deref()
-                .ok_or_else(|| format!("{}: not read", name(&files.local)))?;
+                .ok_or_else(|| Error::Input(format!("{}: not read", name(&files.local))))?;
             let live = match (&files.live, raw.live.as_deref()) {
                 (Some(path), Some(bytes)) => Some(one_object(&name(path), bytes)?),
-                (Some(path), None) => return Err(format!("{}: no such file", name(path))),
+                (Some(path), None) => return Err(no_such_file(path)),
                 (None, _) => None,
             };
             let last_applied = match (&files.last_applied, raw.last_applied.as_deref()) {
                 (Some(path), Some(bytes)) => Some(object(&name(path), bytes)?),
-                (Some(path), None) => return Err(format!("{}: no such file", name(path))),
+                (Some(path), None) => return Err(no_such_file(path)),
                 (None, _) => None,
             };
             Some(Docs {
@@ -85,32 +86,37 @@ pub fn parse(request: &ReloadRequest, raw: RawFiles) -> Result<Loaded, String> {
 ///
 /// # Errors
 /// Parse errors, several documents, or something other than an object.
-pub fn object(name: &str, bytes: &[u8]) -> Result<Value, String> {
-    object_of_bytes(name, bytes).map_err(super::Error::into_message)
+pub fn object(name: &str, bytes: &[u8]) -> Result<Value, Error> {
+    object_of_bytes(name, bytes)
 }
 
 /// One Kubernetes object, as kubectl reads `-f`: a `kind: List` stands for its items.
 ///
 /// # Errors
 /// As [`object`], and a list of other than one item.
-pub fn one_object(name: &str, bytes: &[u8]) -> Result<Value, String> {
-    one_object_of_bytes(name, bytes).map_err(super::Error::into_message)
+pub fn one_object(name: &str, bytes: &[u8]) -> Result<Value, Error> {
+    one_object_of_bytes(name, bytes)
+}
+
+/// A file a load needs that is not there.
+fn no_such_file(path: &Path) -> Error {
+    Error::read(path, std::io::ErrorKind::NotFound.into())
 }
 
 /// Read what a reload asks for (each file once; a missing file is `None`).
 ///
 /// # Errors
-/// A one-line message naming the file.
-pub fn load(request: &ReloadRequest) -> Result<Loaded, String> {
+/// [`Error::Io`] naming the file, or as [`parse`].
+pub fn load(request: &ReloadRequest) -> Result<Loaded, Error> {
     let mut cache: Vec<(PathBuf, Option<Vec<u8>>)> = Vec::new();
-    let mut read = |path: &Path| -> Result<Option<Vec<u8>>, String> {
+    let mut read = |path: &Path| -> Result<Option<Vec<u8>>, Error> {
         if let Some((_, bytes)) = cache.iter().find(|(p, _)| p == path) {
             return Ok(bytes.clone());
         }
         let bytes = match std::fs::read(path) {
             Ok(b) => Some(b),
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
-            Err(e) => return Err(format!("{}: {e}", path.display())),
+            Err(e) => return Err(Error::io(path, e)),
         };
         cache.push((path.to_owned(), bytes.clone()));
         Ok(bytes)
@@ -140,7 +146,12 @@ mod tests {
         let v = one_object("f", b"kind: List\nitems:\n- kind: ConfigMap\n").unwrap();
         assert_eq!(v["kind"], "ConfigMap");
         assert!(one_object("f", b"kind: List\nitems: [{}, {}]\n").is_err());
-        assert!(object("f", b"- a\n").unwrap_err().contains("a list"));
+        assert!(
+            object("f", b"- a\n")
+                .unwrap_err()
+                .to_string()
+                .contains("a list")
+        );
         assert!(object("f", b"a: 1\n---\nb: 2\n").is_err());
     }
 
@@ -158,9 +169,8 @@ mod tests {
             local: Some(b"kind: A\n".to_vec()),
             ..RawFiles::default()
         };
-        assert_eq!(
-            parse(&request, raw).unwrap_err(),
-            "v.yaml: no such file".to_owned()
-        );
+        let e = parse(&request, raw).unwrap_err();
+        assert_eq!(e.to_string(), "v.yaml: no such file");
+        assert_eq!(e.exit_code(), 2);
     }
 }

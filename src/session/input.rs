@@ -22,7 +22,7 @@ pub fn read_bytes(path: &Path) -> Result<Vec<u8>, Error> {
         )));
     }
     let size = std::fs::metadata(path)
-        .map_err(|e| Error::Input(format!("{}: {}", path.display(), io_reason(&e))))?
+        .map_err(|e| Error::read(path, e))?
         .len();
     if size > MAX_INPUT_BYTES {
         return Err(Error::Input(format!(
@@ -32,15 +32,7 @@ pub fn read_bytes(path: &Path) -> Result<Vec<u8>, Error> {
             MAX_INPUT_BYTES / 1_000_000
         )));
     }
-    std::fs::read(path).map_err(|e| Error::Input(format!("{}: {}", path.display(), io_reason(&e))))
-}
-
-fn io_reason(e: &std::io::Error) -> String {
-    match e.kind() {
-        std::io::ErrorKind::NotFound => "no such file".into(),
-        std::io::ErrorKind::PermissionDenied => "permission denied".into(),
-        _ => e.to_string(),
-    }
+    std::fs::read(path).map_err(|e| Error::read(path, e))
 }
 
 /// Read a file's YAML or JSON documents.

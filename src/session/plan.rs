@@ -80,17 +80,15 @@ pub fn compute_with(
 
 /// A plan's failure as a session error; input errors name the document.
 pub fn plan_error(e: PlanError, names: &DocNames) -> Error {
-    match e {
-        PlanError::Input { about, message } => {
-            let name = match about {
-                InputDoc::Local => &names.local,
-                InputDoc::Live => &names.live,
-                InputDoc::LastApplied => &names.last_applied,
-            };
-            Error::Input(format!("{name}: {message}"))
-        }
-        PlanError::Kubectl(m) | PlanError::Conflict(m) => Error::Failed(m),
-    }
+    let input = match &e {
+        PlanError::Input { about, .. } => match about {
+            InputDoc::Local => names.local.clone(),
+            InputDoc::Live => names.live.clone(),
+            InputDoc::LastApplied => names.last_applied.clone(),
+        },
+        PlanError::Kubectl(_) | PlanError::Conflict(_) => String::new(),
+    };
+    Error::Plan { input, source: e }
 }
 
 /// Plan with the patch metadata chosen for the object's kind (cluster mode). As kubectl, when
@@ -107,7 +105,7 @@ pub fn compute_chosen(
     names: &DocNames,
 ) -> Result<(Plan, SchemaSource), Error> {
     match compute_with(docs, namespace, overwrite, names, choice.schema()) {
-        Err(Error::Failed(_)) if choice.schema.is_some() => {
+        Err(e) if e.is_refusal() && choice.schema.is_some() => {
             compute_with(docs, namespace, overwrite, names, Schema::embedded())
                 .map(|p| (p, SchemaSource::Embedded))
         }

@@ -386,14 +386,19 @@ fn e_invalid_reopens_with_the_error_then_valid_applies() {
 fn e_cancels_on_no_change_empty_file_same_invalid_text_and_editor_failure() {
     let mut h = Harness::example(HPA);
     let before = last_applied(&h);
-    type Answer = fn(&str) -> Result<String, String>;
+    type Answer = fn(&str) -> Result<String, applyscope::error::Error>;
     let cases: [(&str, Answer); 4] = [
         ("no changes made", |t| Ok(t.to_owned())),
         ("no changes made", |t| {
             Ok(t.replacen("# Please", "#  Please", 1))
         }),
         ("the saved file was empty", |_| Ok("# nothing\n\n".into())),
-        ("editor: ", |_| Err("cannot run \"nope\"".into())),
+        ("editor: cannot run \"nope\"", |_| {
+            Err(applyscope::error::Error::EditorStart {
+                editor: "nope".into(),
+                source: std::sync::Arc::new(std::io::ErrorKind::NotFound.into()),
+            })
+        }),
     ];
     for (want, answer) in cases {
         h.press("e");
