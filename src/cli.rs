@@ -19,8 +19,7 @@ use clap::{Args, Parser, Subcommand};
 use crate::session::open::{Open, OpenRequest};
 use crate::session::{EditOptions, input, objects};
 
-/// A command's failure: the session's error (its exit status and one-line message).
-pub use crate::session::Error as CliError;
+use crate::error::Error;
 pub use cluster::{ApplyArgs, ClusterArgs};
 pub use patch::PatchCommand;
 
@@ -147,8 +146,8 @@ pub fn kubectl_diff_call(args: &[std::ffi::OsString]) -> Option<crate::session::
 /// Run a parsed command line: what to print on stdout, or what the TUI opens.
 ///
 /// # Errors
-/// [`CliError`] with the exit status and the one-line message for stderr.
-pub fn run(cli: Cli) -> Result<Run, CliError> {
+/// [`Error`] with the exit status and the one-line message for stderr.
+pub fn run(cli: Cli) -> Result<Run, Error> {
     let out = match cli.command {
         Some(Command::Patch(cmd)) => patch::run(&cmd),
         Some(Command::Plan(args)) => return plan::run(&args),
@@ -186,11 +185,11 @@ impl OpenArgs {
     /// What these arguments ask to open, as the session reads it.
     ///
     /// # Errors
-    /// [`CliError::Input`] for an unknown `--example`.
-    pub fn request(&self) -> Result<OpenRequest, CliError> {
+    /// [`Error::Input`] for an unknown `--example`.
+    pub fn request(&self) -> Result<OpenRequest, Error> {
         let example = match &self.example {
             Some(name) => Some(crate::examples::find(name).ok_or_else(|| {
-                CliError::Input(format!(
+                Error::Input(format!(
                     "no example {name:?}; `{} examples` lists them",
                     invocation::name()
                 ))
@@ -216,7 +215,7 @@ impl OpenArgs {
 }
 
 /// The no-command run: the TUI on a terminal, the text plan otherwise.
-fn open(args: &OpenArgs) -> Result<Run, CliError> {
+fn open(args: &OpenArgs) -> Result<Run, Error> {
     let open = crate::session::open::open(&args.request()?)?;
     if std::io::stdout().is_terminal() {
         return Ok(Run::Tui(Box::new(open)));

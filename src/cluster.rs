@@ -84,31 +84,6 @@ impl Validation {
     }
 }
 
-/// Read `--request-timeout` as kubectl writes it: a number of seconds, or with a unit (`500ms`,
-/// `30s`, `2m`, `1h`). Zero (kubectl: no timeout) is refused: requests stay bounded.
-///
-/// # Errors
-/// A message for clap.
-pub fn parse_timeout(text: &str) -> Result<std::time::Duration, String> {
-    let (digits, unit) = text
-        .find(|c: char| !c.is_ascii_digit())
-        .map_or((text, ""), |i| text.split_at(i));
-    let n: u64 = digits
-        .parse()
-        .map_err(|_| format!("{text:?}: expected a duration such as 30s, 2m or 500ms"))?;
-    let d = match unit {
-        "" | "s" => std::time::Duration::from_secs(n),
-        "ms" => std::time::Duration::from_millis(n),
-        "m" => std::time::Duration::from_secs(n.saturating_mul(60)),
-        "h" => std::time::Duration::from_secs(n.saturating_mul(3600)),
-        _ => return Err(format!("{text:?}: unknown unit {unit:?} (ms, s, m, h)")),
-    };
-    if d.is_zero() {
-        return Err("must be more than 0 (requests are always bounded)".into());
-    }
-    Ok(d)
-}
-
 /// Where patch metadata came from, as kubectl 1.37 decides it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum SchemaSource {
@@ -270,17 +245,6 @@ pub fn empty() -> Value {
 mod tests {
     use super::*;
     use crate::json;
-
-    #[test]
-    fn timeouts_read_as_kubectl_writes_them() {
-        use std::time::Duration;
-        assert_eq!(parse_timeout("5"), Ok(Duration::from_secs(5)));
-        assert_eq!(parse_timeout("500ms"), Ok(Duration::from_millis(500)));
-        assert_eq!(parse_timeout("2m"), Ok(Duration::from_secs(120)));
-        assert!(parse_timeout("0").is_err());
-        assert!(parse_timeout("1d").is_err());
-        assert!(parse_timeout("x").is_err());
-    }
 
     #[test]
     fn plan_namespace_prefers_the_file_over_the_context() {

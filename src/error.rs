@@ -10,6 +10,7 @@
 //! | [`Error::Io`] | 1 | `PATH: the system's reason` (its source: the [`io::Error`]) |
 //! | [`Error::Document`] | 2 | `FILE:LINE:COL: message` ([`LoadError`]) |
 //! | [`Error::Plan`] | 2 for an input, 1 for kubectl's refusal or a conflict | `NAME: message` for an input ([`PlanError`]) |
+//! | [`Error::Smp`], [`Error::JsonMerge`], [`Error::JsonPatch`], [`Error::GoJson`], [`Error::Edit`] | 1 | the engine's |
 //! | [`Error::Cluster`] | 2 | the cluster's one line ([`ClusterError`]) |
 //! | [`Error::Context`] | its source's | `CONTEXT: source` |
 //! | [`Error::Reopen`] | 2 | its source's |
@@ -26,6 +27,11 @@ use std::sync::Arc;
 
 use crate::cluster::ClusterError;
 use crate::document::LoadError;
+use crate::engine::edit::EditError;
+use crate::engine::error::SmpError;
+use crate::engine::gojson::GoJsonError;
+use crate::engine::jsonmerge::JsonMergeError;
+use crate::engine::jsonpatch::JsonPatchError;
 use crate::engine::plan::PlanError;
 
 /// Why a command, an input or a TUI action failed.
@@ -64,6 +70,21 @@ pub enum Error {
         #[source]
         source: PlanError,
     },
+    /// A strategic merge patch could not be made or applied (exit 1).
+    #[error("{}", one_line(&.0.to_string()))]
+    Smp(#[from] SmpError),
+    /// A JSON merge patch could not be made or applied (exit 1).
+    #[error("{}", one_line(&.0.to_string()))]
+    JsonMerge(#[from] JsonMergeError),
+    /// A JSON patch could not be applied (exit 1).
+    #[error("{}", one_line(&.0.to_string()))]
+    JsonPatch(#[from] JsonPatchError),
+    /// A value could not be written as Go's JSON (exit 1).
+    #[error("{}", one_line(&.0.to_string()))]
+    GoJson(#[from] GoJsonError),
+    /// A last-applied edit (drop, adopt) could not be made (exit 1).
+    #[error("{}", one_line(&.0.to_string()))]
+    Edit(#[from] EditError),
     /// A cluster operation failed (exit 2).
     #[error("{}", one_line(&.0.to_string()))]
     Cluster(#[from] ClusterError),
@@ -119,6 +140,11 @@ impl Error {
             Error::Failed(_)
             | Error::Io { .. }
             | Error::Plan { .. }
+            | Error::Smp(_)
+            | Error::JsonMerge(_)
+            | Error::JsonPatch(_)
+            | Error::GoJson(_)
+            | Error::Edit(_)
             | Error::Terminal(_)
             | Error::TempFile(_)
             | Error::EditorStart { .. }

@@ -221,8 +221,7 @@ fn content(
                 .target()
                 .is_some_and(|(p, _)| p.extension().is_some_and(|e| e == "json"));
             let text = if json {
-                let mut s =
-                    gojson::to_string_pretty(doc).map_err(|e| Error::Failed(e.to_string()))?;
+                let mut s = gojson::to_string_pretty(doc)?;
                 s.push('\n');
                 s
             } else {

@@ -130,7 +130,7 @@ fn try_drop(model: &mut Model) -> Result<String, Error> {
             "no last-applied annotation: nothing to drop".into(),
         ));
     };
-    let doc = edit::drop(la, &path).map_err(|e| Error::Failed(format!("cannot drop: {e}")))?;
+    let doc = edit::drop(la, &path).map_err(|e| Error::from(e).context("cannot drop"))?;
     apply(model, doc)?;
     let still_in_file = path.lookup(&model.docs.local).is_some();
     Ok(format!(
@@ -160,7 +160,7 @@ fn try_adopt(model: &mut Model) -> Result<String, Error> {
         .as_ref()
         .ok_or_else(|| Error::Failed("no live object".into()))?;
     let doc = edit::adopt(&model.last_applied_doc(), live, &path)
-        .map_err(|e| Error::Failed(format!("cannot adopt: {e}")))?;
+        .map_err(|e| Error::from(e).context("cannot adopt"))?;
     apply(model, doc)?;
     Ok(format!(
         "adopted the live {path} into last-applied (uncommitted); {}",

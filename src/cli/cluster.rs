@@ -6,8 +6,8 @@ use std::path::PathBuf;
 
 use clap::Args;
 
-use super::CliError;
 use crate::cluster::{Conn, Validation};
+use crate::error::Error;
 
 /// The kubectl flags of cluster mode.
 #[derive(Debug, Clone, Args)]
@@ -26,8 +26,41 @@ pub struct ClusterArgs {
     pub validate: Validation,
     /// How long one request may take, as kubectl's flag (`30s`, `2m`; default 60 s; connect
     /// 10 s and each read 30 s at most).
-    #[arg(long, value_name = "DURATION", value_parser = crate::cluster::parse_timeout)]
+    #[arg(long, value_name = "DURATION", value_parser = parse_timeout)]
     pub request_timeout: Option<std::time::Duration>,
+}
+
+/// Read `--request-timeout` as kubectl writes it: a number of seconds, or with a unit (`500ms`,
+/// `30s`, `2m`, `1h`). Zero (kubectl: no timeout) is refused: requests stay bounded.
+///
+/// # Errors
+/// [`Error::Input`], which clap shows after the flag.
+pub fn parse_timeout(text: &str) -> Result<std::time::Duration, Error> {
+    let (digits, unit) = text
+        .find(|c: char| !c.is_ascii_digit())
+        .map_or((text, ""), |i| text.split_at(i));
+    let n: u64 = digits.parse().map_err(|_| {
+        Error::Input(format!(
+            "{text:?}: expected a duration such as 30s, 2m or 500ms"
+        ))
+    })?;
+    let d = match unit {
+        "" | "s" => std::time::Duration::from_secs(n),
+        "ms" => std::time::Duration::from_millis(n),
+        "m" => std::time::Duration::from_secs(n.saturating_mul(60)),
+        "h" => std::time::Duration::from_secs(n.saturating_mul(3600)),
+        _ => {
+            return Err(Error::Input(format!(
+                "{text:?}: unknown unit {unit:?} (ms, s, m, h)"
+            )));
+        }
+    };
+    if d.is_zero() {
+        return Err(Error::Input(
+            "must be more than 0 (requests are always bounded)".into(),
+        ));
+    }
+    Ok(d)
 }
 
 impl Default for ClusterArgs {
@@ -58,7 +91,7 @@ impl ClusterArgs {
 /// A cluster error as the command line reports it: exit 2, one line.
 #[cfg(feature = "cluster")]
 #[must_use]
-pub fn error(e: &crate::cluster::ClusterError) -> CliError {
+pub fn error(e: &crate::cluster::ClusterError) -> Error {
     crate::session::cluster::error(e)
 }
 
@@ -102,12 +135,12 @@ pub use absent::*;
 
 #[cfg(not(feature = "cluster"))]
 mod absent {
-    use super::{ApplyArgs, CliError};
+    use super::{ApplyArgs, Error};
     pub use crate::session::cluster::not_built;
 
     /// # Errors
     /// Always: not built.
-    pub fn apply(_: &ApplyArgs) -> Result<String, CliError> {
+    pub fn apply(_: &ApplyArgs) -> Result<String, Error> {
         Err(not_built())
     }
 }
@@ -119,17 +152,17 @@ mod imp {
     use crate::value::Value;
 
     use super::{ApplyArgs, ClusterArgs, error};
-    use crate::cli::CliError;
     use crate::cli::objects::{self, Object};
     use crate::cluster::{self, Cluster, Request};
     use crate::engine::jsonmerge;
+    use crate::error::Error;
     pub use crate::session::cluster::Planned;
 
     /// Connect with the flags.
     ///
     /// # Errors
     /// The configuration cannot be read.
-    pub fn connect(args: &ClusterArgs, namespace: Option<&str>) -> Result<Cluster, CliError> {
+    pub fn connect(args: &ClusterArgs, namespace: Option<&str>) -> Result<Cluster, Error> {
         crate::session::cluster::connect(&args.conn(namespace))
     }
 
@@ -143,7 +176,7 @@ mod imp {
         namespace: Option<&str>,
         overwrite: bool,
         last_applied: Option<&Value>,
-    ) -> Result<Planned, CliError> {
+    ) -> Result<Planned, Error> {
         crate::session::cluster::load_and_plan(
             locals,
             &args.conn(namespace),
@@ -160,7 +193,7 @@ mod imp {
     pub fn read_locals(
         files: &[std::path::PathBuf],
         recursive: bool,
-    ) -> Result<Vec<Object>, CliError> {
+    ) -> Result<Vec<Object>, Error> {
         let mut stdin_used = false;
         objects::read_all(files, recursive, &mut stdin_used)
     }
@@ -182,7 +215,7 @@ mod imp {
     ///
     /// # Errors
     /// Bad input and cluster errors (exit 2); a plan kubectl would refuse (exit 1).
-    pub fn apply(args: &ApplyArgs) -> Result<String, CliError> {
+    pub fn apply(args: &ApplyArgs) -> Result<String, Error> {
         let locals = read_locals(&args.local, args.recursive)?;
         let planned = load_and_plan(
             locals,
@@ -234,7 +267,7 @@ mod imp {
         for (loaded, _, dry) in &requests {
             let Some(dry) = dry else { continue };
             let answer = planned.cluster.commit(dry).map_err(|e| {
-                CliError::Input(format!(
+                Error::Input(format!(
                     "server dry run of {}: {e}",
                     loaded.target.describe()
                 ))
@@ -261,7 +294,7 @@ mod imp {
                 continue;
             };
             let answer = planned.cluster.commit(real).map_err(|e| {
-                CliError::Input(format!(
+                Error::Input(format!(
                     "{}: {e} (objects before it were applied)",
                     loaded.target.describe()
                 ))
@@ -279,5 +312,21 @@ mod imp {
             );
         }
         Ok(out)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn timeouts_read_as_kubectl_writes_them() {
+        use std::time::Duration;
+        assert_eq!(parse_timeout("5"), Ok(Duration::from_secs(5)));
+        assert_eq!(parse_timeout("500ms"), Ok(Duration::from_millis(500)));
+        assert_eq!(parse_timeout("2m"), Ok(Duration::from_secs(120)));
+        assert!(parse_timeout("0").is_err());
+        assert!(parse_timeout("1d").is_err());
+        assert!(parse_timeout("x").is_err());
     }
 }

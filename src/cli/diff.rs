@@ -31,12 +31,13 @@ use std::path::PathBuf;
 use crate::value::Value;
 use clap::{Args, ValueEnum};
 
+use super::Run;
 use super::objects::{self, Pair};
-use super::{CliError, Run};
 use crate::engine::object::{GroupVersion, ObjectRef};
 use crate::engine::plan::{LAST_APPLIED, Plan};
 use crate::engine::schema::Schema;
 use crate::engine::secret;
+use crate::error::Error;
 
 #[derive(Debug, Args)]
 pub struct DiffArgs {
@@ -125,7 +126,7 @@ impl ObjectDiff {
 ///
 /// # Errors
 /// Bad input (exit 2) before any object is planned.
-pub fn main(args: &DiffArgs) -> Result<Run, CliError> {
+pub fn main(args: &DiffArgs) -> Result<Run, Error> {
     let (pairs, plans) = if args.live.is_empty() && !args.no_live {
         from_cluster(args)?
     } else {
@@ -162,11 +163,11 @@ pub fn main(args: &DiffArgs) -> Result<Run, CliError> {
     Ok(super::finish(out, errors, code))
 }
 
-type Planned = (Vec<Pair>, Vec<Result<Plan, CliError>>);
+type Planned = (Vec<Pair>, Vec<Result<Plan, Error>>);
 
 /// No `--live`, no `--no-live`: the live objects come from the cluster.
 #[cfg(feature = "cluster")]
-fn from_cluster(args: &DiffArgs) -> Result<Planned, CliError> {
+fn from_cluster(args: &DiffArgs) -> Result<Planned, Error> {
     let locals = super::cluster::read_locals(&args.files, args.recursive)?;
     let planned = super::cluster::load_and_plan(
         locals,
@@ -179,7 +180,7 @@ fn from_cluster(args: &DiffArgs) -> Result<Planned, CliError> {
 }
 
 #[cfg(not(feature = "cluster"))]
-fn from_cluster(_: &DiffArgs) -> Result<Planned, CliError> {
+fn from_cluster(_: &DiffArgs) -> Result<Planned, Error> {
     Err(super::cluster::not_built())
 }
 

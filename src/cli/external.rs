@@ -14,9 +14,10 @@
 
 use std::io::IsTerminal as _;
 
+use super::Run;
 use super::diff::{self, ColorWhen, ObjectDiff};
-use super::{CliError, Run};
 use crate::engine::{goyaml, secret};
+use crate::error::Error;
 use crate::session::EditOptions;
 use crate::session::external::{self, Call, Planned, Written};
 
@@ -28,7 +29,7 @@ struct Flags {
     color: Option<ColorWhen>,
 }
 
-fn flags(words: &[String]) -> Result<Flags, CliError> {
+fn flags(words: &[String]) -> Result<Flags, Error> {
     let mut flags = Flags::default();
     for word in words {
         match word.as_str() {
@@ -38,7 +39,7 @@ fn flags(words: &[String]) -> Result<Flags, CliError> {
             "--color=always" => flags.color = Some(ColorWhen::Always),
             "--color=never" => flags.color = Some(ColorWhen::Never),
             other => {
-                return Err(CliError::Input(format!(
+                return Err(Error::Input(format!(
                     "unknown flag {other:?} after kubectl diff's directories (KUBECTL_EXTERNAL_DIFF takes --show-secrets, --print, --color=auto|always|never)"
                 )));
             }
@@ -51,7 +52,7 @@ fn flags(words: &[String]) -> Result<Flags, CliError> {
 ///
 /// # Errors
 /// Bad flags, unreadable directories or files (exit 2).
-pub fn run(call: &Call) -> Result<Run, CliError> {
+pub fn run(call: &Call) -> Result<Run, Error> {
     let flags = flags(&call.flags)?;
     let planned = external::plan_all(&external::read(call)?, &external::kubectl::locals());
     let differs = planned

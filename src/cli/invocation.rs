@@ -11,7 +11,8 @@ use std::sync::OnceLock;
 
 use clap::CommandFactory as _;
 
-use super::{Cli, CliError};
+use super::Cli;
+use crate::error::Error;
 
 /// The executable's name as a kubectl plugin (`kubectl applyscope …`).
 pub const PLUGIN_FILE: &str = "kubectl-applyscope";
@@ -59,10 +60,10 @@ pub fn command() -> clap::Command {
 ///
 /// # Errors
 /// Never in practice: the script is UTF-8 text.
-pub fn completions(shell: clap_complete::Shell, bin: &str) -> Result<String, CliError> {
+pub fn completions(shell: clap_complete::Shell, bin: &str) -> Result<String, Error> {
     let mut out = Vec::new();
     clap_complete::generate(shell, &mut Cli::command(), bin, &mut out);
-    String::from_utf8(out).map_err(|e| CliError::Failed(format!("completions: {e}")))
+    String::from_utf8(out).map_err(|e| Error::Failed(format!("completions: {e}")))
 }
 
 /// `applyscope man`: the man page (roff): synopsis, options, and every subcommand with what it
@@ -70,12 +71,12 @@ pub fn completions(shell: clap_complete::Shell, bin: &str) -> Result<String, Cli
 ///
 /// # Errors
 /// Never in practice: the page is written to memory.
-pub fn man() -> Result<String, CliError> {
+pub fn man() -> Result<String, Error> {
     let mut out = Vec::new();
     clap_mangen::Man::new(Cli::command())
         .render(&mut out)
-        .map_err(|e| CliError::Failed(format!("man: {e}")))?;
-    String::from_utf8(out).map_err(|e| CliError::Failed(format!("man: {e}")))
+        .map_err(|e| Error::Failed(format!("man: {e}")))?;
+    String::from_utf8(out).map_err(|e| Error::Failed(format!("man: {e}")))
 }
 
 #[cfg(test)]

@@ -9,12 +9,12 @@ use std::path::{Path, PathBuf};
 use crate::value::Value;
 use clap::{Args, Subcommand, ValueEnum};
 
-use super::CliError;
 use super::input::{read_bytes, read_object, read_one_object};
 use crate::engine::plan::{
     ANNOTATIONS_LIMIT, FieldPath, LAST_APPLIED, annotation_of, annotations_size, encode_annotation,
 };
 use crate::engine::{edit, gojson, jsonmerge, smp};
+use crate::error::Error;
 use crate::{fsutil, rewrite};
 
 #[derive(Debug, Subcommand)]
@@ -99,13 +99,13 @@ impl Live {
 }
 
 /// Read the live object: its file, or (with `-f`) from the cluster.
-fn load(source: &Source) -> Result<(Value, Live), CliError> {
+fn load(source: &Source) -> Result<(Value, Live), Error> {
     if let Some(path) = &source.live {
         let (live, bytes) = load_live(path)?;
         return Ok((live, Live::File(path.clone(), bytes)));
     }
     let Some(local) = &source.local else {
-        return Err(CliError::Input(
+        return Err(Error::Input(
             "pass --live FILE, or -f LOCAL to read the object from the cluster".into(),
         ));
     };
@@ -113,17 +113,17 @@ fn load(source: &Source) -> Result<(Value, Live), CliError> {
 }
 
 #[cfg(feature = "cluster")]
-fn load_cluster(source: &Source, local: &Path) -> Result<(Value, Live), CliError> {
+fn load_cluster(source: &Source, local: &Path) -> Result<(Value, Live), Error> {
     let local_obj = read_one_object(local)?;
     let cluster = super::cluster::connect(&source.cluster, source.namespace.as_deref())?;
     let loaded = cluster
         .load(std::slice::from_ref(&local_obj), false)
         .into_iter()
         .next()
-        .ok_or_else(|| CliError::Input(format!("{}: not loaded", local.display())))?
-        .map_err(|e| CliError::Input(format!("{}: {e}", local.display())))?;
+        .ok_or_else(|| Error::Input(format!("{}: not loaded", local.display())))?
+        .map_err(|e| Error::Input(format!("{}: {e}", local.display())))?;
     let Some(live) = loaded.live else {
-        return Err(CliError::Input(format!(
+        return Err(Error::Input(format!(
             "{}: {} does not exist in the cluster: there is no last-applied annotation",
             local.display(),
             loaded.target.describe()
@@ -133,7 +133,7 @@ fn load_cluster(source: &Source, local: &Path) -> Result<(Value, Live), CliError
 }
 
 #[cfg(not(feature = "cluster"))]
-fn load_cluster(_: &Source, _: &Path) -> Result<(Value, Live), CliError> {
+fn load_cluster(_: &Source, _: &Path) -> Result<(Value, Live), Error> {
     Err(super::cluster::not_built())
 }
 
@@ -153,7 +153,7 @@ pub enum ViewFormat {
     Json,
 }
 
-pub fn run(cmd: &LastAppliedCommand) -> Result<String, CliError> {
+pub fn run(cmd: &LastAppliedCommand) -> Result<String, Error> {
     match cmd {
         LastAppliedCommand::View { source, output } => {
             let (live, from) = load(source)?;
@@ -161,8 +161,7 @@ pub fn run(cmd: &LastAppliedCommand) -> Result<String, CliError> {
             Ok(match output {
                 ViewFormat::Yaml => jsonmerge::to_yaml(&doc),
                 ViewFormat::Json => {
-                    let mut s = gojson::to_string_pretty(&doc)
-                        .map_err(|e| CliError::Failed(e.to_string()))?;
+                    let mut s = gojson::to_string_pretty(&doc)?;
                     s.push('\n');
                     s
                 }
@@ -176,8 +175,7 @@ pub fn run(cmd: &LastAppliedCommand) -> Result<String, CliError> {
             let (live, from) = load(source)?;
             let mut doc = current_last_applied(&live, &from.name())?;
             for p in paths {
-                doc = edit::drop(&doc, &parse_path(p)?)
-                    .map_err(|e| CliError::Failed(e.to_string()))?;
+                doc = edit::drop(&doc, &parse_path(p)?)?;
             }
             commit(&from, &live, &doc, target, source)
         }
@@ -189,8 +187,7 @@ pub fn run(cmd: &LastAppliedCommand) -> Result<String, CliError> {
             let (live, from) = load(source)?;
             let mut doc = current_last_applied(&live, &from.name())?;
             for p in paths {
-                doc = edit::adopt(&doc, &live, &parse_path(p)?)
-                    .map_err(|e| CliError::Failed(e.to_string()))?;
+                doc = edit::adopt(&doc, &live, &parse_path(p)?)?;
             }
             commit(&from, &live, &doc, target, source)
         }
@@ -206,21 +203,21 @@ pub fn run(cmd: &LastAppliedCommand) -> Result<String, CliError> {
     }
 }
 
-fn parse_path(text: &str) -> Result<FieldPath, CliError> {
-    text.parse().map_err(CliError::Input)
+fn parse_path(text: &str) -> Result<FieldPath, Error> {
+    text.parse().map_err(Error::Input)
 }
 
-fn load_live(path: &Path) -> Result<(Value, Vec<u8>), CliError> {
+fn load_live(path: &Path) -> Result<(Value, Vec<u8>), Error> {
     let bytes = read_bytes(path)?;
     Ok((read_one_object(path)?, bytes))
 }
 
 /// The live object's last-applied configuration (an empty object when it has none).
-fn current_last_applied(live: &Value, name: &str) -> Result<Value, CliError> {
+fn current_last_applied(live: &Value, name: &str) -> Result<Value, Error> {
     match annotation_of(live) {
         None | Some("") => Ok(Value::Object(crate::value::Map::new())),
         Some(text) => smp::parse_json(text).map_err(|_| {
-            CliError::Input(format!(
+            Error::Input(format!(
                 "{name}: metadata.annotations[\"{LAST_APPLIED}\"]: not a JSON object"
             ))
         }),
@@ -234,8 +231,8 @@ fn commit(
     doc: &Value,
     target: &Target,
     source: &Source,
-) -> Result<String, CliError> {
-    let annotation = encode_annotation(doc).map_err(|e| CliError::Failed(e.to_string()))?;
+) -> Result<String, Error> {
+    let annotation = encode_annotation(doc).map_err(|e| Error::Failed(e.to_string()))?;
     let mut report = size_report(live, &annotation);
     let (live_path, bytes) = match from {
         Live::File(path, bytes) => (path.as_path(), bytes.as_slice()),
@@ -250,8 +247,7 @@ fn commit(
     let (path, content, expected) = match &target.write_last_applied {
         Some(out) => {
             let content = if out.extension().is_some_and(|e| e == "json") {
-                let mut s =
-                    gojson::to_string_pretty(doc).map_err(|e| CliError::Failed(e.to_string()))?;
+                let mut s = gojson::to_string_pretty(doc)?;
                 s.push('\n');
                 s
             } else {
@@ -262,7 +258,7 @@ fn commit(
         }
         None => {
             let text = std::str::from_utf8(bytes)
-                .map_err(|_| CliError::Input(format!("{}: not UTF-8", live_path.display())))?;
+                .map_err(|_| Error::Input(format!("{}: not UTF-8", live_path.display())))?;
             let mut want = live.clone();
             if let Some(annotations) = want
                 .pointer_mut("/metadata/annotations")
@@ -290,7 +286,7 @@ fn commit(
         return Ok(report);
     }
     fsutil::write_guarded(&path, content.as_bytes(), expected.as_deref())
-        .map_err(|e| CliError::Failed(e.to_string()))?;
+        .map_err(|e| Error::Failed(e.to_string()))?;
     let _ = writeln!(report, "wrote {}", path.display());
     Ok(report)
 }
@@ -305,7 +301,7 @@ fn commit_cluster(
     target: &Target,
     source: &Source,
     mut report: String,
-) -> Result<String, CliError> {
+) -> Result<String, Error> {
     use crate::cluster;
     let rv = cluster::resource_version(live).unwrap_or("");
     let request = cluster::annotation_patch(t, rv, Some(annotation), source.cluster.validate)
@@ -318,7 +314,7 @@ fn commit_cluster(
     }
     let answer = cluster
         .commit(&request)
-        .map_err(|e| CliError::Input(format!("{}: {e}; nothing changed", t.describe())))?;
+        .map_err(|e| Error::Input(format!("{}: {e}; nothing changed", t.describe())))?;
     let _ = writeln!(
         report,
         "{}: last-applied annotation patched (resourceVersion {})",

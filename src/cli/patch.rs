@@ -4,10 +4,10 @@ use std::path::PathBuf;
 
 use clap::{Args, Subcommand, ValueEnum};
 
-use super::CliError;
 use super::input::{SchemaSource, read_object, read_value};
 use crate::engine::error::SmpError;
 use crate::engine::{gojson, jsonmerge, jsonpatch, smp};
+use crate::error::Error;
 
 #[derive(Debug, Subcommand)]
 pub enum PatchCommand {
@@ -66,7 +66,7 @@ pub enum PatchType {
     Json,
 }
 
-pub fn run(cmd: &PatchCommand) -> Result<String, CliError> {
+pub fn run(cmd: &PatchCommand) -> Result<String, Error> {
     let out = match cmd {
         PatchCommand::Diff {
             original,
@@ -78,9 +78,9 @@ pub fn run(cmd: &PatchCommand) -> Result<String, CliError> {
                 PatchType::Strategic => {
                     let source = SchemaSource::load(kind.schema.as_deref())?;
                     let meta = source.root(kind.definition.as_deref(), &[&m, &o])?;
-                    smp::diff2(&o, &m, meta).map_err(failed)?
+                    smp::diff2(&o, &m, meta)?
                 }
-                PatchType::Merge => jsonmerge::create_merge_patch(&o, &m).map_err(failed)?,
+                PatchType::Merge => jsonmerge::create_merge_patch(&o, &m)?,
                 PatchType::Json => jsonpatch::diff_json_patch(&o, &m),
             }
         }
@@ -100,13 +100,11 @@ pub fn run(cmd: &PatchCommand) -> Result<String, CliError> {
                 PatchType::Strategic => {
                     let source = SchemaSource::load(kind.schema.as_deref())?;
                     let meta = source.root(kind.definition.as_deref(), &[&m, &c, &o])?;
-                    smp::diff3(&o, &m, &c, meta, *overwrite).map_err(failed)?
+                    smp::diff3(&o, &m, &c, meta, *overwrite)?
                 }
-                PatchType::Merge => {
-                    jsonmerge::create_three_way_json_merge_patch(&o, &m, &c, &[]).map_err(failed)?
-                }
+                PatchType::Merge => jsonmerge::create_three_way_json_merge_patch(&o, &m, &c, &[])?,
                 PatchType::Json => {
-                    return Err(CliError::Input(
+                    return Err(Error::Input(
                         "--type json: a three-way JSON patch does not exist; use strategic or merge".into(),
                     ));
                 }
@@ -124,31 +122,20 @@ pub fn run(cmd: &PatchCommand) -> Result<String, CliError> {
                     let p = read_value(patch)?;
                     for (path, value) in [(document, &doc), (patch, &p)] {
                         if !value.is_object() {
-                            return Err(failed(format_args!(
-                                "{}: {}",
-                                path.display(),
-                                SmpError::BadJsonDoc
-                            )));
+                            return Err(Error::from(SmpError::BadJsonDoc)
+                                .context(path.display().to_string()));
                         }
                     }
                     let source = SchemaSource::load(kind.schema.as_deref())?;
                     let meta = source.root(kind.definition.as_deref(), &[&doc])?;
-                    smp::apply(doc, p, meta).map_err(failed)?
+                    smp::apply(doc, p, meta)?
                 }
-                PatchType::Merge => {
-                    jsonmerge::apply_merge_patch(&doc, &read_value(patch)?).map_err(failed)?
-                }
-                PatchType::Json => {
-                    jsonpatch::apply_json_patch(&doc, &read_value(patch)?).map_err(failed)?
-                }
+                PatchType::Merge => jsonmerge::apply_merge_patch(&doc, &read_value(patch)?)?,
+                PatchType::Json => jsonpatch::apply_json_patch(&doc, &read_value(patch)?)?,
             }
         }
     };
-    let mut text = gojson::to_string(&out).map_err(failed)?;
+    let mut text = gojson::to_string(&out)?;
     text.push('\n');
     Ok(text)
-}
-
-fn failed(e: impl std::fmt::Display) -> CliError {
-    CliError::Failed(e.to_string())
 }

@@ -12,12 +12,13 @@ use std::path::{Path, PathBuf};
 use crate::value::Value;
 use clap::{Args, ValueEnum};
 
+use super::Run;
 use super::input::{is_list, one_object_of, read_bytes, read_object};
 use super::objects::{self, Pair};
-use super::{CliError, Run};
 use crate::document::Document;
 use crate::engine::plan::{self, LastApplied, LiveLastApplied, Plan, PlanContext};
 use crate::engine::schema::Schema;
+use crate::error::Error;
 use crate::session::open::{holds_many_objects, single_candidate};
 use crate::session::plan::{DocNames, Docs, parallel_map, plan_all, plan_error};
 
@@ -68,7 +69,7 @@ pub enum Format {
     Yaml,
 }
 
-pub fn run(args: &PlanArgs) -> Result<Run, CliError> {
+pub fn run(args: &PlanArgs) -> Result<Run, Error> {
     if args.live.is_empty() && !args.no_live {
         return run_cluster(args);
     }
@@ -82,7 +83,7 @@ pub fn run(args: &PlanArgs) -> Result<Run, CliError> {
 /// read (reported only if the one-object path needs them, as before).
 struct OneFile<'a> {
     path: &'a Path,
-    docs: Result<Vec<Document>, CliError>,
+    docs: Result<Vec<Document>, Error>,
     /// The last-applied annotation of the file's object, read ahead (see [`OneFile::read_live`]).
     last_applied: Option<LiveLastApplied>,
 }
@@ -118,17 +119,19 @@ impl<'a> OneFile<'a> {
     }
 
     /// The one object, as [`read_one_object`] reads it.
-    fn object(self) -> Result<Value, CliError> {
+    fn object(self) -> Result<Value, Error> {
         one_object_of(self.path, self.docs?)
     }
 }
 
 /// A file's documents as [`super::input::read_documents`] reads them, without their spans (a plan wants the
 /// values only).
-fn read_values(path: &Path) -> Result<Vec<Document>, CliError> {
+fn read_values(path: &Path) -> Result<Vec<Document>, Error> {
     let bytes = read_bytes(path)?;
-    crate::document::parse_values_bytes(&bytes, &path.display().to_string())
-        .map_err(|e| CliError::Input(e.to_string()))
+    Ok(crate::document::parse_values_bytes(
+        &bytes,
+        &path.display().to_string(),
+    )?)
 }
 
 /// The one-object invocation: one `-f` file and at most one `--live` file, neither holding
@@ -165,11 +168,7 @@ fn single(args: &PlanArgs) -> Option<(OneFile<'_>, Option<OneFile<'_>>)> {
     Some((local, live))
 }
 
-fn run_one(
-    args: &PlanArgs,
-    local: OneFile<'_>,
-    live: Option<OneFile<'_>>,
-) -> Result<Run, CliError> {
+fn run_one(args: &PlanArgs, local: OneFile<'_>, live: Option<OneFile<'_>>) -> Result<Run, Error> {
     let local_path = local.path;
     let live_path = live.as_ref().map(|l| l.path);
     let mut live_last_applied = None;
@@ -225,22 +224,22 @@ fn run_one(
     };
     match written {
         Ok(()) => Ok(Run::Print(String::new())),
-        Err(json::WriteError::Io(e)) => Err(CliError::output(e)),
-        Err(e) => Err(CliError::Failed(e.to_string())),
+        Err(json::WriteError::Io(e)) => Err(Error::output(e)),
+        Err(e) => Err(Error::Failed(e.to_string())),
     }
 }
 
-fn no_live_error() -> CliError {
-    CliError::Input("no live object: pass --live FILE, or --no-live for a create".into())
+fn no_live_error() -> Error {
+    Error::Input("no live object: pass --live FILE, or --no-live for a create".into())
 }
 
 /// No `--live`, no `--no-live`: the live objects come from the cluster.
 #[cfg(feature = "cluster")]
-fn run_cluster(args: &PlanArgs) -> Result<Run, CliError> {
+fn run_cluster(args: &PlanArgs) -> Result<Run, Error> {
     let locals = super::cluster::read_locals(&args.local, args.recursive)?;
     let last_applied = args.last_applied.as_deref().map(read_object).transpose()?;
     if last_applied.is_some() && locals.len() != 1 {
-        return Err(CliError::Input(
+        return Err(Error::Input(
             "--last-applied works with one object (one -f file holding one object)".into(),
         ));
     }
@@ -259,15 +258,15 @@ fn run_cluster(args: &PlanArgs) -> Result<Run, CliError> {
 }
 
 #[cfg(not(feature = "cluster"))]
-fn run_cluster(_: &PlanArgs) -> Result<Run, CliError> {
+fn run_cluster(_: &PlanArgs) -> Result<Run, Error> {
     Err(super::cluster::not_built())
 }
 
 /// Many objects: every object's plan, in the order of the files; exit 1 when one of them would
 /// fail (the others are still printed), 2 on bad input.
-fn run_many(args: &PlanArgs) -> Result<Run, CliError> {
+fn run_many(args: &PlanArgs) -> Result<Run, Error> {
     if args.last_applied.is_some() {
-        return Err(CliError::Input(
+        return Err(Error::Input(
             "--last-applied works with one object (one -f file holding one object)".into(),
         ));
     }
@@ -294,7 +293,7 @@ const MANY_CHUNK: usize = 64;
 
 /// One object's entry in the many-object output (JSON lines, YAML documents), but its plan
 /// (which goes under `plan`).
-fn entry(pair: &Pair, plan: &Result<Plan, CliError>) -> crate::value::Map {
+fn entry(pair: &Pair, plan: &Result<Plan, Error>) -> crate::value::Map {
     let api_version = pair
         .local
         .value
@@ -332,9 +331,9 @@ fn entry(pair: &Pair, plan: &Result<Plan, CliError>) -> crate::value::Map {
 /// As [`Many::add`]; see [`super::finish`].
 pub fn print_many(
     pairs: &[Pair],
-    plans: &[Result<Plan, CliError>],
+    plans: &[Result<Plan, Error>],
     format: Format,
-) -> Result<Run, CliError> {
+) -> Result<Run, Error> {
     let mut many = Many::new(format);
     many.add(pairs, plans)?;
     Ok(many.finish(pairs))
@@ -367,20 +366,14 @@ impl Many {
     /// Write the plans of the next objects (`pairs` and `plans` side by side).
     ///
     /// # Errors
-    /// [`CliError::Failed`] when a plan cannot be written.
-    pub fn add(
-        &mut self,
-        pairs: &[Pair],
-        plans: &[Result<Plan, CliError>],
-    ) -> Result<(), CliError> {
+    /// [`Error::Failed`] when a plan cannot be written.
+    pub fn add(&mut self, pairs: &[Pair], plans: &[Result<Plan, Error>]) -> Result<(), Error> {
         use crate::session::risk::Summary;
         let format = self.format;
-        let items: Vec<(&Pair, &Result<Plan, CliError>)> = pairs.iter().zip(plans).collect();
+        let items: Vec<(&Pair, &Result<Plan, Error>)> = pairs.iter().zip(plans).collect();
         // Writing a plan costs more than planning it: each object's text is made in parallel too.
         let parts = parallel_map(&items, |(pair, plan)| render_one(pair, plan, format));
-        let parts = parts
-            .into_iter()
-            .collect::<Result<Vec<String>, CliError>>()?;
+        let parts = parts.into_iter().collect::<Result<Vec<String>, Error>>()?;
         self.out.reserve(parts.iter().map(String::len).sum());
         for part in parts {
             self.out.push_str(&part);
@@ -411,12 +404,8 @@ impl Many {
 }
 
 /// One object's part of the many-object output.
-fn render_one(
-    pair: &Pair,
-    plan: &Result<Plan, CliError>,
-    format: Format,
-) -> Result<String, CliError> {
-    let failed = |e: &dyn std::fmt::Display| CliError::Failed(e.to_string());
+fn render_one(pair: &Pair, plan: &Result<Plan, Error>, format: Format) -> Result<String, Error> {
+    let failed = |e: &dyn std::fmt::Display| Error::Failed(e.to_string());
     Ok(match format {
         Format::Json => {
             let mut line = Vec::new();
@@ -492,8 +481,8 @@ fn summary(pairs: &[Pair], summaries: &[crate::session::risk::Summary]) -> Strin
 }
 
 /// Write a plan in the chosen format.
-pub fn render(p: &Plan, format: Format) -> Result<String, CliError> {
-    let failed = |e: &dyn std::fmt::Display| CliError::Failed(e.to_string());
+pub fn render(p: &Plan, format: Format) -> Result<String, Error> {
+    let failed = |e: &dyn std::fmt::Display| Error::Failed(e.to_string());
     Ok(match format {
         Format::Json => {
             let mut out = Vec::new();

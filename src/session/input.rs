@@ -38,8 +38,10 @@ pub fn read_bytes(path: &Path) -> Result<Vec<u8>, Error> {
 /// Read a file's YAML or JSON documents.
 pub fn read_documents(path: &Path) -> Result<Vec<document::Document>, Error> {
     let bytes = read_bytes(path)?;
-    document::parse_documents_bytes(&bytes, &path.display().to_string())
-        .map_err(|e| Error::Input(e.to_string()))
+    Ok(document::parse_documents_bytes(
+        &bytes,
+        &path.display().to_string(),
+    )?)
 }
 
 /// Read a file holding exactly one YAML or JSON document, of any shape.
@@ -89,8 +91,7 @@ fn named_object_of(name: &str, v: Value) -> Result<Value, Error> {
 /// # Errors
 /// Parse errors, several documents, or something other than an object.
 pub fn object_of_bytes(name: &str, bytes: &[u8]) -> Result<Value, Error> {
-    let docs =
-        document::parse_documents_bytes(bytes, name).map_err(|e| Error::Input(e.to_string()))?;
+    let docs = document::parse_documents_bytes(bytes, name)?;
     named_object_of(name, named_value_of(name, docs)?)
 }
 

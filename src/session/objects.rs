@@ -158,10 +158,9 @@ fn read_dir(dir: &Path, recursive: bool, out: &mut Vec<Object>) -> Result<(), Er
 /// The objects of one file's bytes.
 ///
 /// # Errors
-/// [`Error::Input`] naming the file and the place.
+/// [`Error::Document`] (or [`Error::Input`]) naming the file and the place.
 pub fn objects_of(bytes: &[u8], name: &str) -> Result<Vec<Object>, Error> {
-    let docs = crate::document::parse_documents_bytes(bytes, name)
-        .map_err(|e| Error::Input(e.to_string()))?;
+    let docs = crate::document::parse_documents_bytes(bytes, name)?;
     let mut values = Vec::new();
     for (i, doc) in docs.into_iter().enumerate() {
         if !doc.value.is_object() {

@@ -21,11 +21,10 @@ impl Source {
     /// A built-in example's documents.
     ///
     /// # Errors
-    /// [`Error::Input`] if one of its documents does not parse.
+    /// [`Error::Document`] if one of its documents does not parse.
     pub fn from_example(example: &Example) -> Result<Source, Error> {
         let parse = |text: &str, name: &str| -> Result<crate::value::Value, Error> {
-            let mut docs = crate::document::parse_documents(text, name)
-                .map_err(|e| Error::Input(e.to_string()))?;
+            let mut docs = crate::document::parse_documents(text, name)?;
             if docs.len() == 1 {
                 Ok(docs.remove(0).value)
             } else {

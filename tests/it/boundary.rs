@@ -128,7 +128,7 @@ fn violations(module: &str, forbidden: &[&str]) -> Vec<String> {
 }
 
 /// The layers, bottom up: `value`/`document` → `engine` → `cluster` (the kube-rs client and the
-/// requests as data) → `session` (inputs, identity, planning, risk, what a run opens) → the
+/// requests as data) → `error` (the one error, whose sources are the layers' own) → `session` (inputs, identity, planning, risk, what a run opens) → the
 /// front ends: `cli` (only `main` uses it) and the TUI (`app`, `ui`, `tui`, `keymap`,
 /// `theme`), which never name each other.
 #[test]
@@ -141,14 +141,21 @@ fn layers_depend_only_downward_and_front_ends_never_name_each_other() {
     let rules: Vec<(&str, Vec<&str>)> = vec![
         (
             "value",
-            above(&front_ends, &["session", "cluster", "engine", "document"]),
+            above(
+                &front_ends,
+                &["session", "error", "cluster", "engine", "document"],
+            ),
         ),
         (
             "document",
-            above(&front_ends, &["session", "cluster", "engine"]),
+            above(&front_ends, &["session", "error", "cluster", "engine"]),
         ),
-        ("engine", above(&front_ends, &["session", "cluster"])),
-        ("cluster", above(&front_ends, &["session"])),
+        (
+            "engine",
+            above(&front_ends, &["session", "error", "cluster"]),
+        ),
+        ("cluster", above(&front_ends, &["session", "error"])),
+        ("error", above(&front_ends, &["session"])),
         ("session", front_ends.clone()),
         ("cli", TUI.to_vec()),
         ("app", vec!["cli", "tui"]),
@@ -164,6 +171,59 @@ fn layers_depend_only_downward_and_front_ends_never_name_each_other() {
     assert!(
         found.is_empty(),
         "a layer names one above it, or a front end names another:\n{}",
+        found.join("\n")
+    );
+}
+
+/// Only `main` ends the process: the library returns what a run did (`Run::Report`, an
+/// `Error` with its `exit_code()`), and `main` turns it into the exit status.
+#[test]
+fn only_main_ends_the_process() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let mut files = Vec::new();
+    rust_files(&root, &mut files);
+    assert!(files.len() > 50, "found only {} source files", files.len());
+    let found: Vec<String> = files
+        .iter()
+        .filter(|f| *f != &root.join("main.rs"))
+        .filter(|f| {
+            let text = std::fs::read_to_string(f).unwrap();
+            text.contains("process::exit") || text.contains("process::abort")
+        })
+        .map(|f| f.display().to_string())
+        .collect();
+    assert!(
+        found.is_empty(),
+        "only src/main.rs may end the process:\n{}",
+        found.join("\n")
+    );
+}
+
+/// Errors are typed outside the engine and the document reader (which keep their own typed
+/// errors, the sources of `applyscope::error::Error`): no `Result<_, String>`.
+#[test]
+fn errors_are_not_strings_above_the_engine() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let mut files = Vec::new();
+    rust_files(&root, &mut files);
+    let mut found = Vec::new();
+    for file in &files {
+        if file.starts_with(root.join("engine")) || file.starts_with(root.join("document")) {
+            continue;
+        }
+        let text = std::fs::read_to_string(file).unwrap();
+        for (i, line) in text.lines().enumerate() {
+            let typed = line
+                .find("Result<")
+                .is_some_and(|at| line[at..].contains(", String>"));
+            if typed {
+                found.push(format!("{}:{}: {}", file.display(), i + 1, line.trim()));
+            }
+        }
+    }
+    assert!(
+        found.is_empty(),
+        "a Result with a String error:\n{}",
         found.join("\n")
     );
 }

@@ -8,6 +8,7 @@
 
 use std::path::{Path, PathBuf};
 
+use crate::session::Error;
 use crate::session::objects::{self, Key, Object};
 
 /// What kubectl diff was asked to read.
@@ -22,7 +23,7 @@ pub struct Args {
 /// kubectl's local objects, read again (with the arguments that named them), or why not.
 #[derive(Debug)]
 pub struct Locals {
-    pub read: Result<(Args, Vec<Object>), String>,
+    pub read: Result<(Args, Vec<Object>), Error>,
 }
 
 impl Locals {
@@ -30,7 +31,7 @@ impl Locals {
     #[must_use]
     pub fn unknown(why: &str) -> Locals {
         Locals {
-            read: Err(why.to_owned()),
+            read: Err(Error::Failed(why.to_owned())),
         }
     }
 
@@ -78,7 +79,7 @@ pub fn locals() -> Locals {
         let args = parse(&argv)?;
         let files: Vec<PathBuf> = args.files.iter().map(|f| cwd.join(f)).collect();
         let mut objects = objects::read_all(&files, args.recursive, &mut true)
-            .map_err(|e| format!("kubectl's files could not be read again: {e}"))?;
+            .map_err(|e| e.context("kubectl's files could not be read again"))?;
         // Named as kubectl was given them (relative to its directory).
         let prefix = format!("{}/", cwd.display());
         for o in &mut objects {
@@ -93,13 +94,13 @@ pub fn locals() -> Locals {
 
 /// The parent process's arguments and working directory.
 #[cfg(target_os = "linux")]
-fn parent_command_line() -> Result<(Vec<String>, PathBuf), String> {
+fn parent_command_line() -> Result<(Vec<String>, PathBuf), Error> {
     let parent = std::os::unix::process::parent_id();
     let proc = Path::new("/proc").join(parent.to_string());
     let line = std::fs::read(proc.join("cmdline"))
-        .map_err(|e| format!("kubectl's command line cannot be read: {e}"))?;
+        .map_err(|e| Error::Failed(format!("kubectl's command line cannot be read: {e}")))?;
     let cwd = std::fs::read_link(proc.join("cwd"))
-        .map_err(|e| format!("kubectl's directory cannot be read: {e}"))?;
+        .map_err(|e| Error::Failed(format!("kubectl's directory cannot be read: {e}")))?;
     let argv = line
         .split(|b| *b == 0)
         .filter(|a| !a.is_empty())
@@ -109,22 +110,24 @@ fn parent_command_line() -> Result<(Vec<String>, PathBuf), String> {
 }
 
 #[cfg(not(target_os = "linux"))]
-fn parent_command_line() -> Result<(Vec<String>, PathBuf), String> {
-    Err("kubectl's command line is read on Linux only".into())
+fn parent_command_line() -> Result<(Vec<String>, PathBuf), Error> {
+    Err(Error::Failed(
+        "kubectl's command line is read on Linux only".into(),
+    ))
 }
 
 /// kubectl diff's file arguments from its command line (`argv[0]` included).
 ///
 /// # Errors
 /// Why they cannot be read again: not kubectl diff, no `-f`, standard input, a URL, `-k`.
-pub fn parse(argv: &[String]) -> Result<Args, String> {
+pub fn parse(argv: &[String]) -> Result<Args, Error> {
     let program = argv.first().map(|p| Path::new(p).file_name());
     let is_kubectl = program
         .flatten()
         .and_then(|n| n.to_str())
         .is_some_and(|n| n.starts_with("kubectl"));
     if !is_kubectl || !argv.iter().any(|a| a == "diff") {
-        return Err("the parent process is not kubectl diff".into());
+        return Err(not_again("the parent process is not kubectl diff"));
     }
     let mut args = Args::default();
     let mut words = argv.iter().skip(1);
@@ -140,7 +143,7 @@ pub fn parse(argv: &[String]) -> Result<Args, String> {
                 None
             }
             w if w == "-k" || w.starts_with("--kustomize") || w.starts_with("-k=") => {
-                return Err("kubectl read a kustomization (-k)".into());
+                return Err(not_again("kubectl read a kustomization (-k)"));
             }
             w if w.starts_with("--filename=") => Some(w["--filename=".len()..].to_owned()),
             w if w.starts_with("-f") && !w.starts_with("--") => {
@@ -150,21 +153,26 @@ pub fn parse(argv: &[String]) -> Result<Args, String> {
         };
         match file {
             Some(f) if f == "-" => {
-                return Err(
-                    "kubectl read standard input (-f -), which cannot be read again".into(),
-                );
+                return Err(not_again(
+                    "kubectl read standard input (-f -), which cannot be read again",
+                ));
             }
             Some(f) if f.contains("://") => {
-                return Err(format!("kubectl read a URL ({f})"));
+                return Err(not_again(format!("kubectl read a URL ({f})")));
             }
             Some(f) if !f.is_empty() => args.files.push(PathBuf::from(f)),
             _ => {}
         }
     }
     if args.files.is_empty() {
-        return Err("kubectl diff's command line names no file".into());
+        return Err(not_again("kubectl diff's command line names no file"));
     }
     Ok(args)
+}
+
+/// Why kubectl's files cannot be read again (local is then inferred).
+fn not_again(why: impl Into<String>) -> Error {
+    Error::Failed(why.into())
 }
 
 #[cfg(test)]
@@ -189,27 +197,32 @@ mod tests {
         assert!(
             parse(&argv("kubectl diff -f -"))
                 .unwrap_err()
+                .to_string()
                 .contains("standard input")
         );
         assert!(
             parse(&argv("kubectl diff -k dir"))
                 .unwrap_err()
+                .to_string()
                 .contains("kustomization")
         );
         assert!(
             parse(&argv("kubectl diff -f https://x/y.yaml"))
                 .unwrap_err()
+                .to_string()
                 .contains("URL")
         );
         assert!(
             parse(&argv("sh wrapper.sh diff -f a"))
                 .unwrap_err()
+                .to_string()
                 .contains("not kubectl")
         );
         assert!(parse(&argv("kubectl apply -f a")).is_err());
         assert!(
             parse(&argv("kubectl diff"))
                 .unwrap_err()
+                .to_string()
                 .contains("no file")
         );
     }
