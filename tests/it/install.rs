@@ -102,6 +102,24 @@ fn run_as_the_kubectl_plugin_it_names_itself_kubectl_applyscope() {
     // Called by its own name, it says its own name.
     let plain = bin().args(["--example", "nope"]).output().unwrap();
     assert!(String::from_utf8_lossy(&plain.stderr).starts_with("applyscope: no example"));
+
+    // The lines of a command over many objects (one per failed object) name it too.
+    let all = "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: a}\n---\napiVersion: v1\nkind: ConfigMap\nmetadata: {name: b}\n";
+    let live = "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\n  namespace: default\n  annotations:\n    kubectl.kubernetes.io/last-applied-configuration: nope\n";
+    std::fs::write(dir.path().join("all.yaml"), all).unwrap();
+    std::fs::write(dir.path().join("live.yaml"), live).unwrap();
+    let many = Command::new(&plugin)
+        .args(["plan", "-f", "all.yaml", "--live", "live.yaml"])
+        .current_dir(dir.path())
+        .output()
+        .unwrap();
+    assert_eq!(many.status.code(), Some(2));
+    assert!(
+        String::from_utf8_lossy(&many.stderr)
+            .starts_with("kubectl applyscope: ConfigMap default/a: live.yaml: "),
+        "{}",
+        String::from_utf8_lossy(&many.stderr)
+    );
 }
 
 /// The krew manifest template, filled in as a release fills it, is a well-formed Plugin: every

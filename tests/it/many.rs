@@ -289,3 +289,38 @@ fn namespace_flag_places_objects_without_one() {
     assert_eq!(entries[0]["live"], "live/cm.yaml");
     assert_eq!(entries[0]["plan"]["result"]["data"]["a"], "1");
 }
+
+/// Standard output that cannot be written (`/dev/full`): the streamed one-object plan exits 1
+/// and says nothing; the many-object output still reports each failed object on stderr and
+/// exits 2 (its output was lost).
+#[cfg(target_os = "linux")]
+#[test]
+fn an_unwritable_standard_output_ends_as_before() {
+    let dir = files(&[("cm.yaml", CM), ("all.yaml", &format!("{CM}---\n{NS}"))]);
+    let run_full = |args: &[&str]| {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_applyscope"))
+            .args(args)
+            .current_dir(dir.path())
+            .stdout(std::fs::File::create("/dev/full").unwrap())
+            .output()
+            .unwrap();
+        (
+            out.status.code(),
+            String::from_utf8_lossy(&out.stderr).into_owned(),
+        )
+    };
+    for format in ["json", "yaml", "text"] {
+        let one = run_full(&["plan", "-o", format, "-f", "cm.yaml", "--no-live"]);
+        assert_eq!(one, (Some(1), String::new()), "{format}");
+    }
+    let many = run_full(&["plan", "-o", "json", "-f", "all.yaml", "--no-live"]);
+    assert_eq!(many, (Some(1), String::new()));
+    let bad_live = "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: settings\n  namespace: default\n  annotations:\n    kubectl.kubernetes.io/last-applied-configuration: nope\n";
+    std::fs::write(dir.path().join("live.yaml"), bad_live).unwrap();
+    let (code, err) = run_full(&["plan", "-f", "all.yaml", "--live", "live.yaml"]);
+    assert_eq!(code, Some(2), "{err}");
+    assert!(
+        err.starts_with("applyscope: ConfigMap default/settings: live.yaml: "),
+        "{err}"
+    );
+}
