@@ -7,9 +7,10 @@
 //! | [`Error::Input`] | 2 | built by hand, naming the file and place |
 //! | [`Error::Failed`] | 1 | built by hand |
 //! | [`Error::Read`] | 2 | `PATH: reason` (its source: the [`io::Error`]) |
-//! | [`Error::Io`] | 1 | `PATH: the system's reason` (its source: the [`io::Error`]) |
+//! | [`Error::Io`] | 2 | `PATH: the system's reason` (its source: the [`io::Error`]) |
 //! | [`Error::Document`] | 2 | `FILE:LINE:COL: message` ([`LoadError`]) |
 //! | [`Error::Plan`] | 2 for an input, 1 for kubectl's refusal or a conflict | `NAME: message` for an input ([`PlanError`]) |
+//! | [`Error::Schema`] | 2 | the engine's ([`SchemaError`]) |
 //! | [`Error::Smp`], [`Error::JsonMerge`], [`Error::JsonPatch`], [`Error::GoJson`], [`Error::Edit`] | 1 | the engine's |
 //! | [`Error::Cluster`] | 2 | the cluster's one line ([`ClusterError`]) |
 //! | [`Error::Context`] | its source's | `CONTEXT: source` |
@@ -33,6 +34,7 @@ use crate::engine::gojson::GoJsonError;
 use crate::engine::jsonmerge::JsonMergeError;
 use crate::engine::jsonpatch::JsonPatchError;
 use crate::engine::plan::PlanError;
+use crate::engine::schema::SchemaError;
 
 /// Why a command, an input or a TUI action failed.
 ///
@@ -53,7 +55,8 @@ pub enum Error {
         #[source]
         source: Arc<io::Error>,
     },
-    /// Another operation on a file failed (exit 1): the TUI's reload, its editor's file.
+    /// A file or directory could not be read or listed (exit 2), in the system's words: a
+    /// directory of inputs, standard input, the TUI's reload, its editor's file.
     #[error("{}", one_line(&format!("{}: {source}", path.display())))]
     Io {
         path: PathBuf,
@@ -70,6 +73,9 @@ pub enum Error {
         #[source]
         source: PlanError,
     },
+    /// A `--schema` document is not an OpenAPI schema (exit 2).
+    #[error("{}", one_line(&.0.to_string()))]
+    Schema(#[from] SchemaError),
     /// A strategic merge patch could not be made or applied (exit 1).
     #[error("{}", one_line(&.0.to_string()))]
     Smp(#[from] SmpError),
@@ -132,13 +138,14 @@ impl Error {
             | Error::Read { .. }
             | Error::Document(_)
             | Error::Cluster(_)
+            | Error::Io { .. }
+            | Error::Schema(_)
             | Error::Reopen(_) => 2,
             Error::Plan {
                 source: PlanError::Input { .. },
                 ..
             } => 2,
             Error::Failed(_)
-            | Error::Io { .. }
             | Error::Plan { .. }
             | Error::Smp(_)
             | Error::JsonMerge(_)
@@ -163,7 +170,7 @@ impl Error {
         }
     }
 
-    /// Another operation on a file that failed.
+    /// A file or directory that could not be read or listed.
     #[must_use]
     pub fn io(path: &Path, source: io::Error) -> Error {
         Error::Io {
@@ -264,7 +271,7 @@ mod tests {
             (Error::Input("x".into()), 2),
             (Error::Failed("x".into()), 1),
             (Error::read(Path::new("a.yaml"), not_found()), 2),
-            (Error::io(Path::new("a.yaml"), not_found()), 1),
+            (Error::io(Path::new("a.yaml"), not_found()), 2),
             (Error::Document(load), 2),
             (
                 plan(PlanError::Input {

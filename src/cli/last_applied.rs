@@ -121,7 +121,7 @@ fn load_cluster(source: &Source, local: &Path) -> Result<(Value, Live), Error> {
         .into_iter()
         .next()
         .ok_or_else(|| Error::Input(format!("{}: not loaded", local.display())))?
-        .map_err(|e| Error::Input(format!("{}: {e}", local.display())))?;
+        .map_err(|e| Error::from(e).context(local.display().to_string()))?;
     let Some(live) = loaded.live else {
         return Err(Error::Input(format!(
             "{}: {} does not exist in the cluster: there is no last-applied annotation",

@@ -65,7 +65,7 @@ pub fn load_and_plan(
     let mut pairs = Vec::with_capacity(locals.len());
     let mut loaded = Vec::with_capacity(locals.len());
     for (local, result) in locals.into_iter().zip(results) {
-        let l = result.map_err(|e| Error::Input(format!("{}: {e}", local.source)))?;
+        let l = result.map_err(|e| Error::from(e).context(local.source.clone()))?;
         let mut key = Key::of(&local.value);
         key.namespace = l.target.namespace.clone().unwrap_or_default();
         if let Some(first) = pairs.iter().find(|p: &&Pair| p.key == key) {
@@ -166,7 +166,7 @@ pub fn open_one(
     openapi_patch: bool,
     local_name: &str,
 ) -> Result<(Source, Plan, Opened), Error> {
-    let failed = |e: ClusterError| Error::Input(format!("{local_name}: {e}"));
+    let failed = |e: ClusterError| Error::from(e).context(local_name);
     let cluster = Cluster::connect(conn).map_err(failed)?;
     let loaded = cluster
         .load(std::slice::from_ref(&local), openapi_patch)

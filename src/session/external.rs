@@ -110,11 +110,10 @@ pub fn read(call: &Call) -> Result<Vec<Written>, Error> {
 }
 
 fn file_names(dir: &Path) -> Result<Vec<String>, Error> {
-    let entries =
-        std::fs::read_dir(dir).map_err(|e| Error::Input(format!("{}: {e}", dir.display())))?;
+    let entries = std::fs::read_dir(dir).map_err(|e| Error::io(dir, e))?;
     let mut names = Vec::new();
     for entry in entries {
-        let entry = entry.map_err(|e| Error::Input(format!("{}: {e}", dir.display())))?;
+        let entry = entry.map_err(|e| Error::io(dir, e))?;
         if entry.path().is_file() {
             names.push(entry.file_name().to_string_lossy().into_owned());
         }
@@ -127,7 +126,7 @@ fn read_object(path: &Path) -> Result<Option<Value>, Error> {
     let bytes = match std::fs::read(path) {
         Ok(b) => b,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
-        Err(e) => return Err(Error::Input(format!("{}: {e}", path.display()))),
+        Err(e) => return Err(Error::io(path, e)),
     };
     let text = String::from_utf8_lossy(&bytes);
     if matches!(text.trim(), "" | "null") {

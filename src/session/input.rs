@@ -181,7 +181,7 @@ impl SchemaSource {
         };
         let doc = read_object(path)?;
         let schema = Schema::from_openapi(&doc)
-            .map_err(|e| Error::Input(format!("{}: {e}", path.display())))?;
+            .map_err(|e| Error::from(e).context(path.display().to_string()))?;
         Ok(SchemaSource::File(Box::new(schema)))
     }
 

@@ -91,7 +91,7 @@ pub fn read_all(
                 .lock()
                 .take(MAX_INPUT_BYTES + 1)
                 .read_to_end(&mut bytes)
-                .map_err(|e| Error::Input(format!("-: {e}")))?;
+                .map_err(|e| Error::io(Path::new("-"), e))?;
             if bytes.len() as u64 > MAX_INPUT_BYTES {
                 return Err(Error::Input(format!(
                     "-: more than the {} MB applyscope reads",
@@ -124,11 +124,10 @@ pub fn read_all(
 /// A directory's manifests in name order; subdirectories only when recursive (symbolic links to
 /// directories are not followed, as `filepath.Walk` does not follow them).
 fn read_dir(dir: &Path, recursive: bool, out: &mut Vec<Object>) -> Result<(), Error> {
-    let entries =
-        std::fs::read_dir(dir).map_err(|e| Error::Input(format!("{}: {e}", dir.display())))?;
+    let entries = std::fs::read_dir(dir).map_err(|e| Error::io(dir, e))?;
     let mut paths: Vec<PathBuf> = Vec::new();
     for entry in entries {
-        let entry = entry.map_err(|e| Error::Input(format!("{}: {e}", dir.display())))?;
+        let entry = entry.map_err(|e| Error::io(dir, e))?;
         paths.push(entry.path());
     }
     paths.sort_by(|a, b| a.file_name().cmp(&b.file_name()));
