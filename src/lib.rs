@@ -21,6 +21,10 @@
 //! each other (`main` parses the command line with `cli` and hands what it opens to
 //! [`tui::run`]). `tests/it/boundary.rs` holds these rules.
 //!
+//! Every layer above the engine fails with the one [`error::Error`]: the engine's and the
+//! document reader's own errors are its sources, `exit_code()` its exit status, and only
+//! `main` ends the process.
+//!
 //! The TUI is Elm-style: [`tui`] (the runtime, the only code touching the terminal) turns key
 //! presses into [`app::Message`]s through the [`keymap`] table, [`app::update`] changes the
 //! [`app::Model`] and returns commands, and [`ui`] draws the model with the [`theme`]'s styles.
