@@ -18,7 +18,7 @@ pub mod yaml;
 use std::path::PathBuf;
 
 pub use crate::session::{Docs, EditOptions, Error, Files, Loaded, ReloadRequest, Source};
-pub use commit::{AnnotationPreview, CommitPreview, WriteFailure};
+pub use commit::{AnnotationPreview, CommitPreview};
 pub use edit::EditState;
 pub use editor::EditorSession;
 pub use list::{App, List};
@@ -84,7 +84,7 @@ pub enum Message {
     /// The editor closed (the runtime reports it): the saved text, or why it could not run.
     EditorDone(Result<String, Error>),
     /// A write finished (the runtime reports it): the path written, or why not.
-    Written(Result<PathBuf, WriteFailure>),
+    Written(Result<PathBuf, Error>),
     /// A reload finished (the runtime reports it).
     Reloaded(Result<Box<Loaded>, Error>),
     /// Cluster mode: apply (a server dry run, then a confirmation).

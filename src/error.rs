@@ -15,6 +15,7 @@
 //! | [`Error::Cluster`] | 2 | the cluster's one line ([`ClusterError`]) |
 //! | [`Error::Context`] | its source's | `CONTEXT: source` |
 //! | [`Error::Reopen`] | 2 | its source's |
+//! | [`Error::Changed`], [`Error::Write`] | 1 | a guarded write that did not happen ([`WriteError`]) |
 //! | [`Error::Terminal`] | 1 | `terminal: reason` |
 //! | [`Error::TempFile`], [`Error::EditorStart`], [`Error::EditorExit`] | 1 | the editor's file, start, exit status |
 //! | [`Error::Output`] | 1, and nothing said | standard output closed (a pipe's reader gone) |
@@ -35,6 +36,7 @@ use crate::engine::jsonmerge::JsonMergeError;
 use crate::engine::jsonpatch::JsonPatchError;
 use crate::engine::plan::PlanError;
 use crate::engine::schema::SchemaError;
+use crate::fsutil::WriteError;
 
 /// Why a command, an input or a TUI action failed.
 ///
@@ -124,6 +126,19 @@ pub enum Error {
         editor: String,
         status: std::process::ExitStatus,
     },
+    /// The file changed on disk since it was read: nothing was written (exit 1).
+    #[error(
+        "{}: changed on disk since applyscope read it; nothing was written (reload and try again)",
+        path.display()
+    )]
+    Changed { path: PathBuf },
+    /// A file could not be written; the original is unchanged (exit 1).
+    #[error("{}: {source}; the original is unchanged", path.display())]
+    Write {
+        path: PathBuf,
+        #[source]
+        source: Arc<io::Error>,
+    },
     /// Standard output could not be written (exit 1, silently: its reader is gone).
     #[error("standard output: {0}")]
     Output(#[source] Arc<io::Error>),
@@ -152,6 +167,8 @@ impl Error {
             | Error::JsonPatch(_)
             | Error::GoJson(_)
             | Error::Edit(_)
+            | Error::Changed { .. }
+            | Error::Write { .. }
             | Error::Terminal(_)
             | Error::TempFile(_)
             | Error::EditorStart { .. }
@@ -204,6 +221,19 @@ impl Error {
                 ..
             }
         )
+    }
+}
+
+/// A guarded write that did not happen.
+impl From<WriteError> for Error {
+    fn from(e: WriteError) -> Error {
+        match e {
+            WriteError::Changed(path) => Error::Changed { path },
+            WriteError::Io(path, source) => Error::Write {
+                path,
+                source: Arc::new(source),
+            },
+        }
     }
 }
 
@@ -286,6 +316,14 @@ mod tests {
             (Error::Failed("x".into()).context("apps/Deployment web"), 1),
             (Error::Input("x".into()).context("apps/Deployment web"), 2),
             (Error::Reopen(Box::new(Error::Failed("x".into()))), 2),
+            (
+                Error::from(WriteError::Changed(PathBuf::from("live.yaml"))),
+                1,
+            ),
+            (
+                Error::from(WriteError::Io(PathBuf::from("live.yaml"), not_found())),
+                1,
+            ),
             (Error::Terminal(Arc::new(not_found())), 1),
             (Error::TempFile(Arc::new(not_found())), 1),
             (

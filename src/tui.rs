@@ -22,8 +22,8 @@ use ratatui::crossterm::terminal::{EnterAlternateScreen, enable_raw_mode};
 use ratatui::layout::Rect;
 
 use crate::app::cluster::{ClusterReply, ClusterSession};
-use crate::app::{App, Command, List, Message, Model, WriteFailure};
-use crate::fsutil::{self, WriteError};
+use crate::app::{App, Command, List, Message, Model};
+use crate::fsutil;
 use crate::keymap::{self, Key};
 use crate::session::cluster::{Connection, Opened};
 use crate::session::files::load;
@@ -96,12 +96,9 @@ impl Effects {
     }
 }
 
-fn write(path: &Path, content: &str, expected: Option<&[u8]>) -> Result<PathBuf, WriteFailure> {
-    match fsutil::write_guarded(path, content.as_bytes(), expected) {
-        Ok(()) => Ok(path.to_owned()),
-        Err(e @ WriteError::Changed(_)) => Err(WriteFailure::Changed(e.to_string())),
-        Err(e) => Err(WriteFailure::Io(e.to_string())),
-    }
+fn write(path: &Path, content: &str, expected: Option<&[u8]>) -> Result<PathBuf, Error> {
+    fsutil::write_guarded(path, content.as_bytes(), expected)?;
+    Ok(path.to_owned())
 }
 
 /// Run the TUI on what the session opened until the user quits, in the theme `NO_COLOR` asks

@@ -15,15 +15,6 @@ use crate::engine::{gojson, jsonmerge, secret};
 use crate::rewrite;
 use crate::session::{Error, Loaded, ReloadRequest};
 
-/// Why a write did not happen (the runtime's report).
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum WriteFailure {
-    /// The file on disk is no longer what was loaded: nothing was written.
-    Changed(String),
-    /// An I/O error; the original is intact.
-    Io(String),
-}
-
 /// The annotation a commit would store, and the sizes the server checks.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct AnnotationPreview {
@@ -331,7 +322,7 @@ pub(super) fn confirm(model: &mut Model, preview: CommitPreview) -> (Mode, Vec<C
 }
 
 /// The runtime's report on a write.
-pub(super) fn written(model: &mut Model, result: Result<PathBuf, WriteFailure>) {
+pub(super) fn written(model: &mut Model, result: Result<PathBuf, Error>) {
     let Some(writing) = model.edit.writing.take() else {
         return;
     };
@@ -355,10 +346,8 @@ pub(super) fn written(model: &mut Model, result: Result<PathBuf, WriteFailure>) 
                 Err(e) => format!("wrote {}{backup}; but: {e}", path.display()),
             });
         }
-        Err(WriteFailure::Changed(message)) => model.mode = Mode::Refused(message),
-        Err(WriteFailure::Io(message)) => {
-            model.notice = Some(format!("not written: {message}"));
-        }
+        Err(e @ Error::Changed { .. }) => model.mode = Mode::Refused(e.to_string()),
+        Err(e) => model.notice = Some(format!("not written: {e}")),
     }
 }
 

@@ -285,8 +285,7 @@ fn commit(
         report.push_str(&content);
         return Ok(report);
     }
-    fsutil::write_guarded(&path, content.as_bytes(), expected.as_deref())
-        .map_err(|e| Error::Failed(e.to_string()))?;
+    fsutil::write_guarded(&path, content.as_bytes(), expected.as_deref())?;
     let _ = writeln!(report, "wrote {}", path.display());
     Ok(report)
 }
