@@ -57,6 +57,9 @@ pub struct PlanArgs {
     /// Output format.
     #[arg(long, short = 'o', value_enum, default_value_t = Format::Text)]
     pub output: Format,
+    /// `-o text`: show a Secret's values instead of `***` (`-o json|yaml` are always exact).
+    #[arg(long)]
+    pub show_secrets: bool,
     #[command(flatten)]
     pub cluster: super::ClusterArgs,
 }
@@ -215,7 +218,7 @@ fn run_one(
     let plan = std::mem::ManuallyDrop::new(plan);
     std::mem::forget(last_applied);
     if args.output == Format::Text {
-        return Ok(text(&plan));
+        return Ok(text::text_with(&plan, args.show_secrets));
     }
     // Straight to standard output: the text (about 27 times the object) is never held whole.
     let mut stdout = std::io::stdout().lock();
@@ -283,6 +286,7 @@ fn run_many(args: &PlanArgs) -> Result<String, CliError> {
     // Planned and written a chunk at a time: only the output and each object's summary line
     // are kept, not every plan (1,000 plans hold their fields and values at once otherwise).
     let mut many = Many::new(args.output);
+    many.reveal = args.show_secrets;
     for chunk in pairs.chunks(MANY_CHUNK) {
         let plans = plan_all(chunk, namespace, args.overwrite);
         many.add(chunk, &plans)?;
@@ -347,6 +351,8 @@ pub fn print_many(
 /// each object's summary.
 pub struct Many {
     format: Format,
+    /// `--show-secrets`: `-o text` shows a Secret's values.
+    pub reveal: bool,
     out: String,
     errors: Vec<String>,
     code: i32,
@@ -358,6 +364,7 @@ impl Many {
     pub fn new(format: Format) -> Many {
         Many {
             format,
+            reveal: false,
             out: String::new(),
             errors: Vec::new(),
             code: 0,
@@ -378,7 +385,10 @@ impl Many {
         let format = self.format;
         let items: Vec<(&Pair, &Result<Plan, CliError>)> = pairs.iter().zip(plans).collect();
         // Writing a plan costs more than planning it: each object's text is made in parallel too.
-        let parts = parallel_map(&items, |(pair, plan)| render_one(pair, plan, format));
+        let reveal = self.reveal;
+        let parts = parallel_map(&items, |(pair, plan)| {
+            render_one(pair, plan, format, reveal)
+        });
         let parts = parts
             .into_iter()
             .collect::<Result<Vec<String>, CliError>>()?;
@@ -418,6 +428,7 @@ fn render_one(
     pair: &Pair,
     plan: &Result<Plan, CliError>,
     format: Format,
+    reveal: bool,
 ) -> Result<String, CliError> {
     let failed = |e: &dyn std::fmt::Display| CliError::Failed(e.to_string());
     Ok(match format {
@@ -437,7 +448,7 @@ fn render_one(
             );
             let mut out = format!("=== {} ({}, {live})\n", pair.key, pair.local.source);
             match plan {
-                Ok(p) => out.push_str(&text(p)),
+                Ok(p) => out.push_str(&text::text_with(p, reveal)),
                 Err(e) => {
                     let _ = writeln!(out, "error: {e}");
                 }
