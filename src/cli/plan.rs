@@ -2,6 +2,7 @@
 
 mod entries;
 mod json;
+pub mod markdown;
 mod text;
 mod yaml;
 
@@ -69,6 +70,8 @@ pub enum Format {
     Text,
     Json,
     Yaml,
+    /// A report for a pull-request comment (summary table, a section per object).
+    Markdown,
 }
 
 pub fn run(args: &PlanArgs) -> Result<String, CliError> {
@@ -220,6 +223,17 @@ fn run_one(
     if args.output == Format::Text {
         return Ok(text::text_with(&plan, args.show_secrets));
     }
+    if args.output == Format::Markdown {
+        let key = objects::Key::of(&plan.modified);
+        let source = args
+            .local
+            .first()
+            .map(|p| p.display().to_string())
+            .unwrap_or_default();
+        let mut report = markdown::Report::new("plan", args.show_secrets);
+        report.add(&key, &source, Ok(&plan), None);
+        return Ok(report.finish());
+    }
     // Straight to standard output: the text (about 27 times the object) is never held whole.
     let mut stdout = std::io::stdout().lock();
     let written = match args.output {
@@ -353,6 +367,8 @@ pub struct Many {
     format: Format,
     /// `--show-secrets`: `-o text` shows a Secret's values.
     pub reveal: bool,
+    /// `-o markdown`: the report, written whole at the end (its table comes first).
+    report: Option<markdown::Report>,
     out: String,
     errors: Vec<String>,
     code: i32,
@@ -365,6 +381,7 @@ impl Many {
         Many {
             format,
             reveal: false,
+            report: None,
             out: String::new(),
             errors: Vec::new(),
             code: 0,
@@ -383,6 +400,20 @@ impl Many {
     ) -> Result<(), CliError> {
         use crate::session::risk::Summary;
         let format = self.format;
+        if format == Format::Markdown {
+            let reveal = self.reveal;
+            let report = self
+                .report
+                .get_or_insert_with(|| markdown::Report::new("plan", reveal));
+            for (pair, plan) in pairs.iter().zip(plans) {
+                report.add(&pair.key, &pair.local.source, plan.as_ref(), None);
+                if let Err(e) = plan {
+                    self.errors.push(format!("{}: {e}", pair.key));
+                    self.code = self.code.max(e.exit_code());
+                }
+            }
+            return Ok(());
+        }
         let items: Vec<(&Pair, &Result<Plan, CliError>)> = pairs.iter().zip(plans).collect();
         // Writing a plan costs more than planning it: each object's text is made in parallel too.
         let reveal = self.reveal;
@@ -419,6 +450,9 @@ impl Many {
         if self.format == Format::Text {
             self.out.push_str(&summary(pairs, &self.summaries));
         }
+        if let Some(report) = self.report.take() {
+            self.out = report.finish();
+        }
         super::finish(self.out, &self.errors, self.code)
     }
 }
@@ -440,6 +474,11 @@ fn render_one(
         }
         Format::Yaml => {
             yaml::entry_to_string(&entry(pair, plan), plan.as_ref().ok()).map_err(|e| failed(&e))?
+        }
+        Format::Markdown => {
+            let mut report = markdown::Report::new("plan", reveal);
+            report.add(&pair.key, &pair.local.source, plan.as_ref(), None);
+            report.finish()
         }
         Format::Text => {
             let live = pair.live.as_ref().map_or_else(
@@ -516,6 +555,11 @@ pub fn render(p: &Plan, format: Format) -> Result<String, CliError> {
         }
         Format::Yaml => yaml::to_string(p).map_err(|e| failed(&e))?,
         Format::Text => text(p),
+        Format::Markdown => {
+            let mut report = markdown::Report::new("plan", false);
+            report.add(&objects::Key::of(&p.modified), "", Ok(p), None);
+            report.finish()
+        }
     })
 }
 

@@ -43,7 +43,7 @@ pub fn text(p: &Plan) -> String {
 
 /// A field's old and new values as shown: a Secret's masked as kubectl's diff masks them, the
 /// annotation's copy of them too.
-fn change(f: &Field<'_, '_>, masked: bool) -> (String, String) {
+pub(super) fn change(f: &Field<'_, '_>, masked: bool) -> (String, String) {
     if !masked {
         return (short(f.live), short(f.result));
     }
