@@ -71,8 +71,18 @@ pub struct DiffArgs {
     /// Colour the diff: `auto` on a terminal unless `NO_COLOR` is set.
     #[arg(long, value_enum, default_value_t = ColorWhen::Auto)]
     pub color: ColorWhen,
+    /// `unified` (kubectl diff's), or `markdown`: a report for a pull-request comment (a
+    /// summary riskiest first, then each object's changes, warnings and diff).
+    #[arg(long, short = 'o', value_enum, default_value_t = DiffOutput::Unified)]
+    pub output: DiffOutput,
     #[command(flatten)]
     pub cluster: super::ClusterArgs,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum DiffOutput {
+    Unified,
+    Markdown,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -141,6 +151,9 @@ pub fn main(args: &DiffArgs) -> Result<Run, Error> {
         show_secrets: args.show_secrets,
         show_managed_fields: args.show_managed_fields,
     };
+    if args.output == DiffOutput::Markdown {
+        return markdown(&pairs, &plans, opts);
+    }
     let items: Vec<_> = pairs.iter().zip(plans).collect();
     let errors: Vec<String> = items
         .iter()
@@ -161,6 +174,35 @@ pub fn main(args: &DiffArgs) -> Result<Run, Error> {
         1
     };
     Ok(super::finish(out, errors, code))
+}
+
+/// `diff -o markdown`: the plan's report with each object's unified diff; kubectl diff's exit
+/// status.
+fn markdown(pairs: &[Pair], plans: &[Result<Plan, Error>], opts: Options) -> Result<Run, Error> {
+    let mut report = super::plan::markdown::Report::new("diff", opts.show_secrets);
+    let (mut errors, mut differs) = (Vec::new(), false);
+    for (pair, plan) in pairs.iter().zip(plans) {
+        let diff = plan
+            .as_ref()
+            .ok()
+            .map(|p| render(&[object_diff(pair, p, opts)], false));
+        differs |= diff.as_ref().is_some_and(|d| !d.is_empty());
+        if let Err(e) = plan {
+            errors.push(format!("{}: {e}", pair.key));
+        }
+        report.add(
+            &pair.key,
+            &pair.local.source,
+            plan.as_ref(),
+            diff.as_deref(),
+        );
+    }
+    let code = if !errors.is_empty() {
+        2
+    } else {
+        i32::from(differs)
+    };
+    Ok(super::finish(report.finish(), errors, code))
 }
 
 type Planned = (Vec<Pair>, Vec<Result<Plan, Error>>);

@@ -2,6 +2,7 @@
 
 mod entries;
 mod json;
+pub mod markdown;
 mod text;
 mod yaml;
 
@@ -58,6 +59,9 @@ pub struct PlanArgs {
     /// Output format.
     #[arg(long, short = 'o', value_enum, default_value_t = Format::Text)]
     pub output: Format,
+    /// `-o text`: show a Secret's values instead of `***` (`-o json|yaml` are always exact).
+    #[arg(long)]
+    pub show_secrets: bool,
     #[command(flatten)]
     pub cluster: super::ClusterArgs,
 }
@@ -67,6 +71,8 @@ pub enum Format {
     Text,
     Json,
     Yaml,
+    /// A report for a pull-request comment (summary table, a section per object).
+    Markdown,
 }
 
 pub fn run(args: &PlanArgs) -> Result<Run, Error> {
@@ -214,7 +220,18 @@ fn run_one(args: &PlanArgs, local: OneFile<'_>, live: Option<OneFile<'_>>) -> Re
     let plan = std::mem::ManuallyDrop::new(plan);
     std::mem::forget(last_applied);
     if args.output == Format::Text {
-        return Ok(Run::Print(text(&plan)));
+        return Ok(Run::Print(text::text_with(&plan, args.show_secrets)));
+    }
+    if args.output == Format::Markdown {
+        let key = objects::Key::of(&plan.modified);
+        let source = args
+            .local
+            .first()
+            .map(|p| p.display().to_string())
+            .unwrap_or_default();
+        let mut report = markdown::Report::new("plan", args.show_secrets);
+        report.add(&key, &source, Ok(&plan), None);
+        return Ok(Run::Print(report.finish()));
     }
     // Straight to standard output: the text (about 27 times the object) is never held whole.
     let mut stdout = std::io::stdout().lock();
@@ -225,7 +242,7 @@ fn run_one(args: &PlanArgs, local: OneFile<'_>, live: Option<OneFile<'_>>) -> Re
     match written {
         Ok(()) => Ok(Run::Print(String::new())),
         Err(json::WriteError::Io(e)) => Err(Error::output(e)),
-        Err(e) => Err(Error::Failed(e.to_string())),
+        Err(json::WriteError::Json(e)) => Err(e.into()),
     }
 }
 
@@ -281,6 +298,7 @@ fn run_many(args: &PlanArgs) -> Result<Run, Error> {
     // Planned and written a chunk at a time: only the output and each object's summary line
     // are kept, not every plan (1,000 plans hold their fields and values at once otherwise).
     let mut many = Many::new(args.output);
+    many.reveal = args.show_secrets;
     for chunk in pairs.chunks(MANY_CHUNK) {
         let plans = plan_all(chunk, namespace, args.overwrite);
         many.add(chunk, &plans)?;
@@ -345,6 +363,10 @@ pub fn print_many(
 /// each object's summary.
 pub struct Many {
     format: Format,
+    /// `--show-secrets`: `-o text` shows a Secret's values.
+    pub reveal: bool,
+    /// `-o markdown`: the report, written whole at the end (its table comes first).
+    report: Option<markdown::Report>,
     out: String,
     errors: Vec<String>,
     code: i32,
@@ -356,6 +378,8 @@ impl Many {
     pub fn new(format: Format) -> Many {
         Many {
             format,
+            reveal: false,
+            report: None,
             out: String::new(),
             errors: Vec::new(),
             code: 0,
@@ -370,9 +394,26 @@ impl Many {
     pub fn add(&mut self, pairs: &[Pair], plans: &[Result<Plan, Error>]) -> Result<(), Error> {
         use crate::session::risk::Summary;
         let format = self.format;
+        if format == Format::Markdown {
+            let reveal = self.reveal;
+            let report = self
+                .report
+                .get_or_insert_with(|| markdown::Report::new("plan", reveal));
+            for (pair, plan) in pairs.iter().zip(plans) {
+                report.add(&pair.key, &pair.local.source, plan.as_ref(), None);
+                if let Err(e) = plan {
+                    self.errors.push(format!("{}: {e}", pair.key));
+                    self.code = self.code.max(e.exit_code());
+                }
+            }
+            return Ok(());
+        }
         let items: Vec<(&Pair, &Result<Plan, Error>)> = pairs.iter().zip(plans).collect();
         // Writing a plan costs more than planning it: each object's text is made in parallel too.
-        let parts = parallel_map(&items, |(pair, plan)| render_one(pair, plan, format));
+        let reveal = self.reveal;
+        let parts = parallel_map(&items, |(pair, plan)| {
+            render_one(pair, plan, format, reveal)
+        });
         let parts = parts.into_iter().collect::<Result<Vec<String>, Error>>()?;
         self.out.reserve(parts.iter().map(String::len).sum());
         for part in parts {
@@ -399,12 +440,20 @@ impl Many {
         if self.format == Format::Text {
             self.out.push_str(&summary(pairs, &self.summaries));
         }
+        if let Some(report) = self.report.take() {
+            self.out = report.finish();
+        }
         super::finish(self.out, self.errors, self.code)
     }
 }
 
 /// One object's part of the many-object output.
-fn render_one(pair: &Pair, plan: &Result<Plan, Error>, format: Format) -> Result<String, Error> {
+fn render_one(
+    pair: &Pair,
+    plan: &Result<Plan, Error>,
+    format: Format,
+    reveal: bool,
+) -> Result<String, Error> {
     let failed = |e: &dyn std::fmt::Display| Error::Failed(e.to_string());
     Ok(match format {
         Format::Json => {
@@ -416,6 +465,11 @@ fn render_one(pair: &Pair, plan: &Result<Plan, Error>, format: Format) -> Result
         Format::Yaml => {
             yaml::entry_to_string(&entry(pair, plan), plan.as_ref().ok()).map_err(|e| failed(&e))?
         }
+        Format::Markdown => {
+            let mut report = markdown::Report::new("plan", reveal);
+            report.add(&pair.key, &pair.local.source, plan.as_ref(), None);
+            report.finish()
+        }
         Format::Text => {
             let live = pair.live.as_ref().map_or_else(
                 || "no live object".to_owned(),
@@ -423,7 +477,7 @@ fn render_one(pair: &Pair, plan: &Result<Plan, Error>, format: Format) -> Result
             );
             let mut out = format!("=== {} ({}, {live})\n", pair.key, pair.local.source);
             match plan {
-                Ok(p) => out.push_str(&text(p)),
+                Ok(p) => out.push_str(&text::text_with(p, reveal)),
                 Err(e) => {
                     let _ = writeln!(out, "error: {e}");
                 }
@@ -491,6 +545,11 @@ pub fn render(p: &Plan, format: Format) -> Result<String, Error> {
         }
         Format::Yaml => yaml::to_string(p).map_err(|e| failed(&e))?,
         Format::Text => text(p),
+        Format::Markdown => {
+            let mut report = markdown::Report::new("plan", false);
+            report.add(&objects::Key::of(&p.modified), "", Ok(p), None);
+            report.finish()
+        }
     })
 }
 

@@ -77,6 +77,14 @@ pub fn mask_values(v: &mut Value) {
     }
 }
 
+/// Whether a field of a Secret (its keys from the object's root) holds the Secret's values:
+/// under `data` or `stringData`, or the last-applied annotation (which copies them).
+#[must_use]
+pub fn holds_values(keys: &[&str]) -> bool {
+    matches!(keys, ["data" | "stringData", _, ..])
+        || matches!(keys, ["metadata", "annotations", key] if *key == LAST_APPLIED)
+}
+
 /// A Secret with its values hidden: `data`, `stringData` and the annotation's copy of them.
 pub fn mask_object(obj: &mut Value) {
     mask_at(obj, &[]);

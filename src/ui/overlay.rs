@@ -138,7 +138,10 @@ pub fn warnings(model: &Model, theme: &Theme, selected: usize, area: Rect, buf: 
             ),
             style,
         ));
-        lines.push(Line::raw(format!("  {}", safe(&w.message))));
+        lines.push(Line::raw(format!(
+            "  {}",
+            safe(&model.plan.warning_text(w, model.reveal))
+        )));
     }
     let rect = centred(area, area.width.saturating_sub(4), area.height);
     let inner = frame(theme, "warnings (Enter jumps to the field)", rect, buf);

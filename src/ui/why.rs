@@ -56,7 +56,11 @@ pub fn render(model: &Model, theme: &Theme, area: Rect, buf: &mut Buffer) {
         .and_then(|w| model.plan.warnings.get(w))
     {
         lines.push(Line::styled(
-            format!("{} {}", theme::WARNING_GLYPH, safe(&w.message)),
+            format!(
+                "{} {}",
+                theme::WARNING_GLYPH,
+                safe(&model.plan.warning_text(w, model.reveal))
+            ),
             theme.warning,
         ));
     }

@@ -935,3 +935,47 @@ fn kubectl_diff_live() {
     assert!(failures.is_empty(), "{}", failures.join("\n"));
     assert!(compared > 80, "only {compared} cases recorded");
 }
+
+/// `plan -o text` masks a Secret's values as `diff` does (the annotation's copy too), in one
+/// object and in many, unless `--show-secrets`; `-o json` stays exact.
+#[test]
+fn plan_text_masks_secret_values_unless_show_secrets() {
+    let case =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/cases/52-secret-data-and-stringdata");
+    let dir = tempfile::tempdir().unwrap();
+    let live = dir.path().join("live.json");
+    let expected: Value =
+        serde_json::from_str(&std::fs::read_to_string(case.join("expected.json")).unwrap())
+            .unwrap();
+    std::fs::write(&live, serde_json::to_string(&expected["live"]).unwrap()).unwrap();
+    let local = case.join("modified.yaml");
+    let run = |args: &[&str]| {
+        let out = Command::new(env!("CARGO_BIN_EXE_applyscope"))
+            .arg("plan")
+            .args(args)
+            .arg("-f")
+            .arg(&local)
+            .arg("--live")
+            .arg(&live)
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(0), "{args:?}");
+        String::from_utf8(out.stdout).unwrap()
+    };
+    // In clear in the file (stringData), base64 in data, and in the annotation's copy.
+    let secrets = ["postgres://app@db", "bjN3LXBhc3M="];
+    for args in [&["-o", "text"][..], &["-o", "text", "-R"][..]] {
+        let text = run(args);
+        for s in secrets {
+            assert!(!text.contains(s), "{args:?} shows {s}:\n{text}");
+        }
+        assert!(text.contains("*** (before) → *** (after)"), "{text}");
+        assert!(text.contains("- → ***"), "{text}");
+    }
+    let revealed = run(&["-o", "text", "--show-secrets"]);
+    assert!(revealed.contains("\"bjN3LXBhc3M=\""), "{revealed}");
+    let json = run(&["-o", "json"]);
+    for s in secrets {
+        assert!(json.contains(s), "-o json is exact: {s}");
+    }
+}

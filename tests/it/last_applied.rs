@@ -158,3 +158,38 @@ fn adopt_set_and_view() {
     assert_eq!(code, 1, "{err}");
     assert_eq!(std::fs::read(&live).unwrap(), before);
 }
+
+/// `last-applied set` writes the annotation kubectl's `apply set-last-applied` would: it reads
+/// annotations as kubectl does, so a null annotation value is recorded as `""` (issue 18).
+#[test]
+fn set_records_a_null_annotation_value_as_the_empty_string() {
+    let dir = tempfile::tempdir().unwrap();
+    let live = dir.path().join("live.yaml");
+    let doc = dir.path().join("doc.yaml");
+    std::fs::write(
+        &live,
+        "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: cm\n  namespace: default\ndata: {k: v}\n",
+    )
+    .unwrap();
+    std::fs::write(
+        &doc,
+        "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: cm\n  annotations:\n    tracking-id:\ndata: {k: v}\n",
+    )
+    .unwrap();
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_applyscope"))
+        .args(["last-applied", "set", "--dry-run", "--live"])
+        .arg(&live)
+        .arg(&doc)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        text.contains(r#"\"annotations\":{\"tracking-id\":\"\"}"#),
+        "{text}"
+    );
+}

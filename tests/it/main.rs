@@ -22,6 +22,7 @@ mod last_applied;
 mod lint;
 mod list_screen;
 mod many;
+mod markdown;
 mod oracle_cases;
 mod properties;
 mod readme;

@@ -5,7 +5,8 @@ use std::fmt::Write as _;
 use crate::value::Value;
 
 use crate::engine::gojson;
-use crate::engine::plan::{Action, PathTexts, Plan};
+use crate::engine::plan::{Action, Field, PathTexts, Plan};
+use crate::engine::secret::{self, Side};
 
 fn short(v: Option<&Value>) -> String {
     match v {
@@ -33,9 +34,35 @@ fn action_index(a: Action) -> usize {
     Action::ALL.iter().position(|x| *x == a).unwrap_or(0)
 }
 
-/// The table: the counts of every action, then every field that is not `unchanged`.
+/// The table: the counts of every action, then every field that is not `unchanged`. A
+/// Secret's values are masked, as `diff` masks them (`-o json|yaml` are exact).
 #[must_use]
 pub fn text(p: &Plan) -> String {
+    text_with(p, false)
+}
+
+/// A field's old and new values as shown: a Secret's masked as kubectl's diff masks them, the
+/// annotation's copy of them too.
+pub(super) fn change(f: &Field<'_, '_>, masked: bool) -> (String, String) {
+    if !masked {
+        return (short(f.live), short(f.result));
+    }
+    let shown = |v: Option<&Value>, other: Option<&Value>, side: Side| match v {
+        None => "-".to_owned(),
+        Some(Value::String(s)) if s.starts_with('{') => short(Some(&Value::String(
+            secret::mask_annotation(s).as_ref().into(),
+        ))),
+        Some(v) => secret::mask_text(v, other, side).to_owned(),
+    };
+    (
+        shown(f.live, f.result, Side::Before),
+        shown(f.result, f.live, Side::After),
+    )
+}
+
+/// [`text`], with a Secret's values shown in clear when `reveal` (`--show-secrets`).
+#[must_use]
+pub fn text_with(p: &Plan, reveal: bool) -> String {
     let mut counts = [0usize; Action::ALL.len()];
     let mut paths = PathTexts::default();
     // The shown fields' paths, and the widest (up to 70 characters).
@@ -71,7 +98,8 @@ pub fn text(p: &Plan) -> String {
         .min(70);
     for (f, path) in &shown {
         let change = if f.live.is_some() || f.result.is_some() {
-            format!("  {} → {}", short(f.live), short(f.result))
+            let (before, after) = change(f, !reveal && p.holds_secret_values(f.id));
+            format!("  {before} → {after}")
         } else {
             String::new()
         };
@@ -97,7 +125,7 @@ pub fn text(p: &Plan) -> String {
                 "! {} {}: {}",
                 w.code,
                 w.path.as_deref().unwrap_or("-"),
-                w.message
+                p.warning_text(w, reveal)
             );
         }
     }

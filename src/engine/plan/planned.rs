@@ -57,6 +57,38 @@ impl Plan {
         }
     }
 
+    /// Whether the object is a Secret whose values kubectl's diff masks
+    /// ([`crate::engine::secret::is_secret`]).
+    #[must_use]
+    pub fn is_secret(&self) -> bool {
+        crate::engine::secret::is_secret(&self.modified)
+    }
+
+    /// Whether a field holds a Secret's values (under `data`/`stringData`, or the annotation
+    /// copying them), which a person's view masks.
+    #[must_use]
+    pub fn holds_secret_values(&self, id: FieldId) -> bool {
+        if !self.is_secret() {
+            return false;
+        }
+        let keys: Vec<&str> = self
+            .tree
+            .steps(id)
+            .into_iter()
+            .map(|s| match s {
+                super::Seg::Key(k) => &**k,
+                _ => "",
+            })
+            .collect();
+        crate::engine::secret::holds_values(&keys)
+    }
+
+    /// A warning's message as a person reads it: masked where it quotes a Secret's values.
+    #[must_use]
+    pub fn warning_text<'w>(&self, w: &'w Warning, reveal: bool) -> std::borrow::Cow<'w, str> {
+        w.shown(!reveal && w.field.is_some_and(|id| self.holds_secret_values(id)))
+    }
+
     /// The POST body of a create.
     #[must_use]
     pub fn created(&self) -> Option<&Value> {

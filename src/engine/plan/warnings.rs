@@ -277,11 +277,7 @@ impl Collector {
                 field: Some(f.id),
                 code: Code::ClearChangedLive,
                 path: Some(path.clone()),
-                message: format!(
-                    "{path} will be cleared, but its live value ({}) differs from last-applied ({}): someone changed it since the last apply",
-                    short(v),
-                    short(l)
-                ),
+                message: clear_changed_live_message(&path, &short(v), &short(l)),
             });
         }
         if f.reason.kind.is_replaced_list() && f.reason.presence().in_live {
@@ -375,6 +371,29 @@ fn parent_name<'a>(f: &FieldRef<'a, '_>) -> Option<&'a str> {
     }
 }
 
+/// The `clear-changed-live` message, with the two values as they are to be shown.
+fn clear_changed_live_message(path: &str, live: &str, last_applied: &str) -> String {
+    format!(
+        "{path} will be cleared, but its live value ({live}) differs from last-applied ({last_applied}): someone changed it since the last apply"
+    )
+}
+
+impl Warning {
+    /// The message as a person reads it: a warning that quotes a Secret's values (`secret`:
+    /// the field is under a Secret's `data`/`stringData`) shows them masked, as `diff` does.
+    /// `-o json|yaml` write [`Warning::message`] as it is.
+    #[must_use]
+    pub fn shown(&self, secret: bool) -> std::borrow::Cow<'_, str> {
+        match (&self.path, self.code) {
+            (Some(path), Code::ClearChangedLive) if secret => {
+                use crate::engine::secret::MASK;
+                std::borrow::Cow::Owned(clear_changed_live_message(path, MASK, MASK))
+            }
+            _ => std::borrow::Cow::Borrowed(&self.message),
+        }
+    }
+}
+
 fn short(v: &Value) -> String {
     let s = match v {
         Value::String(s) => format!("{s:?}"),
@@ -400,5 +419,28 @@ mod code_tests {
                 Some(crate::value::Value::String(code.as_str().into()))
             );
         }
+    }
+}
+
+#[cfg(test)]
+mod shown_tests {
+    use super::*;
+
+    #[test]
+    fn a_warning_quoting_a_secret_value_is_shown_masked() {
+        let w = Warning {
+            code: Code::ClearChangedLive,
+            path: Some("data.token".into()),
+            field: None,
+            message: clear_changed_live_message("data.token", "\"c2VjcmV0\"", "\"b2xk\""),
+        };
+        assert!(w.message.contains("c2VjcmV0"));
+        let masked = w.shown(true);
+        assert!(
+            !masked.contains("c2VjcmV0") && !masked.contains("b2xk"),
+            "{masked}"
+        );
+        assert!(masked.contains("live value (***) differs from last-applied (***)"));
+        assert_eq!(w.shown(false), w.message);
     }
 }

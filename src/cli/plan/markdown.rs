@@ -1,0 +1,258 @@
+//! `-o markdown` (`plan` and `diff`): a report to post as a pull-request comment. A summary
+//! table riskiest first (the object list's order, `session::risk`), then one collapsible
+//! section per object with the fields that change, the warnings and (for `diff`) the unified
+//! diff. A Secret's values are masked as in `-o text`. The output depends only on the inputs:
+//! no times, no temporary paths.
+
+use std::fmt::Write as _;
+
+use super::text::change;
+use crate::engine::plan::{Action, LAST_APPLIED, PathTexts, Plan, Seg};
+use crate::error::Error;
+use crate::session::objects::Key;
+use crate::session::risk::{Op, Summary, Tally, riskier_first};
+
+/// One object's part: its summary (for the order and the table) and its section.
+struct Entry {
+    key: Key,
+    summary: Summary,
+    section: String,
+}
+
+/// The report, filled object by object and written whole at the end (the table comes first).
+pub struct Report {
+    /// `plan` or `diff`: named in the heading.
+    command: &'static str,
+    /// `--show-secrets`.
+    reveal: bool,
+    entries: Vec<Entry>,
+}
+
+impl Report {
+    #[must_use]
+    pub fn new(command: &'static str, reveal: bool) -> Report {
+        Report {
+            command,
+            reveal,
+            entries: Vec::new(),
+        }
+    }
+
+    /// Add one object (its key, and where it was read), its plan (or why it has none) and, for
+    /// `diff`, its unified diff.
+    pub fn add(
+        &mut self,
+        key: &Key,
+        source: &str,
+        plan: Result<&Plan, &Error>,
+        diff: Option<&str>,
+    ) {
+        let summary = match plan {
+            Ok(p) => Summary::of_plan(p),
+            Err(e) => Summary::failed(&e.to_string()),
+        };
+        let mut section = String::new();
+        let title = format!("{key} · {} · {}", summary.risk().label(), op(&summary));
+        let _ = writeln!(section, "<details><summary>{}</summary>\n", html(&title));
+        let _ = writeln!(section, "From {}.\n", code(source));
+        match plan {
+            Ok(p) => fields(&mut section, p, self.reveal),
+            Err(e) => {
+                let _ = writeln!(section, "**Fails:** {}\n", inline(&e.to_string()));
+            }
+        }
+        if let Some(diff) = diff.filter(|d| !d.is_empty()) {
+            let fence = fence_for(diff);
+            let _ = writeln!(section, "{fence}diff\n{diff}{fence}\n");
+        }
+        section.push_str("</details>\n");
+        self.entries.push(Entry {
+            key: key.clone(),
+            summary,
+            section,
+        });
+    }
+
+    /// The whole report.
+    #[must_use]
+    pub fn finish(mut self) -> String {
+        self.entries
+            .sort_by(|a, b| riskier_first((&a.summary, &a.key), (&b.summary, &b.key)));
+        let tally = Tally::of(self.entries.iter().map(|e| &e.summary));
+        let mut out = format!(
+            "### applyscope {}: {} object{}\n\n{} create, {} patch, {} unchanged, {} fail; riskiest first.\n\n",
+            self.command,
+            self.entries.len(),
+            if self.entries.len() == 1 { "" } else { "s" },
+            tally.create,
+            tally.patch,
+            tally.unchanged,
+            tally.fails
+        );
+        out.push_str("| risk | action | add | set | clear | delete | warnings | object |\n");
+        out.push_str("|---|---|--:|--:|--:|--:|---|---|\n");
+        for e in &self.entries {
+            let s = &e.summary;
+            let codes: Vec<String> = s.codes.iter().map(|c| code(c.as_str())).collect();
+            let _ = writeln!(
+                out,
+                "| {} | {} | {} | {} | {} | {} | {} | {} |",
+                s.risk().label(),
+                op(s),
+                s.add,
+                s.set,
+                s.clear,
+                s.delete,
+                if codes.is_empty() {
+                    "-".to_owned()
+                } else {
+                    codes.join(" ")
+                },
+                code(&e.key.to_string())
+            );
+        }
+        out.push('\n');
+        for e in &self.entries {
+            out.push_str(&e.section);
+            out.push('\n');
+        }
+        out
+    }
+}
+
+fn op(s: &Summary) -> &'static str {
+    match s.op {
+        Op::Create => "create",
+        Op::Patch(_) => "patch",
+        Op::Unchanged => "unchanged",
+        Op::Fails => "fails",
+    }
+}
+
+/// The fields that change (values, and maps or elements added or removed whole, not their
+/// parts again), then the warnings.
+fn fields(out: &mut String, p: &Plan, reveal: bool) {
+    let mut paths = PathTexts::default();
+    let mut rows = Vec::new();
+    for f in p.fields() {
+        let path = paths.next(&p.tree, f.id).to_owned();
+        let whole = matches!(f.action, Action::Add | Action::Clear | Action::Delete);
+        let inside_same = p
+            .tree
+            .parent(f.id)
+            .is_some_and(|parent| p.tree.action(parent) == f.action);
+        // The annotation changes on every apply that changes anything: it is not news here.
+        let annotation = p
+            .tree
+            .step(f.id)
+            .is_some_and(|s| matches!(s, Seg::Key(k) if &**k == LAST_APPLIED));
+        let shown = match f.action {
+            Action::Unchanged | Action::Retain | Action::Keep => false,
+            _ if annotation => false,
+            _ if whole && inside_same => false,
+            _ => whole || f.live.is_some() || f.result.is_some(),
+        };
+        if shown {
+            let (before, after) = change(&f, !reveal && p.holds_secret_values(f.id));
+            rows.push(format!(
+                "| {} | {} | {} → {} | {} |",
+                f.action.name(),
+                code(&path),
+                code(&before),
+                code(&after),
+                inline(f.reason.row().action)
+            ));
+        }
+    }
+    if rows.is_empty() {
+        out.push_str("Nothing changes.\n\n");
+    } else {
+        out.push_str("| action | field | live → result | why |\n|---|---|---|---|\n");
+        for row in rows {
+            out.push_str(&row);
+            out.push('\n');
+        }
+        out.push('\n');
+    }
+    if !p.warnings.is_empty() {
+        out.push_str("**Warnings**\n\n");
+        for w in &p.warnings {
+            let at = w.path.as_deref().map(|path| format!(" at {}", code(path)));
+            let _ = writeln!(
+                out,
+                "- {}{}: {}",
+                code(w.code.as_str()),
+                at.unwrap_or_default(),
+                inline(&p.warning_text(w, reveal))
+            );
+        }
+        out.push('\n');
+    }
+}
+
+/// Text as an inline code span that survives a table cell: a fence longer than any run of
+/// backticks inside, `|` escaped, line breaks as spaces.
+fn code(text: &str) -> String {
+    let text = text.replace(['\n', '\r'], " ").replace('|', "\\|");
+    let longest = longest_run(&text, '`');
+    let fence = "`".repeat(longest + 1);
+    let pad = if text.starts_with('`') || text.ends_with('`') {
+        " "
+    } else {
+        ""
+    };
+    format!("{fence}{pad}{text}{pad}{fence}")
+}
+
+/// Prose in a table cell or list item: one line, `|` and markup characters escaped.
+fn inline(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '\n' | '\r' => out.push(' '),
+            '|' | '*' | '_' | '<' | '>' | '[' | ']' | '\\' => {
+                out.push('\\');
+                out.push(c);
+            }
+            _ => out.push(c),
+        }
+    }
+    out
+}
+
+/// Text inside HTML (`<summary>`).
+fn html(text: &str) -> String {
+    text.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+}
+
+/// A code block fence longer than any run of backticks in `text`.
+fn fence_for(text: &str) -> String {
+    "`".repeat(longest_run(text, '`').max(2) + 1)
+}
+
+fn longest_run(text: &str, c: char) -> usize {
+    let (mut best, mut run) = (0, 0);
+    for ch in text.chars() {
+        run = if ch == c { run + 1 } else { 0 };
+        best = best.max(run);
+    }
+    best
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn code_spans_survive_backticks_and_pipes() {
+        assert_eq!(code("a.b"), "`a.b`");
+        assert_eq!(code("x|y"), "`x\\|y`");
+        assert_eq!(code("a`b"), "``a`b``");
+        assert_eq!(code("`a"), "`` `a ``");
+        assert_eq!(fence_for("```x"), "````");
+        assert_eq!(inline("a | *b*"), "a \\| \\*b\\*");
+        assert_eq!(html("<b>&"), "&lt;b&gt;&amp;");
+    }
+}
