@@ -11,7 +11,8 @@ pub(super) struct Quad<'v> {
     pub(super) v: Option<&'v Value>,
     pub(super) r: Option<&'v Value>,
     pub(super) p: Option<&'v Value>,
-    /// Where each of `l`, `c`, `v`, `r` is in its parent (the tree's [`tree::Doc`] order).
+    /// Where each of `l`, `c`, `v`, `r` is in its parent (the tree's
+    /// [`Doc`](crate::engine::plan::Doc) order).
     pub(super) at: [Option<usize>; 4],
 }
 
