@@ -26,17 +26,14 @@ use serde::Serialize;
 
 use super::PatchType;
 use super::path::{PathText, Seg};
-use super::tables::{FieldKind, Presence, Reason, Table};
+use super::tables::Reason;
 use super::tree::{self, FieldId, Own as OwnFlags, Tree};
 use super::warnings::{self, Warning};
-use crate::engine::gofmt::{self, ScalarKey};
+use crate::engine::gofmt;
 use crate::engine::schema::Meta;
 use crate::engine::smp::{RETAIN_KEYS_DIRECTIVE, Strategy, strategy_of};
-use decide::{
-    action_of, element_action, element_reason, explain_removal, field_directive, list_kind_atomic,
-    row_reason,
-};
-use quad::{Cursor, Quad, member_of, same};
+use decide::{action_of, field_directive, row_reason};
+use quad::{Cursor, Quad};
 
 /// The documents a plan compares.
 #[derive(Clone, Copy, Debug)]

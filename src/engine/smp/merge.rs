@@ -24,14 +24,11 @@ mod retain_keys;
 
 use crate::value::{Map, Value};
 
-use super::order::{normalize_element_order, order_keys, partition_by_present};
-use super::window::Window;
 use super::{
-    DELETE, DELETE_FROM_PRIMITIVE_LIST_PREFIX, DIRECTIVE_MARKER, MERGE, Meta, REPLACE,
-    RETAIN_KEYS_DIRECTIVE, SET_ELEMENT_ORDER_PREFIX, SmpError, Strategy, check_depth, extract_key,
-    slice_element_type, strategy_of,
+    DELETE, DELETE_FROM_PRIMITIVE_LIST_PREFIX, DIRECTIVE_MARKER, Meta, REPLACE, SmpError, Strategy,
+    check_depth, extract_key, strategy_of,
 };
-use crate::engine::gofmt::{self, FastMap, FastSet, GoType, ScalarKey};
+use crate::engine::gofmt::{self, FastSet, GoType};
 use element_order::merge_set_element_order;
 use lists::{SliceCtx, merge_slice_handler};
 use retain_keys::apply_retain_keys;

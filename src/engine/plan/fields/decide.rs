@@ -1,7 +1,11 @@
 //! A field's action (live → result) and its reason: the merge table's row for where the field
 //! is present, its kind, and the patch directive involved.
 
-use super::*;
+use super::quad::{Quad, same};
+use super::{Action, Kind};
+use crate::engine::plan::{FieldKind, PatchType, Presence, Reason, Table};
+use crate::engine::smp::RETAIN_KEYS_DIRECTIVE;
+use crate::value::{Map, Value};
 
 pub(super) fn action_of(q: &Quad<'_>) -> Action {
     match (q.v, q.r) {

@@ -2,7 +2,15 @@
 //! merge key), sets of primitives (`merge` on a primitive list) and atomic lists (replaced
 //! whole), and the item indexes they match elements with.
 
-use super::*;
+use std::sync::Arc;
+
+use super::decide::{element_action, element_reason, explain_removal, list_kind_atomic};
+use super::quad::{Quad, member_of};
+use super::{Action, Walker};
+use crate::engine::gofmt::{self, ScalarKey};
+use crate::engine::plan::{FieldKind, PathText, Seg, Table};
+use crate::engine::schema::Meta;
+use crate::value::Value;
 
 impl<'v> Walker<'v> {
     pub(super) fn keyed_list(

@@ -2,7 +2,16 @@
 //! the patch's items checked against that order (`mergePatchIntoOriginal`,
 //! `validatePatchWithSetOrderList`).
 
-use super::*;
+use super::lists::{SliceCtx, merge_slice_handler};
+use super::{MergeOptions, Object, remove_directives};
+use crate::engine::gofmt::{self, GoType};
+use crate::engine::smp::order::{normalize_element_order, order_keys, partition_by_present};
+use crate::engine::smp::window::Window;
+use crate::engine::smp::{
+    DELETE, DIRECTIVE_MARKER, Meta, SET_ELEMENT_ORDER_PREFIX, SmpError, extract_key,
+    slice_element_type, strategy_of,
+};
+use crate::value::Value;
 
 /// `mergePatchIntoOriginal`: each `$setElementOrder/<list>` with its list.
 pub(super) fn merge_set_element_order(

@@ -2,7 +2,14 @@
 //! primitives as sets, `$patch: delete`/`replace`/`merge` elements, and
 //! `$deleteFromPrimitiveList/<list>`; any other list takes the patch list.
 
-use super::*;
+use super::{MergeOptions, merge_map};
+use crate::engine::gofmt::{self, FastMap, FastSet, GoType, ScalarKey};
+use crate::engine::smp::order::{normalize_element_order, order_keys, partition_by_present};
+use crate::engine::smp::window::Window;
+use crate::engine::smp::{
+    DELETE, DIRECTIVE_MARKER, MERGE, Meta, REPLACE, SmpError, Strategy, slice_element_type,
+};
+use crate::value::Value;
 
 /// What a list merge needs to know about its field.
 pub(super) struct SliceCtx<'m, 's> {

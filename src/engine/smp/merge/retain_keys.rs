@@ -1,7 +1,12 @@
 //! `$retainKeys` on a map (the retainKeys table): keys of the document missing from the list
 //! are cleared before the patch merges in.
 
-use super::*;
+use super::{MergeOptions, Object};
+use crate::engine::gofmt::{self, FastSet, ScalarKey};
+use crate::engine::smp::{
+    DELETE_FROM_PRIMITIVE_LIST_PREFIX, RETAIN_KEYS_DIRECTIVE, SET_ELEMENT_ORDER_PREFIX, SmpError,
+};
+use crate::value::Value;
 
 /// `applyRetainKeysDirective`.
 pub(super) fn apply_retain_keys(
