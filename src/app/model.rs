@@ -1,5 +1,16 @@
 //! The model: the plan, the four panes as YAML lines aligned by field path, the cursor (a
 //! field of the plan), folds, and the mode.
+//!
+//! | file | owns |
+//! |---|---|
+//! | `model.rs` | [`Model`] and its panes: building them from a plan, what is at a node |
+//! | `model/navigate.rs` | moving the cursor: lines, pages, next change, a field, a warning |
+//! | `model/folds.rs` | folding and what stays visible |
+//! | `model/search.rs` | search matches |
+
+mod folds;
+mod navigate;
+mod search;
 
 use crate::value::Value;
 
@@ -8,10 +19,11 @@ use super::marks;
 use super::patch::{PatchDoc, patch_docs};
 use super::project::{self, ANNOTATION_WIDTH, Render, Side};
 use super::yaml::DocLine;
-use super::{Mode, Search, Source, is_change};
-use crate::engine::gofmt::{FastSet, sprint};
-use crate::engine::plan::{Action, Doc, FieldId, LAST_APPLIED, PathTexts, Plan, Tree};
+use super::{Mode, Source};
+use crate::engine::gofmt::FastSet;
+use crate::engine::plan::{Action, Doc, FieldId, Plan, Tree};
 use crate::session::{Docs, Error as CliError};
+use navigate::stops;
 
 /// Absent in a `Vec<u32>` index.
 const NONE: u32 = u32::MAX;
@@ -382,190 +394,6 @@ impl Model {
         usize::from(self.size.0.saturating_sub(6)).max(1)
     }
 
-    /// How many fields a page moves.
-    #[must_use]
-    pub fn page(&self) -> isize {
-        (isize::try_from(self.size.1).unwrap_or(isize::MAX) - 10).max(1)
-    }
-
-    pub(crate) fn move_by(&mut self, by: isize) {
-        let last = self.nav.len().saturating_sub(1);
-        self.cursor = self.cursor.saturating_add_signed(by).min(last);
-    }
-
-    pub(crate) fn next_change(&mut self, forward: bool) {
-        let n = self.nav.len();
-        if n == 0 {
-            return;
-        }
-        let is_stop = |pos: usize| {
-            self.nav
-                .get(pos)
-                .and_then(|f| self.stops.get(*f as usize))
-                .copied()
-                .unwrap_or(false)
-        };
-        for step in 1..=n {
-            let pos = if forward {
-                (self.cursor + step) % n
-            } else {
-                (self.cursor + n * 2 - step) % n
-            };
-            if is_stop(pos) {
-                let wrapped = if forward {
-                    pos <= self.cursor
-                } else {
-                    pos >= self.cursor
-                };
-                if wrapped {
-                    self.notice = Some(if forward {
-                        "search wrapped to the first change".into()
-                    } else {
-                        "search wrapped to the last change".into()
-                    });
-                }
-                self.cursor = pos;
-                return;
-            }
-        }
-        self.notice = Some("no changes: kubectl leaves the live object as it is".into());
-    }
-
-    /// Select a plan field, unfolding what hides it.
-    pub(crate) fn select_field(&mut self, field: usize) {
-        let Some(id) = self.plan.tree.nth(field) else {
-            return;
-        };
-        let hidden: Vec<FieldId> = self
-            .folded
-            .iter()
-            .copied()
-            .filter(|f| self.plan.tree.is_strict_ancestor(*f, id))
-            .collect();
-        if !hidden.is_empty() {
-            for f in hidden {
-                self.folded.remove(&f);
-            }
-            self.refold();
-        }
-        let f = u32::try_from(field).unwrap_or(NONE);
-        if let Ok(pos) = self.nav.binary_search(&f) {
-            self.cursor = pos;
-        }
-    }
-
-    /// Fold or unfold the selected field.
-    pub(crate) fn toggle_fold(&mut self) {
-        let Some(field) = self.current_field() else {
-            return;
-        };
-        let id = self.current_path();
-        if !self.folded.remove(&id) {
-            let has_children = self
-                .plan
-                .tree
-                .nth(field + 1)
-                .is_some_and(|next| self.plan.tree.is_strict_ancestor(id, next));
-            if !has_children {
-                self.notice = Some("nothing to fold here".into());
-                return;
-            }
-            self.folded.insert(id);
-        }
-        self.refold();
-        if let Ok(pos) = self
-            .nav
-            .binary_search(&u32::try_from(field).unwrap_or(NONE))
-        {
-            self.cursor = pos;
-        }
-    }
-
-    fn hidden(&self, id: FieldId) -> bool {
-        !self.folded.is_empty()
-            && self
-                .folded
-                .iter()
-                .any(|f| self.plan.tree.is_strict_ancestor(*f, id))
-    }
-
-    /// Recompute what folds leave visible.
-    pub(super) fn refold(&mut self) {
-        let nav: Vec<u32> = (0..self.plan.tree.len())
-            .filter(|f| self.plan.tree.nth(*f).is_some_and(|id| !self.hidden(id)))
-            .filter_map(|f| u32::try_from(f).ok())
-            .collect();
-        let visible: Vec<Vec<u32>> = self
-            .panes
-            .iter()
-            .map(|pane| {
-                let mut folded_block = None;
-                pane.lines
-                    .iter()
-                    .enumerate()
-                    .filter(|(_, line)| {
-                        // Continuation lines of a folded block scalar fold with their key.
-                        let cont = line.key.is_none() && !line.dash;
-                        let show =
-                            !(self.hidden(line.path) || (cont && folded_block == Some(line.path)));
-                        if line.key.is_some() && self.folded.contains(&line.path) {
-                            folded_block = Some(line.path);
-                        }
-                        show
-                    })
-                    .filter_map(|(i, _)| u32::try_from(i).ok())
-                    .collect()
-            })
-            .collect();
-        for (pane, v) in self.panes.iter_mut().zip(visible) {
-            pane.visible = v;
-        }
-        self.nav = nav;
-        self.cursor = self.cursor.min(self.nav.len().saturating_sub(1));
-    }
-
-    /// Find the fields matching the query (paths and values, ignoring case) and go to the first
-    /// one after where the search started.
-    pub(crate) fn run_search(&mut self, s: &mut Search) {
-        s.matches.clear();
-        s.at = 0;
-        if s.query.is_empty() {
-            self.cursor = s.origin;
-            return;
-        }
-        let q = s.query.to_lowercase();
-        let hit = |text: &str| text.to_lowercase().contains(&q);
-        let mut paths = PathTexts::default();
-        for &f in &self.nav {
-            let f = f as usize;
-            let Some(field) = self.plan.nth_field(f) else {
-                continue;
-            };
-            let path = paths.next(&self.plan.tree, field.id);
-            let value = |v: Option<&Value>| {
-                v.is_some_and(|v| !v.is_object() && !v.is_array() && hit(&sprint(v)))
-            };
-            // The annotation's value repeats the whole configuration: match its path only.
-            let annotation = self.plan.tree.key(field.id) == Some(LAST_APPLIED);
-            if hit(path) || (!annotation && (value(field.result) || value(field.live))) {
-                s.matches.push(f);
-            }
-        }
-        let origin = self.nav.get(s.origin).copied().unwrap_or(0) as usize;
-        s.at = s.matches.iter().position(|f| *f >= origin).unwrap_or(0);
-        match s.matches.get(s.at) {
-            Some(&f) => self.select_field(f),
-            None => self.cursor = s.origin,
-        }
-    }
-
-    /// The field a warning concerns.
-    #[must_use]
-    pub fn warning_field(&self, warning: usize) -> Option<usize> {
-        let id = self.plan.warning_field(warning)?;
-        self.plan.tree.position(id)
-    }
-
     pub(crate) fn ensure_patches(&mut self) {
         if self.patches.is_none() {
             self.patches = Some(patch_docs(
@@ -591,29 +419,4 @@ fn field_warnings(plan: &Plan) -> Vec<Option<usize>> {
         }
     }
     first
-}
-
-/// Which fields `n`/`N` stop at.
-fn stops(tree: &Tree) -> Vec<bool> {
-    let actions: Vec<Action> = tree.actions().collect();
-    let action_of = |id: FieldId| tree.is_field(id).then(|| tree.action(id));
-    tree.ids()
-        .enumerate()
-        .map(|(i, id)| {
-            let action = tree.action(id);
-            if !is_change(action) {
-                return false;
-            }
-            if action == Action::Set {
-                let below = tree
-                    .ids()
-                    .skip(i + 1)
-                    .zip(actions.iter().skip(i + 1))
-                    .take_while(|(p, _)| tree.is_strict_ancestor(id, *p));
-                return !below.into_iter().any(|(_, g)| is_change(*g));
-            }
-            let parent = tree.parent(id).and_then(action_of);
-            parent != Some(action) && !(action == Action::Clear && parent == Some(Action::Delete))
-        })
-        .collect()
 }

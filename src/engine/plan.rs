@@ -5,57 +5,60 @@
 //! last-applied annotation; no live object → create; else take last-applied from the live
 //! annotation, compute the three-way patch (strategic for kinds kubectl knows, JSON merge patch
 //! for custom resources), and if it is not `{}`, apply it to the live object.
+//!
+//! | file | owns |
+//! |---|---|
+//! | `plan.rs` | the inputs ([`PlanInput`], [`PlanContext`]) and the flow above |
+//! | `plan/patch_type.rs` | strategic or JSON merge patch for an object |
+//! | `plan/checks.rs` | the inputs as kubectl prepares and checks them |
+//! | `plan/three_way.rs` | the three-way patch and the `--overwrite=false` conflict |
+//! | `plan/create.rs` | the create plan (no live object) |
+//! | `plan/error.rs` | [`PlanError`] |
+//! | `plan/annotation.rs` | the last-applied annotation |
+//! | `plan/fields.rs` | every field's action and why |
+//! | `plan/tree.rs`, `plan/path.rs` | the plan tree and field paths |
+//! | `plan/tables.rs` | kubectl's merge tables as data |
+//! | `plan/warnings.rs` | warnings |
+//! | `plan/planned.rs` | the staged plan and [`Plan`] |
 
 mod annotation;
+mod checks;
+mod create;
+mod error;
 mod fields;
+mod patch_type;
 mod path;
 mod planned;
 mod tables;
+mod three_way;
 mod tree;
 mod warnings;
 
 use std::borrow::Cow;
 
 use crate::value::Value;
-use serde::Serialize;
 
 pub use annotation::{
     ANNOTATIONS_LIMIT, LAST_APPLIED, annotations_size, encode as encode_annotation,
     of as annotation_of,
 };
+use checks::{check_same_object, has_annotation_key, parse_annotation, prepare_local};
+use create::stage_create;
+pub use error::{InputDoc, PlanError};
+use error::{input_error, kubectl_error};
 pub use fields::{Action, FieldRef};
+pub use patch_type::{PatchType, strategic_root};
 pub use path::{FieldPath, PathText, Seg};
 pub use planned::Plan;
 use planned::Staged;
 pub use tables::{Cond, FieldKind, Presence, Reason, Row, Table};
+use three_way::{How, three_way};
 pub use tree::{Doc, ElemStep, Field, FieldId, Fields, PathOf, PathTexts, Tree};
 pub use warnings::{Code, Severity, Warning};
 
-use super::jsonmerge::{self, Precondition};
-use super::schema::{Meta, Schema};
-use super::smp::{self, SmpError, ThreeWay};
-
-/// Which patch kubectl sends.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
-pub enum PatchType {
-    /// `application/strategic-merge-patch+json`: kinds compiled into kubectl.
-    #[serde(rename = "application/strategic-merge-patch+json")]
-    Strategic,
-    /// `application/merge-patch+json`: custom resources.
-    #[serde(rename = "application/merge-patch+json")]
-    Merge,
-}
-
-impl PatchType {
-    /// The HTTP content type.
-    #[must_use]
-    pub fn content_type(self) -> &'static str {
-        match self {
-            PatchType::Strategic => "application/strategic-merge-patch+json",
-            PatchType::Merge => "application/merge-patch+json",
-        }
-    }
-}
+use super::jsonmerge;
+use super::schema::Schema;
+use super::smp;
 
 /// Where last-applied comes from.
 #[derive(Clone, Copy, Debug)]
@@ -80,56 +83,10 @@ pub struct PlanInput<'a> {
     pub overwrite: bool,
 }
 
-/// Why there is no plan.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-pub enum PlanError {
-    /// The inputs do not describe one object (exit 2). `about` says which input.
-    #[error("{message}")]
-    Input { about: InputDoc, message: String },
-    /// kubectl apply would fail (exit 1), with kubectl's reason.
-    #[error("{0}")]
-    Kubectl(String),
-    /// `--overwrite=false` and the patch changes what changed since last-applied (exit 1).
-    #[error("{0}")]
-    Conflict(String),
-}
-
-/// Which input a [`PlanError::Input`] is about.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum InputDoc {
-    Local,
-    Live,
-    LastApplied,
-}
-
-fn input_error(about: InputDoc, message: impl Into<String>) -> PlanError {
-    PlanError::Input {
-        about,
-        message: message.into(),
-    }
-}
-
 /// The object's identity, as kubectl names and matches objects.
 fn identity(obj: &Value) -> (&str, &str, &str, &str) {
     let r = super::object::ObjectRef::of(obj);
     (r.api_version, r.kind, r.namespace, r.name)
-}
-
-/// Groups whose kinds kubectl has no Go types for: they get the JSON merge patch, like custom
-/// resources (kubectl's scheme holds k8s.io/api only).
-const GROUPS_OUTSIDE_KUBECTL: [&str; 2] = ["apiextensions.k8s.io", "apiregistration.k8s.io"];
-
-/// The strategic merge metadata kubectl would use for an object, or `None` for a JSON merge patch.
-/// Those groups are outside kubectl's compiled-in types only: a server's OpenAPI that lists
-/// strategic merge patch for them (any schema but the embedded one) is used as kubectl uses it.
-#[must_use]
-pub fn strategic_root<'s>(schema: &'s Schema, obj: &Value) -> Option<Meta<'s>> {
-    let (api_version, kind, _, _) = identity(obj);
-    let group = super::object::GroupVersion::parse(api_version).group;
-    if GROUPS_OUTSIDE_KUBECTL.contains(&group) && std::ptr::eq(schema, Schema::embedded()) {
-        return None;
-    }
-    schema.root_for_gvk(api_version, kind)
 }
 
 /// What to plan, but the local object: [`PlanInput`] without it, for [`plan_owned`].
@@ -316,64 +273,6 @@ fn stage_with<'a, 's>(
     })
 }
 
-/// The patch kubectl sends (strategic for kinds kubectl knows, JSON merge patch for the
-/// others), and the three-way's halves when `keep_halves`.
-/// How [`three_way`] works.
-#[derive(Clone, Copy)]
-struct How {
-    /// `--overwrite`.
-    overwrite: bool,
-    /// Keep the halves of a strategic patch.
-    keep_halves: bool,
-    /// Compute the halves on two threads.
-    parallel: bool,
-}
-
-fn three_way(
-    original: &Value,
-    modified: &Value,
-    current: &Value,
-    meta: Option<Meta<'_>>,
-    how: How,
-) -> Result<(Value, Option<ThreeWay>), PlanError> {
-    let How {
-        overwrite,
-        keep_halves,
-        parallel,
-    } = how;
-    match meta {
-        Some(meta) => {
-            let conflict = |e| match e {
-                SmpError::Conflict { .. } => PlanError::Conflict(format!(
-                    "conflict: {e}(kubectl --overwrite=false refuses any apply that changes something: \
-                     the new last-applied annotation itself differs from the live one)"
-                )),
-                other => kubectl_error(&other),
-            };
-            if keep_halves {
-                let halves = smp::diff3_parts(original, modified, current, meta, overwrite)
-                    .map_err(conflict)?;
-                Ok((halves.patch.clone(), Some(halves)))
-            } else {
-                let patch =
-                    smp::diff3_patch(original, modified, current, meta, overwrite, parallel)
-                        .map_err(conflict)?;
-                Ok((patch, None))
-            }
-        }
-        None => {
-            let patch = jsonmerge::create_three_way_json_merge_patch(
-                original,
-                modified,
-                current,
-                &Precondition::kubectl_apply(),
-            )
-            .map_err(|e| PlanError::Kubectl(e.to_string()))?;
-            Ok((patch, None))
-        }
-    }
-}
-
 /// `annotation`, or nothing when `modified` holds it (as it always does: kubectl sets it).
 fn unless_held(annotation: String, modified: &Value) -> String {
     if !annotation.is_empty() && annotation::of(modified) == Some(annotation.as_str()) {
@@ -381,212 +280,6 @@ fn unless_held(annotation: String, modified: &Value) -> String {
     } else {
         annotation
     }
-}
-
-/// The create plan: kubectl POSTs the object with its annotation, explicit nulls pruned.
-fn stage_create<'a, 's>(
-    annotation: String,
-    modified: Value,
-    meta: Option<Meta<'s>>,
-) -> Staged<'a, 's> {
-    let mut created = modified.clone();
-    prune_nulls(&mut created, 0);
-    let mode = if meta.is_some() {
-        PatchType::Strategic
-    } else {
-        PatchType::Merge
-    };
-    Staged {
-        meta,
-        mode,
-        annotation: unless_held(annotation, &modified),
-        modified,
-        live: None,
-        last_applied: None,
-        patch_type: None,
-        patch: None,
-        result: created,
-        create: true,
-        halves: None,
-        before: Vec::new(),
-    }
-}
-
-/// kubectl's `pruneNullsFromMap` on a create.
-fn prune_nulls(v: &mut Value, depth: usize) {
-    if depth > super::MAX_DEPTH {
-        return;
-    }
-    match v {
-        Value::Object(m) => {
-            m.retain(|_, item| !item.is_null());
-            for item in m.values_mut() {
-                prune_nulls(item, depth + 1);
-            }
-        }
-        Value::Array(items) => {
-            for item in items {
-                prune_nulls(item, depth + 1);
-            }
-        }
-        _ => {}
-    }
-}
-
-/// The local object as kubectl sends it: the namespace filled in for namespaced kinds.
-fn prepare_local(
-    mut local: Value,
-    input: &PlanContext<'_>,
-    schema: &Schema,
-) -> Result<Value, PlanError> {
-    let (api_version, kind, namespace, name) = identity(&local);
-    if api_version.is_empty() || kind.is_empty() {
-        return Err(input_error(
-            InputDoc::Local,
-            "the object has no apiVersion or kind",
-        ));
-    }
-    if name.is_empty() {
-        return Err(input_error(
-            InputDoc::Local,
-            "the object has no metadata.name",
-        ));
-    }
-    check_string_maps(&local)?;
-    let namespaced = match schema.is_namespaced(api_version, kind) {
-        Some(n) => n,
-        // Unknown kinds (custom resources): namespaced unless the live object says otherwise.
-        None => input
-            .live
-            .as_deref()
-            .is_none_or(|live| !identity(live).2.is_empty()),
-    };
-    if !namespaced {
-        // cli-runtime's `FilterNamespace`: a cluster-scoped object loses the file's namespace
-        // (kube-prometheus writes one on its ClusterRoles), in what is sent and in last-applied.
-        if let Some(metadata) = local.get_mut("metadata").and_then(Value::as_object_mut) {
-            metadata.shift_remove("namespace");
-        }
-        return Ok(local);
-    }
-    if let Some(flag) = input.namespace
-        && !namespace.is_empty()
-        && namespace != flag
-    {
-        return Err(input_error(
-            InputDoc::Local,
-            format!(
-                "the namespace from the provided object {namespace:?} does not match the namespace {flag:?}. \
-             You must pass '--namespace={namespace}' to perform this operation."
-            ),
-        ));
-    }
-    if namespace.is_empty() {
-        let live_namespace = input
-            .live
-            .as_deref()
-            .map(|l| identity(l).2)
-            .filter(|n| !n.is_empty());
-        let ns = input
-            .namespace
-            .or(live_namespace)
-            .unwrap_or("default")
-            .to_owned();
-        if let Some(metadata) = local.get_mut("metadata").and_then(Value::as_object_mut) {
-            metadata.insert("namespace", Value::String(ns.into()));
-        }
-    }
-    Ok(local)
-}
-
-/// kubectl reads labels and annotations as string maps: anything else fails to load.
-fn check_string_maps(obj: &Value) -> Result<(), PlanError> {
-    for field in ["labels", "annotations"] {
-        let Some(map) = obj.get("metadata").and_then(|m| m.get(field)) else {
-            continue;
-        };
-        let Value::Object(map) = map else {
-            if map.is_null() {
-                continue;
-            }
-            return Err(input_error(
-                InputDoc::Local,
-                format!("metadata.{field}: expected a map of strings"),
-            ));
-        };
-        for (k, v) in map {
-            if !(v.is_string() || v.is_null()) {
-                return Err(input_error(
-                    InputDoc::Local,
-                    format!(
-                        "metadata.{field}.{k}: values must be strings (quote it), found {}; kubectl cannot read this file",
-                        match v {
-                            Value::Null => "null",
-                            Value::Bool(_) => "a boolean",
-                            Value::Number(_) => "a number",
-                            Value::Array(_) => "a list",
-                            _ => "a map",
-                        }
-                    ),
-                ));
-            }
-        }
-    }
-    Ok(())
-}
-
-fn check_same_object(local: &Value, live: &Value) -> Result<(), PlanError> {
-    let (la, lk, ln, lname) = identity(local);
-    let (va, vk, vn, vname) = identity(live);
-    let group = |api| super::object::GroupVersion::parse(api).group;
-    if lk != vk || group(la) != group(va) || lname != vname || (!vn.is_empty() && ln != vn) {
-        let show = |kind: &str, ns: &str, name: &str, api: &str| {
-            let kind = if kind.is_empty() { "(no kind)" } else { kind };
-            let name = if name.is_empty() { "(no name)" } else { name };
-            if ns.is_empty() {
-                format!("{kind} {name} ({api})")
-            } else {
-                format!("{kind} {ns}/{name} ({api})")
-            }
-        };
-        return Err(input_error(
-            InputDoc::Live,
-            format!(
-                "not the same object as the local file: live is {}, local is {}",
-                show(vk, vn, vname, va),
-                show(lk, ln, lname, la)
-            ),
-        ));
-    }
-    Ok(())
-}
-
-fn has_annotation_key(obj: &Value) -> bool {
-    obj.get("metadata")
-        .and_then(|m| m.get("annotations"))
-        .and_then(|a| a.get(LAST_APPLIED))
-        .is_some()
-}
-
-/// The live annotation's JSON (kubectl: `null` means none).
-fn parse_annotation(text: &str) -> Result<Value, PlanError> {
-    let v = smp::parse_json(text).map_err(|_| {
-        let why = match serde_json::from_str::<Value>(text) {
-            Err(e) => format!("not JSON (line {}, column {}: {e})", e.line(), e.column()),
-            Ok(_) => "JSON but not an object".to_owned(),
-        };
-        input_error(
-            InputDoc::Live,
-            format!(
-                "metadata.annotations[\"{LAST_APPLIED}\"]: the last-applied annotation is {why}"
-            ),
-        )
-    })?;
-    Ok(v)
-}
-
-fn kubectl_error(e: &SmpError) -> PlanError {
-    PlanError::Kubectl(format!("kubectl apply would fail: {e}"))
 }
 
 #[cfg(test)]

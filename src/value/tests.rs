@@ -1,4 +1,5 @@
 use super::*;
+use crate::json;
 
 fn keys(m: &Map) -> Vec<&str> {
     m.keys().map(Str::as_str).collect()

@@ -1,5 +1,5 @@
 //! The layers hold: the engine is pure (no file, terminal, network or clock in `src/engine/`),
-//! and each module names only the layers below it.
+//! each module names only the layers below it, and no source file grows past one concern.
 
 use std::path::Path;
 
@@ -263,4 +263,139 @@ fn the_layer_scan_sees_crate_grouped_and_super_paths() {
     let mut named = modules_named(root, &file);
     named.sort();
     assert_eq!(named, ["p", "q", "x", "z"]);
+}
+
+/// The most lines a source file under `src/` holds outside its unit tests: one concern per file
+/// (STYLE.md rule 11), so a newcomer can name the one file that owns each behaviour.
+const MAX_LINES: usize = 500;
+
+/// Files allowed past [`MAX_LINES`], each with why. Keep this list short and say when an entry
+/// can go.
+const LONGER_ALLOWED: &[(&str, &str)] = &[
+    (
+        "src/app.rs",
+        "the `update` loop; its error types are being reworked on another branch, split it after",
+    ),
+    (
+        "src/cli/plan.rs",
+        "`plan`'s output writers; their error types are being reworked on another branch, split \
+         it after",
+    ),
+];
+
+/// The file of module `name` declared in `file` (`src/lib.rs` and `src/main.rs` declare
+/// `src/name.rs`; `src/a.rs` declares `src/a/name.rs`).
+fn child_module_file(file: &Path, name: &str) -> std::path::PathBuf {
+    let stem = file.file_stem().unwrap();
+    let dir = file.parent().unwrap();
+    if stem == "lib" || stem == "main" {
+        dir.join(format!("{name}.rs"))
+    } else {
+        dir.join(stem).join(format!("{name}.rs"))
+    }
+}
+
+/// The files that are test modules: declared `#[cfg(test)] mod name;`, or inside one.
+fn test_module_files(files: &[std::path::PathBuf]) -> Vec<std::path::PathBuf> {
+    let mut tests = Vec::new();
+    for file in files {
+        let text = std::fs::read_to_string(file).unwrap();
+        let lines: Vec<&str> = text.lines().collect();
+        for pair in lines.windows(2) {
+            let declared = pair[1]
+                .trim()
+                .strip_prefix("mod ")
+                .and_then(|rest| rest.strip_suffix(';'));
+            if pair[0].trim() == "#[cfg(test)]"
+                && let Some(name) = declared
+            {
+                tests.push(child_module_file(file, name));
+            }
+        }
+    }
+    let inside_one =
+        |file: &std::path::PathBuf| tests.iter().any(|t| file.starts_with(t.with_extension("")));
+    let nested: Vec<_> = files.iter().filter(|f| inside_one(f)).cloned().collect();
+    tests.extend(nested);
+    tests
+}
+
+/// A file's lines outside its `#[cfg(test)] mod … { … }` blocks (rustfmt closes a top-level
+/// module with `}` at the start of a line).
+fn lines_outside_tests(text: &str) -> usize {
+    let mut count = 0;
+    let mut lines = text.lines().peekable();
+    while let Some(line) = lines.next() {
+        let opens_test_module = line.trim() == "#[cfg(test)]"
+            && lines
+                .peek()
+                .is_some_and(|next| next.starts_with("mod ") && next.ends_with('{'));
+        if opens_test_module {
+            for inner in lines.by_ref() {
+                if inner == "}" {
+                    break;
+                }
+            }
+        } else {
+            count += 1;
+        }
+    }
+    count
+}
+
+#[test]
+fn no_source_file_is_over_500_lines_outside_its_tests() {
+    let manifest = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut files = Vec::new();
+    rust_files(&manifest.join("src"), &mut files);
+    assert!(files.len() > 100, "found only {} source files", files.len());
+    let tests = test_module_files(&files);
+    let mut over = Vec::new();
+    let mut allowed_seen = Vec::new();
+    for file in files.iter().filter(|f| !tests.contains(f)) {
+        let n = lines_outside_tests(&std::fs::read_to_string(file).unwrap());
+        let name = file
+            .strip_prefix(manifest)
+            .unwrap()
+            .to_string_lossy()
+            .replace('\\', "/");
+        if n > MAX_LINES {
+            match LONGER_ALLOWED.iter().find(|(f, _)| *f == name) {
+                Some(_) => allowed_seen.push(name),
+                None => over.push(format!("{name}: {n} lines")),
+            }
+        }
+    }
+    assert!(
+        over.is_empty(),
+        "split these by behaviour (one concern per file, at most {MAX_LINES} lines outside the \
+         tests):\n{}",
+        over.join("\n")
+    );
+    let stale: Vec<_> = LONGER_ALLOWED
+        .iter()
+        .filter(|(f, _)| !allowed_seen.iter().any(|s| s == f))
+        .map(|(f, _)| *f)
+        .collect();
+    assert!(
+        stale.is_empty(),
+        "these are no longer over {MAX_LINES} lines: take them off LONGER_ALLOWED: {stale:?}"
+    );
+}
+
+#[test]
+fn the_size_count_leaves_out_test_modules() {
+    let text = "fn a() {}\n\n#[cfg(test)]\nmod tests {\n    #[test]\n    fn t() {}\n}\n";
+    assert_eq!(lines_outside_tests(text), 2);
+    assert_eq!(
+        lines_outside_tests("fn a() {}\n#[cfg(test)]\nmod tests;\n"),
+        3
+    );
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let tests = test_module_files(&[root.join("value.rs"), root.join("engine/schema.rs")]);
+    assert!(tests.contains(&root.join("value/tests.rs")), "{tests:?}");
+    assert!(
+        tests.contains(&root.join("engine/schema/tests.rs")),
+        "{tests:?}"
+    );
 }

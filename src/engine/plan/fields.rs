@@ -7,6 +7,17 @@
 //! configuration file? in the live object? in last-applied?), the field's kind and list strategy,
 //! and the patch directive involved; where the result differs from what the row alone predicts
 //! (`$retainKeys` clearing a key, a replaced list), the note says why.
+//!
+//! | file | owns |
+//! |---|---|
+//! | `fields.rs` | the walk over the union of the documents: objects, each field's kind |
+//! | `fields/lists.rs` | list fields: merge-keyed, primitive sets, atomic |
+//! | `fields/quad.rs` | a field's values in the four documents, and their equality |
+//! | `fields/decide.rs` | a field's action and its reason (merge-table row, kind, directive) |
+
+mod decide;
+mod lists;
+mod quad;
 
 use std::sync::Arc;
 
@@ -15,12 +26,14 @@ use serde::Serialize;
 
 use super::PatchType;
 use super::path::{PathText, Seg};
-use super::tables::{FieldKind, Presence, Reason, Table};
+use super::tables::Reason;
 use super::tree::{self, FieldId, Own as OwnFlags, Tree};
 use super::warnings::{self, Warning};
-use crate::engine::gofmt::{self, ScalarKey};
+use crate::engine::gofmt;
 use crate::engine::schema::Meta;
 use crate::engine::smp::{RETAIN_KEYS_DIRECTIVE, Strategy, strategy_of};
+use decide::{action_of, field_directive, row_reason};
+use quad::{Cursor, Quad};
 
 /// The documents a plan compares.
 #[derive(Clone, Copy, Debug)]
@@ -94,137 +107,6 @@ pub struct FieldRef<'p, 'v> {
     pub result: Option<&'v Value>,
     /// The last-applied value (whole lists replaced as one only).
     pub last_applied: Option<&'v Value>,
-}
-
-/// The four documents (and the patch) at one place.
-#[derive(Clone, Copy, Default)]
-struct Quad<'v> {
-    l: Option<&'v Value>,
-    c: Option<&'v Value>,
-    v: Option<&'v Value>,
-    r: Option<&'v Value>,
-    p: Option<&'v Value>,
-    /// Where each of `l`, `c`, `v`, `r` is in its parent (the tree's [`tree::Doc`] order).
-    at: [Option<usize>; 4],
-}
-
-/// One document's map, read in the order the walk asks for its keys. The walk goes through
-/// the keys in document order, and the documents mostly share it, so the next entry is usually
-/// the one asked for: no hashing (in a 100,000-key map every hash lookup is a cache miss).
-struct Cursor<'v> {
-    map: Option<(
-        &'v Map,
-        std::iter::Peekable<std::iter::Enumerate<crate::value::Iter<'v>>>,
-    )>,
-}
-
-impl<'v> Cursor<'v> {
-    fn new(doc: Option<&'v Value>) -> Cursor<'v> {
-        Cursor {
-            map: doc
-                .and_then(Value::as_object)
-                .map(|m| (m, m.iter().enumerate().peekable())),
-        }
-    }
-
-    /// The value of `k` and its position.
-    fn get(&mut self, k: &str) -> Option<(usize, &'v Value)> {
-        let (map, next) = self.map.as_mut()?;
-        if let Some((i, (key, v))) = next.peek()
-            && key.as_str() == k
-        {
-            let found = (*i, *v);
-            next.next();
-            return Some(found);
-        }
-        member_at(map, k)
-    }
-}
-
-/// `map.get(k)`, without hashing `k` in a small map (a list element's few keys: comparing
-/// them costs less than hashing).
-fn member<'v>(map: &'v Map, k: &str) -> Option<&'v Value> {
-    if map.len() <= 8 {
-        map.iter().find_map(|(key, v)| (key == k).then_some(v))
-    } else {
-        map.get(k)
-    }
-}
-
-/// [`member`] with its position.
-fn member_at<'v>(map: &'v Map, k: &str) -> Option<(usize, &'v Value)> {
-    if map.len() <= 8 {
-        map.iter()
-            .enumerate()
-            .find_map(|(i, (key, v))| (key == k).then_some((i, v)))
-    } else {
-        map.get_full(k)
-    }
-}
-
-/// `v.get(k)` for an object (see [`member`]).
-fn member_of<'v>(v: &'v Value, k: &str) -> Option<&'v Value> {
-    v.as_object().and_then(|m| member(m, k))
-}
-
-/// `a == b`, faster where the two hold their keys in the same order (the result is made from
-/// live, so they mostly do): entries are compared side by side, by key only from where the
-/// orders part (as `==` compares objects: the same keys, each with an equal value).
-fn same(a: &Value, b: &Value, depth: usize) -> bool {
-    if depth > crate::engine::MAX_DEPTH {
-        return a == b;
-    }
-    match (a, b) {
-        (Value::Object(x), Value::Object(y)) => {
-            if x.len() != y.len() {
-                return false;
-            }
-            let (mut xs, mut ys) = (x.iter(), y.iter());
-            loop {
-                match (xs.next(), ys.next()) {
-                    (Some((kx, vx)), Some((ky, vy))) if kx == ky => {
-                        if !same(vx, vy, depth + 1) {
-                            return false;
-                        }
-                    }
-                    // The keys before matched one for one: the rest of `x` must be in the rest
-                    // of `y`.
-                    (Some(first), Some(_)) => {
-                        return std::iter::once(first)
-                            .chain(xs)
-                            .all(|(k, v)| y.get(k).is_some_and(|w| same(v, w, depth + 1)));
-                    }
-                    (None, None) => return true,
-                    _ => return false,
-                }
-            }
-        }
-        (Value::Array(x), Value::Array(y)) => {
-            x.len() == y.len() && x.iter().zip(y).all(|(p, q)| same(p, q, depth + 1))
-        }
-        _ => a == b,
-    }
-}
-
-impl<'v> Quad<'v> {
-    /// The values found (with their positions) in last-applied, local, live and result, and
-    /// the patch's.
-    fn found(docs: [Option<(usize, &'v Value)>; 4], p: Option<(usize, &'v Value)>) -> Quad<'v> {
-        let [l, c, v, r] = docs.map(|d| d.map(|x| x.1));
-        Quad {
-            l,
-            c,
-            v,
-            r,
-            p: p.map(|x| x.1),
-            at: docs.map(|d| d.map(|x| x.0)),
-        }
-    }
-
-    /// The first present value, to tell the field's shape.
-    fn shape(&self) -> Option<&'v Value> {
-        self.c.or(self.v).or(self.r).or(self.l)
-    }
 }
 
 /// How a field merges.
@@ -322,30 +204,6 @@ fn keys<'v>(docs: &[Option<&'v Value>]) -> Vec<&'v crate::value::Str> {
         }
     }
     out
-}
-
-fn action_of(q: &Quad<'_>) -> Action {
-    match (q.v, q.r) {
-        (None, Some(_)) => Action::Add,
-        (Some(_), None) => Action::Clear,
-        (Some(a), Some(b)) if same(a, b, 0) => {
-            if q.c.is_some_and(|c| !c.is_null()) {
-                Action::Unchanged
-            } else {
-                Action::Retain
-            }
-        }
-        (Some(_), Some(_)) => Action::Set,
-        (None, None) => Action::Unchanged,
-    }
-}
-
-fn element_action(q: &Quad<'_>) -> Action {
-    match action_of(q) {
-        Action::Clear => Action::Delete,
-        Action::Retain => Action::Keep,
-        other => other,
-    }
 }
 
 /// A field's own values (what the plan reports of them): live, result, last-applied.
@@ -518,262 +376,6 @@ impl<'v> Walker<'v> {
                 (kind, Some(sub))
             }
             _ => (Kind::Primitive, None),
-        }
-    }
-
-    fn keyed_list(
-        &mut self,
-        q: Quad<'v>,
-        meta: Option<Meta<'_>>,
-        key: &str,
-        removed: Option<&str>,
-        depth: usize,
-    ) {
-        let (l, c, v, r, p) = (items(q.l), items(q.c), items(q.v), items(q.r), items(q.p));
-        let mut seen = gofmt::FastSet::default();
-        let mut order: Vec<&Value> = Vec::new();
-        for item in r.iter().chain(&v).chain(&c).chain(&l) {
-            if let Some(kv) = member_of(item, key)
-                && let Some(sk) = ScalarKey::of(kv)
-                && seen.insert(sk)
-            {
-                order.push(kv);
-            }
-        }
-        let (il, ic, iv, ir, ip) = (
-            index_by(&l, Some(key)),
-            index_by(&c, Some(key)),
-            index_by(&v, Some(key)),
-            index_by(&r, Some(key)),
-            index_by(&p, Some(key)),
-        );
-        let find = |index: &Index<'v>, kv: &'v Value| {
-            ScalarKey::of(kv).and_then(|k| index.get(&k).copied())
-        };
-        let key_name: Arc<str> = key.into();
-        let kind = FieldKind::KeyedList(key_name.clone());
-        for kv in order {
-            let el = Quad::found(
-                [find(&il, kv), find(&ic, kv), find(&iv, kv), find(&ir, kv)],
-                find(&ip, kv),
-            );
-            let seg = Seg::Merge {
-                key: key_name.clone(),
-                value: gofmt::sprint(kv).into(),
-            };
-            let mut reason = element_reason(&el, Table::ListElement, kind.clone());
-            if el.p.and_then(|p| p.get("$patch")).and_then(Value::as_str) == Some("delete") {
-                reason.directive = Some("$patch: delete".into());
-            }
-            let action = element_action(&el);
-            explain_removal(&mut reason, action, removed);
-            self.enter(seg, action, reason, [None; 3], &el, true);
-            let gone = (action == Action::Delete).then(|| {
-                format!(
-                    "{} leaves live, and with it this field",
-                    PathText(&self.path)
-                )
-            });
-            self.object(el, meta, gone.as_deref().or(removed), depth + 1);
-            self.leave();
-        }
-    }
-
-    fn set_list(
-        &mut self,
-        q: Quad<'v>,
-        field: &str,
-        parent_patch: Option<&Value>,
-        removed: Option<&str>,
-    ) {
-        let (l, c, v, r) = (items(q.l), items(q.c), items(q.v), items(q.r));
-        let (il, ic, iv, ir) = (
-            index_by(&l, None),
-            index_by(&c, None),
-            index_by(&v, None),
-            index_by(&r, None),
-        );
-        let deleted = parent_patch
-            .and_then(|p| p.get(format!("$deleteFromPrimitiveList/{field}")))
-            .and_then(Value::as_array);
-        let mut seen = gofmt::FastSet::default();
-        for item in r.iter().chain(&v).chain(&c).chain(&l) {
-            let Some(sk) = ScalarKey::of(item) else {
-                continue;
-            };
-            if !seen.insert(sk) {
-                continue;
-            }
-            let has = |index: &Index<'v>| index.get(&sk).copied();
-            let el = Quad::found([has(&il), has(&ic), has(&iv), has(&ir)], None);
-            let mut reason = element_reason(&el, Table::ListElement, FieldKind::PrimitiveList);
-            if deleted.is_some_and(|d| d.iter().any(|x| gofmt::go_eq(x, item))) {
-                reason.directive = Some(format!("$deleteFromPrimitiveList/{field}"));
-            }
-            let action = element_action(&el);
-            explain_removal(&mut reason, action, removed);
-            // No values for the warnings: a set's elements hold no one-of, and are never
-            // compared with last-applied.
-            let seg = Seg::Item(gofmt::sprint(item).into());
-            self.enter(seg, action, reason, [None; 3], &el, false);
-            self.leave();
-        }
-    }
-
-    fn atomic_list(&mut self, q: Quad<'v>, removed: Option<&str>) {
-        let (l, c, v, r) = (slice(q.l), slice(q.c), slice(q.v), slice(q.r));
-        for i in 0..v.len().max(r.len()).max(c.len()) {
-            let at = |list: &'v [Value]| list.get(i).map(|x| (i, x));
-            let el = Quad::found([at(l), at(c), at(v), at(r)], None);
-            if el.v.is_none() && el.r.is_none() {
-                continue;
-            }
-            let mut reason =
-                element_reason(&el, Table::ReplacedElement, list_kind_atomic(self.mode));
-            let action = element_action(&el);
-            if let (Action::Delete, Some(why)) = (action, removed) {
-                reason.note = Some(why.to_owned());
-            }
-            self.enter(Seg::Index(i), action, reason, [el.v, el.r, el.l], &el, true);
-            self.leave();
-        }
-    }
-}
-
-/// A removed element whose own row does not explain it (it is not "in last-applied, gone from
-/// the file") goes because its list or an ancestor leaves live.
-fn explain_removal(reason: &mut Reason, action: Action, removed: Option<&str>) {
-    let at = reason.presence();
-    let row_explains = at.in_last_applied && !at.in_config;
-    if action == Action::Delete && !row_explains {
-        reason.note = Some(removed.unwrap_or("the list is replaced whole").to_owned());
-    }
-}
-
-fn items(d: Option<&Value>) -> Vec<&Value> {
-    d.and_then(Value::as_array)
-        .map(|a| a.iter().collect())
-        .unwrap_or_default()
-}
-
-fn slice(d: Option<&Value>) -> &[Value] {
-    d.and_then(Value::as_array).map_or(&[], Vec::as_slice)
-}
-
-/// A list's items (with their positions) by their merge key's value, or by themselves.
-type Index<'v> = gofmt::FastMap<ScalarKey<'v>, (usize, &'v Value)>;
-
-/// Items by their merge key's value (or by themselves), first occurrence.
-fn index_by<'v>(list: &[&'v Value], key: Option<&str>) -> Index<'v> {
-    let mut index = gofmt::FastMap::with_capacity_and_hasher(list.len(), Default::default());
-    for (i, item) in list.iter().enumerate() {
-        let k = match key {
-            Some(key) => member_of(item, key).and_then(ScalarKey::of),
-            None => ScalarKey::of(item),
-        };
-        if let Some(k) = k {
-            index.entry(k).or_insert((i, *item));
-        }
-    }
-    index
-}
-
-fn list_kind_atomic(mode: PatchType) -> FieldKind {
-    match mode {
-        PatchType::Strategic => FieldKind::ReplacedList,
-        PatchType::Merge => FieldKind::MergePatchList,
-    }
-}
-
-fn presence(q: &Quad<'_>) -> Presence {
-    Presence {
-        in_config: q.c.is_some(),
-        in_live: q.v.is_some(),
-        in_last_applied: q.l.is_some(),
-    }
-}
-
-/// The row of the primitive, map or list table (seeds: "将更改合并到原始字段", "Merging changes
-/// to map fields"). Lists are fields like primitives: replaced, or merged element by element
-/// below.
-fn row_reason(q: &Quad<'_>, kind: &Kind, mode: PatchType) -> Reason {
-    let (table, kind) = match kind {
-        Kind::Primitive => (Table::Primitive, FieldKind::Primitive),
-        Kind::Map {
-            retain_keys: true, ..
-        } => (Table::RetainKeys, FieldKind::RetainKeysMap),
-        Kind::Map { replace: true, .. } => (Table::Map, FieldKind::ReplaceMap),
-        Kind::Map { .. } => (Table::Map, FieldKind::Map),
-        Kind::KeyedList(k) => (Table::MergedList, FieldKind::KeyedList(k.as_str().into())),
-        Kind::SetList => (Table::MergedList, FieldKind::PrimitiveList),
-        Kind::AtomicList => (Table::ReplacedList, list_kind_atomic(mode)),
-    };
-    Reason::new(table, presence(q), kind)
-}
-
-/// The row for a list element (seeds: "合并一个复杂元素列表中的单个元素").
-fn element_reason(q: &Quad<'_>, table: Table, kind: FieldKind) -> Reason {
-    Reason::new(table, presence(q), kind)
-}
-
-/// The directive the patch uses for a field, if any.
-fn field_directive(parent_patch: Option<&Value>, key: &str, kind: &Kind) -> Option<String> {
-    let p: &Map = parent_patch?.as_object()?;
-    let own = p.get(key);
-    if own.is_some_and(Value::is_null) {
-        return Some("null (delete)".into());
-    }
-    match kind {
-        Kind::KeyedList(_) | Kind::SetList => {
-            let order = format!("$setElementOrder/{key}");
-            p.contains_key(&order).then_some(order)
-        }
-        Kind::Map {
-            retain_keys: true, ..
-        } => own
-            .and_then(|o| o.get(RETAIN_KEYS_DIRECTIVE))
-            .map(|_| RETAIN_KEYS_DIRECTIVE.to_owned()),
-        _ => None,
-    }
-}
-
-#[cfg(test)]
-mod same_tests {
-    use crate::json;
-
-    use super::same;
-
-    /// `same` is `==`: key order aside, over nesting, arrays and number kinds.
-    #[test]
-    fn same_is_equality() {
-        let cases = [
-            (json!({"a": 1, "b": [1, 2]}), json!({"a": 1, "b": [1, 2]})),
-            (json!({"a": 1, "b": [1, 2]}), json!({"b": [1, 2], "a": 1})),
-            (
-                json!({"a": 1, "b": 2, "c": 3}),
-                json!({"a": 1, "c": 3, "b": 2}),
-            ),
-            (
-                json!({"a": 1, "b": 2, "c": 3}),
-                json!({"a": 1, "c": 3, "d": 2}),
-            ),
-            (
-                json!({"a": {"x": 1, "y": 2}}),
-                json!({"a": {"y": 2, "x": 1}}),
-            ),
-            (
-                json!({"a": {"x": 1, "y": 2}}),
-                json!({"a": {"y": 2, "x": 2}}),
-            ),
-            (json!({"a": 1}), json!({"a": 1.0})),
-            (json!([1, {"k": "v"}]), json!([1, {"k": "v"}])),
-            (json!([1, {"k": "v"}]), json!([{"k": "v"}, 1])),
-            (json!({"a": null}), json!({})),
-            (json!("s"), json!("s")),
-        ];
-        for (a, b) in &cases {
-            assert_eq!(same(a, b, 0), a == b, "{a} {b}");
-            assert_eq!(same(b, a, 0), b == a, "{b} {a}");
         }
     }
 }
