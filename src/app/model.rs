@@ -22,7 +22,8 @@ use super::yaml::DocLine;
 use super::{Mode, Source};
 use crate::engine::gofmt::FastSet;
 use crate::engine::plan::{Action, Doc, FieldId, Plan, Tree};
-use crate::session::{Docs, Error as CliError};
+use crate::error::Error;
+use crate::session::Docs;
 use navigate::stops;
 
 /// Absent in a `Vec<u32>` index.
@@ -176,8 +177,8 @@ impl Model {
     /// Plan the source's documents and build the model.
     ///
     /// # Errors
-    /// The plan's [`CliError`] (inputs kubectl would refuse).
-    pub fn new(source: Source) -> Result<Model, CliError> {
+    /// The plan's [`Error`] (inputs kubectl would refuse).
+    pub fn new(source: Source) -> Result<Model, Error> {
         let plan = crate::session::plan::compute(&source.docs, None, true)?;
         Ok(Model::with_plan(source, plan))
     }

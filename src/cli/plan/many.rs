@@ -1,0 +1,322 @@
+//! `plan` over many objects: each object's entry (JSON lines, YAML documents, text), written
+//! a chunk at a time as the plans come, then the text summary riskiest first or the markdown
+//! report; the failures' lines and the worst exit status kept for the end.
+
+use std::fmt::Write as _;
+
+use super::{Format, json, markdown, text, yaml};
+use crate::cli::Run;
+use crate::engine::plan::Plan;
+use crate::error::Error;
+use crate::session::objects::Pair;
+use crate::session::plan::parallel_map;
+use crate::value::Value;
+
+/// How many objects `plan` over many objects plans before writing them.
+pub(super) const MANY_CHUNK: usize = 64;
+
+/// One object's entry in the many-object output (JSON lines, YAML documents), but its plan
+/// (which goes under `plan`).
+fn entry(pair: &Pair, plan: &Result<Plan, Error>) -> crate::value::Map {
+    let api_version = pair
+        .local
+        .value
+        .get("apiVersion")
+        .cloned()
+        .unwrap_or(Value::Null);
+    let mut e = crate::value::Map::new();
+    e.insert(
+        "object",
+        crate::json!({
+            "apiVersion": api_version,
+            "kind": pair.key.kind,
+            "namespace": pair.key.namespace,
+            "name": pair.key.name,
+        }),
+    );
+    e.insert("source", crate::json!(pair.local.source));
+    e.insert(
+        "live",
+        crate::json!(pair.live.as_ref().map(|l| l.source.clone())),
+    );
+    if let Err(err) = plan {
+        e.insert(
+            "error",
+            crate::json!({"exitCode": err.exit_code(), "message": err.to_string()}),
+        );
+    }
+    e
+}
+
+/// Print the many-object output and end as a plan over many objects ends: every object's plan
+/// on stdout, each failure's one line on stderr, and the worst failure's exit status.
+///
+/// # Errors
+/// As [`Many::add`]; see [`super::finish`].
+pub fn print_many(
+    pairs: &[Pair],
+    plans: &[Result<Plan, Error>],
+    format: Format,
+) -> Result<Run, Error> {
+    let mut many = Many::new(format);
+    many.add(pairs, plans)?;
+    Ok(many.finish(pairs))
+}
+
+/// The many-object output, written as the plans come: `json`, one line per object (JSON
+/// lines); `yaml`, one document per object; `text`, each object's plan then a summary,
+/// riskiest first. It keeps what the end needs: each failure's line, the worst exit status and
+/// each object's summary.
+pub struct Many {
+    format: Format,
+    /// `--show-secrets`: `-o text` shows a Secret's values.
+    pub reveal: bool,
+    /// `-o markdown`: the report, written whole at the end (its table comes first).
+    report: Option<markdown::Report>,
+    out: String,
+    errors: Vec<String>,
+    code: i32,
+    summaries: Vec<crate::session::risk::Summary>,
+}
+
+impl Many {
+    #[must_use]
+    pub fn new(format: Format) -> Many {
+        Many {
+            format,
+            reveal: false,
+            report: None,
+            out: String::new(),
+            errors: Vec::new(),
+            code: 0,
+            summaries: Vec::new(),
+        }
+    }
+
+    /// Write the plans of the next objects (`pairs` and `plans` side by side).
+    ///
+    /// # Errors
+    /// [`Error::Failed`] when a plan cannot be written.
+    pub fn add(&mut self, pairs: &[Pair], plans: &[Result<Plan, Error>]) -> Result<(), Error> {
+        use crate::session::risk::Summary;
+        let format = self.format;
+        if format == Format::Markdown {
+            let reveal = self.reveal;
+            let report = self
+                .report
+                .get_or_insert_with(|| markdown::Report::new("plan", reveal));
+            for (pair, plan) in pairs.iter().zip(plans) {
+                report.add(&pair.key, &pair.local.source, plan.as_ref(), None);
+                if let Err(e) = plan {
+                    self.errors.push(format!("{}: {e}", pair.key));
+                    self.code = self.code.max(e.exit_code());
+                }
+            }
+            return Ok(());
+        }
+        let items: Vec<(&Pair, &Result<Plan, Error>)> = pairs.iter().zip(plans).collect();
+        // Writing a plan costs more than planning it: each object's text is made in parallel too.
+        let reveal = self.reveal;
+        let parts = parallel_map(&items, |(pair, plan)| {
+            render_one(pair, plan, format, reveal)
+        });
+        let parts = parts.into_iter().collect::<Result<Vec<String>, Error>>()?;
+        self.out.reserve(parts.iter().map(String::len).sum());
+        for part in parts {
+            self.out.push_str(&part);
+        }
+        for (pair, plan) in pairs.iter().zip(plans) {
+            if let Err(e) = plan {
+                self.errors.push(format!("{}: {e}", pair.key));
+                self.code = self.code.max(e.exit_code());
+            }
+            if format == Format::Text {
+                self.summaries.push(match plan {
+                    Ok(p) => Summary::of_plan(p),
+                    Err(e) => Summary::failed(&e.to_string()),
+                });
+            }
+        }
+        Ok(())
+    }
+
+    /// The output, for `pairs` (every object added, in order); see [`super::finish`].
+    #[must_use]
+    pub fn finish(mut self, pairs: &[Pair]) -> Run {
+        if self.format == Format::Text {
+            self.out.push_str(&summary(pairs, &self.summaries));
+        }
+        if let Some(report) = self.report.take() {
+            self.out = report.finish();
+        }
+        crate::cli::finish(self.out, self.errors, self.code)
+    }
+}
+
+/// One object's part of the many-object output.
+fn render_one(
+    pair: &Pair,
+    plan: &Result<Plan, Error>,
+    format: Format,
+    reveal: bool,
+) -> Result<String, Error> {
+    let failed = |e: &dyn std::fmt::Display| Error::Failed(e.to_string());
+    Ok(match format {
+        Format::Json => {
+            let mut line = Vec::new();
+            json::write_entry(&entry(pair, plan), plan.as_ref().ok(), &mut line)
+                .map_err(|e| failed(&e))?;
+            String::from_utf8(line).map_err(|e| failed(&e))?
+        }
+        Format::Yaml => {
+            yaml::entry_to_string(&entry(pair, plan), plan.as_ref().ok()).map_err(|e| failed(&e))?
+        }
+        Format::Markdown => {
+            let mut report = markdown::Report::new("plan", reveal);
+            report.add(&pair.key, &pair.local.source, plan.as_ref(), None);
+            report.finish()
+        }
+        Format::Text => {
+            let live = pair.live.as_ref().map_or_else(
+                || "no live object".to_owned(),
+                |l| format!("live {}", l.source),
+            );
+            let mut out = format!("=== {} ({}, {live})\n", pair.key, pair.local.source);
+            match plan {
+                Ok(p) => out.push_str(&text::text_with(p, reveal)),
+                Err(e) => {
+                    let _ = writeln!(out, "error: {e}");
+                }
+            }
+            out.push('\n');
+            out
+        }
+    })
+}
+
+/// The summary table of the many-object text output: `summaries[i]` is `pairs[i]`'s.
+fn summary(pairs: &[Pair], summaries: &[crate::session::risk::Summary]) -> String {
+    use crate::session::risk::{Op, Tally, riskier_first};
+    let mut rows: Vec<(&Pair, &crate::session::risk::Summary)> =
+        pairs.iter().zip(summaries).collect();
+    // The TUI list's order (`session::risk`): failures, then what the server will reject,
+    // other warnings, removals, changes, additions; ties by kind, namespace, name.
+    rows.sort_by(|a, b| riskier_first((a.1, &a.0.key), (b.1, &b.0.key)));
+    let action = |s: &crate::session::risk::Summary| match s.op {
+        Op::Create => "create",
+        Op::Patch(_) => "patch",
+        Op::Unchanged => "unchanged",
+        Op::Fails => "FAILS",
+    };
+    let tally = Tally::of(rows.iter().map(|(_, s)| *s));
+    let mut out = format!(
+        "summary: {} objects: {} create, {} patch, {} unchanged, {} fail; riskiest first\n",
+        rows.len(),
+        tally.create,
+        tally.patch,
+        tally.unchanged,
+        tally.fails
+    );
+    let _ = writeln!(
+        out,
+        "{:<9} {:<9} {:>5} {:>5} {:>5} {:>6} {:>8}  object",
+        "risk", "action", "add", "set", "clear", "delete", "warnings"
+    );
+    for (pair, s) in rows {
+        let _ = writeln!(
+            out,
+            "{:<9} {:<9} {:>5} {:>5} {:>5} {:>6} {:>8}  {} ({})",
+            s.risk().label(),
+            action(s),
+            s.add,
+            s.set,
+            s.clear,
+            s.delete,
+            s.warnings,
+            pair.key,
+            pair.local.source
+        );
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::{Format, MANY_CHUNK};
+    use super::*;
+    use crate::engine::plan::{LAST_APPLIED, encode_annotation};
+    use crate::json;
+    use crate::session::objects;
+    use crate::session::objects::Object;
+    use crate::session::plan::plan_all;
+
+    /// `n` ConfigMaps with live objects; every 7th live annotation is not JSON (that object
+    /// fails to plan), every 3rd local value changes.
+    fn pairs(n: usize) -> Vec<Pair> {
+        let cm = |i: usize, value: &str| {
+            json!({"apiVersion": "v1", "kind": "ConfigMap",
+                "metadata": {"name": format!("cm-{i:03}"), "namespace": "default"},
+                "data": {"k": value}})
+        };
+        let mut locals = Vec::new();
+        let mut lives = Vec::new();
+        for i in 0..n {
+            let local = cm(i, if i % 3 == 0 { "new" } else { "old" });
+            let mut live = cm(i, "old");
+            let annotation = if i % 7 == 0 {
+                "{not json".to_owned()
+            } else {
+                encode_annotation(&cm(i, "old")).unwrap()
+            };
+            live["metadata"]["annotations"] = json!({ LAST_APPLIED: annotation });
+            locals.push(Object {
+                value: local,
+                source: format!("local.yaml#{}", i + 1),
+            });
+            lives.push(Object {
+                value: live,
+                source: format!("live.yaml#{}", i + 1),
+            });
+        }
+        objects::pair(locals, lives, None).unwrap()
+    }
+
+    /// What [`Many`] holds before it ends: the output (with the summary for text), the
+    /// failures and the exit status.
+    fn written(many: Many, pairs: &[Pair]) -> (String, Vec<String>, i32) {
+        let mut out = many.out;
+        if many.format == Format::Text {
+            out.push_str(&summary(pairs, &many.summaries));
+        }
+        (out, many.errors, many.code)
+    }
+
+    #[test]
+    fn many_objects_written_in_chunks_read_as_written_at_once() {
+        let pairs = pairs(2 * MANY_CHUNK + 5);
+        let plans = plan_all(&pairs, None, true);
+        assert!(plans.iter().filter(|p| p.is_err()).count() > 3);
+        for format in [Format::Json, Format::Yaml, Format::Text] {
+            let mut whole = Many::new(format);
+            whole.add(&pairs, &plans).unwrap();
+            let mut chunked = Many::new(format);
+            for (chunk, plans) in pairs.chunks(MANY_CHUNK).zip(plans.chunks(MANY_CHUNK)) {
+                chunked.add(chunk, plans).unwrap();
+            }
+            let (out, errors, code) = written(chunked, &pairs);
+            assert_eq!((out.clone(), errors.clone(), code), written(whole, &pairs));
+            assert_eq!(errors.len(), pairs.len().div_ceil(7));
+            assert_eq!(code, 2, "a bad annotation is bad input");
+            if format == Format::Text {
+                let table = out.split("summary: ").nth(1).unwrap();
+                assert!(
+                    table.starts_with("133 objects: 0 create, 38 patch, 76 unchanged, 19 fail"),
+                    "{table}"
+                );
+                // Riskiest first: the failures head the table.
+                let first = table.lines().nth(2).unwrap();
+                assert!(first.contains("FAILS"), "{first}");
+            }
+        }
+    }
+}
