@@ -1,0 +1,247 @@
+//! `applyscope plan --server-side`: what `kubectl apply --server-side` does to one object read
+//! from files, as JSON (`patchType`, `patch`, `result`, `steps`, `fields`, `warnings`) or text.
+
+use std::fmt::Write as _;
+
+use crate::value::{Map, Value};
+
+use super::{Format, PlanArgs, no_live_error};
+use crate::cli::Run;
+use crate::engine::gojson;
+use crate::engine::ssa::kubectl::{LAST_APPLIED_MANAGER, StepKind};
+use crate::engine::ssa::managed::ManagerId;
+use crate::error::Error;
+use crate::session::input::read_object;
+use crate::session::ssa::{
+    Action, Field, SsaInput, SsaOutcome, SsaPlan, now, operation, plan_server_side,
+};
+
+const PATCH_TYPE: &str = "application/apply-patch+yaml";
+
+/// `plan --server-side` with `-f LOCAL` and `--live LIVE` or `--no-live`.
+pub fn run(args: &PlanArgs) -> Result<Run, Error> {
+    if args.live.is_empty() && !args.no_live {
+        return Err(Error::Input(
+            "plan --server-side reads files: pass --live FILE (with its metadata.managedFields), or --no-live for a create".into(),
+        ));
+    }
+    let ([local], live) = (args.local.as_slice(), args.live.as_slice()) else {
+        return Err(Error::Input(
+            "plan --server-side plans one object: one -f file and at most one --live file".into(),
+        ));
+    };
+    if live.len() > 1 || args.last_applied.is_some() {
+        return Err(Error::Input(
+            "plan --server-side plans one object: one -f file and at most one --live file (no --last-applied: the live object's annotation is used)".into(),
+        ));
+    }
+    let local_value = read_object(local)?;
+    let live_value = match (live.first(), args.no_live) {
+        (Some(p), _) => Some(read_object(p)?),
+        (None, true) => None,
+        (None, false) => return Err(no_live_error()),
+    };
+    let show = |p: &std::path::Path| p.display().to_string();
+    let (local_name, live_name) = (
+        show(local),
+        live.first().map(|p| show(p)).unwrap_or_default(),
+    );
+    let time = now();
+    let input = SsaInput {
+        local: &local_value,
+        live: live_value.as_ref(),
+        local_name: &local_name,
+        live_name: &live_name,
+        manager: &args.field_manager,
+        force: args.force_conflicts,
+        time: &time,
+    };
+    match plan_server_side(&input)? {
+        SsaOutcome::Conflicts(message) => Ok(Run::Report {
+            stdout: String::new(),
+            stderr: vec![
+                message,
+                "(pass --force-conflicts to take these fields, drop them from the file, or set the values they have to share them)".into(),
+            ],
+            code: 1,
+        }),
+        SsaOutcome::Planned(plan) => Ok(Run::Print(match args.output {
+            Format::Json | Format::Yaml | Format::Markdown => json(&plan, &args.field_manager),
+            Format::Text => text(&plan),
+        })),
+    }
+}
+
+fn owner_value(id: &ManagerId) -> Value {
+    let mut m = Map::new();
+    m.insert("manager", Value::from(id.manager.as_str()));
+    m.insert("operation", Value::from(operation(id)));
+    if !id.api_version.is_empty() {
+        m.insert("apiVersion", Value::from(id.api_version.as_str()));
+    }
+    if !id.subresource.is_empty() {
+        m.insert("subresource", Value::from(id.subresource.as_str()));
+    }
+    Value::Object(m)
+}
+
+fn owners_value(ids: &[ManagerId]) -> Value {
+    Value::Array(ids.iter().map(owner_value).collect())
+}
+
+fn field_value(f: &Field) -> Value {
+    let mut m = Map::new();
+    m.insert("path", Value::from(f.path.as_str()));
+    m.insert("action", Value::from(f.action.as_str()));
+    if let Some(v) = &f.before {
+        m.insert("before", v.clone());
+    }
+    if let Some(v) = &f.after {
+        m.insert("after", v.clone());
+    }
+    m.insert("ownersBefore", owners_value(&f.owners_before));
+    m.insert("ownersAfter", owners_value(&f.owners_after));
+    m.insert("rule", Value::from(f.rule.as_str()));
+    Value::Object(m)
+}
+
+/// The request's name, its manager and what it sends.
+fn step_head(kind: &StepKind, manager: &str) -> (&'static str, String, &'static str) {
+    match kind {
+        StepKind::Apply => ("apply", manager.to_owned(), PATCH_TYPE),
+        StepKind::SaveLastApplied => (
+            "save-last-applied",
+            LAST_APPLIED_MANAGER.to_owned(),
+            PATCH_TYPE,
+        ),
+        StepKind::UpgradeManagedFields { .. } => (
+            "upgrade-managed-fields",
+            manager.to_owned(),
+            "application/json-patch+json",
+        ),
+        StepKind::ApplyAgain => ("apply-again", manager.to_owned(), PATCH_TYPE),
+    }
+}
+
+fn json(plan: &SsaPlan, manager: &str) -> String {
+    let mut steps = Vec::new();
+    for (step, changes) in plan.steps.iter().zip(&plan.step_changes) {
+        let (name, by, patch_type) = step_head(&step.kind, manager);
+        let mut m = Map::new();
+        m.insert("request", Value::from(name));
+        m.insert("manager", Value::from(by));
+        m.insert("patchType", Value::from(patch_type));
+        if let StepKind::UpgradeManagedFields { from } = &step.kind {
+            m.insert(
+                "from",
+                Value::Array(from.iter().map(|s| Value::from(s.as_str())).collect()),
+            );
+        }
+        m.insert("body", step.body.clone());
+        let changed = changes
+            .iter()
+            .map(|(path, action)| {
+                let mut c = Map::new();
+                c.insert("path", Value::from(path.as_str()));
+                c.insert("action", Value::from(action.as_str()));
+                Value::Object(c)
+            })
+            .collect();
+        m.insert("changed", Value::Array(changed));
+        if let Some(mf) = step
+            .object
+            .get("metadata")
+            .and_then(|x| x.get("managedFields"))
+        {
+            m.insert("managedFields", mf.clone());
+        }
+        steps.push(Value::Object(m));
+    }
+    let mut out = Map::new();
+    out.insert("patchType", Value::from(PATCH_TYPE));
+    out.insert("patch", plan.patch.clone());
+    out.insert("result", plan.result.clone());
+    out.insert("steps", Value::Array(steps));
+    out.insert(
+        "fields",
+        Value::Array(plan.fields.iter().map(field_value).collect()),
+    );
+    out.insert(
+        "warnings",
+        Value::Array(
+            plan.warnings
+                .iter()
+                .map(|w| Value::from(w.as_str()))
+                .collect(),
+        ),
+    );
+    let mut s = serde_json::to_string_pretty(&Value::Object(out)).unwrap_or_default();
+    s.push('\n');
+    s
+}
+
+fn short(v: Option<&Value>) -> String {
+    let Some(v) = v else {
+        return "-".into();
+    };
+    let s = gojson::to_string(v).unwrap_or_default();
+    if s.chars().count() > 40 {
+        format!("{}…", s.chars().take(39).collect::<String>())
+    } else {
+        s
+    }
+}
+
+fn owner_names(ids: &[ManagerId]) -> String {
+    if ids.is_empty() {
+        return "nobody".into();
+    }
+    ids.iter()
+        .map(|id| {
+            let mut s = format!("{} ({}", id.manager, operation(id));
+            if !id.subresource.is_empty() {
+                let _ = write!(s, ", {}", id.subresource);
+            }
+            s.push(')');
+            s
+        })
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+fn text(plan: &SsaPlan) -> String {
+    let mut out = String::new();
+    let requests: Vec<&str> = plan
+        .steps
+        .iter()
+        .map(|s| step_head(&s.kind, "").0)
+        .collect();
+    let _ = writeln!(out, "server-side apply: {}", requests.join(" → "));
+    let count = |a: Action| plan.fields.iter().filter(|f| f.action == a).count();
+    let _ = writeln!(
+        out,
+        "{} add, {} set, {} remove, {} keep, {} conflict",
+        count(Action::Add),
+        count(Action::Set),
+        count(Action::Remove),
+        count(Action::Keep),
+        count(Action::Conflict)
+    );
+    for f in &plan.fields {
+        let _ = writeln!(
+            out,
+            "{:<8} {}  {} → {}  owners: {} → {}  ({})",
+            f.action.as_str(),
+            f.path,
+            short(f.before.as_ref()),
+            short(f.after.as_ref()),
+            owner_names(&f.owners_before),
+            owner_names(&f.owners_after),
+            f.rule
+        );
+    }
+    for w in &plan.warnings {
+        let _ = writeln!(out, "warning: {w}");
+    }
+    out
+}
