@@ -410,3 +410,58 @@ fn a_create_adds_every_field() {
         json!({"f:data": {"f:key": {}}})
     );
 }
+
+/// Many objects, matched as `plan` matches them: each planned; the one that conflicts is
+/// reported on stderr by name, exit 1, the other still planned.
+#[test]
+fn many_objects_each_planned() {
+    let (scaled_file, scaled_live) = autoscaled("scale");
+    let config = json!({"apiVersion": "v1", "kind": "ConfigMap",
+        "metadata": {"name": "settings", "namespace": "default"}, "data": {"a": "1"}});
+    let config_live = request("v1", "ConfigMap", "")
+        .apply(&Value::Null, &v(&config), "kubectl", false)
+        .unwrap();
+    let mut next_config = config.clone();
+    next_config["data"]["a"] = json!("2");
+    let dir = tempfile::tempdir().unwrap();
+    let docs = |a: &str, b: &str| format!("{a}\n---\n{b}\n");
+    write(
+        dir.path(),
+        "local.yaml",
+        &docs(&scaled_file.to_string(), &next_config.to_string()),
+    );
+    write(
+        dir.path(),
+        "live.yaml",
+        &docs(
+            &serde_json::to_string(&config_live).unwrap(),
+            &serde_json::to_string(&scaled_live).unwrap(),
+        ),
+    );
+    let (code, out, err) = run_bin(
+        &[
+            "plan",
+            "--server-side",
+            "-f",
+            "local.yaml",
+            "--live",
+            "live.yaml",
+            "-o",
+            "json",
+        ],
+        None,
+        dir.path(),
+    );
+    assert_eq!(code, 1, "{err}");
+    assert!(
+        err.contains("Deployment.apps default/web: Apply failed with 1 conflict: conflict with \"kube-controller-manager\" with subresource \"scale\" using apps/v1: .spec.replicas"),
+        "{err}"
+    );
+    let p: Json = serde_json::from_str(&out).unwrap();
+    let objects = p["objects"].as_array().unwrap();
+    assert_eq!(objects.len(), 2);
+    assert!(objects[0]["conflicts"].is_string());
+    let a = field(&objects[1], ".data.a").unwrap();
+    assert_eq!(a["action"], "set");
+    assert_eq!(objects[1]["result"]["data"]["a"], "2");
+}

@@ -5,48 +5,47 @@ use std::fmt::Write as _;
 
 use crate::value::{Map, Value};
 
-use super::{Format, PlanArgs, no_live_error};
+use super::{Format, PlanArgs, no_live_error, objects};
 use crate::cli::Run;
 use crate::engine::gojson;
 use crate::engine::ssa::kubectl::{LAST_APPLIED_MANAGER, StepKind};
 use crate::engine::ssa::managed::ManagerId;
 use crate::error::Error;
-use crate::session::input::read_object;
 use crate::session::ssa::{
     Action, Field, SsaInput, SsaOutcome, SsaPlan, now, operation, plan_server_side,
 };
 
 const PATCH_TYPE: &str = "application/apply-patch+yaml";
 
-/// `plan --server-side` with `-f LOCAL` and `--live LIVE` or `--no-live`.
+/// `plan --server-side` with `-f LOCAL` and `--live LIVE` or `--no-live`: one object, or many
+/// (several files, directories, files of several objects) matched as `plan` matches them.
 pub fn run(args: &PlanArgs) -> Result<Run, Error> {
     if args.live.is_empty() && !args.no_live {
         return Err(Error::Input(
             "plan --server-side reads files: pass --live FILE (with its metadata.managedFields), or --no-live for a create".into(),
         ));
     }
-    let ([local], live) = (args.local.as_slice(), args.live.as_slice()) else {
+    if args.last_applied.is_some() {
         return Err(Error::Input(
-            "plan --server-side plans one object: one -f file and at most one --live file".into(),
-        ));
-    };
-    if live.len() > 1 || args.last_applied.is_some() {
-        return Err(Error::Input(
-            "plan --server-side plans one object: one -f file and at most one --live file (no --last-applied: the live object's annotation is used)".into(),
+            "plan --server-side uses the live object's last-applied annotation: no --last-applied"
+                .into(),
         ));
     }
-    let local_value = read_object(local)?;
-    let live_value = match (live.first(), args.no_live) {
-        (Some(p), _) => Some(read_object(p)?),
-        (None, true) => None,
-        (None, false) => return Err(no_live_error()),
+    let time = now();
+    let Some((local, live)) = super::single(args) else {
+        return run_many(args, &time);
     };
     let show = |p: &std::path::Path| p.display().to_string();
     let (local_name, live_name) = (
-        show(local),
-        live.first().map(|p| show(p)).unwrap_or_default(),
+        show(local.path),
+        live.as_ref().map(|l| show(l.path)).unwrap_or_default(),
     );
-    let time = now();
+    let local_value = local.object()?;
+    let live_value = match (live, args.no_live) {
+        (Some(file), _) => Some(file.object()?),
+        (None, true) => None,
+        (None, false) => return Err(no_live_error()),
+    };
     let input = SsaInput {
         local: &local_value,
         live: live_value.as_ref(),
@@ -59,17 +58,85 @@ pub fn run(args: &PlanArgs) -> Result<Run, Error> {
     match plan_server_side(&input)? {
         SsaOutcome::Conflicts(message) => Ok(Run::Report {
             stdout: String::new(),
-            stderr: vec![
-                message,
-                "(pass --force-conflicts to take these fields, drop them from the file, or set the values they have to share them)".into(),
-            ],
+            stderr: vec![message, REMEDY.into()],
             code: 1,
         }),
         SsaOutcome::Planned(plan) => Ok(Run::Print(match args.output {
-            Format::Json | Format::Yaml | Format::Markdown => json(&plan, &args.field_manager),
+            Format::Json | Format::Yaml | Format::Markdown => {
+                pretty(Value::Object(plan_value(&plan, &args.field_manager)))
+            }
             Format::Text => text(&plan),
         })),
     }
+}
+
+const REMEDY: &str = "(pass --force-conflicts to take these fields, drop them from the file, or set the values they have to share them)";
+
+fn pretty(v: Value) -> String {
+    let mut s = serde_json::to_string_pretty(&v).unwrap_or_default();
+    s.push('\n');
+    s
+}
+
+/// Many objects: every object's plan in the files' order (`-o json`: `{"objects": [...]}`, each
+/// with `object` and `source`); exit 1 when one conflicts, 2 when one cannot be planned, the
+/// others still printed.
+fn run_many(args: &PlanArgs, time: &str) -> Result<Run, Error> {
+    let mut stdin_used = false;
+    let locals = objects::read_all(&args.local, args.recursive, &mut stdin_used)?;
+    let lives = objects::read_all(&args.live, args.recursive, &mut stdin_used)?;
+    let pairs = objects::pair(locals, lives, args.namespace.as_deref())?;
+    let (mut items, mut out, mut stderr, mut code) = (Vec::new(), String::new(), Vec::new(), 0);
+    for pair in &pairs {
+        let input = SsaInput {
+            local: &pair.local.value,
+            live: pair.live.as_ref().map(|o| &o.value),
+            local_name: &pair.local.source,
+            live_name: pair.live.as_ref().map_or("", |o| o.source.as_str()),
+            manager: &args.field_manager,
+            force: args.force_conflicts,
+            time,
+        };
+        let mut item = Map::new();
+        item.insert("object", Value::from(pair.key.to_string()));
+        item.insert("source", Value::from(pair.local.source.as_str()));
+        let _ = writeln!(out, "== {} ({})", pair.key, pair.local.source);
+        match plan_server_side(&input) {
+            Ok(SsaOutcome::Planned(plan)) => {
+                item.extend(plan_value(&plan, &args.field_manager));
+                out.push_str(&text(&plan));
+            }
+            Ok(SsaOutcome::Conflicts(message)) => {
+                item.insert("conflicts", Value::from(message.as_str()));
+                let _ = writeln!(out, "conflicts: {message}");
+                stderr.push(format!("{}: {message}", pair.key));
+                code = code.max(1);
+            }
+            Err(e) => {
+                item.insert("error", Value::from(e.to_string()));
+                let _ = writeln!(out, "error: {e}");
+                stderr.push(format!("{}: {e}", pair.key));
+                code = code.max(2);
+            }
+        }
+        items.push(Value::Object(item));
+    }
+    if code == 1 {
+        stderr.push(REMEDY.into());
+    }
+    let stdout = match args.output {
+        Format::Text => out,
+        _ => {
+            let mut m = Map::new();
+            m.insert("objects", Value::Array(items));
+            pretty(Value::Object(m))
+        }
+    };
+    Ok(Run::Report {
+        stdout,
+        stderr,
+        code,
+    })
 }
 
 fn owner_value(id: &ManagerId) -> Value {
@@ -123,7 +190,7 @@ fn step_head(kind: &StepKind, manager: &str) -> (&'static str, String, &'static 
     }
 }
 
-fn json(plan: &SsaPlan, manager: &str) -> String {
+fn plan_value(plan: &SsaPlan, manager: &str) -> Map {
     let mut steps = Vec::new();
     for (step, changes) in plan.steps.iter().zip(&plan.step_changes) {
         let (name, by, patch_type) = step_head(&step.kind, manager);
@@ -175,9 +242,7 @@ fn json(plan: &SsaPlan, manager: &str) -> String {
                 .collect(),
         ),
     );
-    let mut s = serde_json::to_string_pretty(&Value::Object(out)).unwrap_or_default();
-    s.push('\n');
-    s
+    out
 }
 
 fn short(v: Option<&Value>) -> String {
