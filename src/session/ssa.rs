@@ -292,14 +292,24 @@ fn fields(
         let changed = [&c.added, &c.removed, &c.modified]
             .into_iter()
             .find(|s| s.has(&p));
+        let (ob, oa) = (owners(&before, &p), owners(&after, &p));
+        let owned =
+            |q: &[PathElement]| !owners(&before, q).is_empty() || !owners(&after, q).is_empty();
+        // An item added or removed whole (someone owns it as such) says it for what is
+        // inside; a container nobody owns (a route) is said by what is inside it.
+        let said_above = |s: &Set| (1..p.len()).any(|n| s.has(&p[..n]) && owned(&p[..n]));
         match changed {
-            // A container whose own fields are listed: they say it.
-            Some(s) if descend(s, &p).is_some_and(|d| !d.is_empty()) => continue,
-            // Inside an item added or removed whole: the item says it.
+            Some(s) if said_above(s) => continue,
+            Some(s)
+                if ob.is_empty()
+                    && oa.is_empty()
+                    && descend(s, &p).is_some_and(|d| !d.is_empty()) =>
+            {
+                continue;
+            }
             None if under(&c.added, &p) || under(&c.removed, &p) => continue,
             _ => {}
         }
-        let (ob, oa) = (owners(&before, &p), owners(&after, &p));
         // Nobody owns the identity (`stripmeta`): not a field of the plan.
         if ob.is_empty()
             && oa.is_empty()

@@ -217,7 +217,7 @@ fn another_applier_owns_an_env_var() {
 fn pruned_when_you_owned_it_kept_when_shared() {
     let file = deployment(
         2,
-        &json!([{"name": "A", "value": "1"}]),
+        &json!([{"name": "A", "value": "1"}, {"name": "OLD", "value": "x"}]),
         &json!({"app": "web", "tier": "front", "team": "x"}),
     );
     let req = request("apps/v1", "Deployment", "");
@@ -239,6 +239,10 @@ fn pruned_when_you_owned_it_kept_when_shared() {
     assert!(tier.get("after").is_none());
     assert_eq!(managers(&tier["ownersBefore"]), ["kubectl"]);
     assert!(tier["rule"].as_str().unwrap().starts_with("pruned"));
+    // An env var dropped: the item is pruned whole, and said once.
+    let old = ".spec.template.spec.containers[name=\"web\"].env[name=\"OLD\"]";
+    assert_eq!(field(&p, old).unwrap()["action"], "remove");
+    assert!(field(&p, &format!("{old}.value")).is_none());
     let team = field(&p, ".metadata.labels.team").unwrap();
     assert_eq!(team["action"], "keep");
     assert_eq!(managers(&team["ownersBefore"]), ["ci-bot", "kubectl"]);
