@@ -383,6 +383,11 @@ pub fn now() -> String {
     let secs = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .map_or(0, |d| d.as_secs());
+    rfc3339(secs)
+}
+
+/// Seconds since 1970 in UTC, as the API server writes times.
+fn rfc3339(secs: u64) -> String {
     let days = i64::try_from(secs / 86_400).unwrap_or(0);
     let rem = secs % 86_400;
     // Howard Hinnant's civil_from_days.
@@ -401,4 +406,46 @@ pub fn now() -> String {
         rem % 3600 / 60,
         rem % 60
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn times_are_written_as_the_api_server_writes_them() {
+        assert_eq!(rfc3339(0), "1970-01-01T00:00:00Z");
+        assert_eq!(rfc3339(1_709_211_909), "2024-02-29T13:05:09Z");
+        assert_eq!(rfc3339(951_782_400), "2000-02-29T00:00:00Z");
+    }
+
+    #[test]
+    fn values_at_paths() {
+        let v: Value = serde_json::from_str(
+            r#"{"spec":{"containers":[{"name":"web","env":[{"name":"B","value":"2"}]}],"args":["a","b"],"set":["x"]}}"#,
+        )
+        .unwrap();
+        let path = [
+            PathElement::field("spec"),
+            PathElement::field("containers"),
+            PathElement::key(vec![("name".into(), Value::from("web"))]),
+            PathElement::field("env"),
+            PathElement::key(vec![("name".into(), Value::from("B"))]),
+            PathElement::field("value"),
+        ];
+        assert_eq!(value_at(&v, &path), Some(&Value::from("2")));
+        let args = [
+            PathElement::field("spec"),
+            PathElement::field("args"),
+            PathElement::Index(1),
+        ];
+        assert_eq!(value_at(&v, &args), Some(&Value::from("b")));
+        let set = [
+            PathElement::field("spec"),
+            PathElement::field("set"),
+            PathElement::Value(Value::from("x")),
+        ];
+        assert_eq!(value_at(&v, &set), Some(&Value::from("x")));
+        assert_eq!(value_at(&v, &[PathElement::field("status")]), None);
+    }
 }

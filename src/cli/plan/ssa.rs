@@ -7,9 +7,9 @@ use crate::value::{Map, Value};
 
 use super::{Format, PlanArgs, no_live_error, objects};
 use crate::cli::Run;
-use crate::engine::gojson;
 use crate::engine::ssa::kubectl::{LAST_APPLIED_MANAGER, StepKind};
 use crate::engine::ssa::managed::ManagerId;
+use crate::engine::{gojson, goyaml};
 use crate::error::Error;
 use crate::session::ssa::{
     Action, Field, SsaInput, SsaOutcome, SsaPlan, now, operation, plan_server_side,
@@ -62,7 +62,8 @@ pub fn run(args: &PlanArgs) -> Result<Run, Error> {
             code: 1,
         }),
         SsaOutcome::Planned(plan) => Ok(Run::Print(match args.output {
-            Format::Json | Format::Yaml | Format::Markdown => {
+            Format::Yaml => goyaml::to_yaml(&Value::Object(plan_value(&plan, &args.field_manager))),
+            Format::Json | Format::Markdown => {
                 pretty(Value::Object(plan_value(&plan, &args.field_manager)))
             }
             Format::Text => text(&plan),
@@ -126,6 +127,11 @@ fn run_many(args: &PlanArgs, time: &str) -> Result<Run, Error> {
     }
     let stdout = match args.output {
         Format::Text => out,
+        Format::Yaml => {
+            let mut m = Map::new();
+            m.insert("objects", Value::Array(items));
+            goyaml::to_yaml(&Value::Object(m))
+        }
         _ => {
             let mut m = Map::new();
             m.insert("objects", Value::Array(items));
