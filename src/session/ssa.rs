@@ -337,6 +337,17 @@ fn fields(
                 "removed: its owners dropped it".to_owned()
             };
             (Action::Remove, rule)
+        } else if (c.added.has(&p) || c.modified.has(&p))
+            && let Some(lost) = ob.iter().find(|o| *o != me && !oa.contains(o))
+        {
+            // Taken without --force-conflicts: only kubectl's last-applied excusal forces.
+            (
+                Action::Conflict,
+                format!(
+                    "conflict excused: {} owned it, but kubectl's last-applied annotation still holds the live value, so the API server forces the apply",
+                    lost.manager
+                ),
+            )
         } else if c.added.has(&p) {
             (Action::Add, "added: the file sets it".to_owned())
         } else if c.modified.has(&p) {

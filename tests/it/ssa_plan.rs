@@ -389,21 +389,9 @@ fn a_create_adds_every_field() {
         "metadata": {"name": "test"}, "data": {"key": "value"}});
     let dir = tempfile::tempdir().unwrap();
     write(dir.path(), "local.json", &file.to_string());
-    let (code, out, err) = run_bin(
-        &[
-            "plan",
-            "--server-side",
-            "--field-manager",
-            "ci",
-            "-f",
-            "local.json",
-            "--no-live",
-            "-o",
-            "json",
-        ],
-        None,
-        dir.path(),
-    );
+    let args = "plan --server-side --field-manager ci -f local.json --no-live -o json";
+    let args: Vec<&str> = args.split(' ').collect();
+    let (code, out, err) = run_bin(&args, None, dir.path());
     assert_eq!(code, 0, "{err}");
     let p: Json = serde_json::from_str(&out).unwrap();
     let key = field(&p, ".data.key").unwrap();
@@ -442,20 +430,9 @@ fn many_objects_each_planned() {
             &serde_json::to_string(&scaled_live).unwrap(),
         ),
     );
-    let (code, out, err) = run_bin(
-        &[
-            "plan",
-            "--server-side",
-            "-f",
-            "local.yaml",
-            "--live",
-            "live.yaml",
-            "-o",
-            "json",
-        ],
-        None,
-        dir.path(),
-    );
+    let args = "plan --server-side -f local.yaml --live live.yaml -o json";
+    let args: Vec<&str> = args.split(' ').collect();
+    let (code, out, err) = run_bin(&args, None, dir.path());
     assert_eq!(code, 1, "{err}");
     assert!(
         err.contains("Deployment.apps default/web: Apply failed with 1 conflict: conflict with \"kube-controller-manager\" with subresource \"scale\" using apps/v1: .spec.replicas"),
@@ -468,4 +445,40 @@ fn many_objects_each_planned() {
     let a = field(&objects[1], ".data.a").unwrap();
     assert_eq!(a["action"], "set");
     assert_eq!(objects[1]["result"]["data"]["a"], "2");
+}
+
+/// §6 lastAppliedManager: an object made by client-side apply, a value the file changes. For
+/// the manager `kubectl` the conflict with `kubectl-client-side-apply` is excused (its
+/// last-applied value still equals live) and the apply forced; for another manager it is a
+/// conflict.
+#[test]
+fn the_last_applied_annotation_excuses_kubectls_conflicts() {
+    let annotation = r#"{"apiVersion":"v1","data":{"key":"value"},"kind":"ConfigMap","metadata":{"annotations":{},"name":"test","namespace":"default"}}"#;
+    let created = json!({"apiVersion": "v1", "kind": "ConfigMap",
+        "metadata": {"name": "test", "namespace": "default", "annotations": {
+            "kubectl.kubernetes.io/last-applied-configuration": format!("{annotation}\n")}},
+        "data": {"key": "value"}});
+    let live = request("v1", "ConfigMap", "")
+        .update(&Value::Null, &v(&created), "kubectl-client-side-apply")
+        .unwrap();
+    let file = json!({"apiVersion": "v1", "kind": "ConfigMap",
+        "metadata": {"name": "test", "namespace": "default"}, "data": {"key": "new"}});
+    let p = json_plan(&file, &live, &[]);
+    let key = field(&p, ".data.key").unwrap();
+    assert_eq!(key["action"], "conflict");
+    assert!(
+        key["rule"]
+            .as_str()
+            .unwrap()
+            .starts_with("conflict excused")
+    );
+    assert_eq!(p["result"]["data"]["key"], "new");
+    let (code, _, err) = plan(&file, &live, &["--field-manager", "deployer"]);
+    assert_eq!(code, 1);
+    assert!(
+        err.contains(
+            "Apply failed with 1 conflict: conflict with \"kubectl-client-side-apply\" using v1: .data.key"
+        ),
+        "{err}"
+    );
 }
