@@ -55,14 +55,9 @@ fn plan(local: &Json, live: &Value, extra: &[&str]) -> (i32, String, String) {
         "live.json",
         &serde_json::to_string(live).unwrap(),
     );
-    let mut args = vec![
-        "plan",
-        "--server-side",
-        "-f",
-        "local.json",
-        "--live",
-        "live.json",
-    ];
+    let mut args: Vec<&str> = "plan --server-side -f local.json --live live.json"
+        .split(' ')
+        .collect();
     args.extend_from_slice(extra);
     run_bin(&args, None, dir.path())
 }
@@ -369,17 +364,34 @@ fn the_migration_from_client_side_apply() {
 fn bad_managed_fields_are_refused() {
     let file = json!({"apiVersion": "v1", "kind": "ConfigMap",
         "metadata": {"name": "test"}, "data": {"key": "value"}});
-    let mut live = file.clone();
-    live["metadata"]["managedFields"] = json!([{"manager": "x", "operation": "Patch",
-        "apiVersion": "v1", "fieldsType": "FieldsV1", "fieldsV1": {}}]);
-    let (code, out, err) = plan(&file, &v(&live), &[]);
-    assert_eq!(code, 2);
-    assert!(out.is_empty());
-    assert_eq!(err.lines().count(), 1, "{err}");
-    assert!(
-        err.contains("live.json: managedFields entry 0 (manager \"x\")"),
-        "{err}"
-    );
+    let entry = |op: &str, fields: Json| {
+        json!({"manager": "x", "operation": op, "apiVersion": "v1",
+            "fieldsType": "FieldsV1", "fieldsV1": fields})
+    };
+    let ok = entry("Update", json!({"f:data": {}}));
+    for (managed, says) in [
+        (
+            json!([entry("Patch", json!({}))]),
+            "managedFields entry 0 (manager \"x\"): operation",
+        ),
+        (json!({"a": 1}), "metadata.managedFields must be a list"),
+        (
+            json!([entry("Update", json!({"k:{oops": {}}))]),
+            "managedFields entry 0 (manager \"x\"): ",
+        ),
+        (
+            json!([ok, ok]),
+            "managedFields entries 0 and 1 are the same manager",
+        ),
+    ] {
+        let mut live = file.clone();
+        live["metadata"]["managedFields"] = managed;
+        let (code, out, err) = plan(&file, &v(&live), &[]);
+        assert_eq!(code, 2, "{err}");
+        assert!(out.is_empty());
+        assert_eq!(err.lines().count(), 1, "{err}");
+        assert!(err.contains(&format!("live.json: {says}")), "{err}");
+    }
 }
 
 /// A create: every field the file sets is added, and owned by the applier.
