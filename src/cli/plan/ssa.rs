@@ -66,7 +66,7 @@ pub fn run(args: &PlanArgs) -> Result<Run, Error> {
             Format::Json | Format::Markdown => {
                 pretty(Value::Object(plan_value(&plan, &args.field_manager)))
             }
-            Format::Text => text(&plan),
+            Format::Text => text(&plan, args.show_secrets),
         })),
     }
 }
@@ -105,7 +105,7 @@ fn run_many(args: &PlanArgs, time: &str) -> Result<Run, Error> {
         match plan_server_side(&input) {
             Ok(SsaOutcome::Planned(plan)) => {
                 item.extend(plan_value(&plan, &args.field_manager));
-                out.push_str(&text(&plan));
+                out.push_str(&text(&plan, args.show_secrets));
             }
             Ok(SsaOutcome::Conflicts(message)) => {
                 item.insert("conflicts", Value::from(message.as_str()));
@@ -280,8 +280,24 @@ fn owner_names(ids: &[ManagerId]) -> String {
         .join(", ")
 }
 
-fn text(plan: &SsaPlan) -> String {
+/// `-o text`: the requests, the counts, one line per field with its owners, the warnings. A
+/// Secret's values (`data`, `stringData`, the last-applied annotation) are masked, as `plan`
+/// masks them, unless `reveal`.
+fn text(plan: &SsaPlan, reveal: bool) -> String {
     let mut out = String::new();
+    let secret = !reveal
+        && plan.patch.get("kind").and_then(Value::as_str) == Some("Secret")
+        && plan.patch.get("apiVersion").and_then(Value::as_str) == Some("v1");
+    let masked = |f: &Field, v: Option<&Value>| {
+        let hidden = secret
+            && (f.path.starts_with(".data")
+                || f.path.starts_with(".stringData")
+                || f.path.contains("last-applied-configuration"));
+        match v {
+            Some(_) if hidden => "***".to_owned(),
+            v => short(v),
+        }
+    };
     let requests: Vec<&str> = plan
         .steps
         .iter()
@@ -304,8 +320,8 @@ fn text(plan: &SsaPlan) -> String {
             "{:<8} {}  {} → {}  owners: {} → {}  ({})",
             f.action.as_str(),
             f.path,
-            short(f.before.as_ref()),
-            short(f.after.as_ref()),
+            masked(f, f.before.as_ref()),
+            masked(f, f.after.as_ref()),
             owner_names(&f.owners_before),
             owner_names(&f.owners_after),
             f.rule
@@ -315,4 +331,42 @@ fn text(plan: &SsaPlan) -> String {
         let _ = writeln!(out, "warning: {w}");
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn planned(local: &str) -> SsaPlan {
+        let local: Value = serde_json::from_str(local).unwrap();
+        let input = SsaInput {
+            local: &local,
+            live: None,
+            local_name: "local.yaml",
+            live_name: "",
+            manager: "kubectl",
+            force: false,
+            time: "2026-11-25T10:00:00Z",
+        };
+        match plan_server_side(&input).unwrap() {
+            SsaOutcome::Planned(p) => *p,
+            SsaOutcome::Conflicts(c) => panic!("{c}"),
+        }
+    }
+
+    #[test]
+    fn a_secrets_values_are_masked_in_text_unless_revealed() {
+        let p = planned(
+            r#"{"apiVersion":"v1","kind":"Secret","metadata":{"name":"s"},"stringData":{"pw":"hunter2"}}"#,
+        );
+        let masked = text(&p, false);
+        assert!(
+            masked.contains("add      .stringData.pw  - → ***  owners: nobody → kubectl (Apply)"),
+            "{masked}"
+        );
+        assert!(!masked.contains("hunter2"));
+        assert!(text(&p, true).contains("\"hunter2\""));
+        let json = pretty(Value::Object(plan_value(&p, "kubectl")));
+        assert!(json.contains("hunter2"), "-o json is exact");
+    }
 }
