@@ -185,12 +185,22 @@ pub fn plan_server_side(input: &SsaInput<'_>) -> Result<SsaOutcome, Error> {
     }
     let comparison = compare(&live, &result)?;
     let forced: Vec<(Path, ManagerId)> = forced.into_iter().map(|c| (c.path, c.manager)).collect();
+    // The client-side managers whose fields the csaupgrade made the applier's.
+    let migrated: Vec<String> = steps
+        .iter()
+        .filter_map(|s| match &s.kind {
+            StepKind::UpgradeManagedFields { from } => Some(from.clone()),
+            _ => None,
+        })
+        .flatten()
+        .collect();
     let fields = fields(
         &live,
         &result,
         &comparison,
         &forced,
         &ManagerId::apply(input.manager),
+        &migrated,
     );
     if steps
         .iter()
@@ -276,6 +286,7 @@ fn fields(
     c: &Comparison,
     forced: &[(Path, ManagerId)],
     me: &ManagerId,
+    migrated: &[String],
 ) -> Vec<Field> {
     let (before, after) = (managed_of(live), managed_of(result));
     let mut all = Set::new();
@@ -320,6 +331,13 @@ fn fields(
             continue;
         }
         let had = ob.contains(me);
+        let upgraded = ob
+            .iter()
+            .any(|o| o.operation == Operation::Update && migrated.contains(&o.manager));
+        let annotation = p
+            .last()
+            .and_then(PathElement::as_field)
+            .is_some_and(|f| f == crate::engine::ssa::lastapplied::ANNOTATION);
         let (action, rule) = if let Some((_, m)) =
             forced.iter().find(|(fp, _)| fp.as_slice() == p.as_slice())
         {
@@ -330,14 +348,25 @@ fn fields(
                     m.manager
                 ),
             )
+        } else if annotation && (c.modified.has(&p) || c.added.has(&p) || ob != oa) {
+            (
+                Action::Set,
+                "rewritten by the API server from the applied object (lastAppliedUpdater); kubectl saves it as kubectl-last-applied so that no apply prunes it".to_owned(),
+            )
         } else if c.removed.has(&p) {
             let rule = if had {
                 "pruned: you owned it, the file dropped it, and nobody else owns it".to_owned()
+            } else if upgraded {
+                format!(
+                    "pruned by the second apply: the csaupgrade made {}'s fields yours, the file dropped it, and nobody else owns it (kubernetes#99003)",
+                    names(&ob)
+                )
             } else {
                 "removed: its owners dropped it".to_owned()
             };
             (Action::Remove, rule)
         } else if (c.added.has(&p) || c.modified.has(&p))
+            && oa.contains(me)
             && let Some(lost) = ob.iter().find(|o| *o != me && !oa.contains(o))
         {
             // Taken without --force-conflicts: only kubectl's last-applied excusal forces.
@@ -352,7 +381,11 @@ fn fields(
             (Action::Add, "added: the file sets it".to_owned())
         } else if c.modified.has(&p) {
             (Action::Set, "set: the file sets another value".to_owned())
-        } else if ob != oa {
+        } else if ob != oa
+            && !(oa.is_empty()
+                && p.last().and_then(PathElement::as_field).is_some()
+                && value_at(&result, &p).is_some_and(Value::is_object))
+        {
             let rule = if had && !oa.contains(me) {
                 format!("kept: the file dropped it, but {} also owns it", names(&oa))
             } else if !had && oa.contains(me) && ob.iter().any(|o| !oa.contains(o)) {

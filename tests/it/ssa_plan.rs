@@ -339,6 +339,7 @@ fn the_migration_from_client_side_apply() {
     );
     let legacy = field(&p, ".data.legacy").unwrap();
     assert_eq!(legacy["action"], "remove");
+    assert!(legacy["rule"].as_str().unwrap().contains("99003"));
     assert_eq!(
         managers(&legacy["ownersBefore"]),
         ["kubectl-client-side-apply"]
