@@ -10,6 +10,7 @@
 //! | [`Error::Io`] | 2 | `PATH: the system's reason` (its source: the [`io::Error`]) |
 //! | [`Error::Document`] | 2 | `FILE:LINE:COL: message` ([`LoadError`]) |
 //! | [`Error::Plan`] | 2 for an input, 1 for kubectl's refusal or a conflict | `NAME: message` for an input ([`PlanError`]) |
+//! | [`Error::ManagedFields`] | 2 | `FILE: managedFields entry N (manager "m"): reason` |
 //! | [`Error::Schema`] | 2 | the engine's ([`SchemaError`]) |
 //! | [`Error::Smp`], [`Error::JsonMerge`], [`Error::JsonPatch`], [`Error::GoJson`], [`Error::Edit`] | 1 | the engine's |
 //! | [`Error::Cluster`] | 2 | the cluster's one line ([`ClusterError`]) |
@@ -74,6 +75,13 @@ pub enum Error {
         input: String,
         #[source]
         source: PlanError,
+    },
+    /// A live object's `metadata.managedFields` cannot be read (exit 2): `FILE: entry N …`.
+    #[error("{}", one_line(&format!("{input}: {source}")))]
+    ManagedFields {
+        input: String,
+        #[source]
+        source: crate::engine::ssa::managed::ManagedFieldsError,
     },
     /// A `--schema` document is not an OpenAPI schema (exit 2).
     #[error("{}", one_line(&.0.to_string()))]
@@ -155,6 +163,7 @@ impl Error {
             | Error::Cluster(_)
             | Error::Io { .. }
             | Error::Schema(_)
+            | Error::ManagedFields { .. }
             | Error::Reopen(_) => 2,
             Error::Plan {
                 source: PlanError::Input { .. },

@@ -14,6 +14,7 @@
 //! | reading files again (reload), the bytes a commit checks | `session/files.rs` |
 //! | what a run opens: one object or many | `session/open.rs` |
 //! | live objects from the cluster, planned; the TUI's one connection | `session/cluster.rs` |
+//! | `plan --server-side` on files: the SSA engine's requests, fields and owners | `session/ssa.rs` |
 //! | `kubectl diff`'s LIVE and MERGED directories (`KUBECTL_EXTERNAL_DIFF`), planned | `session/external.rs` |
 
 pub mod cluster;
@@ -25,6 +26,7 @@ pub mod open;
 pub mod plan;
 pub mod risk;
 pub mod source;
+pub mod ssa;
 
 pub use crate::error::Error;
 pub use files::{Files, Loaded, RawFiles, ReloadRequest};

@@ -4,6 +4,7 @@ mod entries;
 mod json;
 mod many;
 pub mod markdown;
+mod ssa;
 mod text;
 mod yaml;
 
@@ -62,6 +63,16 @@ pub struct PlanArgs {
     /// Output format.
     #[arg(long, short = 'o', value_enum, default_value_t = Format::Text)]
     pub output: Format,
+    /// Plan `kubectl apply --server-side` instead: owners (`metadata.managedFields` of the
+    /// live file), conflicts, pruning, kubectl's own requests. One object, from files.
+    #[arg(long)]
+    pub server_side: bool,
+    /// With --server-side: the manager that applies.
+    #[arg(long, default_value = "kubectl", requires = "server_side")]
+    pub field_manager: String,
+    /// With --server-side: take the fields other managers own instead of failing.
+    #[arg(long, requires = "server_side")]
+    pub force_conflicts: bool,
     /// `-o text`: show a Secret's values instead of `***` (`-o json|yaml` are always exact).
     #[arg(long)]
     pub show_secrets: bool,
@@ -79,6 +90,9 @@ pub enum Format {
 }
 
 pub fn run(args: &PlanArgs) -> Result<Run, Error> {
+    if args.server_side {
+        return ssa::run(args);
+    }
     if args.live.is_empty() && !args.no_live {
         return run_cluster(args);
     }

@@ -1,0 +1,372 @@
+//! `applyscope plan --server-side`: what `kubectl apply --server-side` does to one object read
+//! from files, as JSON (`patchType`, `patch`, `result`, `steps`, `fields`, `warnings`) or text.
+
+use std::fmt::Write as _;
+
+use crate::value::{Map, Value};
+
+use super::{Format, PlanArgs, no_live_error, objects};
+use crate::cli::Run;
+use crate::engine::ssa::kubectl::{LAST_APPLIED_MANAGER, StepKind};
+use crate::engine::ssa::managed::ManagerId;
+use crate::engine::{gojson, goyaml};
+use crate::error::Error;
+use crate::session::ssa::{
+    Action, Field, SsaInput, SsaOutcome, SsaPlan, now, operation, plan_server_side,
+};
+
+const PATCH_TYPE: &str = "application/apply-patch+yaml";
+
+/// `plan --server-side` with `-f LOCAL` and `--live LIVE` or `--no-live`: one object, or many
+/// (several files, directories, files of several objects) matched as `plan` matches them.
+pub fn run(args: &PlanArgs) -> Result<Run, Error> {
+    if args.live.is_empty() && !args.no_live {
+        return Err(Error::Input(
+            "plan --server-side reads files: pass --live FILE (with its metadata.managedFields), or --no-live for a create".into(),
+        ));
+    }
+    if args.last_applied.is_some() {
+        return Err(Error::Input(
+            "plan --server-side uses the live object's last-applied annotation: no --last-applied"
+                .into(),
+        ));
+    }
+    let time = now();
+    let Some((local, live)) = super::single(args) else {
+        return run_many(args, &time);
+    };
+    let show = |p: &std::path::Path| p.display().to_string();
+    let (local_name, live_name) = (
+        show(local.path),
+        live.as_ref().map(|l| show(l.path)).unwrap_or_default(),
+    );
+    let local_value = local.object()?;
+    let live_value = match (live, args.no_live) {
+        (Some(file), _) => Some(file.object()?),
+        (None, true) => None,
+        (None, false) => return Err(no_live_error()),
+    };
+    let input = SsaInput {
+        local: &local_value,
+        live: live_value.as_ref(),
+        local_name: &local_name,
+        live_name: &live_name,
+        manager: &args.field_manager,
+        force: args.force_conflicts,
+        time: &time,
+    };
+    match plan_server_side(&input)? {
+        SsaOutcome::Conflicts(message) => Ok(Run::Report {
+            stdout: String::new(),
+            stderr: vec![message, REMEDY.into()],
+            code: 1,
+        }),
+        SsaOutcome::Planned(plan) => Ok(Run::Print(match args.output {
+            Format::Yaml => goyaml::to_yaml(&Value::Object(plan_value(&plan, &args.field_manager))),
+            Format::Json | Format::Markdown => {
+                pretty(Value::Object(plan_value(&plan, &args.field_manager)))
+            }
+            Format::Text => text(&plan, args.show_secrets),
+        })),
+    }
+}
+
+const REMEDY: &str = "(pass --force-conflicts to take these fields, drop them from the file, or set the values they have to share them)";
+
+fn pretty(v: Value) -> String {
+    let mut s = serde_json::to_string_pretty(&v).unwrap_or_default();
+    s.push('\n');
+    s
+}
+
+/// Many objects: every object's plan in the files' order (`-o json`: `{"objects": [...]}`, each
+/// with `object` and `source`); exit 1 when one conflicts, 2 when one cannot be planned, the
+/// others still printed.
+fn run_many(args: &PlanArgs, time: &str) -> Result<Run, Error> {
+    let mut stdin_used = false;
+    let locals = objects::read_all(&args.local, args.recursive, &mut stdin_used)?;
+    let lives = objects::read_all(&args.live, args.recursive, &mut stdin_used)?;
+    let pairs = objects::pair(locals, lives, args.namespace.as_deref())?;
+    let (mut items, mut out, mut stderr, mut code) = (Vec::new(), String::new(), Vec::new(), 0);
+    for pair in &pairs {
+        let input = SsaInput {
+            local: &pair.local.value,
+            live: pair.live.as_ref().map(|o| &o.value),
+            local_name: &pair.local.source,
+            live_name: pair.live.as_ref().map_or("", |o| o.source.as_str()),
+            manager: &args.field_manager,
+            force: args.force_conflicts,
+            time,
+        };
+        let mut item = Map::new();
+        item.insert("object", Value::from(pair.key.to_string()));
+        item.insert("source", Value::from(pair.local.source.as_str()));
+        let _ = writeln!(out, "== {} ({})", pair.key, pair.local.source);
+        match plan_server_side(&input) {
+            Ok(SsaOutcome::Planned(plan)) => {
+                item.extend(plan_value(&plan, &args.field_manager));
+                out.push_str(&text(&plan, args.show_secrets));
+            }
+            Ok(SsaOutcome::Conflicts(message)) => {
+                item.insert("conflicts", Value::from(message.as_str()));
+                let _ = writeln!(out, "conflicts: {message}");
+                stderr.push(format!("{}: {message}", pair.key));
+                code = code.max(1);
+            }
+            Err(e) => {
+                item.insert("error", Value::from(e.to_string()));
+                let _ = writeln!(out, "error: {e}");
+                stderr.push(format!("{}: {e}", pair.key));
+                code = code.max(2);
+            }
+        }
+        items.push(Value::Object(item));
+    }
+    if code == 1 {
+        stderr.push(REMEDY.into());
+    }
+    let stdout = match args.output {
+        Format::Text => out,
+        Format::Yaml => {
+            let mut m = Map::new();
+            m.insert("objects", Value::Array(items));
+            goyaml::to_yaml(&Value::Object(m))
+        }
+        _ => {
+            let mut m = Map::new();
+            m.insert("objects", Value::Array(items));
+            pretty(Value::Object(m))
+        }
+    };
+    Ok(Run::Report {
+        stdout,
+        stderr,
+        code,
+    })
+}
+
+fn owner_value(id: &ManagerId) -> Value {
+    let mut m = Map::new();
+    m.insert("manager", Value::from(id.manager.as_str()));
+    m.insert("operation", Value::from(operation(id)));
+    if !id.api_version.is_empty() {
+        m.insert("apiVersion", Value::from(id.api_version.as_str()));
+    }
+    if !id.subresource.is_empty() {
+        m.insert("subresource", Value::from(id.subresource.as_str()));
+    }
+    Value::Object(m)
+}
+
+fn owners_value(ids: &[ManagerId]) -> Value {
+    Value::Array(ids.iter().map(owner_value).collect())
+}
+
+fn field_value(f: &Field) -> Value {
+    let mut m = Map::new();
+    m.insert("path", Value::from(f.path.as_str()));
+    m.insert("action", Value::from(f.action.as_str()));
+    if let Some(v) = &f.before {
+        m.insert("before", v.clone());
+    }
+    if let Some(v) = &f.after {
+        m.insert("after", v.clone());
+    }
+    m.insert("ownersBefore", owners_value(&f.owners_before));
+    m.insert("ownersAfter", owners_value(&f.owners_after));
+    m.insert("rule", Value::from(f.rule.as_str()));
+    Value::Object(m)
+}
+
+/// The request's name, its manager and what it sends.
+fn step_head(kind: &StepKind, manager: &str) -> (&'static str, String, &'static str) {
+    match kind {
+        StepKind::Apply => ("apply", manager.to_owned(), PATCH_TYPE),
+        StepKind::SaveLastApplied => (
+            "save-last-applied",
+            LAST_APPLIED_MANAGER.to_owned(),
+            PATCH_TYPE,
+        ),
+        StepKind::UpgradeManagedFields { .. } => (
+            "upgrade-managed-fields",
+            manager.to_owned(),
+            "application/json-patch+json",
+        ),
+        StepKind::ApplyAgain => ("apply-again", manager.to_owned(), PATCH_TYPE),
+    }
+}
+
+fn plan_value(plan: &SsaPlan, manager: &str) -> Map {
+    let mut steps = Vec::new();
+    for (step, changes) in plan.steps.iter().zip(&plan.step_changes) {
+        let (name, by, patch_type) = step_head(&step.kind, manager);
+        let mut m = Map::new();
+        m.insert("request", Value::from(name));
+        m.insert("manager", Value::from(by));
+        m.insert("patchType", Value::from(patch_type));
+        if let StepKind::UpgradeManagedFields { from } = &step.kind {
+            m.insert(
+                "from",
+                Value::Array(from.iter().map(|s| Value::from(s.as_str())).collect()),
+            );
+        }
+        m.insert("body", step.body.clone());
+        let changed = changes
+            .iter()
+            .map(|(path, action)| {
+                let mut c = Map::new();
+                c.insert("path", Value::from(path.as_str()));
+                c.insert("action", Value::from(action.as_str()));
+                Value::Object(c)
+            })
+            .collect();
+        m.insert("changed", Value::Array(changed));
+        if let Some(mf) = step
+            .object
+            .get("metadata")
+            .and_then(|x| x.get("managedFields"))
+        {
+            m.insert("managedFields", mf.clone());
+        }
+        steps.push(Value::Object(m));
+    }
+    let mut out = Map::new();
+    out.insert("patchType", Value::from(PATCH_TYPE));
+    out.insert("patch", plan.patch.clone());
+    out.insert("result", plan.result.clone());
+    out.insert("steps", Value::Array(steps));
+    out.insert(
+        "fields",
+        Value::Array(plan.fields.iter().map(field_value).collect()),
+    );
+    out.insert(
+        "warnings",
+        Value::Array(
+            plan.warnings
+                .iter()
+                .map(|w| Value::from(w.as_str()))
+                .collect(),
+        ),
+    );
+    out
+}
+
+fn short(v: Option<&Value>) -> String {
+    let Some(v) = v else {
+        return "-".into();
+    };
+    let s = gojson::to_string(v).unwrap_or_default();
+    if s.chars().count() > 40 {
+        format!("{}…", s.chars().take(39).collect::<String>())
+    } else {
+        s
+    }
+}
+
+fn owner_names(ids: &[ManagerId]) -> String {
+    if ids.is_empty() {
+        return "nobody".into();
+    }
+    ids.iter()
+        .map(|id| {
+            let mut s = format!("{} ({}", id.manager, operation(id));
+            if !id.subresource.is_empty() {
+                let _ = write!(s, ", {}", id.subresource);
+            }
+            s.push(')');
+            s
+        })
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// `-o text`: the requests, the counts, one line per field with its owners, the warnings. A
+/// Secret's values (`data`, `stringData`, the last-applied annotation) are masked, as `plan`
+/// masks them, unless `reveal`.
+fn text(plan: &SsaPlan, reveal: bool) -> String {
+    let mut out = String::new();
+    let secret = !reveal
+        && plan.patch.get("kind").and_then(Value::as_str) == Some("Secret")
+        && plan.patch.get("apiVersion").and_then(Value::as_str) == Some("v1");
+    let masked = |f: &Field, v: Option<&Value>| {
+        let hidden = secret
+            && (f.path.starts_with(".data")
+                || f.path.starts_with(".stringData")
+                || f.path.contains("last-applied-configuration"));
+        match v {
+            Some(_) if hidden => "***".to_owned(),
+            v => short(v),
+        }
+    };
+    let requests: Vec<&str> = plan
+        .steps
+        .iter()
+        .map(|s| step_head(&s.kind, "").0)
+        .collect();
+    let _ = writeln!(out, "server-side apply: {}", requests.join(" → "));
+    let count = |a: Action| plan.fields.iter().filter(|f| f.action == a).count();
+    let _ = writeln!(
+        out,
+        "{} add, {} set, {} remove, {} keep, {} conflict",
+        count(Action::Add),
+        count(Action::Set),
+        count(Action::Remove),
+        count(Action::Keep),
+        count(Action::Conflict)
+    );
+    for f in &plan.fields {
+        let _ = writeln!(
+            out,
+            "{:<8} {}  {} → {}  owners: {} → {}  ({})",
+            f.action.as_str(),
+            f.path,
+            masked(f, f.before.as_ref()),
+            masked(f, f.after.as_ref()),
+            owner_names(&f.owners_before),
+            owner_names(&f.owners_after),
+            f.rule
+        );
+    }
+    for w in &plan.warnings {
+        let _ = writeln!(out, "warning: {w}");
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn planned(local: &str) -> SsaPlan {
+        let local: Value = serde_json::from_str(local).unwrap();
+        let input = SsaInput {
+            local: &local,
+            live: None,
+            local_name: "local.yaml",
+            live_name: "",
+            manager: "kubectl",
+            force: false,
+            time: "2026-11-25T10:00:00Z",
+        };
+        match plan_server_side(&input).unwrap() {
+            SsaOutcome::Planned(p) => *p,
+            SsaOutcome::Conflicts(c) => panic!("{c}"),
+        }
+    }
+
+    #[test]
+    fn a_secrets_values_are_masked_in_text_unless_revealed() {
+        let p = planned(
+            r#"{"apiVersion":"v1","kind":"Secret","metadata":{"name":"s"},"stringData":{"pw":"hunter2"}}"#,
+        );
+        let masked = text(&p, false);
+        assert!(
+            masked.contains("add      .stringData.pw  - → ***  owners: nobody → kubectl (Apply)"),
+            "{masked}"
+        );
+        assert!(!masked.contains("hunter2"));
+        assert!(text(&p, true).contains("\"hunter2\""));
+        let json = pretty(Value::Object(plan_value(&p, "kubectl")));
+        assert!(json.contains("hunter2"), "-o json is exact");
+    }
+}
