@@ -91,6 +91,12 @@ pub enum Format {
 
 pub fn run(args: &PlanArgs) -> Result<Run, Error> {
     if args.server_side {
+        if args.output == Format::Markdown {
+            return Err(Error::Input(
+                "-o markdown is not written for --server-side yet: use -o text, json or yaml"
+                    .into(),
+            ));
+        }
         return ssa::run(args);
     }
     if args.live.is_empty() && !args.no_live {

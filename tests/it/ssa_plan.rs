@@ -495,3 +495,21 @@ fn the_last_applied_annotation_excuses_kubectls_conflicts() {
         "{err}"
     );
 }
+
+#[test]
+fn markdown_is_refused_with_server_side_until_it_is_written() {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_applyscope"))
+        .args(["plan", "--server-side", "-o", "markdown", "--no-live", "-f"])
+        .arg(
+            std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+                .join("assets/examples/create-service/local.yaml"),
+        )
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(out.stdout.is_empty());
+    assert!(
+        String::from_utf8_lossy(&out.stderr)
+            .contains("-o markdown is not written for --server-side")
+    );
+}

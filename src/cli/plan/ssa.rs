@@ -63,6 +63,7 @@ pub fn run(args: &PlanArgs) -> Result<Run, Error> {
         }),
         SsaOutcome::Planned(plan) => Ok(Run::Print(match args.output {
             Format::Yaml => goyaml::to_yaml(&Value::Object(plan_value(&plan, &args.field_manager))),
+            // `-o markdown` is refused before (`plan::run`).
             Format::Json | Format::Markdown => {
                 pretty(Value::Object(plan_value(&plan, &args.field_manager)))
             }
