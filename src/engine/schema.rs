@@ -27,6 +27,8 @@ mod tests;
 use std::fmt;
 
 pub use embedded::EMBEDDED_KUBERNETES_VERSION;
+/// Go's `%q` (`strconv.Quote`), as the reference prints keys and names in its messages.
+pub(crate) use gostr::quote as go_quote;
 pub use model::Schema;
 use model::{Field, Node, NodeId, Scalar, Shape};
 

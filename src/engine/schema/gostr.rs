@@ -48,7 +48,7 @@ fn simple_upper(c: char) -> char {
 
 /// Go's `strconv.Quote`: double quotes, `\"` and `\\`, the C escapes, `\xHH` for other ASCII
 /// control bytes, `\uHHHH`/`\UHHHHHHHH` for runes Go does not print; printable runes as they are.
-pub(super) fn quote(s: &str) -> String {
+pub(crate) fn quote(s: &str) -> String {
     use std::fmt::Write as _;
     let mut out = String::with_capacity(s.len() + 2);
     out.push('"');

@@ -153,31 +153,8 @@ pub fn to_string(v: &Value) -> String {
     }
 }
 
-/// Go's `%q` (`strconv.Quote`) for the characters object keys hold.
-#[must_use]
-pub fn go_quote(s: &str) -> String {
-    let mut out = String::with_capacity(s.len() + 2);
-    out.push('"');
-    for c in s.chars() {
-        match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            '\u{7}' => out.push_str("\\a"),
-            '\u{8}' => out.push_str("\\b"),
-            '\u{c}' => out.push_str("\\f"),
-            '\n' => out.push_str("\\n"),
-            '\r' => out.push_str("\\r"),
-            '\t' => out.push_str("\\t"),
-            '\u{b}' => out.push_str("\\v"),
-            c if u32::from(c) < 0x20 || c == '\u{7f}' => {
-                out.push_str(&format!("\\x{:02x}", u32::from(c)));
-            }
-            c => out.push(c),
-        }
-    }
-    out.push('"');
-    out
-}
+/// Go's `%q` (`strconv.Quote`): one implementation for the engine, the schema's.
+pub(crate) use crate::engine::schema::go_quote;
 
 #[cfg(test)]
 mod tests {
