@@ -87,17 +87,7 @@ fn read_node(map: &Map, depth: usize) -> Result<(Option<Set>, bool), FieldsError
     if !any {
         return Ok((None, true));
     }
-    members.sort();
-    members.dedup();
-    children.sort_by(|a, b| a.0.cmp(&b.0));
-    let mut merged: Vec<(PathElement, Set)> = Vec::with_capacity(children.len());
-    for (pe, s) in children {
-        match merged.last_mut() {
-            Some((last, set)) if *last == pe => *set = set.union(&s),
-            _ => merged.push((pe, s)),
-        }
-    }
-    Ok((Some(Set::from_parts(members, merged)), is_member))
+    Ok((Some(Set::from_unsorted_parts(members, children)), is_member))
 }
 
 /// Writes a set as the API server stores it (`Set.ToJSON`), byte for byte.
@@ -137,21 +127,15 @@ fn write_contents(set: &Set, is_member: bool, out: &mut String) {
                 out.push_str(":{}");
                 mi += 1;
             }
-            std::cmp::Ordering::Greater => {
+            // A child; when it is also a member (`Equal`), its `.` is written inside.
+            std::cmp::Ordering::Greater | std::cmp::Ordering::Equal => {
+                let also_member = ord == std::cmp::Ordering::Equal;
                 let (pe, child) = &children[ci];
                 path::write_object_key(&pe.to_fields_key(), out);
                 out.push_str(":{");
-                write_contents(child, false, out);
+                write_contents(child, also_member, out);
                 out.push('}');
-                ci += 1;
-            }
-            std::cmp::Ordering::Equal => {
-                let (pe, child) = &children[ci];
-                path::write_object_key(&pe.to_fields_key(), out);
-                out.push_str(":{");
-                write_contents(child, true, out);
-                out.push('}');
-                mi += 1;
+                mi += usize::from(also_member);
                 ci += 1;
             }
         }

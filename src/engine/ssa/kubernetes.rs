@@ -273,7 +273,9 @@ fn list_kind(f: &FieldInfo<'_>) -> (Relationship, Vec<Str>) {
     }
 }
 
-fn key_default(definition: Option<&str>, field: &str) -> Option<Value> {
+/// The default a list-map key field has in `k8s.io/api` ([`KEY_DEFAULTS`]), for a definition
+/// named in the embedded table or in an OpenAPI document.
+pub(super) fn key_default(definition: Option<&str>, field: &str) -> Option<Value> {
     let definition = definition?;
     KEY_DEFAULTS
         .iter()

@@ -19,7 +19,7 @@
 
 use std::collections::HashMap;
 
-use super::kubernetes::KEY_DEFAULTS;
+use super::kubernetes::key_default;
 use super::schema::{
     Atom, List, MapType, Relationship, Scalar, Schema, SchemaError, StructField, TypeRef,
     UNTYPED_ATOMIC, UNTYPED_DEDUCED,
@@ -321,14 +321,6 @@ fn list_kind(obj: &Map) -> (Relationship, Vec<Str>) {
             }
         }
     }
-}
-
-fn key_default(definition: Option<&str>, field: &str) -> Option<Value> {
-    let definition = definition?;
-    KEY_DEFAULTS
-        .iter()
-        .find(|(d, f, _)| *d == definition && *f == field)
-        .map(|(_, _, v)| Value::from(*v))
 }
 
 #[cfg(test)]

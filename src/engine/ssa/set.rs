@@ -55,6 +55,25 @@ impl Set {
         &self.children
     }
 
+    /// A set from members and children in any order, children of one element given more than
+    /// once united: sorted and deduplicated, then [`Set::from_parts`].
+    pub(super) fn from_unsorted_parts(
+        mut members: Vec<PathElement>,
+        mut children: Vec<(PathElement, Set)>,
+    ) -> Set {
+        members.sort_unstable();
+        members.dedup();
+        children.sort_by(|a, b| a.0.cmp(&b.0));
+        let mut merged: Vec<(PathElement, Set)> = Vec::with_capacity(children.len());
+        for (pe, s) in children {
+            match merged.last_mut() {
+                Some((last, set)) if *last == pe => *set = set.union(&s),
+                _ => merged.push((pe, s)),
+            }
+        }
+        Set::from_parts(members, merged)
+    }
+
     pub(super) fn from_parts(members: Vec<PathElement>, children: Vec<(PathElement, Set)>) -> Set {
         Set { members, children }
     }

@@ -102,18 +102,8 @@ impl Node {
             own,
         } = self;
         let mut sets: [Set; 3] = Default::default();
-        for (i, (mut members, mut children)) in members.into_iter().zip(children).enumerate() {
-            members.sort_unstable();
-            members.dedup();
-            children.sort_by(|a, b| a.0.cmp(&b.0));
-            let mut merged: Vec<(PathElement, Set)> = Vec::with_capacity(children.len());
-            for (pe, s) in children {
-                match merged.last_mut() {
-                    Some((last, set)) if *last == pe => *set = set.union(&s),
-                    _ => merged.push((pe, s)),
-                }
-            }
-            sets[i] = Set::from_parts(members, merged);
+        for (i, (members, children)) in members.into_iter().zip(children).enumerate() {
+            sets[i] = Set::from_unsorted_parts(members, children);
         }
         (sets, own)
     }
