@@ -75,3 +75,27 @@ fn markdown_masks_secrets_unless_show_secrets() {
         );
     }
 }
+
+/// A Secret value that looks like JSON (a `stringData` config) is still a value: masked whole,
+/// not read as the annotation's copy.
+#[test]
+fn a_json_looking_secret_value_is_masked_whole() {
+    let dir = tempfile::tempdir().unwrap();
+    let local = dir.path().join("secret.yaml");
+    std::fs::write(
+        &local,
+        "apiVersion: v1\nkind: Secret\nmetadata: {name: cfg}\nstringData:\n  config.json: '{\"password\":\"hunter2\",\"user\":\"app\"}'\n",
+    )
+    .unwrap();
+    let local = local.to_str().unwrap();
+    for format in ["text", "markdown"] {
+        let (_, out) = run(&["plan", "-o", format, "--no-live", "-f", local]);
+        assert!(!out.contains("hunter2"), "-o {format}:\n{out}");
+    }
+    // The text lists the value itself (markdown shows a created map whole, not its keys).
+    let (_, text) = run(&["plan", "-o", "text", "--no-live", "-f", local]);
+    assert!(
+        text.contains("stringData[\"config.json\"]") && text.contains("- → ***"),
+        "{text}"
+    );
+}

@@ -153,7 +153,7 @@ fn fields(out: &mut String, p: &Plan, reveal: bool) {
             _ => whole || f.live.is_some() || f.result.is_some(),
         };
         if shown {
-            let (before, after) = change(&f, !reveal && p.holds_secret_values(f.id));
+            let (before, after) = change(p, &f, reveal);
             rows.push(format!(
                 "| {} | {} | {} → {} | {} |",
                 f.action.name(),

@@ -5,7 +5,7 @@ use std::fmt::Write as _;
 use crate::value::Value;
 
 use crate::engine::gojson;
-use crate::engine::plan::{Action, Field, PathTexts, Plan};
+use crate::engine::plan::{Action, Field, LAST_APPLIED, PathTexts, Plan, Seg};
 use crate::engine::secret::{self, Side};
 
 fn short(v: Option<&Value>) -> String {
@@ -43,13 +43,15 @@ pub fn text(p: &Plan) -> String {
 
 /// A field's old and new values as shown: a Secret's masked as kubectl's diff masks them, the
 /// annotation's copy of them too.
-pub(super) fn change(f: &Field<'_, '_>, masked: bool) -> (String, String) {
-    if !masked {
+pub(super) fn change(p: &Plan, f: &Field<'_, '_>, reveal: bool) -> (String, String) {
+    if reveal || !p.holds_secret_values(f.id) {
         return (short(f.live), short(f.result));
     }
+    // The annotation's copy is masked where it holds the values; anything else is a value.
+    let annotation = matches!(p.tree.step(f.id), Some(Seg::Key(k)) if &**k == LAST_APPLIED);
     let shown = |v: Option<&Value>, other: Option<&Value>, side: Side| match v {
         None => "-".to_owned(),
-        Some(Value::String(s)) if s.starts_with('{') => short(Some(&Value::String(
+        Some(Value::String(s)) if annotation => short(Some(&Value::String(
             secret::mask_annotation(s).as_ref().into(),
         ))),
         Some(v) => secret::mask_text(v, other, side).to_owned(),
@@ -98,7 +100,7 @@ pub fn text_with(p: &Plan, reveal: bool) -> String {
         .min(70);
     for (f, path) in &shown {
         let change = if f.live.is_some() || f.result.is_some() {
-            let (before, after) = change(f, !reveal && p.holds_secret_values(f.id));
+            let (before, after) = change(p, f, reveal);
             format!("  {before} → {after}")
         } else {
             String::new()
