@@ -15,6 +15,7 @@
 //! | apimachinery `fieldmanager.go` and its wrappers (one request on an object) | [`request`] |
 //! | apimachinery `lastappliedmanager.go` | [`lastapplied`] |
 //! | client-go `util/csaupgrade` | [`csaupgrade`] |
+//! | (applyscope) each field's action, owners and rule after an apply | [`explain`] |
 //! | kubectl `apply.go` (`--server-side`: apply, save last-applied, migrate, apply again) | [`kubectl`] |
 //!
 //! Values are [`crate::value::Value`]; "absent" (Go's nil `value.Value`) is `None`.
@@ -30,6 +31,7 @@
 //! - [`typed`], [`Set`], [`fieldsv1`]: the typed operations and field sets under them.
 
 pub mod csaupgrade;
+pub mod explain;
 pub mod fieldsv1;
 pub mod kubectl;
 pub mod kubernetes;
