@@ -3,6 +3,7 @@
 //! Exit status: 0 success, 1 the operation failed (e.g. a three-way conflict, a patch the
 //! reference rejects), 2 bad input (unreadable or malformed files, bad arguments).
 
+mod apply_ssa;
 mod cluster;
 pub mod diff;
 pub mod external;
@@ -156,6 +157,7 @@ pub fn run(cli: Cli) -> Result<Run, Error> {
         Some(Command::Examples) => Ok(list_examples()),
         Some(Command::Completions { shell }) => invocation::completions(shell, invocation::BIN),
         Some(Command::Man) => invocation::man(),
+        Some(Command::Apply(args)) if args.server_side => return apply_ssa::run(&args),
         Some(Command::Apply(args)) => cluster::apply(&args),
         None => return open(&cli.open),
     };

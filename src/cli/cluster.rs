@@ -123,6 +123,16 @@ pub struct ApplyArgs {
     /// Send only the server dry run (`dryRun=All`) and print the server's answer.
     #[arg(long, conflicts_with = "yes")]
     pub server_dry_run: bool,
+    /// Apply as `kubectl apply --server-side` does: the file as an `application/apply-patch+yaml`
+    /// PATCH, then kubectl's own follow-up requests (see `plan --server-side`).
+    #[arg(long)]
+    pub server_side: bool,
+    /// With --server-side: the manager that applies.
+    #[arg(long, default_value = "kubectl", requires = "server_side")]
+    pub field_manager: String,
+    /// With --server-side: take the fields other managers own instead of failing.
+    #[arg(long, requires = "server_side")]
+    pub force_conflicts: bool,
     #[command(flatten)]
     pub cluster: ClusterArgs,
 }

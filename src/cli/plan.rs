@@ -64,7 +64,8 @@ pub struct PlanArgs {
     #[arg(long, short = 'o', value_enum, default_value_t = Format::Text)]
     pub output: Format,
     /// Plan `kubectl apply --server-side` instead: owners (`metadata.managedFields` of the
-    /// live file), conflicts, pruning, kubectl's own requests. One object, from files.
+    /// live objects, from `--live` files or the cluster), conflicts, pruning, kubectl's own
+    /// requests.
     #[arg(long)]
     pub server_side: bool,
     /// With --server-side: the manager that applies.

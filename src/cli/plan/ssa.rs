@@ -15,16 +15,12 @@ use crate::session::ssa::{
     Action, Field, SsaInput, SsaOutcome, SsaPlan, now, operation, plan_server_side,
 };
 
-const PATCH_TYPE: &str = "application/apply-patch+yaml";
+use crate::cluster::ssa::{APPLY_PATCH as PATCH_TYPE, JSON_PATCH};
 
 /// `plan --server-side` with `-f LOCAL` and `--live LIVE` or `--no-live`: one object, or many
 /// (several files, directories, files of several objects) matched as `plan` matches them.
+/// Without `--live` and `--no-live`, the live objects come from the cluster.
 pub fn run(args: &PlanArgs) -> Result<Run, Error> {
-    if args.live.is_empty() && !args.no_live {
-        return Err(Error::Input(
-            "plan --server-side reads files: pass --live FILE (with its metadata.managedFields), or --no-live for a create".into(),
-        ));
-    }
     if args.last_applied.is_some() {
         return Err(Error::Input(
             "plan --server-side uses the live object's last-applied annotation: no --last-applied"
@@ -32,6 +28,9 @@ pub fn run(args: &PlanArgs) -> Result<Run, Error> {
         ));
     }
     let time = now();
+    if args.live.is_empty() && !args.no_live {
+        return run_cluster(args, &time);
+    }
     let Some((local, live)) = super::single(args) else {
         return run_many(args, &time);
     };
@@ -54,8 +53,14 @@ pub fn run(args: &PlanArgs) -> Result<Run, Error> {
         manager: &args.field_manager,
         force: args.force_conflicts,
         time: &time,
+        schema: None,
     };
-    match plan_server_side(&input)? {
+    one(args, plan_server_side(&input)?)
+}
+
+/// The plan of one object, printed, or its conflicts (exit 1).
+fn one(args: &PlanArgs, outcome: SsaOutcome) -> Result<Run, Error> {
+    match outcome {
         SsaOutcome::Conflicts(message) => Ok(Run::Report {
             stdout: String::new(),
             stderr: vec![message, REMEDY.into()],
@@ -88,8 +93,7 @@ fn run_many(args: &PlanArgs, time: &str) -> Result<Run, Error> {
     let locals = objects::read_all(&args.local, args.recursive, &mut stdin_used)?;
     let lives = objects::read_all(&args.live, args.recursive, &mut stdin_used)?;
     let pairs = objects::pair(locals, lives, args.namespace.as_deref())?;
-    let (mut items, mut out, mut stderr, mut code) = (Vec::new(), String::new(), Vec::new(), 0);
-    for pair in &pairs {
+    let planned = pairs.iter().map(|pair| {
         let input = SsaInput {
             local: &pair.local.value,
             live: pair.live.as_ref().map(|o| &o.value),
@@ -98,12 +102,59 @@ fn run_many(args: &PlanArgs, time: &str) -> Result<Run, Error> {
             manager: &args.field_manager,
             force: args.force_conflicts,
             time,
+            schema: None,
         };
+        (
+            &pair.key,
+            pair.local.source.as_str(),
+            plan_server_side(&input),
+        )
+    });
+    Ok(many(args, planned))
+}
+
+/// The live objects from the cluster: one object printed as from files, many as `run_many`.
+#[cfg(feature = "cluster")]
+fn run_cluster(args: &PlanArgs, time: &str) -> Result<Run, Error> {
+    use crate::session::ssa::cluster::{SsaSettings, load_and_plan_server_side};
+    let locals = crate::cli::cluster::read_locals(&args.local, args.recursive)?;
+    let settings = SsaSettings {
+        manager: &args.field_manager,
+        force: args.force_conflicts,
+        time,
+    };
+    let conn = args.cluster.conn(args.namespace.as_deref());
+    let mut planned = load_and_plan_server_side(locals, &conn, &settings)?;
+    if let [object] = planned.objects.as_mut_slice() {
+        let outcome = std::mem::replace(&mut object.outcome, Err(Error::Input(String::new())));
+        return one(args, outcome?);
+    }
+    let items = planned
+        .objects
+        .into_iter()
+        .map(|o| (o.pair.key, o.pair.local.source, o.outcome));
+    Ok(many(args, items))
+}
+
+#[cfg(not(feature = "cluster"))]
+fn run_cluster(_: &PlanArgs, _: &str) -> Result<Run, Error> {
+    Err(crate::session::cluster::not_built())
+}
+
+/// Many objects' plans: `-o json`: `{"objects": [...]}`, each with `object` and `source`;
+/// text: a `== object (source)` heading each.
+fn many<K: std::fmt::Display, S: AsRef<str>>(
+    args: &PlanArgs,
+    planned: impl Iterator<Item = (K, S, Result<SsaOutcome, Error>)>,
+) -> Run {
+    let (mut items, mut out, mut stderr, mut code) = (Vec::new(), String::new(), Vec::new(), 0);
+    for (key, source, outcome) in planned {
+        let source = source.as_ref();
         let mut item = Map::new();
-        item.insert("object", Value::from(pair.key.to_string()));
-        item.insert("source", Value::from(pair.local.source.as_str()));
-        let _ = writeln!(out, "== {} ({})", pair.key, pair.local.source);
-        match plan_server_side(&input) {
+        item.insert("object", Value::from(key.to_string()));
+        item.insert("source", Value::from(source));
+        let _ = writeln!(out, "== {key} ({source})");
+        match outcome {
             Ok(SsaOutcome::Planned(plan)) => {
                 item.extend(plan_value(&plan, &args.field_manager));
                 out.push_str(&text(&plan, args.show_secrets));
@@ -111,13 +162,13 @@ fn run_many(args: &PlanArgs, time: &str) -> Result<Run, Error> {
             Ok(SsaOutcome::Conflicts(message)) => {
                 item.insert("conflicts", Value::from(message.as_str()));
                 let _ = writeln!(out, "conflicts: {message}");
-                stderr.push(format!("{}: {message}", pair.key));
+                stderr.push(format!("{key}: {message}"));
                 code = code.max(1);
             }
             Err(e) => {
                 item.insert("error", Value::from(e.to_string()));
                 let _ = writeln!(out, "error: {e}");
-                stderr.push(format!("{}: {e}", pair.key));
+                stderr.push(format!("{key}: {e}"));
                 code = code.max(2);
             }
         }
@@ -139,11 +190,11 @@ fn run_many(args: &PlanArgs, time: &str) -> Result<Run, Error> {
             pretty(Value::Object(m))
         }
     };
-    Ok(Run::Report {
+    Run::Report {
         stdout,
         stderr,
         code,
-    })
+    }
 }
 
 fn owner_value(id: &ManagerId) -> Value {
@@ -181,20 +232,12 @@ fn field_value(f: &Field) -> Value {
 
 /// The request's name, its manager and what it sends.
 fn step_head(kind: &StepKind, manager: &str) -> (&'static str, String, &'static str) {
-    match kind {
-        StepKind::Apply => ("apply", manager.to_owned(), PATCH_TYPE),
-        StepKind::SaveLastApplied => (
-            "save-last-applied",
-            LAST_APPLIED_MANAGER.to_owned(),
-            PATCH_TYPE,
-        ),
-        StepKind::UpgradeManagedFields { .. } => (
-            "upgrade-managed-fields",
-            manager.to_owned(),
-            "application/json-patch+json",
-        ),
-        StepKind::ApplyAgain => ("apply-again", manager.to_owned(), PATCH_TYPE),
-    }
+    let (by, patch_type) = match kind {
+        StepKind::Apply | StepKind::ApplyAgain => (manager, PATCH_TYPE),
+        StepKind::SaveLastApplied => (LAST_APPLIED_MANAGER, PATCH_TYPE),
+        StepKind::UpgradeManagedFields { .. } => (manager, JSON_PATCH),
+    };
+    (kind.name(), by.to_owned(), patch_type)
 }
 
 fn plan_value(plan: &SsaPlan, manager: &str) -> Map {
@@ -348,6 +391,7 @@ mod tests {
             manager: "kubectl",
             force: false,
             time: "2026-11-25T10:00:00Z",
+            schema: None,
         };
         match plan_server_side(&input).unwrap() {
             SsaOutcome::Planned(p) => *p,
