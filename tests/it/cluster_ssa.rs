@@ -164,6 +164,16 @@ fn ssa_cluster_plan_conflicts_with_the_autoscaler_and_sends_nothing() {
         "the autoscaler owned only replicas: its entry goes"
     );
     assert!(s.api.writes().is_empty(), "a plan sends nothing");
+    // apply without --yes: the predicted conflict, exit 1, nothing sent.
+    let o = s.run(&["apply", "--server-side"]);
+    assert_eq!(o.status.code(), Some(1), "{}", err(&o));
+    assert!(
+        err(&o).contains("Deployment team/web: Apply failed with 1 conflict"),
+        "{}",
+        err(&o)
+    );
+    assert!(out(&o).contains("nothing sent"), "{}", out(&o));
+    assert!(s.api.writes().is_empty());
     // With --yes the server agrees: the dry run conflicts, nothing more is sent.
     let o = s.run(&["apply", "--server-side", "--yes"]);
     assert_eq!(o.status.code(), Some(1), "{}", err(&o));
@@ -421,4 +431,61 @@ fn ssa_cluster_server_dry_run_only_sends_the_dry_run() {
         "dryRun=All&fieldManager=ci&fieldValidation=Strict&force=false"
     );
     assert!(out(&o).contains("server dry run only"), "{}", out(&o));
+}
+
+/// A custom resource whose `spec.items` is a list map keyed by `name` in the cluster's
+/// OpenAPI v3 document.
+fn widget_v3() -> Value {
+    json!({
+        "openapi": "3.0.0",
+        "paths": {},
+        "components": {"schemas": {"com.example.v1.Widget": {
+            "type": "object",
+            "x-kubernetes-group-version-kind": [{"group": "example.com", "version": "v1", "kind": "Widget"}],
+            "properties": {
+                "apiVersion": {"type": "string"}, "kind": {"type": "string"},
+                "metadata": {"type": "object", "x-kubernetes-preserve-unknown-fields": true},
+                "spec": {"type": "object", "properties": {"items": {
+                    "type": "array",
+                    "x-kubernetes-list-type": "map",
+                    "x-kubernetes-list-map-keys": ["name"],
+                    "items": {"type": "object", "properties": {"name": {"type": "string"}, "size": {"type": "integer"}}}}}}
+            }
+        }}}
+    })
+}
+
+#[test]
+fn ssa_cluster_plan_of_a_custom_resource_reads_the_clusters_openapi_v3() {
+    let live = json!({"apiVersion": "example.com/v1", "kind": "Widget",
+        "metadata": {"name": "w", "namespace": "team"},
+        "spec": {"items": [{"name": "b", "size": 2}]}});
+    let file = "apiVersion: example.com/v1\nkind: Widget\nmetadata: {name: w}\nspec:\n  items:\n  - {name: a, size: 5}\n";
+    // Without the document the list is atomic: the whole list, recorded as the object's
+    // before its first apply, conflicts.
+    let s = setup(live.clone(), file);
+    let o = s.run(&["plan", "--server-side"]);
+    assert_eq!(o.status.code(), Some(1), "{}", err(&o));
+    assert!(
+        err(&o).contains("conflict with \"before-first-apply\" using example.com/v1: .spec.items"),
+        "{}",
+        err(&o)
+    );
+    // With it the list merges by name: `a` is added, `b` kept.
+    let s = setup(live, file);
+    s.api.set_openapi(
+        "/openapi/v3",
+        json!({"paths": {"apis/example.com/v1": {"serverRelativeURL": "/openapi/v3/apis/example.com/v1?hash=X"}}}),
+    );
+    s.api
+        .set_openapi("/openapi/v3/apis/example.com/v1", widget_v3());
+    let o = s.run(&["plan", "--server-side", "-o", "json"]);
+    assert_eq!(o.status.code(), Some(0), "{}", err(&o));
+    let plan: Value = serde_json::from_str(&out(&o)).unwrap();
+    assert_eq!(
+        plan["result"]["spec"]["items"],
+        json!([{"name": "b", "size": 2}, {"name": "a", "size": 5}])
+    );
+    assert_eq!(plan["warnings"], json!([]), "the kind's schema was found");
+    assert!(s.api.writes().is_empty());
 }

@@ -2,10 +2,11 @@
 //! std threads. It serves discovery (`/api`, `/api/v1`, `/apis`, `/apis/G/V`), GET of the
 //! objects it holds, OpenAPI v3 (`/openapi/v3` and group-version documents) and v2 documents
 //! that the test gives it (404 otherwise), PATCH (JSON merge patch applied as RFC 7386,
-//! strategic merge patch with applyscope's engine and the embedded schema; `dryRun=All` leaves
-//! the object alone; a `metadata.resourceVersion` in the body is a precondition: 409 if it
-//! differs; server-side apply and JSON patch by applyscope's SSA engine, in `ssa`) and POST. It can be told to answer a status for a method and path. It records
-//! every request, and counts the connections it accepted.
+//! strategic merge patch with applyscope's engine and the embedded schema; server-side apply
+//! and JSON patch with applyscope's SSA engine, in `ssa`; `dryRun=All` leaves the object
+//! alone; a `metadata.resourceVersion` in the body is a precondition: 409 if it differs) and
+//! POST. It can be told to answer a status for a method and path. It records every request,
+//! and counts the connections it accepted.
 
 #![cfg(feature = "cluster")]
 
