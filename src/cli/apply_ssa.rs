@@ -5,14 +5,9 @@
 //! then each object's sequence ([`crate::session::ssa::apply::send_server_side`]). A conflict
 //! the server reports exits 1 with its message; other errors exit 2.
 
-use std::fmt::Write as _;
-
 use crate::cli::Run;
 use crate::cli::cluster::ApplyArgs;
 use crate::error::Error;
-
-/// What kubectl prints after a conflict, shortened.
-const REMEDY: &str = "(pass --force-conflicts to take these fields, drop them from the file, or set the values they have to share them)";
 
 #[cfg(not(feature = "cluster"))]
 /// # Errors
@@ -33,7 +28,8 @@ pub fn run(args: &ApplyArgs) -> Result<Run, Error> {
     use crate::session::ssa::SsaOutcome;
     use crate::session::ssa::apply::{SsaSend, apply_plan_requests, dry_run, send_server_side};
     use crate::session::ssa::cluster::{SsaSettings, load_and_plan_server_side};
-    use crate::session::ssa::now;
+    use crate::session::ssa::{CONFLICT_REMEDY as REMEDY, now};
+    use std::fmt::Write as _;
 
     let locals = read_locals(&args.local, args.recursive)?;
     let time = now();

@@ -23,6 +23,9 @@ use std::collections::BTreeMap;
 
 pub use crate::engine::ssa::explain::{Action, Field, operation, value_at};
 
+/// What the command line says after the conflicts (kubectl's advice, shortened).
+pub const CONFLICT_REMEDY: &str = "(pass --force-conflicts to take these fields, drop them from the file, or set the values they have to share them)";
+
 /// What to plan.
 pub struct SsaInput<'a> {
     pub local: &'a Value,

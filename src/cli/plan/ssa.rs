@@ -77,7 +77,7 @@ fn one(args: &PlanArgs, outcome: SsaOutcome) -> Result<Run, Error> {
     }
 }
 
-const REMEDY: &str = "(pass --force-conflicts to take these fields, drop them from the file, or set the values they have to share them)";
+use crate::session::ssa::CONFLICT_REMEDY as REMEDY;
 
 fn pretty(v: Value) -> String {
     let mut s = serde_json::to_string_pretty(&v).unwrap_or_default();
