@@ -68,10 +68,15 @@ struct Setup {
 }
 
 fn setup(live: Value, local: &str) -> Setup {
+    setup_in("team", live, local)
+}
+
+/// With `namespace` the context's.
+fn setup_in(namespace: &str, live: Value, local: &str) -> Setup {
     let api = FakeApi::start();
     api.put(live);
     let dir = tempfile::tempdir().unwrap();
-    let kubeconfig = api.kubeconfig(dir.path(), "team").display().to_string();
+    let kubeconfig = api.kubeconfig(dir.path(), namespace).display().to_string();
     let path = dir.path().join("local.yaml");
     std::fs::write(&path, local).unwrap();
     Setup {
@@ -488,4 +493,58 @@ fn ssa_cluster_plan_of_a_custom_resource_reads_the_clusters_openapi_v3() {
     );
     assert_eq!(plan["warnings"], json!([]), "the kind's schema was found");
     assert!(s.api.writes().is_empty());
+}
+
+/// The requests kubectl 1.37.1 was recorded sending for `--server-side` against a server that
+/// answers every request with one object made by client-side apply
+/// (`tests/cluster-recordings/kubectl-server-side.json`): applyscope, answered the same,
+/// sends the same requests after its dry run, byte for byte.
+#[test]
+fn ssa_cluster_apply_sends_what_kubectl_was_recorded_sending() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let recorded: Value = serde_json::from_str(
+        &std::fs::read_to_string(root.join("tests/cluster-recordings/kubectl-server-side.json"))
+            .unwrap(),
+    )
+    .unwrap();
+    assert_eq!(recorded["kubectl_version"], "v1.37.1");
+    for run_ in recorded["runs"].as_array().unwrap() {
+        let command = run_["command"].as_str().unwrap();
+        let flags: Vec<&str> = command
+            .strip_prefix("kubectl apply -f configmap.yaml ")
+            .unwrap()
+            .split(' ')
+            .collect();
+        let requests = run_["requests"].as_array().unwrap();
+        let s = setup_in(
+            "default",
+            recorded["answer"].clone(),
+            recorded["file"].as_str().unwrap(),
+        );
+        let path = requests[0]["path"].as_str().unwrap();
+        for _ in 0..=requests.len() {
+            s.api
+                .fail_next("PATCH", path, 200, recorded["answer"].clone());
+        }
+        let mut args = vec!["apply", "--yes"];
+        args.extend(flags);
+        let o = s.run(&args);
+        assert_eq!(o.status.code(), Some(0), "{command}: {}", err(&o));
+        let writes = s.api.writes();
+        assert_eq!(writes.len(), requests.len() + 1, "{command}: {writes:?}");
+        assert_eq!(
+            writes[0].query,
+            format!("dryRun=All&{}", requests[0]["query"].as_str().unwrap())
+        );
+        for (sent, r) in writes[1..].iter().zip(requests) {
+            assert_eq!(sent.path, r["path"], "{command}");
+            assert_eq!(sent.query, r["query"], "{command}");
+            assert_eq!(
+                sent.content_type.as_deref(),
+                r["content_type"].as_str(),
+                "{command}"
+            );
+            assert_eq!(sent.body_text(), r["body"].as_str().unwrap(), "{command}");
+        }
+    }
 }
