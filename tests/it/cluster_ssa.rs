@@ -548,3 +548,58 @@ fn ssa_cluster_apply_sends_what_kubectl_was_recorded_sending() {
         }
     }
 }
+
+#[test]
+fn ssa_cluster_plan_and_apply_of_many_objects_and_a_create() {
+    // A missing ConfigMap (a create) and the autoscaled Deployment, in one file.
+    let s = setup(autoscaled_web(), &format!("{CM}---\n{WEB}"));
+    let o = s.run(&["plan", "--server-side", "-o", "json"]);
+    assert_eq!(o.status.code(), Some(1), "{}", err(&o));
+    let plans: Value = serde_json::from_str(&out(&o)).unwrap();
+    let objects = plans["objects"].as_array().unwrap();
+    assert_eq!(objects.len(), 2);
+    assert_eq!(objects[0]["result"]["data"], json!({"key": "value"}));
+    assert_eq!(objects[0]["steps"][0]["request"], "apply");
+    assert!(
+        objects[1]["conflicts"]
+            .as_str()
+            .unwrap()
+            .contains(".spec.replicas"),
+        "{plans}"
+    );
+    assert!(
+        err(&o).contains(
+            "Deployment.apps team/web: Apply failed with 1 conflict: conflict with \"kube-controller-manager\" using apps/v1: .spec.replicas"
+        ),
+        "{}",
+        err(&o)
+    );
+    // Forced: both applied; the ConfigMap created by its apply PATCH (no annotation: one
+    // request each).
+    let o = s.run(&["apply", "--server-side", "--force-conflicts", "--yes"]);
+    assert_eq!(o.status.code(), Some(0), "{}", err(&o));
+    let writes = s.api.writes();
+    let sent: Vec<(&str, &str)> = writes
+        .iter()
+        .map(|w| (w.path.as_str(), w.query.as_str()))
+        .collect();
+    let (dry, real) = (
+        "dryRun=All&fieldManager=kubectl&fieldValidation=Strict&force=true",
+        "fieldManager=kubectl&fieldValidation=Strict&force=true",
+    );
+    assert_eq!(
+        sent,
+        [
+            (CM_PATH, dry),
+            (DEPLOY_PATH, dry),
+            (CM_PATH, real),
+            (DEPLOY_PATH, real)
+        ]
+    );
+    let created = s.api.object(CM_PATH).unwrap();
+    assert_eq!(created["data"], json!({"key": "value"}));
+    assert_eq!(
+        fields_v1(&created, "kubectl").unwrap(),
+        r#"{"f:data":{"f:key":{}}}"#
+    );
+}
