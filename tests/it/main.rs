@@ -18,6 +18,7 @@ mod examples;
 mod external_diff;
 mod fakeapi;
 mod install;
+mod kuberc;
 mod last_applied;
 mod lint;
 mod list_screen;
