@@ -241,7 +241,9 @@ pub fn resolve(req: &ModeRequest) -> Result<ApplyMode, Error> {
             "kuberc: ignoring strict decoding error in {shown}: {strict}"
         ));
     }
-    preference.validate().map_err(|e| kuberc_error(&path, &e))?;
+    preference
+        .validate()
+        .map_err(|e| kuberc_error(&path, &e.to_string()))?;
     let mut explicit = Vec::new();
     if req.server_side.is_some() {
         explicit.push("server-side");
@@ -258,7 +260,7 @@ pub fn resolve(req: &ModeRequest) -> Result<ApplyMode, Error> {
         force_conflicts,
     } = preference
         .apply_defaults(&explicit)
-        .map_err(|e| kuberc_error(&path, &e))?;
+        .map_err(|e| kuberc_error(&path, &e.to_string()))?;
     if let Some(s) = server_side {
         mode.server_side = s;
         mode.source = ModeSource::Kuberc { path, from };

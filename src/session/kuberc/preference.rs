@@ -165,6 +165,9 @@ pub enum PreferenceError {
     /// Documents, none of them a valid `Preference` (also: text that is not YAML).
     #[error("no valid preferences found in {0}")]
     NoValid(String),
+    /// A preference kubectl refuses wherever the file is (kubectl's message).
+    #[error("{0}")]
+    Invalid(String),
 }
 
 /// What `kubectl apply` takes from the preferences: the last default of each flag.
@@ -315,7 +318,7 @@ impl Preference {
     ///
     /// # Errors
     /// kubectl's message (kubectl fails every command on it).
-    pub fn validate(&self) -> Result<(), String> {
+    pub fn validate(&self) -> Result<(), PreferenceError> {
         fn dashed<'a>(mut names: impl Iterator<Item = &'a String>) -> Option<String> {
             names
                 .find(|n| n.starts_with('-'))
@@ -324,19 +327,24 @@ impl Preference {
         let mut seen = Vec::new();
         for a in &self.aliases {
             if a.name.is_empty() || !a.name.chars().all(|c| c.is_ascii_alphabetic()) {
-                return Err("invalid alias name, can only include alphabetical characters".into());
+                return Err(PreferenceError::Invalid(
+                    "invalid alias name, can only include alphabetical characters".into(),
+                ));
             }
             if let Some(e) = dashed(a.options.iter()) {
-                return Err(e);
+                return Err(PreferenceError::Invalid(e));
             }
             if seen.contains(&&a.name) {
-                return Err(format!("duplicate alias name {}", a.name));
+                return Err(PreferenceError::Invalid(format!(
+                    "duplicate alias name {}",
+                    a.name
+                )));
             }
             seen.push(&a.name);
         }
         for d in &self.defaults {
             if let Some(e) = dashed(d.options.iter().map(|(n, _)| n)) {
-                return Err(e);
+                return Err(PreferenceError::Invalid(e));
             }
         }
         Ok(())
@@ -348,7 +356,7 @@ impl Preference {
     ///
     /// # Errors
     /// kubectl's message for a flag `apply` does not have or a value it cannot take.
-    pub fn apply_defaults(&self, explicit: &[&str]) -> Result<ApplyDefaults, String> {
+    pub fn apply_defaults(&self, explicit: &[&str]) -> Result<ApplyDefaults, PreferenceError> {
         let mut out = ApplyDefaults::default();
         for d in &self.defaults {
             // cobra's Find: `apply` names the command; `apply view-last-applied` is another.
@@ -365,17 +373,20 @@ impl Preference {
             }
             for (name, value) in &d.options {
                 if !APPLY_FLAGS.contains(&name.as_str()) {
-                    return Err(format!("invalid flag {name} for command {}", d.command));
+                    return Err(PreferenceError::Invalid(format!(
+                        "invalid flag {name} for command {}",
+                        d.command
+                    )));
                 }
                 if explicit.contains(&name.as_str()) {
                     continue;
                 }
                 let boolean = || {
                     parse_bool(value).ok_or_else(|| {
-                        format!(
+                        PreferenceError::Invalid(format!(
                             "could not apply override value {value} to flag {name} in command {} err: invalid argument {value:?} for \"--{name}\" flag: strconv.ParseBool: parsing {value:?}: invalid syntax",
                             d.command
-                        )
+                        ))
                     })
                 };
                 match name.as_str() {
@@ -441,9 +452,17 @@ mod tests {
     fn validation_as_kubectl() {
         let bad = b"apiVersion: kubectl.config.k8s.io/v1beta1\nkind: Preference\naliases:\n- {name: g1, command: get}\n";
         let p = parse(bad, "f").unwrap().unwrap();
-        assert!(p.validate().unwrap_err().contains("alphabetical"));
+        assert!(
+            p.validate()
+                .unwrap_err()
+                .to_string()
+                .contains("alphabetical")
+        );
         let dup = b"apiVersion: kubectl.config.k8s.io/v1beta1\nkind: Preference\naliases:\n- {name: g, command: get}\n- {name: g, command: get}\n";
         let p = parse(dup, "f").unwrap().unwrap();
-        assert_eq!(p.validate().unwrap_err(), "duplicate alias name g");
+        assert_eq!(
+            p.validate().unwrap_err().to_string(),
+            "duplicate alias name g"
+        );
     }
 }
