@@ -1,15 +1,13 @@
 //! Saved plans on the command line: `plan --save FILE` and `apply --plan FILE` (the file and
 //! its checks are `session::saved`'s), and `apply`'s mode (`--server-side`, kuberc).
 
-use std::fmt::Write as _;
-use std::path::Path;
-
 use super::plan::PlanArgs;
 use super::plan::ssa::How;
 use super::{ApplyArgs, Run};
 use crate::error::Error;
 use crate::session::kuberc::{ModeRequest, resolve};
-use crate::session::saved::{self, SavedPlan};
+#[cfg(feature = "cluster")]
+use crate::session::saved::SavedPlan;
 
 /// `applyscope apply`: the mode first (an explicit `--server-side`, else the kuberc); then
 /// `--plan FILE` or the files.
@@ -38,12 +36,15 @@ pub fn apply_command(args: &ApplyArgs) -> Result<Run, Error> {
 
 /// Write `text` to `path` atomically (a temporary file renamed over it; the old one kept as
 /// `.bak`).
-fn write_atomic(path: &Path, text: &str) -> Result<(), Error> {
+#[cfg(feature = "cluster")]
+fn write_atomic(path: &std::path::Path, text: &str) -> Result<(), Error> {
     let current = std::fs::read(path).ok();
     crate::fsutil::write_guarded(path, text.as_bytes(), current.as_deref()).map_err(Error::from)
 }
 
-fn summary(plan: &SavedPlan, path: &Path) -> String {
+#[cfg(feature = "cluster")]
+fn summary(plan: &SavedPlan, path: &std::path::Path) -> String {
+    use std::fmt::Write as _;
     let requests: usize = plan.objects.iter().map(|o| o.requests.len()).sum();
     let mut out = format!(
         "saved plan {}: {} apply, {} object(s), {} request(s), {} input file(s)\n",
@@ -113,12 +114,13 @@ mod imp {
     use std::fmt::Write as _;
     use std::path::{Path, PathBuf};
 
-    use super::{ApplyArgs, Error, PlanArgs, Run, SavedPlan, saved, summary, write_atomic};
+    use super::{ApplyArgs, Error, PlanArgs, Run, SavedPlan, summary, write_atomic};
     use crate::cli::cluster::{load_and_plan, read_locals};
     use crate::cluster::{self, Request, Validation, Verb};
     use crate::engine::gojson;
     use crate::session::cluster::Planned;
     use crate::session::kuberc::ApplyMode;
+    use crate::session::saved;
     use crate::session::saved::{LiveRef, SavedObject, SavedRequest, Settings};
     use crate::value::Value;
 
