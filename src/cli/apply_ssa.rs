@@ -7,12 +7,13 @@
 
 use crate::cli::Run;
 use crate::cli::cluster::ApplyArgs;
+use crate::cli::plan::ssa::How;
 use crate::error::Error;
 
 #[cfg(not(feature = "cluster"))]
 /// # Errors
 /// Always: not built.
-pub fn run(_: &ApplyArgs) -> Result<Run, Error> {
+pub fn run(_: &ApplyArgs, _: &How) -> Result<Run, Error> {
     Err(crate::session::cluster::not_built())
 }
 
@@ -21,7 +22,7 @@ pub fn run(_: &ApplyArgs) -> Result<Run, Error> {
 ///
 /// # Errors
 /// Bad input, objects that cannot be planned, cluster errors (exit 2).
-pub fn run(args: &ApplyArgs) -> Result<Run, Error> {
+pub fn run(args: &ApplyArgs, how: &How) -> Result<Run, Error> {
     use crate::cli::cluster::{read_locals, show_request};
     use crate::cluster::{ClusterError, resource_version, without_managed_fields};
     use crate::engine::jsonmerge;
@@ -34,8 +35,9 @@ pub fn run(args: &ApplyArgs) -> Result<Run, Error> {
     let locals = read_locals(&args.local, args.recursive)?;
     let time = now();
     let settings = SsaSettings {
-        manager: &args.field_manager,
-        force: args.force_conflicts,
+        manager: &how.manager,
+        force: how.force,
+        migrate: &[],
         time: &time,
     };
     let conn = args.cluster.conn(args.namespace.as_deref());
@@ -50,8 +52,8 @@ pub fn run(args: &ApplyArgs) -> Result<Run, Error> {
         let send = SsaSend {
             target: &o.loaded.target,
             body: &o.body,
-            manager: &args.field_manager,
-            force: args.force_conflicts,
+            manager: &how.manager,
+            force: how.force,
             validation: args.cluster.validate,
         };
         match &o.outcome {

@@ -103,10 +103,22 @@ pub struct ApplyArgs {
         long,
         short = 'f',
         visible_alias = "filename",
-        required = true,
+        required_unless_present = "plan",
+        conflicts_with = "plan",
         value_name = "FILE|DIR|-"
     )]
     pub local: Vec<PathBuf>,
+    /// Send exactly the requests of a plan saved with `plan --save FILE`, after checking that
+    /// its files and live objects are unchanged (a server dry run of each first).
+    #[arg(long, value_name = "FILE", requires = "yes")]
+    pub plan: Option<PathBuf>,
+    /// As kubectl's flag: which apply kubectl would run. Without it, kubectl's preferences
+    /// (kuberc) decide. Server-side: kubectl's `--server-side` requests (`apply_ssa`).
+    #[arg(long, num_args = 0..=1, require_equals = true, default_missing_value = "true", value_name = "BOOL")]
+    pub server_side: Option<bool>,
+    /// kubectl's preferences file (default: `$KUBERC`, else `~/.kube/kuberc`).
+    #[arg(long, value_name = "PATH")]
+    pub kuberc: Option<PathBuf>,
     /// Read directories recursively.
     #[arg(short = 'R', long)]
     pub recursive: bool,
@@ -123,16 +135,12 @@ pub struct ApplyArgs {
     /// Send only the server dry run (`dryRun=All`) and print the server's answer.
     #[arg(long, conflicts_with = "yes")]
     pub server_dry_run: bool,
-    /// Apply as `kubectl apply --server-side` does: the file as an `application/apply-patch+yaml`
-    /// PATCH, then kubectl's own follow-up requests (see `plan --server-side`).
-    #[arg(long)]
-    pub server_side: bool,
-    /// With --server-side: the manager that applies.
-    #[arg(long, default_value = "kubectl", requires = "server_side")]
-    pub field_manager: String,
-    /// With --server-side: take the fields other managers own instead of failing.
-    #[arg(long, requires = "server_side")]
-    pub force_conflicts: bool,
+    /// Server-side: the manager that applies (default `kubectl`, or the kuberc's).
+    #[arg(long, value_name = "NAME")]
+    pub field_manager: Option<String>,
+    /// Server-side: take the fields other managers own instead of failing.
+    #[arg(long, num_args = 0..=1, require_equals = true, default_missing_value = "true", value_name = "BOOL")]
+    pub force_conflicts: Option<bool>,
     #[command(flatten)]
     pub cluster: ClusterArgs,
 }

@@ -8,9 +8,10 @@ pub mod apply;
 pub mod cluster;
 
 use crate::engine::ssa::explain::{changes, fields, without_managed_fields};
-use crate::engine::ssa::kubectl::{Step, StepKind, apply_server_side};
+use crate::engine::ssa::kubectl::{Step, StepKind};
 use crate::engine::ssa::kubernetes;
 use crate::engine::ssa::managed::{self, ManagerId};
+use crate::engine::ssa::migrate::{migrate_then_apply, present};
 use crate::engine::ssa::openapi::OpenApiSchema;
 use crate::engine::ssa::path::Path;
 use crate::engine::ssa::request::{Request, RequestError};
@@ -36,6 +37,9 @@ pub struct SsaInput<'a> {
     pub live_name: &'a str,
     pub manager: &'a str,
     pub force: bool,
+    /// `--migrate-manager`: Update managers whose fields move to `manager` before the apply,
+    /// as Helm 4 and Argo CD do on their switch to server-side apply.
+    pub migrate: &'a [String],
     /// Now, as the API server writes it (`2026-11-25T19:00:00Z`).
     pub time: &'a str,
     /// The cluster's schema (its OpenAPI v3), for a kind the embedded table lacks (a custom
@@ -165,11 +169,27 @@ pub fn plan_server_side(input: &SsaInput<'_>) -> Result<SsaOutcome, Error> {
         e => Error::Input(format!("{name}: {e}")),
     };
     // First without force: the conflicts that `--force-conflicts` takes are part of the plan.
-    let (steps, forced) = match apply_server_side(&req, &live, input.local, input.manager, false) {
+    for m in input.migrate {
+        if !present(&live, std::slice::from_ref(m)).contains(m) {
+            warnings.push(format!(
+                "--migrate-manager {m}: the live object has no Update entry of {m:?}: nothing to migrate"
+            ));
+        }
+    }
+    let apply = |force| {
+        migrate_then_apply(
+            &req,
+            &live,
+            input.local,
+            input.manager,
+            force,
+            input.migrate,
+        )
+    };
+    let (steps, forced) = match apply(false) {
         Ok(steps) => (steps, Vec::new()),
         Err(RequestError::Conflicts(c)) if input.force => {
-            let steps = apply_server_side(&req, &live, input.local, input.manager, true)
-                .map_err(|e| bad(e, input.local_name))?;
+            let steps = apply(true).map_err(|e| bad(e, input.local_name))?;
             (steps, c.0)
         }
         Err(RequestError::Conflicts(c)) => return Ok(SsaOutcome::Conflicts(c.to_string())),
@@ -200,7 +220,9 @@ pub fn plan_server_side(input: &SsaInput<'_>) -> Result<SsaOutcome, Error> {
     let migrated: Vec<String> = steps
         .iter()
         .filter_map(|s| match &s.kind {
-            StepKind::UpgradeManagedFields { from } => Some(from.clone()),
+            StepKind::UpgradeManagedFields { from } | StepKind::MigrateManagers { from } => {
+                Some(from.clone())
+            }
             _ => None,
         })
         .flatten()
@@ -220,6 +242,15 @@ pub fn plan_server_side(input: &SsaInput<'_>) -> Result<SsaOutcome, Error> {
         warnings.push(
             "the object was made by client-side apply: kubectl moves the client-side manager's fields to the applier (csaupgrade) and applies again, so what the file dropped is pruned (kubernetes#99003); `kubectl diff --server-side` shows only the first apply".into(),
         );
+    }
+    for step in &steps {
+        if let StepKind::MigrateManagers { from } = &step.kind {
+            warnings.push(format!(
+                "migrated before the apply (as Helm 4 and Argo CD do on their switch to server-side apply): the Update entries of {} became {}'s Apply entry, so the apply prunes what they owned and the file dropped; kubectl apply --server-side would not do this",
+                from.join(", "),
+                input.manager
+            ));
+        }
     }
     if fields.iter().any(|f| f.action == Action::Remove) {
         warnings.push(

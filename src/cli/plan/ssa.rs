@@ -1,5 +1,10 @@
-//! `applyscope plan --server-side`: what `kubectl apply --server-side` does to one object read
-//! from files, as JSON (`patchType`, `patch`, `result`, `steps`, `fields`, `warnings`) or text.
+//! `applyscope plan --server-side`: what `kubectl apply --server-side` does to the objects read
+//! from files or the cluster, as JSON (`patchType`, `patch`, `result`, `steps`, `fields`,
+//! `warnings`) or text.
+
+mod how;
+
+pub use how::How;
 
 use std::fmt::Write as _;
 
@@ -11,6 +16,7 @@ use crate::engine::ssa::kubectl::{LAST_APPLIED_MANAGER, StepKind};
 use crate::engine::ssa::managed::ManagerId;
 use crate::engine::{gojson, goyaml};
 use crate::error::Error;
+use crate::session::kuberc::ApplyMode;
 use crate::session::ssa::{
     Action, Field, SsaInput, SsaOutcome, SsaPlan, now, operation, plan_server_side,
 };
@@ -20,7 +26,7 @@ use crate::cluster::ssa::{APPLY_PATCH as PATCH_TYPE, JSON_PATCH};
 /// `plan --server-side` with `-f LOCAL` and `--live LIVE` or `--no-live`: one object, or many
 /// (several files, directories, files of several objects) matched as `plan` matches them.
 /// Without `--live` and `--no-live`, the live objects come from the cluster.
-pub fn run(args: &PlanArgs) -> Result<Run, Error> {
+pub fn run(args: &PlanArgs, mode: &ApplyMode) -> Result<Run, Error> {
     if args.last_applied.is_some() {
         return Err(Error::Input(
             "plan --server-side uses the live object's last-applied annotation: no --last-applied"
@@ -28,11 +34,15 @@ pub fn run(args: &PlanArgs) -> Result<Run, Error> {
         ));
     }
     let time = now();
+    let how = How::of(args, mode);
+    if args.save.is_some() {
+        return crate::cli::saved::save_server_side(args, &how, &time);
+    }
     if args.live.is_empty() && !args.no_live {
-        return run_cluster(args, &time);
+        return run_cluster(args, &how, &time);
     }
     let Some((local, live)) = super::single(args) else {
-        return run_many(args, &time);
+        return run_many(args, &how, &time);
     };
     let show = |p: &std::path::Path| p.display().to_string();
     let (local_name, live_name) = (
@@ -50,16 +60,17 @@ pub fn run(args: &PlanArgs) -> Result<Run, Error> {
         live: live_value.as_ref(),
         local_name: &local_name,
         live_name: &live_name,
-        manager: &args.field_manager,
-        force: args.force_conflicts,
+        manager: &how.manager,
+        force: how.force,
+        migrate: &args.migrate_manager,
         time: &time,
         schema: None,
     };
-    one(args, plan_server_side(&input)?)
+    one(args, &how, plan_server_side(&input)?)
 }
 
 /// The plan of one object, printed, or its conflicts (exit 1).
-fn one(args: &PlanArgs, outcome: SsaOutcome) -> Result<Run, Error> {
+fn one(args: &PlanArgs, how: &How, outcome: SsaOutcome) -> Result<Run, Error> {
     match outcome {
         SsaOutcome::Conflicts(message) => Ok(Run::Report {
             stdout: String::new(),
@@ -67,12 +78,14 @@ fn one(args: &PlanArgs, outcome: SsaOutcome) -> Result<Run, Error> {
             code: 1,
         }),
         SsaOutcome::Planned(plan) => Ok(Run::Print(match args.output {
-            Format::Yaml => goyaml::to_yaml(&Value::Object(plan_value(&plan, &args.field_manager))),
+            Format::Yaml => goyaml::to_yaml(&Value::Object(
+                how.with_mode(plan_value(&plan, &how.manager)),
+            )),
             // `-o markdown` is refused before (`plan::run`).
-            Format::Json | Format::Markdown => {
-                pretty(Value::Object(plan_value(&plan, &args.field_manager)))
-            }
-            Format::Text => text(&plan, args.show_secrets),
+            Format::Json | Format::Markdown => pretty(Value::Object(
+                how.with_mode(plan_value(&plan, &how.manager)),
+            )),
+            Format::Text => format!("{}{}", how.header(), text(&plan, args.show_secrets)),
         })),
     }
 }
@@ -88,7 +101,7 @@ fn pretty(v: Value) -> String {
 /// Many objects: every object's plan in the files' order (`-o json`: `{"objects": [...]}`, each
 /// with `object` and `source`); exit 1 when one conflicts, 2 when one cannot be planned, the
 /// others still printed.
-fn run_many(args: &PlanArgs, time: &str) -> Result<Run, Error> {
+fn run_many(args: &PlanArgs, how: &How, time: &str) -> Result<Run, Error> {
     let mut stdin_used = false;
     let locals = objects::read_all(&args.local, args.recursive, &mut stdin_used)?;
     let lives = objects::read_all(&args.live, args.recursive, &mut stdin_used)?;
@@ -99,8 +112,9 @@ fn run_many(args: &PlanArgs, time: &str) -> Result<Run, Error> {
             live: pair.live.as_ref().map(|o| &o.value),
             local_name: &pair.local.source,
             live_name: pair.live.as_ref().map_or("", |o| o.source.as_str()),
-            manager: &args.field_manager,
-            force: args.force_conflicts,
+            manager: &how.manager,
+            force: how.force,
+            migrate: &args.migrate_manager,
             time,
             schema: None,
         };
@@ -110,34 +124,35 @@ fn run_many(args: &PlanArgs, time: &str) -> Result<Run, Error> {
             plan_server_side(&input),
         )
     });
-    Ok(many(args, planned))
+    Ok(many(args, how, planned))
 }
 
 /// The live objects from the cluster: one object printed as from files, many as `run_many`.
 #[cfg(feature = "cluster")]
-fn run_cluster(args: &PlanArgs, time: &str) -> Result<Run, Error> {
+fn run_cluster(args: &PlanArgs, how: &How, time: &str) -> Result<Run, Error> {
     use crate::session::ssa::cluster::{SsaSettings, load_and_plan_server_side};
     let locals = crate::cli::cluster::read_locals(&args.local, args.recursive)?;
     let settings = SsaSettings {
-        manager: &args.field_manager,
-        force: args.force_conflicts,
+        manager: &how.manager,
+        force: how.force,
+        migrate: &args.migrate_manager,
         time,
     };
     let conn = args.cluster.conn(args.namespace.as_deref());
     let mut planned = load_and_plan_server_side(locals, &conn, &settings)?;
     if let [object] = planned.objects.as_mut_slice() {
         let outcome = std::mem::replace(&mut object.outcome, Err(Error::Input(String::new())));
-        return one(args, outcome?);
+        return one(args, how, outcome?);
     }
     let items = planned
         .objects
         .into_iter()
         .map(|o| (o.pair.key, o.pair.local.source, o.outcome));
-    Ok(many(args, items))
+    Ok(many(args, how, items))
 }
 
 #[cfg(not(feature = "cluster"))]
-fn run_cluster(_: &PlanArgs, _: &str) -> Result<Run, Error> {
+fn run_cluster(_: &PlanArgs, _: &How, _: &str) -> Result<Run, Error> {
     Err(crate::session::cluster::not_built())
 }
 
@@ -145,6 +160,7 @@ fn run_cluster(_: &PlanArgs, _: &str) -> Result<Run, Error> {
 /// text: a `== object (source)` heading each.
 fn many<K: std::fmt::Display, S: AsRef<str>>(
     args: &PlanArgs,
+    how: &How,
     planned: impl Iterator<Item = (K, S, Result<SsaOutcome, Error>)>,
 ) -> Run {
     let (mut items, mut out, mut stderr, mut code) = (Vec::new(), String::new(), Vec::new(), 0);
@@ -156,7 +172,7 @@ fn many<K: std::fmt::Display, S: AsRef<str>>(
         let _ = writeln!(out, "== {key} ({source})");
         match outcome {
             Ok(SsaOutcome::Planned(plan)) => {
-                item.extend(plan_value(&plan, &args.field_manager));
+                item.extend(plan_value(&plan, &how.manager));
                 out.push_str(&text(&plan, args.show_secrets));
             }
             Ok(SsaOutcome::Conflicts(message)) => {
@@ -178,16 +194,16 @@ fn many<K: std::fmt::Display, S: AsRef<str>>(
         stderr.push(REMEDY.into());
     }
     let stdout = match args.output {
-        Format::Text => out,
+        Format::Text => format!("{}{out}", how.header()),
         Format::Yaml => {
             let mut m = Map::new();
             m.insert("objects", Value::Array(items));
-            goyaml::to_yaml(&Value::Object(m))
+            goyaml::to_yaml(&Value::Object(how.with_mode(m)))
         }
         _ => {
             let mut m = Map::new();
             m.insert("objects", Value::Array(items));
-            pretty(Value::Object(m))
+            pretty(Value::Object(how.with_mode(m)))
         }
     };
     Run::Report {
@@ -235,7 +251,9 @@ fn step_head(kind: &StepKind, manager: &str) -> (&'static str, String, &'static 
     let (by, patch_type) = match kind {
         StepKind::Apply | StepKind::ApplyAgain => (manager, PATCH_TYPE),
         StepKind::SaveLastApplied => (LAST_APPLIED_MANAGER, PATCH_TYPE),
-        StepKind::UpgradeManagedFields { .. } => (manager, JSON_PATCH),
+        StepKind::UpgradeManagedFields { .. } | StepKind::MigrateManagers { .. } => {
+            (manager, JSON_PATCH)
+        }
     };
     (kind.name(), by.to_owned(), patch_type)
 }
@@ -248,7 +266,9 @@ fn plan_value(plan: &SsaPlan, manager: &str) -> Map {
         m.insert("request", Value::from(name));
         m.insert("manager", Value::from(by));
         m.insert("patchType", Value::from(patch_type));
-        if let StepKind::UpgradeManagedFields { from } = &step.kind {
+        if let StepKind::UpgradeManagedFields { from } | StepKind::MigrateManagers { from } =
+            &step.kind
+        {
             m.insert(
                 "from",
                 Value::Array(from.iter().map(|s| Value::from(s.as_str())).collect()),
@@ -390,6 +410,7 @@ mod tests {
             live_name: "",
             manager: "kubectl",
             force: false,
+            migrate: &[],
             time: "2026-11-25T10:00:00Z",
             schema: None,
         };

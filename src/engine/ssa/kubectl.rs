@@ -33,6 +33,11 @@ pub enum StepKind {
         from: Vec<String>,
     },
     ApplyAgain,
+    /// Before the apply, not kubectl's: another tool's Update managers merged into the
+    /// applier's entry on its switch to server-side apply (`super::migrate`).
+    MigrateManagers {
+        from: Vec<String>,
+    },
 }
 
 impl StepKind {
@@ -45,6 +50,7 @@ impl StepKind {
             StepKind::SaveLastApplied => "save-last-applied",
             StepKind::UpgradeManagedFields { .. } => "upgrade-managed-fields",
             StepKind::ApplyAgain => "apply-again",
+            StepKind::MigrateManagers { .. } => "migrate-managers",
         }
     }
 }
@@ -122,7 +128,8 @@ pub fn next_step(
         }
         StepKind::SaveLastApplied => migration(object, manager, &path),
         StepKind::UpgradeManagedFields { .. } => Ok(Some(Next::ApplyAgain)),
-        StepKind::ApplyAgain => Ok(None),
+        // Not kubectl's: what follows a migration is planned by `super::migrate`.
+        StepKind::ApplyAgain | StepKind::MigrateManagers { .. } => Ok(None),
     }
 }
 

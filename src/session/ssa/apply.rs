@@ -95,7 +95,11 @@ pub fn apply_plan_requests(
         let request = match &step.kind {
             StepKind::Apply | StepKind::ApplyAgain => send.apply(false)?,
             StepKind::SaveLastApplied => send.save_last_applied(&step.body)?,
-            StepKind::UpgradeManagedFields { .. } => send.upgrade(&before, &step.object)?,
+            // A migration (`--migrate-manager`) is sent as the csaupgrade is: a JSON patch of
+            // the managedFields.
+            StepKind::UpgradeManagedFields { .. } | StepKind::MigrateManagers { .. } => {
+                send.upgrade(&before, &step.object)?
+            }
         };
         out.push(SsaRequest {
             step: step.kind.clone(),

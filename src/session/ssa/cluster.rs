@@ -24,6 +24,8 @@ pub struct SsaSettings<'a> {
     pub manager: &'a str,
     /// `--force-conflicts`.
     pub force: bool,
+    /// `--migrate-manager`.
+    pub migrate: &'a [String],
     /// Now, as the API server writes it.
     pub time: &'a str,
 }
@@ -116,6 +118,7 @@ pub fn plan_loaded<F: FnMut(&str) -> Option<std::sync::Arc<Value>>>(
         live_name: pair.live.as_ref().map_or("", |l| l.source.as_str()),
         manager: settings.manager,
         force: settings.force,
+        migrate: settings.migrate,
         time: settings.time,
         schema,
     });
