@@ -3,6 +3,7 @@
 //! Exit status: 0 success, 1 the operation failed (e.g. a three-way conflict, a patch the
 //! reference rejects), 2 bad input (unreadable or malformed files, bad arguments).
 
+mod apply_ssa;
 mod cluster;
 pub mod diff;
 pub mod external;

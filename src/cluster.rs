@@ -21,6 +21,7 @@ mod openapi;
 mod request;
 #[cfg(feature = "cluster")]
 mod send;
+pub mod ssa;
 
 use std::fmt;
 use std::path::PathBuf;
@@ -187,6 +188,11 @@ pub enum ClusterError {
     /// The server answered with an error status.
     #[error("{message}")]
     Status { code: u16, message: String },
+    /// A server-side apply refused (409) because other managers own fields it changes: the
+    /// server's message as it prints it (`Apply failed with 1 conflict: …`, one line per
+    /// conflict when there are several).
+    #[error("{0}")]
+    ApplyConflicts(String),
     /// The server does not serve the kind.
     #[error("{0}")]
     NotServed(String),
@@ -206,6 +212,7 @@ impl ClusterError {
     pub fn code(&self) -> Option<u16> {
         match self {
             ClusterError::Status { code, .. } => Some(*code),
+            ClusterError::ApplyConflicts(_) => Some(409),
             _ => None,
         }
     }
@@ -213,7 +220,7 @@ impl ClusterError {
     /// Is this a 409 Conflict (the object changed since it was read)?
     #[must_use]
     pub fn is_conflict(&self) -> bool {
-        self.code() == Some(409)
+        matches!(self, ClusterError::Status { code: 409, .. })
     }
 }
 

@@ -113,7 +113,7 @@ pub struct ApplyArgs {
     #[arg(long, value_name = "FILE", requires = "yes")]
     pub plan: Option<PathBuf>,
     /// As kubectl's flag: which apply kubectl would run. Without it, kubectl's preferences
-    /// (kuberc) decide; this command sends client-side apply only.
+    /// (kuberc) decide. Server-side: kubectl's `--server-side` requests (`apply_ssa`).
     #[arg(long, num_args = 0..=1, require_equals = true, default_missing_value = "true", value_name = "BOOL")]
     pub server_side: Option<bool>,
     /// kubectl's preferences file (default: `$KUBERC`, else `~/.kube/kuberc`).
@@ -135,6 +135,12 @@ pub struct ApplyArgs {
     /// Send only the server dry run (`dryRun=All`) and print the server's answer.
     #[arg(long, conflicts_with = "yes")]
     pub server_dry_run: bool,
+    /// Server-side: the manager that applies (default `kubectl`, or the kuberc's).
+    #[arg(long, value_name = "NAME")]
+    pub field_manager: Option<String>,
+    /// Server-side: take the fields other managers own instead of failing.
+    #[arg(long, num_args = 0..=1, require_equals = true, default_missing_value = "true", value_name = "BOOL")]
+    pub force_conflicts: Option<bool>,
     #[command(flatten)]
     pub cluster: ClusterArgs,
 }

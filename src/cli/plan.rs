@@ -65,8 +65,8 @@ pub struct PlanArgs {
     #[arg(long, short = 'o', value_enum, default_value_t = Format::Text)]
     pub output: Format,
     /// Plan `kubectl apply --server-side` instead: owners (`metadata.managedFields` of the
-    /// live file), conflicts, pruning, kubectl's own requests. From files. Without the flag,
-    /// kubectl's preferences (kuberc) decide, as for kubectl.
+    /// live objects, from `--live` files or the cluster), conflicts, pruning, kubectl's own
+    /// requests. Without the flag, kubectl's preferences (kuberc) decide, as for kubectl.
     #[arg(long, num_args = 0..=1, require_equals = true, default_missing_value = "true", value_name = "BOOL")]
     pub server_side: Option<bool>,
     /// Server-side: the manager that applies (default `kubectl`, or the kuberc's).

@@ -25,10 +25,8 @@ pub fn apply_command(args: &ApplyArgs) -> Result<Run, Error> {
         return apply_saved(args, plan).map(|run| super::with_warnings(run, warnings));
     }
     if mode.server_side {
-        return Err(Error::Input(format!(
-            "kubectl apply would use server-side apply here ({}): `applyscope apply` sends client-side apply's requests only; pass --server-side=false to send those, or plan it with `applyscope plan --server-side`",
-            mode.source
-        )));
+        let how = How::from_flags(args.field_manager.as_deref(), args.force_conflicts, &mode);
+        return super::apply_ssa::run(args, &how).map(|run| super::with_warnings(run, warnings));
     }
     let out = super::cluster::apply(args)?;
     Ok(super::with_warnings(Run::Print(out), warnings))

@@ -58,8 +58,33 @@ pub fn load_and_plan(
     overwrite: bool,
     last_applied: Option<&Value>,
 ) -> Result<Planned, Error> {
-    use super::objects::Key;
     let cluster = connect(conn)?;
+    let (pairs, loaded) = load_pairs(&cluster, locals, openapi_patch)?;
+    let plans = pairs
+        .iter()
+        .zip(&loaded)
+        .map(|(pair, l)| plan_one(pair, l, overwrite, last_applied).map(|(p, _)| p))
+        .collect();
+    Ok(Planned {
+        cluster,
+        pairs,
+        loaded,
+        plans,
+    })
+}
+
+/// Read every local object's live object from the cluster: the pairs (local, live as served,
+/// `managedFields` included) and what was read, in the locals' order.
+///
+/// # Errors
+/// Any cluster error (naming the object's file); an object given twice.
+#[cfg(feature = "cluster")]
+pub fn load_pairs(
+    cluster: &Cluster,
+    locals: Vec<Object>,
+    openapi_patch: bool,
+) -> Result<(Vec<Pair>, Vec<Loaded>), Error> {
+    use super::objects::Key;
     let values: Vec<Value> = locals.iter().map(|o| o.value.clone()).collect();
     let results = cluster.load(&values, openapi_patch);
     let mut pairs = Vec::with_capacity(locals.len());
@@ -81,17 +106,7 @@ pub fn load_and_plan(
         pairs.push(Pair { key, local, live });
         loaded.push(l);
     }
-    let plans = pairs
-        .iter()
-        .zip(&loaded)
-        .map(|(pair, l)| plan_one(pair, l, overwrite, last_applied).map(|(p, _)| p))
-        .collect();
-    Ok(Planned {
-        cluster,
-        pairs,
-        loaded,
-        plans,
-    })
+    Ok((pairs, loaded))
 }
 
 /// # Errors

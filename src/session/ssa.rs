@@ -1,21 +1,31 @@
-//! `plan --server-side` on files: the local object, the live one (with its
-//! `metadata.managedFields`) or none, planned by the pure SSA engine
-//! ([`crate::engine::ssa::kubectl::apply_server_side`]): every request kubectl would make, the
-//! object left, and per field what happened and who owns it before and after.
+//! `plan --server-side`: the local object, the live one (with its `metadata.managedFields`) or
+//! none, planned by the pure SSA engine ([`crate::engine::ssa::kubectl::apply_server_side`]):
+//! every request kubectl would make, the object left, and per field what happened and who owns
+//! it before and after. The live objects come from files, or from the cluster ([`cluster`]:
+//! read, planned, and the requests sent as kubectl sends them, [`apply`]).
+
+pub mod apply;
+pub mod cluster;
 
 use crate::engine::ssa::explain::{changes, fields, without_managed_fields};
 use crate::engine::ssa::kubectl::{Step, StepKind};
 use crate::engine::ssa::kubernetes;
 use crate::engine::ssa::managed::{self, ManagerId};
 use crate::engine::ssa::migrate::{migrate_then_apply, present};
+use crate::engine::ssa::openapi::OpenApiSchema;
 use crate::engine::ssa::path::Path;
 use crate::engine::ssa::request::{Request, RequestError};
 use crate::engine::ssa::schema::UNTYPED_DEDUCED;
 use crate::engine::ssa::typed;
+use crate::engine::ssa::{PathElement, Set, TypeRef};
 use crate::error::Error;
 use crate::value::Value;
+use std::collections::BTreeMap;
 
 pub use crate::engine::ssa::explain::{Action, Field, operation, value_at};
+
+/// What the command line says after the conflicts (kubectl's advice, shortened).
+pub const CONFLICT_REMEDY: &str = "(pass --force-conflicts to take these fields, drop them from the file, or set the values they have to share them)";
 
 /// What to plan.
 pub struct SsaInput<'a> {
@@ -32,6 +42,9 @@ pub struct SsaInput<'a> {
     pub migrate: &'a [String],
     /// Now, as the API server writes it (`2026-11-25T19:00:00Z`).
     pub time: &'a str,
+    /// The cluster's schema (its OpenAPI v3), for a kind the embedded table lacks (a custom
+    /// resource); `None` from files.
+    pub schema: Option<&'a OpenApiSchema>,
 }
 
 /// The plan of one `kubectl apply --server-side`.
@@ -55,8 +68,71 @@ pub enum SsaOutcome {
     Conflicts(String),
 }
 
-fn types(api_version: &str, kind: &str) -> Option<crate::engine::ssa::TypeRef> {
-    kubernetes::embedded().root_for_gvk(api_version, kind)
+/// The root type of a kind (`apiVersion`, `kind`), from one schema.
+type Types<'s> = Box<dyn Fn(&str, &str) -> Option<TypeRef> + 's>;
+
+/// The schema an object is merged with: the embedded table's, else the cluster's, else the
+/// deduced type (as the API server merges a type it has no schema for).
+struct Chosen<'s> {
+    schema: &'s crate::engine::ssa::Schema,
+    root: TypeRef,
+    /// The root type of another kind (for the annotation), from the same source.
+    types: Types<'s>,
+    ignored: BTreeMap<String, Set>,
+}
+
+fn choose<'s>(
+    api_version: &str,
+    kind: &str,
+    cluster: Option<&'s OpenApiSchema>,
+    warnings: &mut Vec<String>,
+) -> Result<Chosen<'s>, Error> {
+    let kube = kubernetes::embedded();
+    if let Some(root) = kube.root_for_gvk(api_version, kind) {
+        return Ok(Chosen {
+            schema: &kube.schema,
+            root,
+            types: Box::new(|a: &str, k: &str| kube.root_for_gvk(a, k)),
+            ignored: kube.reset_fields(api_version, kind),
+        });
+    }
+    if let Some(theirs) = cluster
+        && let Some(root) = theirs.root_for_gvk(api_version, kind)
+    {
+        // The main endpoint resets `status` when the kind has one (a custom resource with the
+        // status subresource), as for the built-in kinds.
+        let mut ignored = BTreeMap::new();
+        if theirs
+            .schema
+            .resolve(root)
+            .and_then(|r| r.map().and_then(|m| m.field("status").map(|_| ())))
+            .is_some()
+        {
+            ignored.insert(
+                api_version.to_owned(),
+                Set::from_paths([[PathElement::field("status")].as_slice()]),
+            );
+        }
+        return Ok(Chosen {
+            schema: &theirs.schema,
+            root,
+            types: Box::new(|a: &str, k: &str| theirs.root_for_gvk(a, k)),
+            ignored,
+        });
+    }
+    warnings.push(format!(
+        "{api_version} {kind} is not in the embedded schema: its fields are merged as the API server merges an unknown type (maps granular, lists atomic)"
+    ));
+    let root = kube
+        .schema
+        .named(UNTYPED_DEDUCED)
+        .ok_or_else(|| Error::Input("the embedded schema has no deduced type".into()))?;
+    Ok(Chosen {
+        schema: &kube.schema,
+        root,
+        types: Box::new(|a: &str, k: &str| kube.root_for_gvk(a, k)),
+        ignored: kube.reset_fields(api_version, kind),
+    })
 }
 
 /// Plan the apply.
@@ -74,26 +150,14 @@ pub fn plan_server_side(input: &SsaInput<'_>) -> Result<SsaOutcome, Error> {
     )?;
     let s = |v: &Value, k: &str| v.get(k).and_then(Value::as_str).unwrap_or("").to_owned();
     let (api_version, kind) = (s(input.local, "apiVersion"), s(input.local, "kind"));
-    let kube = kubernetes::embedded();
     let mut warnings = Vec::new();
-    let root = match kube.root_for_gvk(&api_version, &kind) {
-        Some(root) => root,
-        None => {
-            warnings.push(format!(
-                "{api_version} {kind} is not in the embedded schema: its fields are merged as the API server merges an unknown type (maps granular, lists atomic)"
-            ));
-            kube.schema
-                .named(UNTYPED_DEDUCED)
-                .ok_or_else(|| Error::Input("the embedded schema has no deduced type".into()))?
-        }
-    };
-    let ignored = kube.reset_fields(&api_version, &kind);
+    let chosen = choose(&api_version, &kind, input.schema, &mut warnings)?;
     let req = Request {
-        schema: &kube.schema,
-        root,
+        schema: chosen.schema,
+        root: chosen.root,
         api_version: &api_version,
-        types: &types,
-        ignored: Some(&ignored),
+        types: &*chosen.types,
+        ignored: Some(&chosen.ignored),
         time: input.time,
         subresource: "",
     };
@@ -136,8 +200,8 @@ pub fn plan_server_side(input: &SsaInput<'_>) -> Result<SsaOutcome, Error> {
         .map_or_else(|| live.clone(), |s| s.object.clone());
     let compare = |a: &Value, b: &Value| {
         typed::compare(
-            &kube.schema,
-            root,
+            chosen.schema,
+            chosen.root,
             &without_managed_fields(a),
             &without_managed_fields(b),
         )

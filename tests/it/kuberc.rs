@@ -159,8 +159,11 @@ fn kuberc_mode_named_in_text_and_json() {
     );
 }
 
+/// A kuberc that chooses server-side makes `apply` send kubectl's server-side requests (here
+/// printed without `--yes`: nothing sent).
+#[cfg(feature = "cluster")]
 #[test]
-fn kuberc_server_side_refused_by_apply_until_it_sends_it() {
+fn kuberc_server_side_makes_apply_send_server_side_requests() {
     let spec = json!({"home": "ssa.yaml"});
     let dir = tempfile::tempdir().unwrap();
     let home = dir.path();
@@ -175,18 +178,26 @@ fn kuberc_server_side_refused_by_apply_until_it_sends_it() {
         r#"{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"a"}}"#,
     )
     .unwrap();
+    let api = crate::fakeapi::FakeApi::start();
+    let kubeconfig = api.kubeconfig(home, "default");
     let out = Command::new(env!("CARGO_BIN_EXE_applyscope"))
         .current_dir(home)
         .env_remove("KUBERC")
         .env_remove("KUBECTL_KUBERC")
+        .env_remove("KUBECONFIG")
         .env("HOME", home)
-        .args(["apply", "-f", "cm.json"])
+        .args(["apply", "-f", "cm.json", "--kubeconfig"])
+        .arg(&kubeconfig)
         .output()
         .unwrap();
-    assert_eq!(out.status.code(), Some(2));
-    let err = String::from_utf8_lossy(&out.stderr);
-    assert!(
-        err.contains("server-side apply here (default kuberc "),
-        "{err}"
+    let (stdout, stderr) = (
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr),
     );
+    assert_eq!(out.status.code(), Some(0), "{stderr}");
+    assert!(
+        stdout.contains("ConfigMap default/a: would send (apply) PATCH /api/v1/namespaces/default/configmaps/a?fieldManager=kubectl&fieldValidation=Strict&force=false (application/apply-patch+yaml"),
+        "{stdout}"
+    );
+    assert!(api.writes().is_empty());
 }

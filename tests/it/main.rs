@@ -8,6 +8,7 @@ mod boundary;
 mod cli_conformance;
 mod cluster;
 mod cluster_keys;
+mod cluster_ssa;
 mod conformance_jsonmerge;
 mod conformance_smp;
 mod crash_safety;

@@ -1,5 +1,10 @@
-//! `applyscope plan --server-side`: what `kubectl apply --server-side` does to one object read
-//! from files, as JSON (`patchType`, `patch`, `result`, `steps`, `fields`, `warnings`) or text.
+//! `applyscope plan --server-side`: what `kubectl apply --server-side` does to the objects read
+//! from files or the cluster, as JSON (`patchType`, `patch`, `result`, `steps`, `fields`,
+//! `warnings`) or text.
+
+mod how;
+
+pub use how::How;
 
 use std::fmt::Write as _;
 
@@ -11,21 +16,17 @@ use crate::engine::ssa::kubectl::{LAST_APPLIED_MANAGER, StepKind};
 use crate::engine::ssa::managed::ManagerId;
 use crate::engine::{gojson, goyaml};
 use crate::error::Error;
-use crate::session::kuberc::{ApplyMode, ModeSource};
+use crate::session::kuberc::ApplyMode;
 use crate::session::ssa::{
     Action, Field, SsaInput, SsaOutcome, SsaPlan, now, operation, plan_server_side,
 };
 
-const PATCH_TYPE: &str = "application/apply-patch+yaml";
+use crate::cluster::ssa::{APPLY_PATCH as PATCH_TYPE, JSON_PATCH};
 
 /// `plan --server-side` with `-f LOCAL` and `--live LIVE` or `--no-live`: one object, or many
 /// (several files, directories, files of several objects) matched as `plan` matches them.
+/// Without `--live` and `--no-live`, the live objects come from the cluster.
 pub fn run(args: &PlanArgs, mode: &ApplyMode) -> Result<Run, Error> {
-    if args.live.is_empty() && !args.no_live {
-        return Err(Error::Input(
-            "plan --server-side reads files: pass --live FILE (with its metadata.managedFields), or --no-live for a create".into(),
-        ));
-    }
     if args.last_applied.is_some() {
         return Err(Error::Input(
             "plan --server-side uses the live object's last-applied annotation: no --last-applied"
@@ -36,6 +37,9 @@ pub fn run(args: &PlanArgs, mode: &ApplyMode) -> Result<Run, Error> {
     let how = How::of(args, mode);
     if args.save.is_some() {
         return crate::cli::saved::save_server_side(args, &how, &time);
+    }
+    if args.live.is_empty() && !args.no_live {
+        return run_cluster(args, &how, &time);
     }
     let Some((local, live)) = super::single(args) else {
         return run_many(args, &how, &time);
@@ -60,8 +64,14 @@ pub fn run(args: &PlanArgs, mode: &ApplyMode) -> Result<Run, Error> {
         force: how.force,
         migrate: &args.migrate_manager,
         time: &time,
+        schema: None,
     };
-    match plan_server_side(&input)? {
+    one(args, &how, plan_server_side(&input)?)
+}
+
+/// The plan of one object, printed, or its conflicts (exit 1).
+fn one(args: &PlanArgs, how: &How, outcome: SsaOutcome) -> Result<Run, Error> {
+    match outcome {
         SsaOutcome::Conflicts(message) => Ok(Run::Report {
             stdout: String::new(),
             stderr: vec![message, REMEDY.into()],
@@ -80,62 +90,7 @@ pub fn run(args: &PlanArgs, mode: &ApplyMode) -> Result<Run, Error> {
     }
 }
 
-/// The manager, `--force-conflicts` and the mode's source of one run: the flags, else the
-/// kuberc's `apply` defaults, else kubectl's defaults.
-pub struct How {
-    pub manager: String,
-    pub force: bool,
-    /// Set when a kuberc chose server-side: the outputs say so.
-    pub mode: Option<ApplyMode>,
-}
-
-impl How {
-    #[must_use]
-    pub fn of(args: &PlanArgs, mode: &ApplyMode) -> How {
-        How {
-            manager: args
-                .field_manager
-                .clone()
-                .or_else(|| mode.field_manager.clone())
-                .unwrap_or_else(|| "kubectl".to_owned()),
-            force: args
-                .force_conflicts
-                .or(mode.force_conflicts)
-                .unwrap_or(false),
-            mode: mode.from_kuberc().then(|| mode.clone()),
-        }
-    }
-
-    /// `mode: server-side apply (default kuberc PATH)` and a newline, when a kuberc chose.
-    fn header(&self) -> String {
-        self.mode
-            .as_ref()
-            .map(|m| format!("mode: {}\n", m.describe()))
-            .unwrap_or_default()
-    }
-
-    /// `mode: {serverSide, source, kuberc}` first in the output, when a kuberc chose.
-    #[must_use]
-    pub fn with_mode(&self, map: Map) -> Map {
-        let Some(mode) = &self.mode else {
-            return map;
-        };
-        let mut m = Map::new();
-        m.insert("serverSide", Value::Bool(mode.server_side));
-        m.insert("source", Value::from(mode.source.kind()));
-        if let ModeSource::Kuberc { path, .. } = &mode.source {
-            m.insert("kuberc", Value::from(path.display().to_string()));
-        }
-        m.insert("description", Value::from(mode.describe()));
-        let mut out = Map::new();
-        out.insert("mode", Value::Object(m));
-        let mut map = map;
-        out.append(&mut map);
-        out
-    }
-}
-
-const REMEDY: &str = "(pass --force-conflicts to take these fields, drop them from the file, or set the values they have to share them)";
+use crate::session::ssa::CONFLICT_REMEDY as REMEDY;
 
 fn pretty(v: Value) -> String {
     let mut s = serde_json::to_string_pretty(&v).unwrap_or_default();
@@ -151,8 +106,7 @@ fn run_many(args: &PlanArgs, how: &How, time: &str) -> Result<Run, Error> {
     let locals = objects::read_all(&args.local, args.recursive, &mut stdin_used)?;
     let lives = objects::read_all(&args.live, args.recursive, &mut stdin_used)?;
     let pairs = objects::pair(locals, lives, args.namespace.as_deref())?;
-    let (mut items, mut out, mut stderr, mut code) = (Vec::new(), String::new(), Vec::new(), 0);
-    for pair in &pairs {
+    let planned = pairs.iter().map(|pair| {
         let input = SsaInput {
             local: &pair.local.value,
             live: pair.live.as_ref().map(|o| &o.value),
@@ -162,12 +116,61 @@ fn run_many(args: &PlanArgs, how: &How, time: &str) -> Result<Run, Error> {
             force: how.force,
             migrate: &args.migrate_manager,
             time,
+            schema: None,
         };
+        (
+            &pair.key,
+            pair.local.source.as_str(),
+            plan_server_side(&input),
+        )
+    });
+    Ok(many(args, how, planned))
+}
+
+/// The live objects from the cluster: one object printed as from files, many as `run_many`.
+#[cfg(feature = "cluster")]
+fn run_cluster(args: &PlanArgs, how: &How, time: &str) -> Result<Run, Error> {
+    use crate::session::ssa::cluster::{SsaSettings, load_and_plan_server_side};
+    let locals = crate::cli::cluster::read_locals(&args.local, args.recursive)?;
+    let settings = SsaSettings {
+        manager: &how.manager,
+        force: how.force,
+        migrate: &args.migrate_manager,
+        time,
+    };
+    let conn = args.cluster.conn(args.namespace.as_deref());
+    let mut planned = load_and_plan_server_side(locals, &conn, &settings)?;
+    if let [object] = planned.objects.as_mut_slice() {
+        let outcome = std::mem::replace(&mut object.outcome, Err(Error::Input(String::new())));
+        return one(args, how, outcome?);
+    }
+    let items = planned
+        .objects
+        .into_iter()
+        .map(|o| (o.pair.key, o.pair.local.source, o.outcome));
+    Ok(many(args, how, items))
+}
+
+#[cfg(not(feature = "cluster"))]
+fn run_cluster(_: &PlanArgs, _: &How, _: &str) -> Result<Run, Error> {
+    Err(crate::session::cluster::not_built())
+}
+
+/// Many objects' plans: `-o json`: `{"objects": [...]}`, each with `object` and `source`;
+/// text: a `== object (source)` heading each.
+fn many<K: std::fmt::Display, S: AsRef<str>>(
+    args: &PlanArgs,
+    how: &How,
+    planned: impl Iterator<Item = (K, S, Result<SsaOutcome, Error>)>,
+) -> Run {
+    let (mut items, mut out, mut stderr, mut code) = (Vec::new(), String::new(), Vec::new(), 0);
+    for (key, source, outcome) in planned {
+        let source = source.as_ref();
         let mut item = Map::new();
-        item.insert("object", Value::from(pair.key.to_string()));
-        item.insert("source", Value::from(pair.local.source.as_str()));
-        let _ = writeln!(out, "== {} ({})", pair.key, pair.local.source);
-        match plan_server_side(&input) {
+        item.insert("object", Value::from(key.to_string()));
+        item.insert("source", Value::from(source));
+        let _ = writeln!(out, "== {key} ({source})");
+        match outcome {
             Ok(SsaOutcome::Planned(plan)) => {
                 item.extend(plan_value(&plan, &how.manager));
                 out.push_str(&text(&plan, args.show_secrets));
@@ -175,13 +178,13 @@ fn run_many(args: &PlanArgs, how: &How, time: &str) -> Result<Run, Error> {
             Ok(SsaOutcome::Conflicts(message)) => {
                 item.insert("conflicts", Value::from(message.as_str()));
                 let _ = writeln!(out, "conflicts: {message}");
-                stderr.push(format!("{}: {message}", pair.key));
+                stderr.push(format!("{key}: {message}"));
                 code = code.max(1);
             }
             Err(e) => {
                 item.insert("error", Value::from(e.to_string()));
                 let _ = writeln!(out, "error: {e}");
-                stderr.push(format!("{}: {e}", pair.key));
+                stderr.push(format!("{key}: {e}"));
                 code = code.max(2);
             }
         }
@@ -203,11 +206,11 @@ fn run_many(args: &PlanArgs, how: &How, time: &str) -> Result<Run, Error> {
             pretty(Value::Object(how.with_mode(m)))
         }
     };
-    Ok(Run::Report {
+    Run::Report {
         stdout,
         stderr,
         code,
-    })
+    }
 }
 
 fn owner_value(id: &ManagerId) -> Value {
@@ -245,25 +248,14 @@ fn field_value(f: &Field) -> Value {
 
 /// The request's name, its manager and what it sends.
 fn step_head(kind: &StepKind, manager: &str) -> (&'static str, String, &'static str) {
-    match kind {
-        StepKind::Apply => ("apply", manager.to_owned(), PATCH_TYPE),
-        StepKind::SaveLastApplied => (
-            "save-last-applied",
-            LAST_APPLIED_MANAGER.to_owned(),
-            PATCH_TYPE,
-        ),
-        StepKind::UpgradeManagedFields { .. } => (
-            "upgrade-managed-fields",
-            manager.to_owned(),
-            "application/json-patch+json",
-        ),
-        StepKind::ApplyAgain => ("apply-again", manager.to_owned(), PATCH_TYPE),
-        StepKind::MigrateManagers { .. } => (
-            "migrate-managers",
-            manager.to_owned(),
-            "application/json-patch+json",
-        ),
-    }
+    let (by, patch_type) = match kind {
+        StepKind::Apply | StepKind::ApplyAgain => (manager, PATCH_TYPE),
+        StepKind::SaveLastApplied => (LAST_APPLIED_MANAGER, PATCH_TYPE),
+        StepKind::UpgradeManagedFields { .. } | StepKind::MigrateManagers { .. } => {
+            (manager, JSON_PATCH)
+        }
+    };
+    (kind.name(), by.to_owned(), patch_type)
 }
 
 fn plan_value(plan: &SsaPlan, manager: &str) -> Map {
@@ -420,6 +412,7 @@ mod tests {
             force: false,
             migrate: &[],
             time: "2026-11-25T10:00:00Z",
+            schema: None,
         };
         match plan_server_side(&input).unwrap() {
             SsaOutcome::Planned(p) => *p,

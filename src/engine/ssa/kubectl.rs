@@ -40,6 +40,21 @@ pub enum StepKind {
     },
 }
 
+impl StepKind {
+    /// The request's name in plans and logs: `apply`, `save-last-applied`,
+    /// `upgrade-managed-fields`, `apply-again`.
+    #[must_use]
+    pub fn name(&self) -> &'static str {
+        match self {
+            StepKind::Apply => "apply",
+            StepKind::SaveLastApplied => "save-last-applied",
+            StepKind::UpgradeManagedFields { .. } => "upgrade-managed-fields",
+            StepKind::ApplyAgain => "apply-again",
+            StepKind::MigrateManagers { .. } => "migrate-managers",
+        }
+    }
+}
+
 /// One request and the object it leaves.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Step {
@@ -58,7 +73,9 @@ fn annotation_path() -> Set {
     .as_slice()])
 }
 
-fn managed_fields(obj: &Value) -> Vec<Value> {
+/// `metadata.managedFields` as a list (empty when absent).
+#[must_use]
+pub fn managed_fields(obj: &Value) -> Vec<Value> {
     obj.get("metadata")
         .and_then(|m| m.get("managedFields"))
         .and_then(Value::as_array)
@@ -66,7 +83,77 @@ fn managed_fields(obj: &Value) -> Vec<Value> {
         .unwrap_or_default()
 }
 
-/// The requests `kubectl apply --server-side` makes for one object and what each leaves.
+/// What kubectl sends next, decided from the object the previous request left (its answer),
+/// as `apply.go` decides it: [`next_step`].
+#[derive(Clone, Debug, PartialEq)]
+pub enum Next {
+    /// The `kubectl-last-applied` apply of this body.
+    SaveLastApplied(Value),
+    /// The csaupgrade: the client-side managers merged, and the object with the new
+    /// `metadata.managedFields` (sent as a JSON patch of them).
+    UpgradeManagedFields { from: Vec<String>, upgraded: Value },
+    /// The file again, by the same manager.
+    ApplyAgain,
+}
+
+/// After a request of kind `done` answered `object`, the request kubectl makes next, or
+/// `None` when it is finished (kubectl `saveLastApplyAnnotationIfNecessary`, then
+/// `migrateToSSAIfNecessary`, then the re-apply when a migration happened).
+///
+/// # Errors
+/// `metadata.managedFields` of the answer cannot be read.
+pub fn next_step(
+    done: &StepKind,
+    object: &Value,
+    manager: &str,
+) -> Result<Option<Next>, RequestError> {
+    let path = annotation_path();
+    match done {
+        StepKind::Apply => {
+            let annotation = object
+                .get("metadata")
+                .and_then(|m| m.get("annotations"))
+                .and_then(|a| a.get(ANNOTATION))
+                .and_then(Value::as_str);
+            if let Some(annotation) = annotation
+                && manager == "kubectl"
+                && csaupgrade::find_fields_owners(&managed_fields(object), "Apply", &path)
+                    .is_empty()
+            {
+                return Ok(Some(Next::SaveLastApplied(last_applied_body(
+                    object, annotation,
+                ))));
+            }
+            migration(object, manager, &path)
+        }
+        StepKind::SaveLastApplied => migration(object, manager, &path),
+        StepKind::UpgradeManagedFields { .. } => Ok(Some(Next::ApplyAgain)),
+        // Not kubectl's: what follows a migration is planned by `super::migrate`.
+        StepKind::ApplyAgain | StepKind::MigrateManagers { .. } => Ok(None),
+    }
+}
+
+/// `migrateToSSAIfNecessary`: the Update entries that own the annotation merged into the
+/// applier's, if that changes the entries.
+fn migration(object: &Value, manager: &str, path: &Set) -> Result<Option<Next>, RequestError> {
+    let mut from: Vec<String> =
+        csaupgrade::find_fields_owners(&managed_fields(object), "Update", path)
+            .into_iter()
+            .filter_map(|e| e.get("manager").and_then(Value::as_str).map(str::to_owned))
+            .collect();
+    from.sort();
+    from.dedup();
+    let mut upgraded = object.clone();
+    let names: Vec<&str> = from.iter().map(String::as_str).collect();
+    csaupgrade::upgrade_managed_fields(&mut upgraded, &names, manager, "")?;
+    if managed_fields(&upgraded) == managed_fields(object) {
+        return Ok(None);
+    }
+    Ok(Some(Next::UpgradeManagedFields { from, upgraded }))
+}
+
+/// The requests `kubectl apply --server-side` makes for one object and what each leaves, each
+/// answer computed by [`Request`] as the API server computes it.
 ///
 /// # Errors
 /// The first request that fails (conflicts without `force`, bad managedFields, a config the
@@ -78,64 +165,41 @@ pub fn apply_server_side(
     manager: &str,
     force: bool,
 ) -> Result<Vec<Step>, RequestError> {
-    let mut steps = Vec::new();
-    let mut object = req.apply(live, file, manager, force)?;
-    steps.push(Step {
+    let mut steps = vec![Step {
         kind: StepKind::Apply,
         body: file.clone(),
-        object: object.clone(),
-    });
-    let annotation = object
-        .get("metadata")
-        .and_then(|m| m.get("annotations"))
-        .and_then(|a| a.get(ANNOTATION))
-        .and_then(Value::as_str)
-        .map(str::to_owned);
-    let Some(annotation) = annotation else {
-        return Ok(steps);
-    };
-    let path = annotation_path();
-    if manager == "kubectl"
-        && csaupgrade::find_fields_owners(&managed_fields(&object), "Apply", &path).is_empty()
-    {
-        let body = last_applied_body(&object, &annotation);
-        object = req.apply(&object, &body, LAST_APPLIED_MANAGER, force)?;
-        steps.push(Step {
-            kind: StepKind::SaveLastApplied,
-            body,
-            object: object.clone(),
-        });
+        object: req.apply(live, file, manager, force)?,
+    }];
+    while let Some(last) = steps.last() {
+        let Some(next) = next_step(&last.kind, &last.object, manager)? else {
+            break;
+        };
+        let step = match next {
+            // `helper.Patch` with no options: never forced.
+            Next::SaveLastApplied(body) => Step {
+                kind: StepKind::SaveLastApplied,
+                object: req.apply(&last.object, &body, LAST_APPLIED_MANAGER, false)?,
+                body,
+            },
+            Next::UpgradeManagedFields { from, upgraded } => Step {
+                kind: StepKind::UpgradeManagedFields { from },
+                body: Value::Array(managed_fields(&upgraded)),
+                object: upgraded,
+            },
+            Next::ApplyAgain => Step {
+                kind: StepKind::ApplyAgain,
+                object: req.apply(&last.object, file, manager, force)?,
+                body: file.clone(),
+            },
+        };
+        steps.push(step);
     }
-    let entries = managed_fields(&object);
-    let mut from: Vec<String> = csaupgrade::find_fields_owners(&entries, "Update", &path)
-        .into_iter()
-        .filter_map(|e| e.get("manager").and_then(Value::as_str).map(str::to_owned))
-        .collect();
-    from.sort();
-    from.dedup();
-    let mut upgraded = object.clone();
-    let names: Vec<&str> = from.iter().map(String::as_str).collect();
-    csaupgrade::upgrade_managed_fields(&mut upgraded, &names, manager, "")?;
-    if upgraded == object {
-        return Ok(steps);
-    }
-    object = upgraded;
-    steps.push(Step {
-        kind: StepKind::UpgradeManagedFields { from },
-        body: Value::Array(managed_fields(&object)),
-        object: object.clone(),
-    });
-    object = req.apply(&object, file, manager, force)?;
-    steps.push(Step {
-        kind: StepKind::ApplyAgain,
-        body: file.clone(),
-        object,
-    });
     Ok(steps)
 }
 
 /// `{apiVersion, kind, metadata: {name, namespace, annotations: {last-applied}}}`.
-fn last_applied_body(object: &Value, annotation: &str) -> Value {
+#[must_use]
+pub fn last_applied_body(object: &Value, annotation: &str) -> Value {
     let mut meta = Map::new();
     for k in ["name", "namespace"] {
         if let Some(v) = object.get("metadata").and_then(|m| m.get(k)) {
