@@ -125,6 +125,8 @@ pub struct ApplyArgs {
     pub server_dry_run: bool,
     #[command(flatten)]
     pub cluster: ClusterArgs,
+    #[command(flatten)]
+    pub progress: super::progress::ProgressArgs,
 }
 
 #[cfg(feature = "cluster")]
@@ -157,6 +159,7 @@ mod imp {
     use crate::engine::jsonmerge;
     use crate::error::Error;
     pub use crate::session::cluster::Planned;
+    use crate::session::progress::Progress;
 
     /// Connect with the flags.
     ///
@@ -176,13 +179,15 @@ mod imp {
         namespace: Option<&str>,
         overwrite: bool,
         last_applied: Option<&Value>,
+        progress: &Progress,
     ) -> Result<Planned, Error> {
-        crate::session::cluster::load_and_plan(
+        crate::session::cluster::load_and_plan_reporting(
             locals,
             &args.conn(namespace),
             args.openapi_patch,
             overwrite,
             last_applied,
+            progress,
         )
     }
 
@@ -217,12 +222,14 @@ mod imp {
     /// Bad input and cluster errors (exit 2); a plan kubectl would refuse (exit 1).
     pub fn apply(args: &ApplyArgs) -> Result<String, Error> {
         let locals = read_locals(&args.local, args.recursive)?;
+        let shown = args.progress.show();
         let planned = load_and_plan(
             locals,
             &args.cluster,
             args.namespace.as_deref(),
             args.overwrite,
             None,
+            shown.progress(),
         )?;
         let validation = args.cluster.validate;
         let mut requests = Vec::new();

@@ -10,6 +10,7 @@ use crate::value::Value;
 use super::Error;
 use super::objects::{Object, Pair};
 use super::plan::{DocNames, Docs, compute_chosen};
+use super::progress::{Event, Progress, RowHead};
 use super::source::Source;
 
 #[cfg(feature = "cluster")]
@@ -58,34 +59,95 @@ pub fn load_and_plan(
     overwrite: bool,
     last_applied: Option<&Value>,
 ) -> Result<Planned, Error> {
+    let progress = Progress::none();
+    load_and_plan_reporting(
+        locals,
+        conn,
+        openapi_patch,
+        overwrite,
+        last_applied,
+        &progress,
+    )
+}
+
+/// Connect with the settings, the requests reported to `progress`.
+///
+/// # Errors
+/// The configuration cannot be read.
+#[cfg(feature = "cluster")]
+pub fn connect_reporting(conn: &Conn, progress: &Progress) -> Result<Cluster, Error> {
+    let mut cluster = connect(conn)?;
+    cluster.watch(progress.watcher());
+    Ok(cluster)
+}
+
+/// [`load_and_plan`], reporting each request, the count of objects read, and each object's
+/// row as it is planned (objects are planned as they arrive, in order).
+///
+/// # Errors
+/// As [`load_and_plan`]: the first object's error, in the files' order.
+#[cfg(feature = "cluster")]
+pub fn load_and_plan_reporting(
+    locals: Vec<Object>,
+    conn: &Conn,
+    openapi_patch: bool,
+    overwrite: bool,
+    last_applied: Option<&Value>,
+    progress: &Progress,
+) -> Result<Planned, Error> {
     use super::objects::Key;
-    let cluster = connect(conn)?;
+    let cluster = connect_reporting(conn, progress)?;
     let values: Vec<Value> = locals.iter().map(|o| o.value.clone()).collect();
-    let results = cluster.load(&values, openapi_patch);
-    let mut pairs = Vec::with_capacity(locals.len());
-    let mut loaded = Vec::with_capacity(locals.len());
-    for (local, result) in locals.into_iter().zip(results) {
-        let l = result.map_err(|e| Error::from(e).context(local.source.clone()))?;
+    let total = locals.len();
+    let mut locals = locals.into_iter();
+    let mut pairs: Vec<Pair> = Vec::with_capacity(total);
+    let mut loaded = Vec::with_capacity(total);
+    let mut plans = Vec::with_capacity(total);
+    let mut failed: Option<Error> = None;
+    progress.report(Event::Count { done: 0, total });
+    cluster.load_each(&values, openapi_patch, |i, result| {
+        progress.report(Event::Count { done: i + 1, total });
+        let Some(local) = locals.next() else { return };
+        if failed.is_some() {
+            return;
+        }
+        let l = match result {
+            Ok(l) => l,
+            Err(e) => {
+                failed = Some(Error::from(e).context(local.source.clone()));
+                return;
+            }
+        };
         let mut key = Key::of(&local.value);
         key.namespace = l.target.namespace.clone().unwrap_or_default();
         if let Some(first) = pairs.iter().find(|p: &&Pair| p.key == key) {
-            return Err(Error::Input(format!(
+            failed = Some(Error::Input(format!(
                 "{}: {key} is also in {}",
                 local.source, first.local.source
             )));
+            return;
         }
         let live = l.live.as_ref().map(|v| Object {
             value: v.clone(),
             source: format!("{}{}", cluster.server, l.target.path()),
         });
-        pairs.push(Pair { key, local, live });
+        let pair = Pair { key, local, live };
+        let plan = plan_one(&pair, &l, overwrite, last_applied).map(|(p, _)| p);
+        if progress.wants_rows() {
+            progress.report(Event::Row(Box::new(RowHead {
+                key: pair.key.clone(),
+                source: pair.local.source.clone(),
+                live_source: pair.live.as_ref().map(|l| l.source.clone()),
+                summary: super::risk::Summary::of_result(&plan),
+            })));
+        }
+        pairs.push(pair);
         loaded.push(l);
+        plans.push(plan);
+    });
+    if let Some(e) = failed {
+        return Err(e);
     }
-    let plans = pairs
-        .iter()
-        .zip(&loaded)
-        .map(|(pair, l)| plan_one(pair, l, overwrite, last_applied).map(|(p, _)| p))
-        .collect();
     Ok(Planned {
         cluster,
         pairs,
@@ -103,6 +165,20 @@ pub fn load_and_plan(
     _: bool,
     _: bool,
     _: Option<&Value>,
+) -> Result<Planned, Error> {
+    Err(not_built())
+}
+
+/// # Errors
+/// Always: this build has no cluster access.
+#[cfg(not(feature = "cluster"))]
+pub fn load_and_plan_reporting(
+    _: Vec<Object>,
+    _: &Conn,
+    _: bool,
+    _: bool,
+    _: Option<&Value>,
+    _: &Progress,
 ) -> Result<Planned, Error> {
     Err(not_built())
 }
@@ -166,8 +242,33 @@ pub fn open_one(
     openapi_patch: bool,
     local_name: &str,
 ) -> Result<(Source, Plan, Opened), Error> {
+    let progress = Progress::none();
+    open_one_reporting(
+        conn,
+        local,
+        last_applied,
+        openapi_patch,
+        local_name,
+        &progress,
+    )
+}
+
+/// [`open_one`], its requests reported to `progress`.
+///
+/// # Errors
+/// As [`open_one`].
+#[cfg(feature = "cluster")]
+pub fn open_one_reporting(
+    conn: &Conn,
+    local: Value,
+    last_applied: Option<Value>,
+    openapi_patch: bool,
+    local_name: &str,
+    progress: &Progress,
+) -> Result<(Source, Plan, Opened), Error> {
     let failed = |e: ClusterError| Error::from(e).context(local_name);
-    let cluster = Cluster::connect(conn).map_err(failed)?;
+    let mut cluster = Cluster::connect(conn).map_err(failed)?;
+    cluster.watch(progress.watcher());
     let loaded = cluster
         .load(std::slice::from_ref(&local), openapi_patch)
         .into_iter()
@@ -222,6 +323,20 @@ pub fn open_one(
     _: Option<Value>,
     _: bool,
     _: &str,
+) -> Result<(Source, Plan, Opened), Error> {
+    Err(not_built())
+}
+
+/// # Errors
+/// Always: this build has no cluster access.
+#[cfg(not(feature = "cluster"))]
+pub fn open_one_reporting(
+    _: &Conn,
+    _: Value,
+    _: Option<Value>,
+    _: bool,
+    _: &str,
+    _: &Progress,
 ) -> Result<(Source, Plan, Opened), Error> {
     Err(not_built())
 }

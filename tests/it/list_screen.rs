@@ -59,7 +59,7 @@ impl ListHarness {
     pub fn list(&self) -> &List {
         match &self.app {
             App::Many(l) => l,
-            App::One(_) => panic!("not a list"),
+            App::One(_) | App::Loading(_) => panic!("not a list"),
         }
     }
 
