@@ -21,6 +21,7 @@ mod install;
 mod last_applied;
 mod lint;
 mod list_screen;
+mod loading;
 mod many;
 mod markdown;
 mod oracle_cases;
