@@ -135,8 +135,8 @@ impl List {
         list
     }
 
-    /// A row planned while the list loads, put where the risk order puts it; the cursor stays
-    /// on its row.
+    /// A row planned while the list loads, put where the risk order puts it. A cursor moved
+    /// down stays on its row; one on the first row stays there (on the riskiest so far).
     pub fn add_pending(&mut self, head: crate::session::progress::RowHead) {
         let row = Row {
             key: head.key,
@@ -151,7 +151,7 @@ impl List {
             riskier_first((&r.summary, &r.key), (&row.summary, &row.key)).is_lt()
         });
         self.rows.insert(at, row);
-        if at <= self.cursor && self.rows.len() > 1 {
+        if at <= self.cursor && self.cursor > 0 {
             self.cursor += 1;
         }
         self.scroll();

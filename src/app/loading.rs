@@ -190,10 +190,16 @@ pub(super) fn route(app: &mut App, message: Message) -> Result<Vec<Command>, Mes
                 ),
                 App::One(_) => return Ok(Vec::new()),
             };
+            // Bad input ends the run at once, as on the command line (the runtime prints it);
+            // the cluster's failures wait for `r`.
+            let transient = e.is_transient();
             let mut loading = Loading::new(title, waiting);
             loading.size = size;
             loading.failed = Some(e);
             *app = App::Loading(Box::new(loading));
+            if !transient {
+                return Ok(vec![Command::Quit]);
+            }
         }
         Message::Tick(now) => match app {
             App::Loading(l) => l.waiting.tick(now),
@@ -341,6 +347,88 @@ mod tests {
         assert!(l.failed.is_none());
         assert_eq!(update(&mut l, Message::Quit), vec![Command::Quit]);
         assert_eq!(update(&mut l, Message::Back), vec![Command::Quit]);
+    }
+
+    #[test]
+    fn bad_input_quits_and_a_cluster_failure_waits_for_retry() {
+        let loading = || App::Loading(Box::new(Loading::new("x".into(), Waiting::default())));
+        let mut app = loading();
+        let bad = Error::Input("x.yaml:2:1: bad".into());
+        assert_eq!(app.update(Message::OpenFailed(bad)), vec![Command::Quit]);
+        let mut app = loading();
+        let down = Error::from(crate::cluster::ClusterError::Status {
+            code: 500,
+            message: "etcd is down".into(),
+        })
+        .context("x.yaml");
+        assert!(app.update(Message::OpenFailed(down)).is_empty());
+        assert!(!app.is_loading());
+        assert_eq!(app.update(Message::Retry), vec![Command::Open]);
+        assert!(app.is_loading());
+    }
+
+    #[test]
+    fn the_list_opens_on_listing_and_fills_in_under_the_cursor() {
+        use crate::session::objects::Key;
+        use crate::session::progress::RowHead;
+        use crate::session::risk::Summary;
+        let t0 = Instant::now();
+        let mut app = App::Loading(Box::new(Loading::new("d/".into(), Waiting::since(t0))));
+        let report = |event| Message::Report {
+            event: Box::new(event),
+            at: t0,
+        };
+        app.update(report(Event::Listing {
+            title: "d/ → live/".into(),
+            total: 3,
+        }));
+        let row = |name: &str| {
+            let key = Key {
+                group: String::new(),
+                kind: "ConfigMap".into(),
+                namespace: "team".into(),
+                name: name.into(),
+            };
+            report(Event::Row(Box::new(RowHead {
+                key,
+                source: format!("{name}.yaml"),
+                live_source: None,
+                summary: Summary::failed("no"),
+            })))
+        };
+        let names = |app: &App| match app {
+            App::Many(l) => (
+                l.rows
+                    .iter()
+                    .map(|r| r.key.name.clone())
+                    .collect::<Vec<_>>(),
+                l.selected_key().map(|k| k.name.clone()),
+            ),
+            _ => panic!("no list"),
+        };
+        app.update(row("b"));
+        app.update(row("c"));
+        assert_eq!(
+            names(&app),
+            (vec!["b".into(), "c".into()], Some("b".into()))
+        );
+        // The first row stays selected: the riskiest so far.
+        app.update(row("a"));
+        assert_eq!(
+            names(&app),
+            (vec!["a".into(), "b".into(), "c".into()], Some("a".into()))
+        );
+        // A cursor moved down stays on its row as rows arrive before it.
+        app.update(Message::Down);
+        app.update(row("0"));
+        assert_eq!(
+            names(&app),
+            (
+                vec!["0".into(), "a".into(), "b".into(), "c".into()],
+                Some("b".into())
+            )
+        );
+        assert!(app.is_loading());
     }
 
     #[test]
