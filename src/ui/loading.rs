@@ -48,7 +48,17 @@ pub fn render(loading: &Loading, theme: &Theme, area: Rect, buf: &mut Buffer) {
     let spans = match &loading.failed {
         Some(_) => {
             let mut spans = vec![Span::styled(" failed ", theme.error)];
-            spans.extend(hints(ModeKind::Loading, theme));
+            for message in [Message::Retry, Message::Quit] {
+                if let Some(key) = keymap::key_for(ModeKind::Loading, &message) {
+                    let what = if message == Message::Retry {
+                        "retry"
+                    } else {
+                        "quit"
+                    };
+                    spans.push(Span::styled(format!(" {key}"), theme.hint_key));
+                    spans.push(Span::raw(format!(" {what}")));
+                }
+            }
             spans
         }
         None => status_spans(&loading.waiting, ModeKind::Loading, theme),
@@ -104,9 +114,14 @@ pub fn status_spans(waiting: &Waiting, mode: ModeKind, theme: &Theme) -> Vec<Spa
     spans
 }
 
+/// The key hints of `mode` (retrying only once there is a failure).
 fn hints(mode: ModeKind, theme: &Theme) -> Vec<Span<'static>> {
     let mut spans = Vec::new();
+    let retry = keymap::key_for(ModeKind::Loading, &Message::Retry);
     for (key, hint) in keymap::hints(mode) {
+        if mode == ModeKind::Loading && Some(&key) == retry.as_ref() && hint == "retry" {
+            continue;
+        }
         spans.push(Span::styled(format!(" {key}"), theme.hint_key));
         spans.push(Span::raw(format!(" {hint}")));
     }
