@@ -38,6 +38,7 @@ pub fn waiting_for(request: &Request, server: &str) -> String {
 }
 
 /// The discovery request of a group-version.
+#[cfg(feature = "cluster")]
 #[must_use]
 pub fn discovery(api_version: &str) -> String {
     format!("discovery {api_version}")
@@ -106,6 +107,7 @@ mod tests {
             "OpenAPI v3 v1"
         );
         assert_eq!(waiting_for(&openapi("/openapi/v2"), "s"), "OpenAPI v2");
+        #[cfg(feature = "cluster")]
         assert_eq!(discovery("apps/v1"), "discovery apps/v1");
     }
 }

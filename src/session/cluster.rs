@@ -10,7 +10,7 @@ use crate::value::Value;
 use super::Error;
 use super::objects::{Object, Pair};
 use super::plan::{DocNames, Docs, compute_chosen};
-use super::progress::{Event, Progress, RowHead};
+use super::progress::Progress;
 use super::source::Source;
 
 #[cfg(feature = "cluster")]
@@ -96,6 +96,7 @@ pub fn load_and_plan_reporting(
     progress: &Progress,
 ) -> Result<Planned, Error> {
     use super::objects::Key;
+    use super::progress::{Event, RowHead};
     let cluster = connect_reporting(conn, progress)?;
     let values: Vec<Value> = locals.iter().map(|o| o.value.clone()).collect();
     let total = locals.len();
