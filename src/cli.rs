@@ -211,6 +211,7 @@ impl OpenArgs {
             },
             conn: self.cluster.conn(self.namespace.as_deref()),
             openapi_patch: self.cluster.openapi_patch,
+            fail_alone: false,
         })
     }
 }

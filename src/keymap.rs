@@ -182,6 +182,13 @@ pub static BINDINGS: &[Binding] = &[
         "open the object's panes (Esc returns)",
         "open",
     ),
+    b(
+        List,
+        "r",
+        Message::Retry,
+        "after a failure: read all again",
+        "",
+    ),
     b(List, "?", Message::OpenHelp, "help", "help"),
     b(List, "q", Message::Quit, "quit", "quit"),
     b(List, "<C-c>", Message::Quit, "quit", ""),

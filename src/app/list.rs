@@ -135,8 +135,9 @@ impl List {
         list
     }
 
-    /// A row planned while the list loads, put where the risk order puts it. A cursor moved
-    /// down stays on its row; one on the first row stays there (on the riskiest so far).
+    /// A row planned while the list loads, put where the risk order puts it (in place of the
+    /// object's row when it is read again). A cursor moved down stays on its row; one on the
+    /// first row stays there (on the riskiest so far).
     pub fn add_pending(&mut self, head: crate::session::progress::RowHead) {
         let row = Row {
             key: head.key,
@@ -147,13 +148,24 @@ impl List {
             object: Object::Pending,
             server: None,
         };
+        let mut on_it = false;
+        if let Some(i) = self.rows.iter().position(|r| r.key == row.key) {
+            self.rows.remove(i);
+            on_it = i == self.cursor && i > 0;
+            if i < self.cursor {
+                self.cursor -= 1;
+            }
+        }
         let at = self.rows.partition_point(|r| {
             riskier_first((&r.summary, &r.key), (&row.summary, &row.key)).is_lt()
         });
         self.rows.insert(at, row);
-        if at <= self.cursor && self.cursor > 0 {
+        if on_it {
+            self.cursor = at;
+        } else if at <= self.cursor && self.cursor > 0 {
             self.cursor += 1;
         }
+        self.cursor = self.cursor.min(self.rows.len().saturating_sub(1));
         self.scroll();
     }
 
@@ -391,10 +403,36 @@ fn browse(list: &mut List, message: Message) -> Vec<Command> {
         Message::Select { field, .. } if field < list.rows.len() => list.move_to(field),
         Message::Accept => return list.open_row(),
         Message::OpenHelp => list.mode = ListMode::Help(0),
+        Message::Retry => return retry(list),
         Message::Quit => return vec![Command::Quit],
         _ => {}
     }
     Vec::new()
+}
+
+/// `r`: after a failure, read and plan every object again; the rows stay, each replaced as
+/// its object is planned again. Refused while an object has edits not committed.
+fn retry(list: &mut List) -> Vec<Command> {
+    if list.loading.is_some() {
+        return Vec::new();
+    }
+    if !list.rows.iter().any(|r| r.summary.error.is_some()) {
+        list.notice = Some("nothing failed: r reads the objects again after a failure".into());
+        return Vec::new();
+    }
+    let edited = list.rows.iter().find(|r| match &r.object {
+        Object::Opened(m) => m.edits_pending(),
+        _ => false,
+    });
+    if let Some(row) = edited {
+        list.notice = Some(format!(
+            "{}: edits not committed; commit or undo them before reading every object again",
+            row.key
+        ));
+        return Vec::new();
+    }
+    list.loading = Some(Waiting::default());
+    vec![Command::Open]
 }
 
 /// What the TUI runs: one object (the panes), or the object list.

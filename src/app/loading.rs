@@ -432,6 +432,49 @@ mod tests {
     }
 
     #[test]
+    fn r_in_the_list_reads_again_only_after_a_failure_and_rows_are_replaced() {
+        use crate::session::objects::Key;
+        use crate::session::progress::RowHead;
+        use crate::session::risk::Summary;
+        let key = |name: &str| Key {
+            group: String::new(),
+            kind: "ConfigMap".into(),
+            namespace: "team".into(),
+            name: name.into(),
+        };
+        let head = |name: &str, summary: Summary| RowHead {
+            key: key(name),
+            source: format!("{name}.yaml"),
+            live_source: None,
+            summary,
+        };
+        let mut list = List::loading("d/".into(), Waiting::default());
+        list.add_pending(head("a", Summary::failed("etcd is down")));
+        list.add_pending(head("b", Summary::failed("also")));
+        list.loading = None;
+        let mut app = App::Many(Box::new(list));
+        assert_eq!(app.update(Message::Retry), vec![Command::Open]);
+        assert!(app.is_loading());
+        // Loading again: r does nothing more.
+        assert!(app.update(Message::Retry).is_empty());
+        let App::Many(list) = &mut app else {
+            panic!("no list")
+        };
+        // Read again, a is fine now: its row is replaced, not added.
+        let mut ok = Summary::failed("x");
+        ok.error = None;
+        ok.op = crate::session::risk::Op::Unchanged;
+        list.add_pending(head("a", ok));
+        let names: Vec<&str> = list.rows.iter().map(|r| r.key.name.as_str()).collect();
+        assert_eq!(names, ["b", "a"]);
+        list.loading = None;
+        // Nothing failed: nothing to read again.
+        list.rows.retain(|r| r.key.name == "a");
+        assert!(app.update(Message::Retry).is_empty());
+        assert!(!app.is_loading());
+    }
+
+    #[test]
     fn a_parcel_is_taken_once_and_equal_to_its_clones_only() {
         let p = Parcel::new(5);
         let q = p.clone();

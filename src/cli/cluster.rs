@@ -181,11 +181,15 @@ mod imp {
         last_applied: Option<&Value>,
         progress: &Progress,
     ) -> Result<Planned, Error> {
+        let read = crate::session::cluster::Read {
+            openapi_patch: args.openapi_patch,
+            overwrite,
+            fail_alone: false,
+        };
         crate::session::cluster::load_and_plan_reporting(
             locals,
             &args.conn(namespace),
-            args.openapi_patch,
-            overwrite,
+            read,
             last_applied,
             progress,
         )

@@ -34,6 +34,7 @@ pub struct Planned {
     #[cfg(feature = "cluster")]
     pub cluster: Cluster,
     pub pairs: Vec<Pair>,
+    /// What was read of each pair (of each pair read, with `fail_alone`).
     pub loaded: Vec<Loaded>,
     pub plans: Vec<Result<Plan, Error>>,
 }
@@ -60,14 +61,24 @@ pub fn load_and_plan(
     last_applied: Option<&Value>,
 ) -> Result<Planned, Error> {
     let progress = Progress::none();
-    load_and_plan_reporting(
-        locals,
-        conn,
+    let read = Read {
         openapi_patch,
         overwrite,
-        last_applied,
-        &progress,
-    )
+        fail_alone: false,
+    };
+    load_and_plan_reporting(locals, conn, read, last_applied, &progress)
+}
+
+/// How objects are read and planned.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Read {
+    /// Use the server's OpenAPI documents for the patch metadata (`--openapi-patch`).
+    pub openapi_patch: bool,
+    /// `--overwrite`.
+    pub overwrite: bool,
+    /// An object that cannot be read (or is given twice) is that object's failed plan, not
+    /// the run's error (the TUI's list: the other objects stay usable).
+    pub fail_alone: bool,
 }
 
 /// Connect with the settings, the requests reported to `progress`.
@@ -85,18 +96,23 @@ pub fn connect_reporting(conn: &Conn, progress: &Progress) -> Result<Cluster, Er
 /// row as it is planned (objects are planned as they arrive, in order).
 ///
 /// # Errors
-/// As [`load_and_plan`]: the first object's error, in the files' order.
+/// As [`load_and_plan`]: the first object's error, in the files' order (unless
+/// `read.fail_alone`).
 #[cfg(feature = "cluster")]
 pub fn load_and_plan_reporting(
     locals: Vec<Object>,
     conn: &Conn,
-    openapi_patch: bool,
-    overwrite: bool,
+    read: Read,
     last_applied: Option<&Value>,
     progress: &Progress,
 ) -> Result<Planned, Error> {
+    let Read {
+        openapi_patch,
+        overwrite,
+        fail_alone,
+    } = read;
     use super::objects::Key;
-    use super::progress::{Event, RowHead};
+    use super::progress::Event;
     let cluster = connect_reporting(conn, progress)?;
     let values: Vec<Value> = locals.iter().map(|o| o.value.clone()).collect();
     let total = locals.len();
@@ -112,36 +128,44 @@ pub fn load_and_plan_reporting(
         if failed.is_some() {
             return;
         }
-        let l = match result {
-            Ok(l) => l,
-            Err(e) => {
-                failed = Some(Error::from(e).context(local.source.clone()));
+        let mut key = Key::of(&local.value);
+        let problem = match &result {
+            Ok(l) => {
+                key.namespace = l.target.namespace.clone().unwrap_or_default();
+                pairs.iter().find(|p: &&Pair| p.key == key).map(|first| {
+                    Error::Input(format!(
+                        "{}: {key} is also in {}",
+                        local.source, first.local.source
+                    ))
+                })
+            }
+            Err(e) => Some(Error::from(e.clone()).context(local.source.clone())),
+        };
+        let l = match (result, problem) {
+            (Ok(l), None) => l,
+            (_, Some(e)) if fail_alone => {
+                let plan = Err(e);
+                report_row(progress, &key, &local, None, &plan);
+                pairs.push(Pair {
+                    key,
+                    local,
+                    live: None,
+                });
+                plans.push(plan);
+                return;
+            }
+            (_, e) => {
+                failed = e;
                 return;
             }
         };
-        let mut key = Key::of(&local.value);
-        key.namespace = l.target.namespace.clone().unwrap_or_default();
-        if let Some(first) = pairs.iter().find(|p: &&Pair| p.key == key) {
-            failed = Some(Error::Input(format!(
-                "{}: {key} is also in {}",
-                local.source, first.local.source
-            )));
-            return;
-        }
         let live = l.live.as_ref().map(|v| Object {
             value: v.clone(),
             source: format!("{}{}", cluster.server, l.target.path()),
         });
         let pair = Pair { key, local, live };
         let plan = plan_one(&pair, &l, overwrite, last_applied).map(|(p, _)| p);
-        if progress.wants_rows() {
-            progress.report(Event::Row(Box::new(RowHead {
-                key: pair.key.clone(),
-                source: pair.local.source.clone(),
-                live_source: pair.live.as_ref().map(|l| l.source.clone()),
-                summary: super::risk::Summary::of_result(&plan),
-            })));
-        }
+        report_row(progress, &pair.key, &pair.local, pair.live.as_ref(), &plan);
         pairs.push(pair);
         loaded.push(l);
         plans.push(plan);
@@ -155,6 +179,26 @@ pub fn load_and_plan_reporting(
         loaded,
         plans,
     })
+}
+
+/// An object's row, to a listener that wants rows.
+#[cfg(feature = "cluster")]
+fn report_row(
+    progress: &Progress,
+    key: &super::objects::Key,
+    local: &Object,
+    live: Option<&Object>,
+    plan: &Result<Plan, Error>,
+) {
+    use super::progress::{Event, RowHead};
+    if progress.wants_rows() {
+        progress.report(Event::Row(Box::new(RowHead {
+            key: key.clone(),
+            source: local.source.clone(),
+            live_source: live.map(|l| l.source.clone()),
+            summary: super::risk::Summary::of_result(plan),
+        })));
+    }
 }
 
 /// # Errors
@@ -176,8 +220,7 @@ pub fn load_and_plan(
 pub fn load_and_plan_reporting(
     _: Vec<Object>,
     _: &Conn,
-    _: bool,
-    _: bool,
+    _: Read,
     _: Option<&Value>,
     _: &Progress,
 ) -> Result<Planned, Error> {

@@ -58,6 +58,9 @@ pub struct OpenRequest {
     pub conn: Conn,
     /// `--openapi-patch`.
     pub openapi_patch: bool,
+    /// Objects from the cluster: one that cannot be read is a failed row of the list, not the
+    /// run's error (the TUI: the others stay usable).
+    pub fail_alone: bool,
 }
 
 /// What a run opens, read and planned.
@@ -351,14 +354,12 @@ fn many_from_cluster(
         total: locals.len(),
     });
     progress.report_with(|| Event::Step("reading the live objects".into()));
-    let planned = cluster::load_and_plan_reporting(
-        locals,
-        &request.conn,
-        request.openapi_patch,
-        true,
-        None,
-        progress,
-    )?;
+    let read = cluster::Read {
+        openapi_patch: request.openapi_patch,
+        overwrite: true,
+        fail_alone: request.fail_alone,
+    };
+    let planned = cluster::load_and_plan_reporting(locals, &request.conn, read, None, progress)?;
     Ok(Open::Many(Box::new(Many {
         title,
         pairs: planned.pairs,

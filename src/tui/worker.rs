@@ -52,7 +52,11 @@ impl Loader {
 
     /// Open on a new worker thread.
     pub fn start(&self) {
-        let request = self.request.clone();
+        // An object the cluster cannot give is its row's error; the others stay usable.
+        let request = OpenRequest {
+            fail_alone: true,
+            ..self.request.clone()
+        };
         let tx = self.tx.clone();
         let reports = self.tx.clone();
         let progress = Progress::new(move |event| {

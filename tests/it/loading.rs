@@ -348,3 +348,60 @@ fn loading_cli_progress_shows_on_a_terminal_only() {
         assert_eq!(std::fs::read(&out).unwrap(), piped.stdout, "{name}");
     }
 }
+
+/// Several objects from the cluster: one GET answered 500 is that object's row (the server's
+/// message), the others open; `r` reads them again and the row is planned.
+#[test]
+fn loading_a_failed_object_is_its_row_and_r_reads_it_again() {
+    let api = FakeApi::start();
+    let dir = tempfile::tempdir().unwrap();
+    let (local, _) = config_maps(dir.path(), 3);
+    for i in 0..3 {
+        api.put(json!({"apiVersion": "v1", "kind": "ConfigMap",
+            "metadata": {"name": format!("cm{i:04}"), "namespace": "team"}, "data": {"a": "1"}}));
+    }
+    let cm1 = "/api/v1/namespaces/team/configmaps/cm0001";
+    api.fail_next(
+        "GET",
+        cm1,
+        500,
+        status_body(500, "InternalError", "etcd cluster is unavailable"),
+    );
+    let kubeconfig = api.kubeconfig(dir.path(), "team");
+    let Some(tui) = Session::start(
+        "loading-row-retry",
+        &command(&format!(
+            "-f {} --kubeconfig {}",
+            quoted(&local),
+            quoted(&kubeconfig)
+        )),
+        160,
+        30,
+    ) else {
+        return;
+    };
+    let screen = tui.wait_for("object list 1/3");
+    assert!(
+        screen.contains("3 objects: 1 fail, 0 create, 2 patch"),
+        "{screen}"
+    );
+    assert!(screen.contains("etcd cluster is unavailable"), "{screen}");
+    // The failed row sorts first; the next one opens.
+    tui.keys(&["j", "Enter"]);
+    tui.wait_for("┌ result");
+    tui.keys(&["Escape"]);
+    tui.wait_for("object list 2/3");
+    tui.keys(&["r"]);
+    let screen = tui.wait_for("3 objects: 0 fail, 0 create, 3 patch");
+    assert!(!screen.contains("etcd cluster is unavailable"), "{screen}");
+    let gets = api
+        .requests()
+        .iter()
+        .filter(|r| r.method == "GET" && r.path == cm1)
+        .count();
+    assert_eq!(gets, 2);
+    tui.keys(&["q"]);
+    let (status, stty) = tui.exit();
+    assert_eq!(status, 0);
+    assert_cooked(&stty);
+}
