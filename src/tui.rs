@@ -11,7 +11,8 @@
 //! A run from the command line ([`run_request`]) draws its first frame before any file or
 //! cluster work starts: the session's open runs on a worker (`worker`), whose reports arrive as
 //! messages while keys keep working; the time passing is reported ([`Message::Tick`]) while the
-//! screen waits.
+//! screen waits. Requests to the cluster run on workers too (the connection goes with each);
+//! while one is out, only the keys that leave work.
 
 mod worker;
 
@@ -118,7 +119,7 @@ fn write(path: &Path, content: &str, expected: Option<&[u8]>) -> Result<PathBuf,
 /// terminal error.
 pub fn run(open: Open) -> Result<(), Error> {
     let (app, effects) = app_of(open)?;
-    run_app(app, &theme(), effects, None)
+    run_app(app, &theme(), effects, &Loader::opened())
         .map(|_| ())
         .map_err(|e| Error::Terminal(Arc::new(e)))
 }
@@ -133,7 +134,7 @@ pub fn run_request(request: OpenRequest) -> Result<(), Error> {
     let loader = Loader::new(request);
     let loading = Loading::new(loader.title(), Waiting::since(Instant::now()));
     let app = App::Loading(Box::new(loading));
-    let last = run_app(app, &theme(), Effects::default(), Some(&loader))
+    let last = run_app(app, &theme(), Effects::default(), &loader)
         .map_err(|e| Error::Terminal(Arc::new(e)))?;
     match last {
         App::Loading(l) => l.failed.map_or(Ok(()), Err),
@@ -192,19 +193,14 @@ pub fn app_of(open: Open) -> Result<(App, Effects), Error> {
     }
 }
 
-/// Run the TUI on one object or the object list until the user quits; with a `loader`, start
-/// its open once the first frame is drawn. Keys come from the terminal even when standard
+/// Run the TUI on one object or the object list until the user quits; `loader` starts its
+/// open (if any) once the first frame is drawn, and sends the requests to the cluster. Keys come from the terminal even when standard
 /// input is a pipe (`kustomize build | applyscope -f -`): crossterm reads `/dev/tty` when
 /// standard input is not a terminal. Returns the screen as it was at the end.
 ///
 /// # Errors
 /// Terminal I/O errors.
-pub fn run_app(
-    app: App,
-    theme: &Theme,
-    mut effects: Effects,
-    loader: Option<&Loader>,
-) -> io::Result<App> {
+pub fn run_app(app: App, theme: &Theme, mut effects: Effects, loader: &Loader) -> io::Result<App> {
     // Installed before ratatui's hook, so it runs after ratatui has restored the terminal.
     let previous = std::panic::take_hook();
     std::panic::set_hook(Box::new(move |info| {
@@ -225,7 +221,7 @@ fn event_loop(
     mut app: App,
     theme: &Theme,
     effects: &mut Effects,
-    loader: Option<&Loader>,
+    loader: &Loader,
 ) -> io::Result<App> {
     let size = terminal.size()?;
     let mut area = Rect::new(0, 0, size.width, size.height);
@@ -244,9 +240,7 @@ fn event_loop(
     let mut first = true;
     loop {
         terminal.draw(|frame| ui::view_app(&app, theme, frame))?;
-        if std::mem::take(&mut first)
-            && let Some(loader) = loader
-        {
+        if std::mem::take(&mut first) {
             loader.start();
         }
         // While the user reads the screen, prepare what the next keys may need.
@@ -254,31 +248,35 @@ fn event_loop(
             app.update(Message::Idle);
         }
         // While the screen waits, the time passing is news; else only events are.
-        let message = if !app.is_loading() || event::poll(TICK)? {
+        let waiting = app.is_loading() || loader.busy();
+        let message = if !waiting || event::poll(TICK)? {
             message_of(&event::read()?, &app, &mut area)
         } else {
             Some(Message::Tick(Instant::now()))
         };
+        // While a request is out, only leaving works (the screen says what was sent).
+        let message = message.filter(|m| {
+            !loader.busy()
+                || matches!(
+                    m,
+                    Message::Quit | Message::Back | Message::Resized { .. } | Message::Tick(_)
+                )
+        });
         let mut queue: VecDeque<Message> = message.into_iter().collect();
-        if let Some(loader) = loader {
-            queue.extend(loader.messages(effects));
-        }
+        queue.extend(loader.messages(effects));
         while let Some(message) = queue.pop_front() {
             for command in app.update(message) {
                 match command {
                     Command::Quit => return Ok(app),
-                    Command::Open => {
-                        if let Some(loader) = loader {
-                            loader.start();
-                        }
-                    }
+                    Command::Open => loader.start(),
                     Command::Edit { text } => {
                         queue.push_back(Message::EditorDone(edit_suspended(terminal, &text)?));
                     }
-                    Command::Cluster(_) => {
-                        // Show "sending…" while the request runs (bounded by its timeouts).
-                        terminal.draw(|frame| ui::view_app(&app, theme, frame))?;
-                        queue.extend(effects.perform(&command));
+                    Command::Cluster(op) => {
+                        // "sending…" shows while the request runs, on a worker with the
+                        // connection; keys that leave still work.
+                        let connection = std::mem::take(&mut effects.connection);
+                        loader.send(*op, connection);
                     }
                     other => queue.extend(effects.perform(&other)),
                 }

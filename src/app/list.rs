@@ -135,53 +135,6 @@ impl List {
         list
     }
 
-    /// A row planned while the list loads, put where the risk order puts it (in place of the
-    /// object's row when it is read again). A cursor moved down stays on its row; one on the
-    /// first row stays there (on the riskiest so far).
-    pub fn add_pending(&mut self, head: crate::session::progress::RowHead) {
-        let row = Row {
-            key: head.key,
-            source: head.source,
-            live_source: head.live_source,
-            summary: head.summary,
-            files: None,
-            object: Object::Pending,
-            server: None,
-        };
-        let mut on_it = false;
-        if let Some(i) = self.rows.iter().position(|r| r.key == row.key) {
-            self.rows.remove(i);
-            on_it = i == self.cursor && i > 0;
-            if i < self.cursor {
-                self.cursor -= 1;
-            }
-        }
-        let at = self.rows.partition_point(|r| {
-            riskier_first((&r.summary, &r.key), (&row.summary, &row.key)).is_lt()
-        });
-        self.rows.insert(at, row);
-        if on_it {
-            self.cursor = at;
-        } else if at <= self.cursor && self.cursor > 0 {
-            self.cursor += 1;
-        }
-        self.cursor = self.cursor.min(self.rows.len().saturating_sub(1));
-        self.scroll();
-    }
-
-    /// The selected row's object, to find it again in the list that replaces this one.
-    #[must_use]
-    pub fn selected_key(&self) -> Option<&Key> {
-        self.rows.get(self.cursor).map(|r| &r.key)
-    }
-
-    /// Select the row of `key`, if there is one.
-    pub fn select_key(&mut self, key: &Key) {
-        if let Some(i) = self.rows.iter().position(|r| r.key == *key) {
-            self.move_to(i);
-        }
-    }
-
     /// The opened object's model.
     #[must_use]
     pub fn opened(&self) -> Option<&Model> {
@@ -214,13 +167,13 @@ impl List {
         visible_rows(self.size.1)
     }
 
-    fn move_to(&mut self, row: usize) {
+    pub(super) fn move_to(&mut self, row: usize) {
         self.cursor = row.min(self.rows.len().saturating_sub(1));
         self.scroll();
     }
 
     /// Keep the cursor's row on screen.
-    fn scroll(&mut self) {
+    pub(super) fn scroll(&mut self) {
         let page = self.page();
         if self.cursor < self.top {
             self.top = self.cursor;
@@ -403,36 +356,11 @@ fn browse(list: &mut List, message: Message) -> Vec<Command> {
         Message::Select { field, .. } if field < list.rows.len() => list.move_to(field),
         Message::Accept => return list.open_row(),
         Message::OpenHelp => list.mode = ListMode::Help(0),
-        Message::Retry => return retry(list),
+        Message::Retry => return loading::retry(list),
         Message::Quit => return vec![Command::Quit],
         _ => {}
     }
     Vec::new()
-}
-
-/// `r`: after a failure, read and plan every object again; the rows stay, each replaced as
-/// its object is planned again. Refused while an object has edits not committed.
-fn retry(list: &mut List) -> Vec<Command> {
-    if list.loading.is_some() {
-        return Vec::new();
-    }
-    if !list.rows.iter().any(|r| r.summary.error.is_some()) {
-        list.notice = Some("nothing failed: r reads the objects again after a failure".into());
-        return Vec::new();
-    }
-    let edited = list.rows.iter().find(|r| match &r.object {
-        Object::Opened(m) => m.edits_pending(),
-        _ => false,
-    });
-    if let Some(row) = edited {
-        list.notice = Some(format!(
-            "{}: edits not committed; commit or undo them before reading every object again",
-            row.key
-        ));
-        return Vec::new();
-    }
-    list.loading = Some(Waiting::default());
-    vec![Command::Open]
 }
 
 /// What the TUI runs: one object (the panes), or the object list.

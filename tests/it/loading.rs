@@ -405,3 +405,78 @@ fn loading_a_failed_object_is_its_row_and_r_reads_it_again() {
     assert_eq!(status, 0);
     assert_cooked(&stty);
 }
+
+/// A request sent from the screen (the apply's server dry run) that never answers: the screen
+/// says what was sent, other keys wait, and `q` still leaves at once.
+#[test]
+fn loading_q_leaves_while_a_sent_request_hangs() {
+    let api = FakeApi::start();
+    api.put(live_web());
+    api.hang_next("PATCH", WEB, 3600);
+    let dir = tempfile::tempdir().unwrap();
+    let kubeconfig = api.kubeconfig(dir.path(), "team");
+    let local = write(dir.path(), "web.yaml", LOCAL);
+    let Some(tui) = Session::start(
+        "loading-sent-hang",
+        &command(&format!(
+            "-f {} --kubeconfig {}",
+            quoted(&local),
+            quoted(&kubeconfig)
+        )),
+        140,
+        30,
+    ) else {
+        return;
+    };
+    tui.wait_for("┌ result");
+    tui.keys(&["P"]);
+    tui.wait_for("server dry run: PATCH");
+    // Other keys wait for the answer; the help does not open.
+    tui.keys(&["?"]);
+    std::thread::sleep(Duration::from_millis(300));
+    assert!(!tui.screen().contains("help: keys"), "{}", tui.screen());
+    let asked = Instant::now();
+    tui.keys(&["q"]);
+    let (status, stty) = tui.exit();
+    let left = asked.elapsed();
+    eprintln!("q ended the program mid-request after {left:?}");
+    assert!(left < GENEROUS, "{left:?}");
+    assert_eq!(status, 0);
+    assert_cooked(&stty);
+}
+
+/// The apply from the screen, end to end: the dry run and the PATCH go out on workers and their
+/// answers come back to the screen.
+#[test]
+fn loading_the_apply_from_the_screen_answers_through_workers() {
+    let api = FakeApi::start();
+    api.put(live_web());
+    let dir = tempfile::tempdir().unwrap();
+    let kubeconfig = api.kubeconfig(dir.path(), "team");
+    let local = write(dir.path(), "web.yaml", LOCAL);
+    let Some(tui) = Session::start(
+        "loading-apply",
+        &command(&format!(
+            "-f {} --kubeconfig {}",
+            quoted(&local),
+            quoted(&kubeconfig)
+        )),
+        140,
+        30,
+    ) else {
+        return;
+    };
+    tui.wait_for("┌ result");
+    tui.keys(&["P"]);
+    tui.wait_for("the server's dry run accepted it");
+    tui.keys(&["y"]);
+    tui.wait_for("applied to Deployment team/web");
+    let patches = api.writes().iter().filter(|r| r.method == "PATCH").count();
+    assert_eq!(patches, 2);
+    assert_eq!(
+        api.object(WEB).unwrap()["spec"]["template"]["spec"]["containers"][0]["image"],
+        "web:2"
+    );
+    tui.keys(&["q"]);
+    assert_eq!(tui.exit().0, 0);
+}
