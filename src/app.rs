@@ -7,6 +7,7 @@ pub mod commit;
 pub mod edit;
 pub mod editor;
 pub mod list;
+pub mod loading;
 mod marks;
 mod mode;
 mod model;
@@ -17,16 +18,19 @@ pub mod why;
 pub mod yaml;
 
 use std::path::PathBuf;
+use std::time::Instant;
 
 pub use crate::session::{Docs, EditOptions, Error, Files, Loaded, ReloadRequest, Source};
 pub use commit::{AnnotationPreview, CommitPreview};
 pub use edit::EditState;
 pub use editor::EditorSession;
 pub use list::{App, List};
+pub use loading::{Loading, Parcel, Waiting};
 pub use mode::{Mode, ModeKind, PatchView, Search};
 pub use model::{Model, Pane, PaneKind};
 
 use crate::engine::plan::Action;
+use crate::session::progress::Event;
 
 /// What the user (or the runtime) asks for.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -98,6 +102,19 @@ pub enum Message {
     /// No key is waiting (the runtime reports it): prepare what a key may soon need (the patch
     /// view's documents, which take a while to write for a big object), changing nothing shown.
     Idle,
+    /// Time passes while the TUI waits (the runtime reports it, about ten times a second).
+    Tick(Instant),
+    /// Loading: what the session reported, stamped with when it arrived.
+    Report {
+        event: Box<Event>,
+        at: Instant,
+    },
+    /// Loading finished: the screen it opened.
+    Opened(Parcel<App>),
+    /// Loading failed: why.
+    OpenFailed(Error),
+    /// Loading failed: try again.
+    Retry,
 }
 
 /// Effects, run by the runtime.
@@ -119,6 +136,9 @@ pub enum Command {
     Reload(ReloadRequest),
     /// Send a request to the cluster; reported back as [`Message::ClusterDone`].
     Cluster(Box<cluster::ClusterOp>),
+    /// Open what the run was asked to open (again), on a worker; reported back as
+    /// [`Message::Report`]s, then [`Message::Opened`] or [`Message::OpenFailed`].
+    Open,
 }
 
 /// The help screen's last scroll position: its last line at the bottom of the box (the body

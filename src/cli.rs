@@ -11,6 +11,7 @@ pub mod invocation;
 mod last_applied;
 mod patch;
 pub mod plan;
+pub mod progress;
 mod saved;
 
 use std::io::IsTerminal as _;
@@ -121,8 +122,8 @@ pub enum Command {
 pub enum Run {
     /// Print this on standard output.
     Print(String),
-    /// Show this in the TUI.
-    Tui(Box<Open>),
+    /// Open this in the TUI (the screen is up before it is read).
+    Tui(Box<OpenRequest>),
     /// Show this in the TUI, then exit with this status (`kubectl diff`'s external diff: 1 when
     /// the objects differ).
     Explore(Box<Open>, u8),
@@ -212,16 +213,18 @@ impl OpenArgs {
             },
             conn: self.cluster.conn(self.namespace.as_deref()),
             openapi_patch: self.cluster.openapi_patch,
+            fail_alone: false,
         })
     }
 }
 
 /// The no-command run: the TUI on a terminal, the text plan otherwise.
 fn open(args: &OpenArgs) -> Result<Run, Error> {
-    let open = crate::session::open::open(&args.request()?)?;
+    let request = args.request()?;
     if std::io::stdout().is_terminal() {
-        return Ok(Run::Tui(Box::new(open)));
+        return Ok(Run::Tui(Box::new(request)));
     }
+    let open = crate::session::open::open(&request)?;
     match open {
         Open::One(one) => {
             let text = plan::render(&one.plan, plan::Format::Text)?;

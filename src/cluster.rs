@@ -8,7 +8,8 @@
 //! `openapi` (the patch metadata source, as kubectl 1.37 picks it), `load` (GET, several objects
 //! at once, bounded) and `send` (PATCH/POST). kube-rs is async; tokio stays inside these
 //! modules: a small current-thread runtime and `block_on` at the edge. A [`Cluster`] keeps its
-//! runtime, client and caches: the session keeps one for a TUI run.
+//! runtime, client and caches: the session keeps one for a TUI run. A [`Watcher`] given to a
+//! [`Cluster`] is told of every request going out and ending (`watch`: what each is, in words).
 
 #[cfg(feature = "cluster")]
 mod client;
@@ -22,6 +23,7 @@ mod request;
 #[cfg(feature = "cluster")]
 mod send;
 pub mod ssa;
+mod watch;
 
 use std::fmt;
 use std::path::PathBuf;
@@ -34,6 +36,7 @@ pub use client::Cluster;
 pub use request::{
     Purpose, Request, Target, Verb, annotation_patch, apply_request, get, status_error,
 };
+pub use watch::{Activity, Watcher, waiting_for};
 
 use crate::engine::object::ObjectRef;
 use crate::engine::schema::Schema;

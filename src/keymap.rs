@@ -147,10 +147,22 @@ const fn b(
     }
 }
 
-use ModeKind::{Annotation, Browse, Confirm, Help, Legend, List, Patch, Refused, Search, Warnings};
+use ModeKind::{
+    Annotation, Browse, Confirm, Help, Legend, List, Loading, Patch, Refused, Search, Warnings,
+};
 
 /// The whole keymap. In search mode, any other printable character is typed into the query.
 pub static BINDINGS: &[Binding] = &[
+    b(Loading, "q", Message::Quit, "quit", "quit"),
+    b(Loading, "<Esc>", Message::Quit, "quit", ""),
+    b(Loading, "<C-c>", Message::Quit, "quit", ""),
+    b(
+        Loading,
+        "r",
+        Message::Retry,
+        "try again (after a failure)",
+        "retry",
+    ),
     b(List, "j", Message::Down, "next object", "move"),
     b(List, "<Down>", Message::Down, "next object", ""),
     b(List, "k", Message::Up, "previous object", ""),
@@ -170,9 +182,17 @@ pub static BINDINGS: &[Binding] = &[
         "open the object's panes (Esc returns)",
         "open",
     ),
+    b(
+        List,
+        "r",
+        Message::Retry,
+        "after a failure: read all again",
+        "",
+    ),
     b(List, "?", Message::OpenHelp, "help", "help"),
     b(List, "q", Message::Quit, "quit", "quit"),
     b(List, "<C-c>", Message::Quit, "quit", ""),
+    b(List, "<Esc>", Message::Quit, "quit", ""),
     b(Browse, "j", Message::Down, "next field", "move"),
     b(Browse, "<Down>", Message::Down, "next field", ""),
     b(Browse, "k", Message::Up, "previous field", ""),

@@ -13,6 +13,7 @@
 //! | the built-in examples and `-f`/`--live` files as documents | `session/source.rs` |
 //! | reading files again (reload), the bytes a commit checks | `session/files.rs` |
 //! | what a run opens: one object or many | `session/open.rs` |
+//! | progress of long work, told to whoever shows it (no terminal here) | `session/progress.rs` |
 //! | live objects from the cluster, planned; the TUI's one connection | `session/cluster.rs` |
 //! | the mode kubectl apply will use (`--server-side`, kuberc) | `session/kuberc.rs` |
 //! | `plan --server-side` on files: the SSA engine's requests, fields and owners | `session/ssa.rs` |
@@ -27,6 +28,7 @@ pub mod kuberc;
 pub mod objects;
 pub mod open;
 pub mod plan;
+pub mod progress;
 pub mod risk;
 pub mod saved;
 pub mod source;

@@ -7,6 +7,7 @@
 mod commit;
 pub mod highlight;
 pub mod list;
+mod loading;
 mod overlay;
 mod pane;
 mod patch;
@@ -86,6 +87,7 @@ pub fn view_app(app: &App, theme: &Theme, frame: &mut Frame) {
 /// Draw what the TUI runs into a buffer.
 pub fn render_app(app: &App, theme: &Theme, area: Rect, buf: &mut Buffer) {
     match app {
+        App::Loading(l) => loading::render(l, theme, area, buf),
         App::One(model) => render(model, theme, area, buf),
         App::Many(l) => list::render(l, theme, area, buf),
     }
@@ -95,6 +97,7 @@ pub fn render_app(app: &App, theme: &Theme, area: Rect, buf: &mut Buffer) {
 #[must_use]
 pub fn click_app(app: &App, area: Rect, col: u16, row: u16) -> Option<Message> {
     match app {
+        App::Loading(_) => None,
         App::One(model) => click(model, area, col, row),
         App::Many(l) => list::click(l, area, col, row),
     }

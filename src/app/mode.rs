@@ -67,6 +67,9 @@ pub enum ModeKind {
     Editor,
     /// The object list (input holding several objects).
     List,
+    /// The screen before the run knows what it opens (not in the help screen: the status bar
+    /// shows its few keys).
+    Loading,
 }
 
 impl ModeKind {
@@ -99,6 +102,7 @@ impl ModeKind {
             ModeKind::Refused => "commit refused",
             ModeKind::Editor => "editor",
             ModeKind::List => "object list",
+            ModeKind::Loading => "loading",
         }
     }
 }

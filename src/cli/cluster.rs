@@ -143,6 +143,8 @@ pub struct ApplyArgs {
     pub force_conflicts: Option<bool>,
     #[command(flatten)]
     pub cluster: ClusterArgs,
+    #[command(flatten)]
+    pub progress: super::progress::ProgressArgs,
 }
 
 #[cfg(feature = "cluster")]
@@ -175,6 +177,7 @@ mod imp {
     use crate::engine::jsonmerge;
     use crate::error::Error;
     pub use crate::session::cluster::Planned;
+    use crate::session::progress::Progress;
 
     /// Connect with the flags.
     ///
@@ -194,13 +197,19 @@ mod imp {
         namespace: Option<&str>,
         overwrite: bool,
         last_applied: Option<&Value>,
+        progress: &Progress,
     ) -> Result<Planned, Error> {
-        crate::session::cluster::load_and_plan(
+        let read = crate::session::cluster::Read {
+            openapi_patch: args.openapi_patch,
+            overwrite,
+            fail_alone: false,
+        };
+        crate::session::cluster::load_and_plan_reporting(
             locals,
             &args.conn(namespace),
-            args.openapi_patch,
-            overwrite,
+            read,
             last_applied,
+            progress,
         )
     }
 
@@ -235,12 +244,14 @@ mod imp {
     /// Bad input and cluster errors (exit 2); a plan kubectl would refuse (exit 1).
     pub fn apply(args: &ApplyArgs) -> Result<String, Error> {
         let locals = read_locals(&args.local, args.recursive)?;
+        let shown = args.progress.show();
         let planned = load_and_plan(
             locals,
             &args.cluster,
             args.namespace.as_deref(),
             args.overwrite,
             None,
+            shown.progress(),
         )?;
         let validation = args.cluster.validate;
         let mut requests = Vec::new();

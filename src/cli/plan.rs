@@ -24,6 +24,7 @@ use crate::error::Error;
 use crate::session::kuberc::{ApplyMode, ModeRequest, resolve};
 use crate::session::open::{holds_many_objects, single_candidate};
 use crate::session::plan::{DocNames, Docs, plan_all, plan_error};
+use crate::session::progress::Event;
 
 pub use many::{Many, print_many};
 pub use text::text;
@@ -92,6 +93,8 @@ pub struct PlanArgs {
     pub show_secrets: bool,
     #[command(flatten)]
     pub cluster: super::ClusterArgs,
+    #[command(flatten)]
+    pub progress: super::progress::ProgressArgs,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -354,13 +357,16 @@ fn run_cluster(args: &PlanArgs) -> Result<Run, Error> {
         ));
     }
     let single = locals.len() == 1;
+    let shown = args.progress.show();
     let planned = super::cluster::load_and_plan(
         locals,
         &args.cluster,
         args.namespace.as_deref(),
         args.overwrite,
         last_applied.as_ref(),
+        shown.progress(),
     )?;
+    drop(shown);
     if single && let Some(plan) = planned.plans.first() {
         return render(plan.as_ref().map_err(Clone::clone)?, args.output).map(Run::Print);
     }
@@ -392,10 +398,18 @@ fn run_many(args: &PlanArgs) -> Result<Run, Error> {
     // are kept, not every plan (1,000 plans hold their fields and values at once otherwise).
     let mut many = Many::new(args.output);
     many.reveal = args.show_secrets;
+    let shown = args.progress.show();
+    let (mut done, total) = (0, pairs.len());
+    shown
+        .progress()
+        .report_with(|| Event::Step("planning".into()));
     for chunk in pairs.chunks(MANY_CHUNK) {
         let plans = plan_all(chunk, namespace, args.overwrite);
         many.add(chunk, &plans)?;
+        done += chunk.len();
+        shown.progress().report(Event::Count { done, total });
     }
+    drop(shown);
     Ok(many.finish(&pairs))
 }
 

@@ -189,12 +189,14 @@ mod imp {
         }
         let inputs = saved::digest_inputs(&args.local, args.recursive)?;
         let locals = read_locals(&args.local, args.recursive)?;
+        let shown = args.progress.show();
         let planned = load_and_plan(
             locals,
             &args.cluster,
             args.namespace.as_deref(),
             args.overwrite,
             None,
+            shown.progress(),
         )?;
         let plan = SavedPlan {
             kind: saved::KIND.to_owned(),
@@ -299,6 +301,7 @@ mod imp {
         let mut cluster_args = args.cluster.clone();
         cluster_args.validate = validation;
         cluster_args.openapi_patch = s.openapi_patch;
+        let shown = args.progress.show();
         let now = read_locals(&present, s.recursive).and_then(|locals| {
             let planned = load_and_plan(
                 locals,
@@ -306,6 +309,7 @@ mod imp {
                 s.namespace.as_deref(),
                 s.overwrite,
                 None,
+                shown.progress(),
             )?;
             let objects = saved_objects(&planned, validation)?;
             Ok((planned, objects))

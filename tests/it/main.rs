@@ -23,6 +23,7 @@ mod kuberc;
 mod last_applied;
 mod lint;
 mod list_screen;
+mod loading;
 mod many;
 mod markdown;
 mod migrate;
