@@ -3,6 +3,8 @@
 //! ([`crate::engine::ssa::kubectl::apply_server_side`]): every request kubectl would make, the
 //! object left, and per field what happened and who owns it before and after.
 
+use crate::engine::plan::Warning;
+use crate::engine::ssa::checks::{self, Planned, config::Refusal};
 use crate::engine::ssa::explain::{changes, fields, without_managed_fields};
 use crate::engine::ssa::kubectl::{Step, StepKind, apply_server_side};
 use crate::engine::ssa::kubernetes;
@@ -40,7 +42,8 @@ pub struct SsaPlan {
     pub step_changes: Vec<Vec<(String, Action)>>,
     pub result: Value,
     pub fields: Vec<Field>,
-    pub warnings: Vec<String>,
+    /// Coded, as the client-side plan's ([`crate::engine::ssa::checks`]).
+    pub warnings: Vec<Warning>,
 }
 
 /// The plan, or the API server's refusal.
@@ -49,6 +52,9 @@ pub enum SsaOutcome {
     Planned(Box<SsaPlan>),
     /// The 409's message, exactly as the API server prints it.
     Conflicts(String),
+    /// The API server refuses the applied configuration before any merge (a duplicate key,
+    /// a strategic-merge directive): its message and the coded warnings.
+    Refused(Box<Refusal>),
 }
 
 fn types(api_version: &str, kind: &str) -> Option<crate::engine::ssa::TypeRef> {
@@ -75,14 +81,23 @@ pub fn plan_server_side(input: &SsaInput<'_>) -> Result<SsaOutcome, Error> {
     let root = match kube.root_for_gvk(&api_version, &kind) {
         Some(root) => root,
         None => {
-            warnings.push(format!(
-                "{api_version} {kind} is not in the embedded schema: its fields are merged as the API server merges an unknown type (maps granular, lists atomic)"
+            warnings.push(checks::warning(
+                crate::engine::plan::Code::SsaUnknownType,
+                None,
+                None,
+                &[],
+                format!(
+                    "{api_version} {kind} is not in the embedded schema: its fields are merged as the API server merges an unknown type (maps granular, lists atomic)"
+                ),
             ));
             kube.schema
                 .named(UNTYPED_DEDUCED)
                 .ok_or_else(|| Error::Input("the embedded schema has no deduced type".into()))?
         }
     };
+    if let Some(refusal) = checks::config::refusal(&kube.schema, root, &as_sent(input.local)) {
+        return Ok(SsaOutcome::Refused(Box::new(refusal)));
+    }
     let ignored = kube.reset_fields(&api_version, &kind);
     let req = Request {
         schema: &kube.schema,
@@ -141,26 +156,23 @@ pub fn plan_server_side(input: &SsaInput<'_>) -> Result<SsaOutcome, Error> {
         })
         .flatten()
         .collect();
-    let fields = fields(
-        &live,
-        &result,
-        &comparison,
-        &forced,
-        &ManagerId::apply(input.manager),
-        &migrated,
-    );
-    if steps
-        .iter()
-        .any(|s| matches!(s.kind, StepKind::UpgradeManagedFields { .. }))
-    {
-        warnings.push(
-            "the object was made by client-side apply: kubectl moves the client-side manager's fields to the applier (csaupgrade) and applies again, so what the file dropped is pruned (kubernetes#99003); `kubectl diff --server-side` shows only the first apply".into(),
-        );
-    }
-    if fields.iter().any(|f| f.action == Action::Remove) {
-        warnings.push(
-            "the API server re-defaults a pruned field that has a default (replicas → 1): not shown here".into(),
-        );
+    let me = ManagerId::apply(input.manager);
+    let mut fields = fields(&live, &result, &comparison, &forced, &me, &migrated);
+    let planned = Planned {
+        live: &live,
+        result: &result,
+        steps: &steps,
+        step_changes: &step_changes,
+        fields: &fields,
+        me: &me,
+        forced: &forced,
+        migrated: &migrated,
+        api_version: &api_version,
+    };
+    let hidden = checks::hidden_from_diff(&planned);
+    warnings.extend(checks::after_apply(&planned));
+    for f in &mut fields {
+        f.hidden_from_diff = hidden.contains(&f.path);
     }
     Ok(SsaOutcome::Planned(Box::new(SsaPlan {
         patch: input.local.clone(),
@@ -170,6 +182,23 @@ pub fn plan_server_side(input: &SsaInput<'_>) -> Result<SsaOutcome, Error> {
         fields,
         warnings,
     })))
+}
+
+/// The object as kubectl sends it, for the API server's messages: a namespaced object without
+/// a namespace gets `default` (kubectl fills in the context's).
+fn as_sent(local: &Value) -> std::borrow::Cow<'_, Value> {
+    let r = crate::engine::object::ObjectRef::of(local);
+    let namespaced = crate::engine::schema::Schema::embedded()
+        .is_namespaced(r.api_version, r.kind)
+        .unwrap_or(true);
+    if !namespaced || !r.namespace.is_empty() {
+        return std::borrow::Cow::Borrowed(local);
+    }
+    let mut sent = local.clone();
+    if let Some(meta) = sent.get_mut("metadata").and_then(Value::as_object_mut) {
+        meta.insert("namespace", Value::from("default"));
+    }
+    std::borrow::Cow::Owned(sent)
 }
 
 /// Now in UTC, as the API server writes times (`2026-11-25T19:00:00Z`).

@@ -10,6 +10,7 @@ use crate::cli::Run;
 use crate::engine::ssa::kubectl::{LAST_APPLIED_MANAGER, StepKind};
 use crate::engine::ssa::managed::ManagerId;
 use crate::engine::{gojson, goyaml};
+use crate::engine::plan::Warning;
 use crate::error::Error;
 use crate::session::ssa::{
     Action, Field, SsaInput, SsaOutcome, SsaPlan, now, operation, plan_server_side,
@@ -55,10 +56,37 @@ pub fn run(args: &PlanArgs) -> Result<Run, Error> {
         force: args.force_conflicts,
         time: &time,
     };
-    match plan_server_side(&input)? {
+    finish_one(args, &input)
+}
+
+/// `plan --server-side --example NAME`: the example's local and live documents (its live
+/// object carries the managedFields).
+pub fn run_docs(args: &PlanArgs, docs: &crate::session::Docs, name: &str) -> Result<Run, Error> {
+    let time = now();
+    let (local_name, live_name) = (format!("{name}/local.yaml"), format!("{name}/live.yaml"));
+    let input = SsaInput {
+        local: &docs.local,
+        live: docs.live.as_ref(),
+        local_name: &local_name,
+        live_name: &live_name,
+        manager: &args.field_manager,
+        force: args.force_conflicts,
+        time: &time,
+    };
+    finish_one(args, &input)
+}
+
+/// One object's plan, written in the chosen format (conflicts and refusals on stderr, exit 1).
+fn finish_one(args: &PlanArgs, input: &SsaInput<'_>) -> Result<Run, Error> {
+    match plan_server_side(input)? {
         SsaOutcome::Conflicts(message) => Ok(Run::Report {
             stdout: String::new(),
             stderr: vec![message, REMEDY.into()],
+            code: 1,
+        }),
+        SsaOutcome::Refused(refusal) => Ok(Run::Report {
+            stdout: String::new(),
+            stderr: refused_lines(&refusal.message, &refusal.warnings),
             code: 1,
         }),
         SsaOutcome::Planned(plan) => Ok(Run::Print(match args.output {
@@ -70,6 +98,63 @@ pub fn run(args: &PlanArgs) -> Result<Run, Error> {
             Format::Text => text(&plan, args.show_secrets),
         })),
     }
+}
+
+/// A refusal on stderr: the API server's error as kubectl prints it, then each coded warning.
+fn refused_lines(message: &str, warnings: &[Warning]) -> Vec<String> {
+    let mut lines = vec![format!("Error from server: {message}")];
+    lines.extend(warnings.iter().map(warning_line));
+    lines
+}
+
+/// `warning: ssa-duplicate-key (reject): … [kept by X; way out: edit-file]`.
+fn warning_line(w: &Warning) -> String {
+    let mut s = format!(
+        "warning: {} ({}): {}",
+        w.code,
+        w.code.severity().as_str(),
+        w.message
+    );
+    let mut tail = Vec::new();
+    if let Some(m) = &w.manager {
+        tail.push(format!("kept by {m}"));
+    }
+    if !w.way_out.is_empty() {
+        let ways: Vec<&str> = w.way_out.iter().map(|x| x.as_str()).collect();
+        tail.push(format!("way out: {}", ways.join(", ")));
+    }
+    if !tail.is_empty() {
+        let _ = write!(s, " [{}]", tail.join("; "));
+    }
+    s
+}
+
+/// The warnings as `-o json|yaml` write them: `code`, `severity`, `path`, `manager` (when
+/// known), `wayOut` (when any), `message`.
+fn warnings_value(warnings: &[Warning]) -> Value {
+    Value::Array(
+        warnings
+            .iter()
+            .map(|w| {
+                let mut m = Map::new();
+                m.insert("code", Value::from(w.code.as_str()));
+                m.insert("severity", Value::from(w.code.severity().as_str()));
+                m.insert(
+                    "path",
+                    w.path.as_deref().map_or(Value::Null, Value::from),
+                );
+                if let Some(manager) = &w.manager {
+                    m.insert("manager", Value::from(manager.as_str()));
+                }
+                if !w.way_out.is_empty() {
+                    let ways = w.way_out.iter().map(|x| Value::from(x.as_str()));
+                    m.insert("wayOut", Value::Array(ways.collect()));
+                }
+                m.insert("message", Value::from(w.message.as_str()));
+                Value::Object(m)
+            })
+            .collect(),
+    )
 }
 
 const REMEDY: &str = "(pass --force-conflicts to take these fields, drop them from the file, or set the values they have to share them)";
@@ -107,6 +192,16 @@ fn run_many(args: &PlanArgs, time: &str) -> Result<Run, Error> {
             Ok(SsaOutcome::Planned(plan)) => {
                 item.extend(plan_value(&plan, &args.field_manager));
                 out.push_str(&text(&plan, args.show_secrets));
+            }
+            Ok(SsaOutcome::Refused(refusal)) => {
+                item.insert("refused", Value::from(refusal.message.as_str()));
+                item.insert("warnings", warnings_value(&refusal.warnings));
+                let _ = writeln!(out, "refused: {}", refusal.message);
+                for w in &refusal.warnings {
+                    let _ = writeln!(out, "{}", warning_line(w));
+                }
+                stderr.push(format!("{}: {}", pair.key, refusal.message));
+                code = code.max(1);
             }
             Ok(SsaOutcome::Conflicts(message)) => {
                 item.insert("conflicts", Value::from(message.as_str()));
@@ -176,6 +271,9 @@ fn field_value(f: &Field) -> Value {
     m.insert("ownersBefore", owners_value(&f.owners_before));
     m.insert("ownersAfter", owners_value(&f.owners_after));
     m.insert("rule", Value::from(f.rule.as_str()));
+    if f.hidden_from_diff {
+        m.insert("hiddenFromDiff", Value::from(true));
+    }
     Value::Object(m)
 }
 
@@ -240,15 +338,7 @@ fn plan_value(plan: &SsaPlan, manager: &str) -> Map {
         "fields",
         Value::Array(plan.fields.iter().map(field_value).collect()),
     );
-    out.insert(
-        "warnings",
-        Value::Array(
-            plan.warnings
-                .iter()
-                .map(|w| Value::from(w.as_str()))
-                .collect(),
-        ),
-    );
+    out.insert("warnings", warnings_value(&plan.warnings));
     out
 }
 
@@ -318,18 +408,23 @@ fn text(plan: &SsaPlan, reveal: bool) -> String {
     for f in &plan.fields {
         let _ = writeln!(
             out,
-            "{:<8} {}  {} → {}  owners: {} → {}  ({})",
+            "{:<8} {}  {} → {}  owners: {} → {}  ({}){}",
             f.action.as_str(),
             f.path,
             masked(f, f.before.as_ref()),
             masked(f, f.after.as_ref()),
             owner_names(&f.owners_before),
             owner_names(&f.owners_after),
-            f.rule
+            f.rule,
+            if f.hidden_from_diff {
+                "  [not shown by kubectl diff --server-side]"
+            } else {
+                ""
+            }
         );
     }
     for w in &plan.warnings {
-        let _ = writeln!(out, "warning: {w}");
+        let _ = writeln!(out, "{}", warning_line(w));
     }
     out
 }
@@ -352,6 +447,7 @@ mod tests {
         match plan_server_side(&input).unwrap() {
             SsaOutcome::Planned(p) => *p,
             SsaOutcome::Conflicts(c) => panic!("{c}"),
+            SsaOutcome::Refused(r) => panic!("{}", r.message),
         }
     }
 
