@@ -294,7 +294,8 @@ fn run_example(args: &PlanArgs, name: &str) -> Result<Run, Error> {
         }
         return ssa::run_docs(args, &source.docs, example.name);
     }
-    let plan = crate::session::plan::compute(&source.docs, args.namespace.as_deref(), args.overwrite)?;
+    let plan =
+        crate::session::plan::compute(&source.docs, args.namespace.as_deref(), args.overwrite)?;
     let out = match args.output {
         Format::Text => text::text_with(&plan, args.show_secrets),
         format => render(&plan, format)?,

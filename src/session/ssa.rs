@@ -159,6 +159,7 @@ pub fn plan_server_side(input: &SsaInput<'_>) -> Result<SsaOutcome, Error> {
     let me = ManagerId::apply(input.manager);
     let mut fields = fields(&live, &result, &comparison, &forced, &me, &migrated);
     let planned = Planned {
+        local: input.local,
         live: &live,
         result: &result,
         steps: &steps,

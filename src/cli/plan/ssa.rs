@@ -7,10 +7,10 @@ use crate::value::{Map, Value};
 
 use super::{Format, PlanArgs, no_live_error, objects};
 use crate::cli::Run;
+use crate::engine::plan::Warning;
 use crate::engine::ssa::kubectl::{LAST_APPLIED_MANAGER, StepKind};
 use crate::engine::ssa::managed::ManagerId;
 use crate::engine::{gojson, goyaml};
-use crate::engine::plan::Warning;
 use crate::error::Error;
 use crate::session::ssa::{
     Action, Field, SsaInput, SsaOutcome, SsaPlan, now, operation, plan_server_side,
@@ -107,7 +107,7 @@ fn refused_lines(message: &str, warnings: &[Warning]) -> Vec<String> {
     lines
 }
 
-/// `warning: ssa-duplicate-key (reject): … [kept by X; way out: edit-file]`.
+/// `warning: ssa-duplicate-key (reject): … [manager X; way out: edit-file]`.
 fn warning_line(w: &Warning) -> String {
     let mut s = format!(
         "warning: {} ({}): {}",
@@ -117,7 +117,7 @@ fn warning_line(w: &Warning) -> String {
     );
     let mut tail = Vec::new();
     if let Some(m) = &w.manager {
-        tail.push(format!("kept by {m}"));
+        tail.push(format!("manager {m}"));
     }
     if !w.way_out.is_empty() {
         let ways: Vec<&str> = w.way_out.iter().map(|x| x.as_str()).collect();
@@ -139,10 +139,7 @@ fn warnings_value(warnings: &[Warning]) -> Value {
                 let mut m = Map::new();
                 m.insert("code", Value::from(w.code.as_str()));
                 m.insert("severity", Value::from(w.code.severity().as_str()));
-                m.insert(
-                    "path",
-                    w.path.as_deref().map_or(Value::Null, Value::from),
-                );
+                m.insert("path", w.path.as_deref().map_or(Value::Null, Value::from));
                 if let Some(manager) = &w.manager {
                     m.insert("manager", Value::from(manager.as_str()));
                 }

@@ -9,7 +9,7 @@
 //! | `csa-upgrade` | the object was made by client-side apply: kubectl moves its manager's fields to the applier and applies again | here |
 //! | `ssa-first-apply-prunes` | that first server-side apply prunes fields (kubernetes#99003): listed | here |
 //! | `ssa-diff-underreports` | removals only the ownership upgrade and the second apply make: `kubectl diff --server-side` does not show them (kubectl#1796) | here |
-//! | `ssa-pruned-redefaulted` | a pruned field with a default comes back with it (the API server defaults after the merge) | here |
+//! | `ssa-pruned-redefaulted` | a pruned field the API server defaults (`replicas`, `revisionHistoryLimit`, …) comes back with its default | here |
 //! | `ssa-controller-owns-field` | a manager other than the applier (an autoscaler on `/scale`) owns a field the file sets: taken with force, a fight | here |
 //! | `ssa-old-apiversion-manager` | a field owned only by a managedFields entry of another apiVersion | here |
 //! | `ssa-duplicate-key` | two entries of a keyed list with one key in the file: refused | [`config`] |
@@ -19,8 +19,8 @@
 pub mod config;
 pub mod result;
 
-use crate::engine::plan::{Code, WayOut, Warning};
-use crate::engine::ssa::explain::{Action, Field, managed_of};
+use crate::engine::plan::{Code, Warning, WayOut};
+use crate::engine::ssa::explain::{self, Action, Field, managed_of};
 use crate::engine::ssa::kubectl::{LAST_APPLIED_MANAGER, Step, StepKind};
 use crate::engine::ssa::managed::{ManagerId, Operation};
 use crate::engine::ssa::path::{Path, PathElement, path_string};
@@ -32,6 +32,8 @@ pub const CLIENT_SIDE_MANAGER: &str = "kubectl-client-side-apply";
 
 /// What the checks after a plan look at.
 pub struct Planned<'a> {
+    /// The file (the applied configuration).
+    pub local: &'a Value,
     /// The live object before (`Null`: a create).
     pub live: &'a Value,
     pub result: &'a Value,
@@ -129,7 +131,7 @@ pub fn after_apply(p: &Planned<'_>) -> Vec<Warning> {
                 Some(&managers),
                 &[WayOut::EditFile],
                 format!(
-                    "this first server-side apply of a client-side object prunes {}: {managers} owned them, the ownership upgrade makes them {}'s, and the file no longer sets them. Put them back in the file to keep them",
+                    "this first server-side apply of a client-side object prunes {}: fields {managers} owned, which the ownership upgrade makes {}'s and the file no longer sets. Put them back in the file to keep them",
                     removed.join(", "),
                     p.me.manager
                 ),
@@ -149,17 +151,18 @@ pub fn after_apply(p: &Planned<'_>) -> Vec<Warning> {
             ));
         }
     }
-    if !removed.is_empty() {
-        out.push(warning(
-            Code::SsaPrunedRedefaulted,
-            None,
-            None,
-            &[WayOut::EditFile],
-            format!(
-                "pruned: {}. The API server defaults the object after the merge, so a pruned field that has a default comes back with it (.spec.replicas → 1), which this plan does not show. Keep the value in the file if the default is not what you want",
-                removed.join(", ")
-            ),
-        ));
+    for path in &removed {
+        if let Some(default) = server_default(path) {
+            out.push(warning(
+                Code::SsaPrunedRedefaulted,
+                Some((*path).to_owned()),
+                None,
+                &[WayOut::EditFile],
+                format!(
+                    "{path} is pruned, and the API server defaults the object after the merge: it comes back as {default}, which the result here does not show. Keep the value in the file if {default} is not what you want"
+                ),
+            ));
+        }
     }
     out.extend(controller_owns(p));
     out.extend(old_api_version(p));
@@ -167,13 +170,45 @@ pub fn after_apply(p: &Planned<'_>) -> Vec<Warning> {
     out
 }
 
+/// Fields the API server defaults, by their last name (the built-in kinds' defaulting
+/// functions): the value a pruned one comes back with.
+const DEFAULTS: [(&str, &str); 11] = [
+    ("replicas", "1"),
+    ("revisionHistoryLimit", "10"),
+    ("progressDeadlineSeconds", "600"),
+    ("restartPolicy", "Always"),
+    ("dnsPolicy", "ClusterFirst"),
+    ("terminationGracePeriodSeconds", "30"),
+    ("schedulerName", "default-scheduler"),
+    (
+        "imagePullPolicy",
+        "IfNotPresent (Always for a :latest image)",
+    ),
+    ("terminationMessagePath", "/dev/termination-log"),
+    ("sessionAffinity", "None"),
+    (
+        "strategy",
+        "RollingUpdate with maxSurge and maxUnavailable 25%",
+    ),
+];
+
+/// The default a pruned field comes back with, if the API server defaults it.
+fn server_default(path: &str) -> Option<&'static str> {
+    let last = path.rsplit('.').next()?;
+    DEFAULTS.iter().find(|(k, _)| *k == last).map(|(_, d)| *d)
+}
+
 /// Managers that are the applier's own past, not another writer: the client-side managers
 /// the csaupgrade moves, kubectl's last-applied manager, the record of the first apply.
 fn is_own_past(p: &Planned<'_>, id: &ManagerId) -> bool {
     id == p.me
         || p.migrated.contains(&id.manager)
-        || [CLIENT_SIDE_MANAGER, LAST_APPLIED_MANAGER, BEFORE_FIRST_APPLY]
-            .contains(&id.manager.as_str())
+        || [
+            CLIENT_SIDE_MANAGER,
+            LAST_APPLIED_MANAGER,
+            BEFORE_FIRST_APPLY,
+        ]
+        .contains(&id.manager.as_str())
 }
 
 /// `ssa-controller-owns-field`: a field the file sets that another manager owned and
@@ -246,18 +281,18 @@ fn old_api_version(p: &Planned<'_>) -> Vec<Warning> {
                 k != key && other.api_version == p.api_version && other.set.has(q)
             })
         };
-        let mine_after = |q: &[PathElement]| {
-            after
-                .fields
-                .get(&p.me.key())
-                .is_some_and(|m| m.set.has(q))
+        let mine_after =
+            |q: &[PathElement]| after.fields.get(&p.me.key()).is_some_and(|m| m.set.has(q));
+        let live = explain::without_managed_fields(p.live);
+        let scalar = |q: &[PathElement]| {
+            explain::value_at(&live, q).is_some_and(|v| !v.is_object() && !v.is_array())
         };
         let only: Vec<String> = vs
             .set
             .leaves()
             .paths()
             .into_iter()
-            .filter(|q| !current(q) && !mine_after(q))
+            .filter(|q| scalar(q) && !current(q) && !mine_after(q))
             .map(|q| path_string(&q))
             .collect();
         if only.is_empty() {
@@ -269,9 +304,9 @@ fn old_api_version(p: &Planned<'_>) -> Vec<Warning> {
             Some(&id.manager),
             &[WayOut::HandOver],
             format!(
-                "{} are owned only by {id}, an entry of another apiVersion than {}: kubectl's csaupgrade merges only the entry at the applier's apiVersion and drops this one, and the API server drops an entry whose version is no longer served, so the fields then belong to nobody and no apply removes them. To have them pruned, set them in the file once (you own them) and then drop them, or remove them by hand",
-                only.join(", "),
-                p.api_version
+                "owned only by {id}, an entry of another apiVersion than {}: {}. kubectl's csaupgrade merges only the entry at the applier's apiVersion and drops this one, and the API server drops an entry whose version is no longer served, so the fields then belong to nobody and no apply removes them. To have them pruned, set them in the file once (you own them) and then drop them, or remove them by hand",
+                p.api_version,
+                only.join(", ")
             ),
         ));
     }

@@ -10,7 +10,7 @@
 //!   `$setElementOrder/…`, `$deleteFromPrimitiveList/…`) is an ordinary key to server-side apply,
 //!   which no schema declares: `field not declared in schema` (helm#31771).
 
-use crate::engine::plan::{Code, WayOut, Warning};
+use crate::engine::plan::{Code, Warning, WayOut};
 use crate::engine::ssa::request::{go_errors, gvk};
 use crate::engine::ssa::schema::{Schema, TypeRef};
 use crate::engine::ssa::typed::{ProblemKind, problems};

@@ -13,8 +13,8 @@
 //! them, with the list indexes of the merged object; the message is
 //! `Deployment.apps "web" is invalid: <field error>`.
 
-use crate::engine::plan::{Code, WayOut, Warning};
-use crate::engine::ssa::explain::managed_of;
+use crate::engine::plan::{Code, Warning, WayOut};
+use crate::engine::ssa::explain::{self, managed_of};
 use crate::engine::ssa::managed::{Managed, ManagerId};
 use crate::engine::ssa::path::{PathElement, path_string};
 use crate::engine::ssa::set::Set;
@@ -106,9 +106,12 @@ fn pod_spec(obj: &Value) -> Option<(At, &Value)> {
     let kind = obj.get("kind").and_then(Value::as_str)?;
     let path: &[&str] = match kind {
         "Pod" => &["spec"],
-        "Deployment" | "ReplicaSet" | "StatefulSet" | "DaemonSet" | "Job" | "ReplicationController" => {
-            &["spec", "template", "spec"]
-        }
+        "Deployment"
+        | "ReplicaSet"
+        | "StatefulSet"
+        | "DaemonSet"
+        | "Job"
+        | "ReplicationController" => &["spec", "template", "spec"],
         "CronJob" => &["spec", "jobTemplate", "spec", "template", "spec"],
         _ => return None,
     };
@@ -206,6 +209,10 @@ pub(super) fn check(p: &Planned<'_>) -> Vec<Warning> {
                 None => (path_string(&f.at.ssa), Vec::new()),
             };
             let api = format!("{subject} is invalid: {}: {}", f.at.api, f.error);
+            let in_file = f
+                .parts
+                .iter()
+                .all(|part| explain::value_at(p.local, &part.ssa).is_some());
             let (manager, way_out, why) = match keep.first() {
                 Some(m) => (
                     Some(m.manager.clone()),
@@ -214,10 +221,17 @@ pub(super) fn check(p: &Planned<'_>) -> Vec<Warning> {
                         "{path} is kept because {m} owns it, and server-side apply prunes only what the applier owned. Have that manager drop it (or remove it once by hand, e.g. kubectl edit), or change the file to agree with it"
                     ),
                 ),
+                None if in_file => (
+                    None,
+                    vec![WayOut::EditFile],
+                    format!("the file itself sets all of it. Edit the file"),
+                ),
                 None => (
                     None,
                     vec![WayOut::EditFile],
-                    format!("the file itself sets {path}. Edit the file"),
+                    format!(
+                        "{path} is kept because nobody owns it (a default the API server filled in, or a field set before anyone tracked it), and server-side apply prunes only what the applier owned. Set it to null in the file (the applier then owns the null), or remove it once by hand"
+                    ),
                 ),
             };
             warning(
@@ -300,7 +314,11 @@ fn ports(c_at: &At, c: &Value, found: &mut Vec<Found>) {
     let port_key = [("containerPort", None), ("protocol", Some("TCP"))];
     let mut seen: Vec<(&str, At)> = Vec::new();
     for (i, port) in ports.iter().enumerate() {
-        let Some(name) = port.get("name").and_then(Value::as_str).filter(|n| !n.is_empty()) else {
+        let Some(name) = port
+            .get("name")
+            .and_then(Value::as_str)
+            .filter(|n| !n.is_empty())
+        else {
             continue;
         };
         let Some(key) = key_of(port, &port_key) else {
