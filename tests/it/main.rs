@@ -27,6 +27,7 @@ mod oracle_cases;
 mod properties;
 mod readme;
 mod schema_embedded;
+mod ssa_checks;
 mod ssa_plan;
 mod ssa_vectors;
 mod support;

@@ -224,13 +224,13 @@ pub(super) fn check(p: &Planned<'_>) -> Vec<Warning> {
                 None if in_file => (
                     None,
                     vec![WayOut::EditFile],
-                    format!("the file itself sets all of it. Edit the file"),
+                    "The file itself sets all of it. Edit the file".to_owned(),
                 ),
                 None => (
                     None,
                     vec![WayOut::EditFile],
                     format!(
-                        "{path} is kept because nobody owns it (a default the API server filled in, or a field set before anyone tracked it), and server-side apply prunes only what the applier owned. Set it to null in the file (the applier then owns the null), or remove it once by hand"
+                        "{path} is kept because nobody owns it (a default the API server filled in, or a field set before anyone tracked it), and server-side apply prunes only what the applier owned; a null in the file does not clear it either (the merge keeps the live map). Remove it once by hand with the change (kubectl edit, or a JSON patch), or make this one change with client-side apply"
                     ),
                 ),
             };
