@@ -291,6 +291,12 @@ pub const EXAMPLES: &[Example] = &[
         live
     ),
     example!(
+        "lint-result-invalid",
+        "lint: a port renumbered beside a live-only one of the same name",
+        last_applied,
+        live
+    ),
+    example!(
         "ssa-controller-owns-field",
         "server-side: an autoscaler owns replicas the file sets: shared, then a fight",
         ssa

@@ -108,56 +108,23 @@ fn object_name(obj: &Value) -> String {
     format!("{plural}{group}/{}", object.name)
 }
 
-/// One-of groups: a map holding more than one of these keys is invalid.
-const UNIONS: [(&[&str], &[&str], &str); 2] = [
-    (
-        &[
-            "livenessProbe",
-            "readinessProbe",
-            "startupProbe",
-            "postStart",
-            "preStop",
-        ],
-        &["exec", "httpGet", "tcpSocket", "grpc", "sleep"],
-        "a probe or lifecycle handler may have only one handler",
-    ),
-    (
-        &["volumes"],
-        &[
-            "hostPath",
-            "emptyDir",
-            "gcePersistentDisk",
-            "awsElasticBlockStore",
-            "gitRepo",
-            "secret",
-            "nfs",
-            "iscsi",
-            "glusterfs",
-            "persistentVolumeClaim",
-            "rbd",
-            "flexVolume",
-            "cinder",
-            "cephfs",
-            "flocker",
-            "downwardAPI",
-            "fc",
-            "azureFile",
-            "configMap",
-            "vsphereVolume",
-            "quobyte",
-            "azureDisk",
-            "photonPersistentDisk",
-            "projected",
-            "portworxVolume",
-            "scaleIO",
-            "storageos",
-            "csi",
-            "ephemeral",
-            "image",
-        ],
-        "a volume may have only one source",
-    ),
-];
+/// The one-of a map at a field of this name holds, if any: its members and the rule, from
+/// the API server's validation rules ([`crate::engine::validation`]).
+fn union_of(parent: &str) -> Option<(Vec<&'static str>, &'static str)> {
+    use crate::engine::validation::{
+        HOOK_HANDLERS, HOOKS, PROBE_HANDLERS, PROBES, Rule, VOLUME_SOURCES,
+    };
+    if PROBES.contains(&parent) {
+        Some((PROBE_HANDLERS.to_vec(), Rule::Union.text(false)))
+    } else if HOOKS.contains(&parent) {
+        Some((HOOK_HANDLERS.to_vec(), Rule::Union.text(false)))
+    } else if parent == "volumes" {
+        let sources = VOLUME_SOURCES.iter().map(|(m, _)| *m).collect();
+        Some((sources, Rule::Union.text(true)))
+    } else {
+        None
+    }
+}
 
 fn clears_from_last_applied(f: &FieldRef<'_, '_>) -> bool {
     let at = f.reason.presence();
@@ -246,35 +213,33 @@ impl Collector {
         let Some(parent) = parent_name(f) else {
             return;
         };
-        for (parents, members, rule) in UNIONS {
-            if !parents.contains(&parent) {
-                continue;
-            }
-            let Some(Value::Object(m)) = at.result else {
-                continue;
-            };
-            let present: Vec<&str> = members
-                .iter()
-                .copied()
-                .filter(|k| m.contains_key(k))
-                .collect();
-            let live_count = at.live.and_then(Value::as_object).map_or(0, |lm| {
-                members.iter().filter(|k| lm.contains_key(k)).count()
+        let Some((members, rule)) = union_of(parent) else {
+            return;
+        };
+        let Some(Value::Object(m)) = at.result else {
+            return;
+        };
+        let present: Vec<&str> = members
+            .iter()
+            .copied()
+            .filter(|k| m.contains_key(k))
+            .collect();
+        let live_count = at.live.and_then(Value::as_object).map_or(0, |lm| {
+            members.iter().filter(|k| lm.contains_key(k)).count()
+        });
+        if present.len() > 1 && live_count <= 1 {
+            let path = PathText(f.path).to_string();
+            self.unions.push(Warning {
+                manager: None,
+                way_out: Vec::new(),
+                field: Some(f.id),
+                code: Code::UnionTwoMembers,
+                path: Some(path.clone()),
+                message: format!(
+                    "{path} will hold {} at once and the server will reject it ({rule}): with no last-applied entry for the old one, nothing deletes it. Set the old one to null in the file for this apply",
+                    present.join(" and ")
+                ),
             });
-            if present.len() > 1 && live_count <= 1 {
-                let path = PathText(f.path).to_string();
-                self.unions.push(Warning {
-                    manager: None,
-                    way_out: Vec::new(),
-                    field: Some(f.id),
-                    code: Code::UnionTwoMembers,
-                    path: Some(path.clone()),
-                    message: format!(
-                        "{path} will hold {} at once and the server will reject it ({rule}): with no last-applied entry for the old one, nothing deletes it. Set the old one to null in the file for this apply",
-                        present.join(" and ")
-                    ),
-                });
-            }
         }
     }
 

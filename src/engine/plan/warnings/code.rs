@@ -22,6 +22,8 @@ pub enum Code {
     ReplicasRemoved,
     ImmutableField,
     SecretInAnnotation,
+    /// The object after the apply breaks a rule the API server validates.
+    ResultInvalid,
     /// Server-side: kubectl moves the client-side manager's fields to the applier.
     CsaUpgrade,
     /// Server-side: a pruned field the API server gives its default again.
@@ -70,7 +72,7 @@ impl Severity {
 
 impl Code {
     /// Every code.
-    pub const ALL: [Code; 22] = [
+    pub const ALL: [Code; 23] = [
         Code::MissingAnnotation,
         Code::AnnotationNullIsEmpty,
         Code::ClearChangedLive,
@@ -83,6 +85,7 @@ impl Code {
         Code::ReplicasRemoved,
         Code::ImmutableField,
         Code::SecretInAnnotation,
+        Code::ResultInvalid,
         Code::CsaUpgrade,
         Code::SsaPrunedRedefaulted,
         Code::SsaUnknownType,
@@ -111,6 +114,7 @@ impl Code {
             Code::ReplicasRemoved => "replicas-removed",
             Code::ImmutableField => "immutable-field",
             Code::SecretInAnnotation => "secret-in-annotation",
+            Code::ResultInvalid => "result-invalid",
             Code::CsaUpgrade => "csa-upgrade",
             Code::SsaPrunedRedefaulted => "ssa-pruned-redefaulted",
             Code::SsaUnknownType => "ssa-unknown-type",
@@ -131,6 +135,7 @@ impl Code {
             Code::ImmutableField
             | Code::AnnotationTooLarge
             | Code::UnionTwoMembers
+            | Code::ResultInvalid
             | Code::SsaDuplicateKey
             | Code::SsaPatchDirective
             | Code::SsaResultInvalid => Severity::Reject,
