@@ -185,6 +185,27 @@ pub fn plan_server_side(input: &SsaInput<'_>) -> Result<SsaOutcome, Error> {
     })))
 }
 
+/// The `ssa-controller-owns-field` warnings of an apply the API server refuses with conflicts:
+/// the fields `--force-conflicts` would take from another manager, each with that manager
+/// (the plan with force, read for them).
+///
+/// # Errors
+/// As [`plan_server_side`].
+pub fn conflict_warnings(input: &SsaInput<'_>) -> Result<Vec<Warning>, Error> {
+    let forced = SsaInput {
+        force: true,
+        ..*input
+    };
+    Ok(match plan_server_side(&forced)? {
+        SsaOutcome::Planned(plan) => plan
+            .warnings
+            .into_iter()
+            .filter(|w| w.code == crate::engine::plan::Code::SsaControllerOwnsField)
+            .collect(),
+        SsaOutcome::Conflicts(_) | SsaOutcome::Refused(_) => Vec::new(),
+    })
+}
+
 /// The object as kubectl sends it, for the API server's messages: a namespaced object without
 /// a namespace gets `default` (kubectl fills in the context's).
 fn as_sent(local: &Value) -> std::borrow::Cow<'_, Value> {

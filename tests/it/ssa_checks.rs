@@ -133,11 +133,15 @@ fn a_controller_sharing_the_field_or_forced_out_of_it_is_named() {
     let (code, _, err) = plan_files(&local, &live, &[]);
     assert_eq!(code, 1);
     assert!(err.contains("Apply failed with 1 conflict: conflict with \"kube-controller-manager\" with subresource \"scale\" using apps/v1: .spec.replicas"), "{err}");
+    assert!(
+        err.contains("applyscope: warning: ssa-controller-owns-field (loss): .spec.replicas is owned by \"kube-controller-manager\""),
+        "{err}"
+    );
     let forced = json_files(&local, &live, &["--force-conflicts"]);
     let w = with_code(&forced, "ssa-controller-owns-field");
     assert_eq!(w.len(), 1, "{:#?}", forced["warnings"]);
     assert!(w[0]["message"].as_str().unwrap().contains("fight"));
-    assert_eq!(w[0]["wayOut"], json!(["hand-over", "edit-file"]));
+    assert_eq!(w[0]["wayOut"], json!(["hand-over", "force"]));
 }
 
 #[test]

@@ -13,7 +13,8 @@ use crate::engine::ssa::managed::ManagerId;
 use crate::engine::{gojson, goyaml};
 use crate::error::Error;
 use crate::session::ssa::{
-    Action, Field, SsaInput, SsaOutcome, SsaPlan, now, operation, plan_server_side,
+    Action, Field, SsaInput, SsaOutcome, SsaPlan, conflict_warnings, now, operation,
+    plan_server_side,
 };
 
 const PATCH_TYPE: &str = "application/apply-patch+yaml";
@@ -79,11 +80,16 @@ pub fn run_docs(args: &PlanArgs, docs: &crate::session::Docs, name: &str) -> Res
 /// One object's plan, written in the chosen format (conflicts and refusals on stderr, exit 1).
 fn finish_one(args: &PlanArgs, input: &SsaInput<'_>) -> Result<Run, Error> {
     match plan_server_side(input)? {
-        SsaOutcome::Conflicts(message) => Ok(Run::Report {
-            stdout: String::new(),
-            stderr: vec![message, REMEDY.into()],
-            code: 1,
-        }),
+        SsaOutcome::Conflicts(message) => {
+            let mut stderr = vec![message];
+            stderr.extend(conflict_warnings(input)?.iter().map(warning_line));
+            stderr.push(REMEDY.into());
+            Ok(Run::Report {
+                stdout: String::new(),
+                stderr,
+                code: 1,
+            })
+        }
         SsaOutcome::Refused(refusal) => Ok(Run::Report {
             stdout: String::new(),
             stderr: refused_lines(&refusal.message, &refusal.warnings),
@@ -202,6 +208,8 @@ fn run_many(args: &PlanArgs, time: &str) -> Result<Run, Error> {
             }
             Ok(SsaOutcome::Conflicts(message)) => {
                 item.insert("conflicts", Value::from(message.as_str()));
+                let warnings = conflict_warnings(&input).unwrap_or_default();
+                item.insert("warnings", warnings_value(&warnings));
                 let _ = writeln!(out, "conflicts: {message}");
                 stderr.push(format!("{}: {message}", pair.key));
                 code = code.max(1);

@@ -230,9 +230,9 @@ fn controller_owns(p: &Planned<'_>) -> Vec<Warning> {
                 Code::SsaControllerOwnsField,
                 Some(f.path.clone()),
                 Some(&m.manager),
-                &[WayOut::HandOver, WayOut::EditFile],
+                &[WayOut::HandOver, WayOut::Force],
                 format!(
-                    "{} was owned by {m}; --force-conflicts takes it, but that manager writes it again at its next change and the two fight. Leave the field to it: drop {} from the file",
+                    "{} is owned by {m}, another manager than this applier: without --force-conflicts the apply conflicts; with it the field is taken, that manager writes it again at its next change, and the two fight. Leave the field to it: drop {} from the file",
                     f.path, f.path
                 ),
             ));
