@@ -7,7 +7,6 @@ use crate::value::{Map, Value};
 
 use super::{Format, PlanArgs, no_live_error, objects};
 use crate::cli::Run;
-use crate::engine::plan::Warning;
 use crate::engine::ssa::kubectl::{LAST_APPLIED_MANAGER, StepKind};
 use crate::engine::ssa::managed::ManagerId;
 use crate::engine::{gojson, goyaml};
@@ -16,6 +15,10 @@ use crate::session::ssa::{
     Action, Field, SsaInput, SsaOutcome, SsaPlan, conflict_warnings, now, operation,
     plan_server_side,
 };
+
+mod warnings;
+
+use warnings::{refused_lines, warning_line, warnings_value};
 
 const PATCH_TYPE: &str = "application/apply-patch+yaml";
 
@@ -104,60 +107,6 @@ fn finish_one(args: &PlanArgs, input: &SsaInput<'_>) -> Result<Run, Error> {
             Format::Text => text(&plan, args.show_secrets),
         })),
     }
-}
-
-/// A refusal on stderr: the API server's error as kubectl prints it, then each coded warning.
-fn refused_lines(message: &str, warnings: &[Warning]) -> Vec<String> {
-    let mut lines = vec![format!("Error from server: {message}")];
-    lines.extend(warnings.iter().map(warning_line));
-    lines
-}
-
-/// `warning: ssa-duplicate-key (reject): … [manager X; way out: edit-file]`.
-fn warning_line(w: &Warning) -> String {
-    let mut s = format!(
-        "warning: {} ({}): {}",
-        w.code,
-        w.code.severity().as_str(),
-        w.message
-    );
-    let mut tail = Vec::new();
-    if let Some(m) = &w.manager {
-        tail.push(format!("manager {m}"));
-    }
-    if !w.way_out.is_empty() {
-        let ways: Vec<&str> = w.way_out.iter().map(|x| x.as_str()).collect();
-        tail.push(format!("way out: {}", ways.join(", ")));
-    }
-    if !tail.is_empty() {
-        let _ = write!(s, " [{}]", tail.join("; "));
-    }
-    s
-}
-
-/// The warnings as `-o json|yaml` write them: `code`, `severity`, `path`, `manager` (when
-/// known), `wayOut` (when any), `message`.
-fn warnings_value(warnings: &[Warning]) -> Value {
-    Value::Array(
-        warnings
-            .iter()
-            .map(|w| {
-                let mut m = Map::new();
-                m.insert("code", Value::from(w.code.as_str()));
-                m.insert("severity", Value::from(w.code.severity().as_str()));
-                m.insert("path", w.path.as_deref().map_or(Value::Null, Value::from));
-                if let Some(manager) = &w.manager {
-                    m.insert("manager", Value::from(manager.as_str()));
-                }
-                if !w.way_out.is_empty() {
-                    let ways = w.way_out.iter().map(|x| Value::from(x.as_str()));
-                    m.insert("wayOut", Value::Array(ways.collect()));
-                }
-                m.insert("message", Value::from(w.message.as_str()));
-                Value::Object(m)
-            })
-            .collect(),
-    )
 }
 
 const REMEDY: &str = "(pass --force-conflicts to take these fields, drop them from the file, or set the values they have to share them)";
