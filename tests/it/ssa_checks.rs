@@ -371,3 +371,53 @@ fn a_union_member_kept_by_another_manager_is_union_two_members() {
         }
     }
 }
+
+/// A kind the embedded schema does not know is merged as the API server merges an unknown
+/// type, and says so; a known kind does not.
+#[test]
+fn an_unknown_kind_says_how_it_is_merged() {
+    let widget = json!({"apiVersion": "example.com/v1", "kind": "Widget",
+        "metadata": {"name": "w", "namespace": "default"}, "spec": {"size": 3}});
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("w.json"), widget.to_string()).unwrap();
+    let (code, out, err) = run_bin(
+        &[
+            "plan",
+            "--server-side",
+            "-f",
+            "w.json",
+            "--no-live",
+            "-o",
+            "json",
+        ],
+        None,
+        dir.path(),
+    );
+    assert_eq!(code, 0, "{err}");
+    let p: Json = serde_json::from_str(&out).unwrap();
+    assert_eq!(codes(&p), ["ssa-unknown-type"]);
+    assert_eq!(with_code(&p, "ssa-unknown-type")[0]["severity"], "notice");
+    let (local, _) = example_docs("ssa-duplicate-key");
+    let mut known = local.clone();
+    known["spec"]["template"]["spec"]["containers"][0]["env"]
+        .as_array_mut()
+        .unwrap()
+        .pop();
+    std::fs::write(dir.path().join("d.json"), known.to_string()).unwrap();
+    let (code, out, err) = run_bin(
+        &[
+            "plan",
+            "--server-side",
+            "-f",
+            "d.json",
+            "--no-live",
+            "-o",
+            "json",
+        ],
+        None,
+        dir.path(),
+    );
+    assert_eq!(code, 0, "{err}");
+    let p: Json = serde_json::from_str(&out).unwrap();
+    assert!(codes(&p).is_empty(), "{:#?}", p["warnings"]);
+}

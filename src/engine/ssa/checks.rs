@@ -170,32 +170,43 @@ pub fn after_apply(p: &Planned<'_>) -> Vec<Warning> {
     out
 }
 
-/// Fields the API server defaults, by their last name (the built-in kinds' defaulting
-/// functions): the value a pruned one comes back with.
+/// Fields the API server defaults (the built-in kinds' defaulting functions), by the end of
+/// their path under `.spec`: the value a pruned one comes back with.
 const DEFAULTS: [(&str, &str); 11] = [
-    ("replicas", "1"),
-    ("revisionHistoryLimit", "10"),
-    ("progressDeadlineSeconds", "600"),
-    ("restartPolicy", "Always"),
-    ("dnsPolicy", "ClusterFirst"),
-    ("terminationGracePeriodSeconds", "30"),
-    ("schedulerName", "default-scheduler"),
+    (".spec.replicas", "1"),
+    (".spec.revisionHistoryLimit", "10"),
+    (".spec.progressDeadlineSeconds", "600"),
     (
-        "imagePullPolicy",
-        "IfNotPresent (Always for a :latest image)",
-    ),
-    ("terminationMessagePath", "/dev/termination-log"),
-    ("sessionAffinity", "None"),
-    (
-        "strategy",
+        ".spec.strategy",
         "RollingUpdate with maxSurge and maxUnavailable 25%",
     ),
+    (".spec.sessionAffinity", "None"),
+    ("spec.restartPolicy", "Always"),
+    ("spec.dnsPolicy", "ClusterFirst"),
+    ("spec.terminationGracePeriodSeconds", "30"),
+    ("spec.schedulerName", "default-scheduler"),
+    (
+        "].imagePullPolicy",
+        "IfNotPresent (Always for a :latest image)",
+    ),
+    ("].terminationMessagePath", "/dev/termination-log"),
 ];
 
 /// The default a pruned field comes back with, if the API server defaults it.
 fn server_default(path: &str) -> Option<&'static str> {
-    let last = path.rsplit('.').next()?;
-    DEFAULTS.iter().find(|(k, _)| *k == last).map(|(_, d)| *d)
+    if !path.starts_with(".spec.") {
+        return None;
+    }
+    DEFAULTS
+        .iter()
+        .find(|(end, _)| {
+            if end.starts_with(".spec.") {
+                path == *end
+            } else {
+                path.ends_with(end)
+            }
+        })
+        .map(|(_, d)| *d)
 }
 
 /// Managers that are the applier's own past, not another writer: the client-side managers
@@ -311,4 +322,37 @@ fn old_api_version(p: &Planned<'_>) -> Vec<Warning> {
         ));
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn paths_above_below_and_equal_are_related() {
+        assert!(related(".data.legacy", ".data.legacy"));
+        assert!(related(".data.legacy", ".data"));
+        assert!(related(
+            ".spec",
+            ".spec.template.spec.containers[name=\"a\"]"
+        ));
+        assert!(!related(".data.legacy", ".data.leg"));
+        assert!(!related(".spec.replicas", ".spec.replicasX"));
+    }
+
+    #[test]
+    fn only_fields_the_api_server_defaults_come_back() {
+        assert_eq!(server_default(".spec.replicas"), Some("1"));
+        assert_eq!(
+            server_default(".spec.template.spec.containers[name=\"a\"].imagePullPolicy"),
+            Some("IfNotPresent (Always for a :latest image)")
+        );
+        assert_eq!(
+            server_default(".spec.template.spec.restartPolicy"),
+            Some("Always")
+        );
+        assert_eq!(server_default(".data.replicas"), None);
+        assert_eq!(server_default(".spec.template.spec.replicas"), None);
+        assert_eq!(server_default(".data.legacy"), None);
+    }
 }
