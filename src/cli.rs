@@ -10,6 +10,7 @@ pub mod invocation;
 mod last_applied;
 mod patch;
 pub mod plan;
+mod saved;
 
 use std::io::IsTerminal as _;
 use std::path::PathBuf;
@@ -156,7 +157,7 @@ pub fn run(cli: Cli) -> Result<Run, Error> {
         Some(Command::Examples) => Ok(list_examples()),
         Some(Command::Completions { shell }) => invocation::completions(shell, invocation::BIN),
         Some(Command::Man) => invocation::man(),
-        Some(Command::Apply(args)) => cluster::apply(&args),
+        Some(Command::Apply(args)) => return saved::apply_command(&args),
         None => return open(&cli.open),
     };
     out.map(Run::Print)
@@ -243,5 +244,31 @@ pub fn finish(stdout: String, stderr: Vec<String>, code: i32) -> Run {
         stdout,
         stderr,
         code: u8::try_from(code).unwrap_or(1),
+    }
+}
+
+/// `run` with `warnings` for stderr (kubectl's kuberc warnings): before the failures' lines,
+/// exit status unchanged. A TUI run shows them in its status line instead.
+#[must_use]
+pub fn with_warnings(run: Run, warnings: Vec<String>) -> Run {
+    if warnings.is_empty() {
+        return run;
+    }
+    match run {
+        Run::Print(stdout) => Run::Report {
+            stdout,
+            stderr: warnings,
+            code: 0,
+        },
+        Run::Report {
+            stdout,
+            stderr,
+            code,
+        } => Run::Report {
+            stdout,
+            stderr: warnings.into_iter().chain(stderr).collect(),
+            code,
+        },
+        run => run,
     }
 }

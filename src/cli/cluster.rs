@@ -103,10 +103,22 @@ pub struct ApplyArgs {
         long,
         short = 'f',
         visible_alias = "filename",
-        required = true,
+        required_unless_present = "plan",
+        conflicts_with = "plan",
         value_name = "FILE|DIR|-"
     )]
     pub local: Vec<PathBuf>,
+    /// Send exactly the requests of a plan saved with `plan --save FILE`, after checking that
+    /// its files and live objects are unchanged (a server dry run of each first).
+    #[arg(long, value_name = "FILE", requires = "yes")]
+    pub plan: Option<PathBuf>,
+    /// As kubectl's flag: which apply kubectl would run. Without it, kubectl's preferences
+    /// (kuberc) decide; this command sends client-side apply only.
+    #[arg(long, num_args = 0..=1, require_equals = true, default_missing_value = "true", value_name = "BOOL")]
+    pub server_side: Option<bool>,
+    /// kubectl's preferences file (default: `$KUBERC`, else `~/.kube/kuberc`).
+    #[arg(long, value_name = "PATH")]
+    pub kuberc: Option<PathBuf>,
     /// Read directories recursively.
     #[arg(short = 'R', long)]
     pub recursive: bool,

@@ -4,7 +4,7 @@ mod entries;
 mod json;
 mod many;
 pub mod markdown;
-mod ssa;
+pub mod ssa;
 mod text;
 mod yaml;
 
@@ -21,6 +21,7 @@ use crate::document::Document;
 use crate::engine::plan::{self, LastApplied, LiveLastApplied, Plan, PlanContext};
 use crate::engine::schema::Schema;
 use crate::error::Error;
+use crate::session::kuberc::{ApplyMode, ModeRequest, resolve};
 use crate::session::open::{holds_many_objects, single_candidate};
 use crate::session::plan::{DocNames, Docs, plan_all, plan_error};
 
@@ -68,15 +69,28 @@ pub struct PlanArgs {
     #[arg(long, short = 'o', value_enum, default_value_t = Format::Text)]
     pub output: Format,
     /// Plan `kubectl apply --server-side` instead: owners (`metadata.managedFields` of the
-    /// live file), conflicts, pruning, kubectl's own requests. One object, from files.
-    #[arg(long)]
-    pub server_side: bool,
-    /// With --server-side: the manager that applies.
-    #[arg(long, default_value = "kubectl", requires = "server_side")]
-    pub field_manager: String,
-    /// With --server-side: take the fields other managers own instead of failing.
-    #[arg(long, requires = "server_side")]
-    pub force_conflicts: bool,
+    /// live file), conflicts, pruning, kubectl's own requests. From files. Without the flag,
+    /// kubectl's preferences (kuberc) decide, as for kubectl.
+    #[arg(long, num_args = 0..=1, require_equals = true, default_missing_value = "true", value_name = "BOOL")]
+    pub server_side: Option<bool>,
+    /// Server-side: the manager that applies (default `kubectl`, or the kuberc's).
+    #[arg(long, value_name = "NAME")]
+    pub field_manager: Option<String>,
+    /// Server-side: take the fields other managers own instead of failing.
+    #[arg(long, num_args = 0..=1, require_equals = true, default_missing_value = "true", value_name = "BOOL")]
+    pub force_conflicts: Option<bool>,
+    /// Server-side: preview the ownership upgrade (csaupgrade) of this Update manager's fields
+    /// to the applier, as Helm 4 and Argo CD do when they switch to server-side apply.
+    /// Repeatable.
+    #[arg(long, value_name = "NAME")]
+    pub migrate_manager: Vec<String>,
+    /// kubectl's preferences file (default: `$KUBERC`, else `~/.kube/kuberc`).
+    #[arg(long, value_name = "PATH")]
+    pub kuberc: Option<PathBuf>,
+    /// Write the plan, with the inputs' digests and the exact requests, to FILE (for
+    /// `apply --plan FILE`).
+    #[arg(long, value_name = "FILE")]
+    pub save: Option<PathBuf>,
     /// `-o text`: show a Secret's values instead of `***` (`-o json|yaml` are always exact).
     #[arg(long)]
     pub show_secrets: bool,
@@ -94,24 +108,80 @@ pub enum Format {
 }
 
 pub fn run(args: &PlanArgs) -> Result<Run, Error> {
+    let mode = resolve_mode(args)?;
+    let warnings = mode.warnings.clone();
+    let run = plan_in_mode(args, &mode)?;
+    Ok(super::with_warnings(run, warnings))
+}
+
+/// The apply mode of this `plan`: the flags, else the kuberc (`session::kuberc`).
+fn resolve_mode(args: &PlanArgs) -> Result<ApplyMode, Error> {
+    let mut req = ModeRequest::from_env(args.server_side, args.kuberc.clone());
+    req.field_manager_given = args.field_manager.is_some();
+    req.force_conflicts_given = args.force_conflicts.is_some();
+    resolve(&req)
+}
+
+fn plan_in_mode(args: &PlanArgs, mode: &ApplyMode) -> Result<Run, Error> {
     if let Some(name) = &args.example {
-        return run_example(args, name);
+        return run_example(args, mode, name);
     }
-    if args.server_side {
+    if mode.server_side {
         if args.output == Format::Markdown {
             return Err(Error::Input(
                 "-o markdown is not written for --server-side yet: use -o text, json or yaml"
                     .into(),
             ));
         }
-        return ssa::run(args);
+        return ssa::run(args, mode);
     }
-    if args.live.is_empty() && !args.no_live {
-        return run_cluster(args);
+    let flags = [
+        (args.field_manager.is_some(), "--field-manager"),
+        (args.force_conflicts.is_some(), "--force-conflicts"),
+        (!args.migrate_manager.is_empty(), "--migrate-manager"),
+    ];
+    if let Some((_, flag)) = flags.iter().find(|(given, _)| *given) {
+        return Err(Error::Input(format!(
+            "{flag} needs server-side apply: pass --server-side (the mode here: {})",
+            mode.describe()
+        )));
     }
-    match single(args) {
-        Some((local, live)) => run_one(args, local, live),
-        None => run_many(args),
+    if args.save.is_some() {
+        return super::saved::save_client_side(args, mode);
+    }
+    let run = if args.live.is_empty() && !args.no_live {
+        run_cluster(args)?
+    } else {
+        match single(args) {
+            Some((local, live)) => run_one(args, local, live)?,
+            None => run_many(args)?,
+        }
+    };
+    Ok(announce(run, mode, args.output))
+}
+
+/// When a kuberc chose the mode: a header line above the text output; on stderr for the other
+/// formats (the server-side JSON carries it as `mode`).
+fn announce(run: Run, mode: &ApplyMode, format: Format) -> Run {
+    if !mode.from_kuberc() {
+        return run;
+    }
+    let line = format!("mode: {}", mode.describe());
+    match (run, format) {
+        (Run::Print(out), Format::Text) => Run::Print(format!("{line}\n{out}")),
+        (
+            Run::Report {
+                stdout,
+                stderr,
+                code,
+            },
+            Format::Text,
+        ) => Run::Report {
+            stdout: format!("{line}\n{stdout}"),
+            stderr,
+            code,
+        },
+        (run, _) => super::with_warnings(run, vec![line]),
     }
 }
 
@@ -277,7 +347,7 @@ fn run_one(args: &PlanArgs, local: OneFile<'_>, live: Option<OneFile<'_>>) -> Re
 }
 
 /// `plan --example NAME`: the example's documents, planned as files would be.
-fn run_example(args: &PlanArgs, name: &str) -> Result<Run, Error> {
+fn run_example(args: &PlanArgs, mode: &ApplyMode, name: &str) -> Result<Run, Error> {
     let example = crate::examples::find(name).ok_or_else(|| {
         Error::Input(format!(
             "no example {name:?}; `{} examples` lists them",
@@ -285,14 +355,14 @@ fn run_example(args: &PlanArgs, name: &str) -> Result<Run, Error> {
         ))
     })?;
     let source = crate::session::source::Source::from_example(example)?;
-    if args.server_side {
+    if mode.server_side {
         if args.output == Format::Markdown {
             return Err(Error::Input(
                 "-o markdown is not written for --server-side yet: use -o text, json or yaml"
                     .into(),
             ));
         }
-        return ssa::run_docs(args, &source.docs, example.name);
+        return ssa::run_docs(args, mode, &source.docs, example.name);
     }
     let plan =
         crate::session::plan::compute(&source.docs, args.namespace.as_deref(), args.overwrite)?;

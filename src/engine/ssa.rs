@@ -39,6 +39,7 @@ pub mod kubectl;
 pub mod kubernetes;
 pub mod lastapplied;
 pub mod managed;
+pub mod migrate;
 pub mod openapi;
 pub mod order;
 pub mod path;

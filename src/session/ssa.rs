@@ -3,12 +3,13 @@
 //! ([`crate::engine::ssa::kubectl::apply_server_side`]): every request kubectl would make, the
 //! object left, and per field what happened and who owns it before and after.
 
-use crate::engine::plan::Warning;
+use crate::engine::plan::{Code, Warning};
 use crate::engine::ssa::checks::{self, Planned, config::Refusal};
 use crate::engine::ssa::explain::{changes, fields, without_managed_fields};
-use crate::engine::ssa::kubectl::{Step, StepKind, apply_server_side};
+use crate::engine::ssa::kubectl::{Step, StepKind};
 use crate::engine::ssa::kubernetes;
 use crate::engine::ssa::managed::{self, ManagerId};
+use crate::engine::ssa::migrate::{migrate_then_apply, present};
 use crate::engine::ssa::path::Path;
 use crate::engine::ssa::request::{Request, RequestError};
 use crate::engine::ssa::schema::UNTYPED_DEDUCED;
@@ -28,6 +29,9 @@ pub struct SsaInput<'a> {
     pub live_name: &'a str,
     pub manager: &'a str,
     pub force: bool,
+    /// `--migrate-manager`: Update managers whose fields move to `manager` before the apply,
+    /// as Helm 4 and Argo CD do on their switch to server-side apply.
+    pub migrate: &'a [String],
     /// Now, as the API server writes it (`2026-11-25T19:00:00Z`).
     pub time: &'a str,
 }
@@ -82,7 +86,7 @@ pub fn plan_server_side(input: &SsaInput<'_>) -> Result<SsaOutcome, Error> {
         Some(root) => root,
         None => {
             warnings.push(checks::warning(
-                crate::engine::plan::Code::SsaUnknownType,
+                Code::SsaUnknownType,
                 None,
                 None,
                 &[],
@@ -116,11 +120,33 @@ pub fn plan_server_side(input: &SsaInput<'_>) -> Result<SsaOutcome, Error> {
         e => Error::Input(format!("{name}: {e}")),
     };
     // First without force: the conflicts that `--force-conflicts` takes are part of the plan.
-    let (steps, forced) = match apply_server_side(&req, &live, input.local, input.manager, false) {
+    for m in input.migrate {
+        if !present(&live, std::slice::from_ref(m)).contains(m) {
+            warnings.push(checks::warning(
+                Code::SsaMigrateManager,
+                None,
+                Some(m),
+                &[],
+                format!(
+                    "--migrate-manager {m}: the live object has no Update entry of {m:?}: nothing to migrate"
+                ),
+            ));
+        }
+    }
+    let apply = |force| {
+        migrate_then_apply(
+            &req,
+            &live,
+            input.local,
+            input.manager,
+            force,
+            input.migrate,
+        )
+    };
+    let (steps, forced) = match apply(false) {
         Ok(steps) => (steps, Vec::new()),
         Err(RequestError::Conflicts(c)) if input.force => {
-            let steps = apply_server_side(&req, &live, input.local, input.manager, true)
-                .map_err(|e| bad(e, input.local_name))?;
+            let steps = apply(true).map_err(|e| bad(e, input.local_name))?;
             (steps, c.0)
         }
         Err(RequestError::Conflicts(c)) => return Ok(SsaOutcome::Conflicts(c.to_string())),
@@ -151,7 +177,9 @@ pub fn plan_server_side(input: &SsaInput<'_>) -> Result<SsaOutcome, Error> {
     let migrated: Vec<String> = steps
         .iter()
         .filter_map(|s| match &s.kind {
-            StepKind::UpgradeManagedFields { from } => Some(from.clone()),
+            StepKind::UpgradeManagedFields { from } | StepKind::MigrateManagers { from } => {
+                Some(from.clone())
+            }
             _ => None,
         })
         .flatten()
@@ -174,6 +202,21 @@ pub fn plan_server_side(input: &SsaInput<'_>) -> Result<SsaOutcome, Error> {
     warnings.extend(checks::after_apply(&planned));
     for f in &mut fields {
         f.hidden_from_diff = hidden.contains(&f.path);
+    }
+    for step in &steps {
+        if let StepKind::MigrateManagers { from } = &step.kind {
+            warnings.push(checks::warning(
+                Code::SsaMigrateManager,
+                None,
+                Some(&from.join(", ")),
+                &[],
+                format!(
+                    "migrated before the apply (as Helm 4 and Argo CD do on their switch to server-side apply): the Update entries of {} became {}'s Apply entry, so the apply prunes what they owned and the file dropped; kubectl apply --server-side would not do this",
+                    from.join(", "),
+                    input.manager
+                ),
+            ));
+        }
     }
     Ok(SsaOutcome::Planned(Box::new(SsaPlan {
         patch: input.local.clone(),
@@ -200,7 +243,7 @@ pub fn conflict_warnings(input: &SsaInput<'_>) -> Result<Vec<Warning>, Error> {
         SsaOutcome::Planned(plan) => plan
             .warnings
             .into_iter()
-            .filter(|w| w.code == crate::engine::plan::Code::SsaControllerOwnsField)
+            .filter(|w| w.code == Code::SsaControllerOwnsField)
             .collect(),
         SsaOutcome::Conflicts(_) | SsaOutcome::Refused(_) => Vec::new(),
     })

@@ -11,6 +11,7 @@ use crate::engine::ssa::kubectl::{LAST_APPLIED_MANAGER, StepKind};
 use crate::engine::ssa::managed::ManagerId;
 use crate::engine::{gojson, goyaml};
 use crate::error::Error;
+use crate::session::kuberc::{ApplyMode, ModeSource};
 use crate::session::ssa::{
     Action, Field, SsaInput, SsaOutcome, SsaPlan, conflict_warnings, now, operation,
     plan_server_side,
@@ -24,7 +25,7 @@ const PATCH_TYPE: &str = "application/apply-patch+yaml";
 
 /// `plan --server-side` with `-f LOCAL` and `--live LIVE` or `--no-live`: one object, or many
 /// (several files, directories, files of several objects) matched as `plan` matches them.
-pub fn run(args: &PlanArgs) -> Result<Run, Error> {
+pub fn run(args: &PlanArgs, mode: &ApplyMode) -> Result<Run, Error> {
     if args.live.is_empty() && !args.no_live {
         return Err(Error::Input(
             "plan --server-side reads files: pass --live FILE (with its metadata.managedFields), or --no-live for a create".into(),
@@ -37,8 +38,12 @@ pub fn run(args: &PlanArgs) -> Result<Run, Error> {
         ));
     }
     let time = now();
+    let how = How::of(args, mode);
+    if args.save.is_some() {
+        return crate::cli::saved::save_server_side(args, &how, &time);
+    }
     let Some((local, live)) = super::single(args) else {
-        return run_many(args, &time);
+        return run_many(args, &how, &time);
     };
     let show = |p: &std::path::Path| p.display().to_string();
     let (local_name, live_name) = (
@@ -56,32 +61,40 @@ pub fn run(args: &PlanArgs) -> Result<Run, Error> {
         live: live_value.as_ref(),
         local_name: &local_name,
         live_name: &live_name,
-        manager: &args.field_manager,
-        force: args.force_conflicts,
+        manager: &how.manager,
+        force: how.force,
+        migrate: &args.migrate_manager,
         time: &time,
     };
-    finish_one(args, &input)
+    finish_one(args, &how, &input)
 }
 
 /// `plan --server-side --example NAME`: the example's local and live documents (its live
 /// object carries the managedFields).
-pub fn run_docs(args: &PlanArgs, docs: &crate::session::Docs, name: &str) -> Result<Run, Error> {
+pub fn run_docs(
+    args: &PlanArgs,
+    mode: &ApplyMode,
+    docs: &crate::session::Docs,
+    name: &str,
+) -> Result<Run, Error> {
     let time = now();
+    let how = How::of(args, mode);
     let (local_name, live_name) = (format!("{name}/local.yaml"), format!("{name}/live.yaml"));
     let input = SsaInput {
         local: &docs.local,
         live: docs.live.as_ref(),
         local_name: &local_name,
         live_name: &live_name,
-        manager: &args.field_manager,
-        force: args.force_conflicts,
+        manager: &how.manager,
+        force: how.force,
+        migrate: &args.migrate_manager,
         time: &time,
     };
-    finish_one(args, &input)
+    finish_one(args, &how, &input)
 }
 
 /// One object's plan, written in the chosen format (conflicts and refusals on stderr, exit 1).
-fn finish_one(args: &PlanArgs, input: &SsaInput<'_>) -> Result<Run, Error> {
+fn finish_one(args: &PlanArgs, how: &How, input: &SsaInput<'_>) -> Result<Run, Error> {
     match plan_server_side(input)? {
         SsaOutcome::Conflicts(message) => {
             let mut stderr = vec![message];
@@ -99,13 +112,70 @@ fn finish_one(args: &PlanArgs, input: &SsaInput<'_>) -> Result<Run, Error> {
             code: 1,
         }),
         SsaOutcome::Planned(plan) => Ok(Run::Print(match args.output {
-            Format::Yaml => goyaml::to_yaml(&Value::Object(plan_value(&plan, &args.field_manager))),
+            Format::Yaml => goyaml::to_yaml(&Value::Object(
+                how.with_mode(plan_value(&plan, &how.manager)),
+            )),
             // `-o markdown` is refused before (`plan::run`).
-            Format::Json | Format::Markdown => {
-                pretty(Value::Object(plan_value(&plan, &args.field_manager)))
-            }
-            Format::Text => text(&plan, args.show_secrets),
+            Format::Json | Format::Markdown => pretty(Value::Object(
+                how.with_mode(plan_value(&plan, &how.manager)),
+            )),
+            Format::Text => format!("{}{}", how.header(), text(&plan, args.show_secrets)),
         })),
+    }
+}
+
+/// The manager, `--force-conflicts` and the mode's source of one run: the flags, else the
+/// kuberc's `apply` defaults, else kubectl's defaults.
+pub struct How {
+    pub manager: String,
+    pub force: bool,
+    /// Set when a kuberc chose server-side: the outputs say so.
+    pub mode: Option<ApplyMode>,
+}
+
+impl How {
+    #[must_use]
+    pub fn of(args: &PlanArgs, mode: &ApplyMode) -> How {
+        How {
+            manager: args
+                .field_manager
+                .clone()
+                .or_else(|| mode.field_manager.clone())
+                .unwrap_or_else(|| "kubectl".to_owned()),
+            force: args
+                .force_conflicts
+                .or(mode.force_conflicts)
+                .unwrap_or(false),
+            mode: mode.from_kuberc().then(|| mode.clone()),
+        }
+    }
+
+    /// `mode: server-side apply (default kuberc PATH)` and a newline, when a kuberc chose.
+    fn header(&self) -> String {
+        self.mode
+            .as_ref()
+            .map(|m| format!("mode: {}\n", m.describe()))
+            .unwrap_or_default()
+    }
+
+    /// `mode: {serverSide, source, kuberc}` first in the output, when a kuberc chose.
+    #[must_use]
+    pub fn with_mode(&self, map: Map) -> Map {
+        let Some(mode) = &self.mode else {
+            return map;
+        };
+        let mut m = Map::new();
+        m.insert("serverSide", Value::Bool(mode.server_side));
+        m.insert("source", Value::from(mode.source.kind()));
+        if let ModeSource::Kuberc { path, .. } = &mode.source {
+            m.insert("kuberc", Value::from(path.display().to_string()));
+        }
+        m.insert("description", Value::from(mode.describe()));
+        let mut out = Map::new();
+        out.insert("mode", Value::Object(m));
+        let mut map = map;
+        out.append(&mut map);
+        out
     }
 }
 
@@ -120,7 +190,7 @@ fn pretty(v: Value) -> String {
 /// Many objects: every object's plan in the files' order (`-o json`: `{"objects": [...]}`, each
 /// with `object` and `source`); exit 1 when one conflicts, 2 when one cannot be planned, the
 /// others still printed.
-fn run_many(args: &PlanArgs, time: &str) -> Result<Run, Error> {
+fn run_many(args: &PlanArgs, how: &How, time: &str) -> Result<Run, Error> {
     let mut stdin_used = false;
     let locals = objects::read_all(&args.local, args.recursive, &mut stdin_used)?;
     let lives = objects::read_all(&args.live, args.recursive, &mut stdin_used)?;
@@ -132,8 +202,9 @@ fn run_many(args: &PlanArgs, time: &str) -> Result<Run, Error> {
             live: pair.live.as_ref().map(|o| &o.value),
             local_name: &pair.local.source,
             live_name: pair.live.as_ref().map_or("", |o| o.source.as_str()),
-            manager: &args.field_manager,
-            force: args.force_conflicts,
+            manager: &how.manager,
+            force: how.force,
+            migrate: &args.migrate_manager,
             time,
         };
         let mut item = Map::new();
@@ -142,7 +213,7 @@ fn run_many(args: &PlanArgs, time: &str) -> Result<Run, Error> {
         let _ = writeln!(out, "== {} ({})", pair.key, pair.local.source);
         match plan_server_side(&input) {
             Ok(SsaOutcome::Planned(plan)) => {
-                item.extend(plan_value(&plan, &args.field_manager));
+                item.extend(plan_value(&plan, &how.manager));
                 out.push_str(&text(&plan, args.show_secrets));
             }
             Ok(SsaOutcome::Refused(refusal)) => {
@@ -176,16 +247,16 @@ fn run_many(args: &PlanArgs, time: &str) -> Result<Run, Error> {
         stderr.push(REMEDY.into());
     }
     let stdout = match args.output {
-        Format::Text => out,
+        Format::Text => format!("{}{out}", how.header()),
         Format::Yaml => {
             let mut m = Map::new();
             m.insert("objects", Value::Array(items));
-            goyaml::to_yaml(&Value::Object(m))
+            goyaml::to_yaml(&Value::Object(how.with_mode(m)))
         }
         _ => {
             let mut m = Map::new();
             m.insert("objects", Value::Array(items));
-            pretty(Value::Object(m))
+            pretty(Value::Object(how.with_mode(m)))
         }
     };
     Ok(Run::Report {
@@ -246,6 +317,11 @@ fn step_head(kind: &StepKind, manager: &str) -> (&'static str, String, &'static 
             "application/json-patch+json",
         ),
         StepKind::ApplyAgain => ("apply-again", manager.to_owned(), PATCH_TYPE),
+        StepKind::MigrateManagers { .. } => (
+            "migrate-managers",
+            manager.to_owned(),
+            "application/json-patch+json",
+        ),
     }
 }
 
@@ -257,7 +333,9 @@ fn plan_value(plan: &SsaPlan, manager: &str) -> Map {
         m.insert("request", Value::from(name));
         m.insert("manager", Value::from(by));
         m.insert("patchType", Value::from(patch_type));
-        if let StepKind::UpgradeManagedFields { from } = &step.kind {
+        if let StepKind::UpgradeManagedFields { from } | StepKind::MigrateManagers { from } =
+            &step.kind
+        {
             m.insert(
                 "from",
                 Value::Array(from.iter().map(|s| Value::from(s.as_str())).collect()),
@@ -396,6 +474,7 @@ mod tests {
             live_name: "",
             manager: "kubectl",
             force: false,
+            migrate: &[],
             time: "2026-11-25T10:00:00Z",
         };
         match plan_server_side(&input).unwrap() {

@@ -220,14 +220,26 @@ pub fn fields(
             && oa.contains(me)
             && let Some(lost) = ob.iter().find(|o| *o != me && !oa.contains(o))
         {
-            // Taken without --force-conflicts: only kubectl's last-applied excusal forces.
-            (
-                Action::Conflict,
-                format!(
-                    "conflict excused: {} owned it, but kubectl's last-applied annotation still holds the live value, so the API server forces the apply",
-                    lost.manager
-                ),
-            )
+            if upgraded && lost.manager == me.manager {
+                // `--migrate-manager`: the applier's own Update entry became its Apply entry
+                // before the apply, so no conflict was ever raised.
+                (
+                    Action::Set,
+                    format!(
+                        "set: the file sets another value; {}'s ownership was moved to you before the apply (migration)",
+                        names(&ob)
+                    ),
+                )
+            } else {
+                // Taken without --force-conflicts: only kubectl's last-applied excusal forces.
+                (
+                    Action::Conflict,
+                    format!(
+                        "conflict excused: {} owned it, but kubectl's last-applied annotation still holds the live value, so the API server forces the apply",
+                        lost.manager
+                    ),
+                )
+            }
         } else if c.added.has(&p) {
             (Action::Add, "added: the file sets it".to_owned())
         } else if c.modified.has(&p) {

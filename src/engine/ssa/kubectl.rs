@@ -33,6 +33,11 @@ pub enum StepKind {
         from: Vec<String>,
     },
     ApplyAgain,
+    /// Before the apply, not kubectl's: another tool's Update managers merged into the
+    /// applier's entry on its switch to server-side apply (`super::migrate`).
+    MigrateManagers {
+        from: Vec<String>,
+    },
 }
 
 /// One request and the object it leaves.

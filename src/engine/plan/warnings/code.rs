@@ -30,6 +30,8 @@ pub enum Code {
     SsaPrunedRedefaulted,
     /// Server-side: a kind the schema does not know, merged as the API server merges one.
     SsaUnknownType,
+    /// Server-side: `--migrate-manager` moved (or found nothing to move of) an Update manager.
+    SsaMigrateManager,
     /// Server-side: another manager (a controller) owns a field the file sets.
     SsaControllerOwnsField,
     /// Server-side: the first apply of a client-side object prunes fields.
@@ -72,7 +74,7 @@ impl Severity {
 
 impl Code {
     /// Every code.
-    pub const ALL: [Code; 23] = [
+    pub const ALL: [Code; 24] = [
         Code::MissingAnnotation,
         Code::AnnotationNullIsEmpty,
         Code::ClearChangedLive,
@@ -89,6 +91,7 @@ impl Code {
         Code::CsaUpgrade,
         Code::SsaPrunedRedefaulted,
         Code::SsaUnknownType,
+        Code::SsaMigrateManager,
         Code::SsaControllerOwnsField,
         Code::SsaFirstApplyPrunes,
         Code::SsaOldApiVersionManager,
@@ -118,6 +121,7 @@ impl Code {
             Code::CsaUpgrade => "csa-upgrade",
             Code::SsaPrunedRedefaulted => "ssa-pruned-redefaulted",
             Code::SsaUnknownType => "ssa-unknown-type",
+            Code::SsaMigrateManager => "ssa-migrate-manager",
             Code::SsaControllerOwnsField => "ssa-controller-owns-field",
             Code::SsaFirstApplyPrunes => "ssa-first-apply-prunes",
             Code::SsaOldApiVersionManager => "ssa-old-apiversion-manager",
@@ -144,6 +148,7 @@ impl Code {
             | Code::CsaUpgrade
             | Code::SsaPrunedRedefaulted
             | Code::SsaUnknownType
+            | Code::SsaMigrateManager
             | Code::SsaOldApiVersionManager
             | Code::SsaDiffUnderreports => Severity::Notice,
             Code::ClearChangedLive
