@@ -58,7 +58,12 @@ pub fn run(args: &ApplyArgs, how: &How) -> Result<Run, Error> {
         };
         match &o.outcome {
             Err(e) => return Err(e.clone().context(o.pair.local.source.clone())),
-            Ok(SsaOutcome::Conflicts(m)) => conflicts.push(format!("{describe}: {m}")),
+            Ok(SsaOutcome::Conflicts { message, .. }) => {
+                conflicts.push(format!("{describe}: {message}"));
+            }
+            Ok(SsaOutcome::Refused(refusal)) => {
+                conflicts.push(format!("{describe}: {}", refusal.message));
+            }
             Ok(SsaOutcome::Planned(plan)) if !args.yes && !args.server_dry_run => {
                 let requests = apply_plan_requests(&send, plan, o.loaded.live.as_ref())
                     .map_err(|e| crate::session::cluster::error(&e))?;

@@ -39,10 +39,14 @@ pub struct PlanArgs {
         long,
         short = 'f',
         visible_alias = "filename",
-        required = true,
+        required_unless_present = "example",
         value_name = "FILE|DIR|-"
     )]
     pub local: Vec<PathBuf>,
+    /// Plan a built-in example instead of files (`applyscope examples` lists them); with
+    /// `--server-side` its live object's managedFields say who owns what.
+    #[arg(long, value_name = "NAME", conflicts_with_all = ["local", "live", "no_live", "last_applied"])]
+    pub example: Option<String>,
     /// The live objects, as files or directories (e.g. `kubectl get -o yaml`), matched by group,
     /// kind, namespace and name; an object with no live match is a create. Repeatable.
     #[arg(long, conflicts_with = "no_live", value_name = "FILE|DIR|-")]
@@ -122,6 +126,9 @@ fn resolve_mode(args: &PlanArgs) -> Result<ApplyMode, Error> {
 }
 
 fn plan_in_mode(args: &PlanArgs, mode: &ApplyMode) -> Result<Run, Error> {
+    if let Some(name) = &args.example {
+        return run_example(args, mode, name);
+    }
     if mode.server_side {
         if args.output == Format::Markdown {
             return Err(Error::Input(
@@ -340,6 +347,33 @@ fn run_one(args: &PlanArgs, local: OneFile<'_>, live: Option<OneFile<'_>>) -> Re
         Err(json::WriteError::Io(e)) => Err(Error::output(e)),
         Err(json::WriteError::Json(e)) => Err(e.into()),
     }
+}
+
+/// `plan --example NAME`: the example's documents, planned as files would be.
+fn run_example(args: &PlanArgs, mode: &ApplyMode, name: &str) -> Result<Run, Error> {
+    let example = crate::examples::find(name).ok_or_else(|| {
+        Error::Input(format!(
+            "no example {name:?}; `{} examples` lists them",
+            super::invocation::name()
+        ))
+    })?;
+    let source = crate::session::source::Source::from_example(example)?;
+    if mode.server_side {
+        if args.output == Format::Markdown {
+            return Err(Error::Input(
+                "-o markdown is not written for --server-side yet: use -o text, json or yaml"
+                    .into(),
+            ));
+        }
+        return ssa::run_docs(args, mode, &source.docs, example.name);
+    }
+    let plan =
+        crate::session::plan::compute(&source.docs, args.namespace.as_deref(), args.overwrite)?;
+    let out = match args.output {
+        Format::Text => text::text_with(&plan, args.show_secrets),
+        format => render(&plan, format)?,
+    };
+    Ok(Run::Print(out))
 }
 
 fn no_live_error() -> Error {

@@ -16,6 +16,7 @@
 //! | apimachinery `lastappliedmanager.go` | [`lastapplied`] |
 //! | client-go `util/csaupgrade` | [`csaupgrade`] |
 //! | (applyscope) each field's action, owners and rule after an apply | [`explain`] |
+//! | (applyscope) coded warnings: what an apply does unexpectedly, what the API server refuses | [`checks`] |
 //! | kubectl `apply.go` (`--server-side`: apply, save last-applied, migrate, apply again) | [`kubectl`] |
 //!
 //! Values are [`crate::value::Value`]; "absent" (Go's nil `value.Value`) is `None`.
@@ -30,6 +31,7 @@
 //! - [`Updater`]: SMD's apply/update on bare values and a map of managers;
 //! - [`typed`], [`Set`], [`fieldsv1`]: the typed operations and field sets under them.
 
+pub mod checks;
 pub mod csaupgrade;
 pub mod explain;
 pub mod fieldsv1;

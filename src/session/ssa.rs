@@ -7,6 +7,8 @@
 pub mod apply;
 pub mod cluster;
 
+use crate::engine::plan::{Code, Warning};
+use crate::engine::ssa::checks::{self, Planned, config::Refusal};
 use crate::engine::ssa::explain::{changes, fields, without_managed_fields};
 use crate::engine::ssa::kubectl::{Step, StepKind};
 use crate::engine::ssa::kubernetes;
@@ -57,15 +59,24 @@ pub struct SsaPlan {
     pub step_changes: Vec<Vec<(String, Action)>>,
     pub result: Value,
     pub fields: Vec<Field>,
-    pub warnings: Vec<String>,
+    /// Coded, as the client-side plan's ([`crate::engine::ssa::checks`]).
+    pub warnings: Vec<Warning>,
 }
 
 /// The plan, or the API server's refusal.
 #[derive(Debug)]
 pub enum SsaOutcome {
     Planned(Box<SsaPlan>),
-    /// The 409's message, exactly as the API server prints it.
-    Conflicts(String),
+    /// The 409's message, exactly as the API server prints it, and the
+    /// `ssa-controller-owns-field` warnings naming the manager of each field (from the plan
+    /// with force).
+    Conflicts {
+        message: String,
+        warnings: Vec<Warning>,
+    },
+    /// The API server refuses the applied configuration before any merge (a duplicate key,
+    /// a strategic-merge directive): its message and the coded warnings.
+    Refused(Box<Refusal>),
 }
 
 /// The root type of a kind (`apiVersion`, `kind`), from one schema.
@@ -85,7 +96,7 @@ fn choose<'s>(
     api_version: &str,
     kind: &str,
     cluster: Option<&'s OpenApiSchema>,
-    warnings: &mut Vec<String>,
+    warnings: &mut Vec<Warning>,
 ) -> Result<Chosen<'s>, Error> {
     let kube = kubernetes::embedded();
     if let Some(root) = kube.root_for_gvk(api_version, kind) {
@@ -120,8 +131,14 @@ fn choose<'s>(
             ignored,
         });
     }
-    warnings.push(format!(
-        "{api_version} {kind} is not in the embedded schema: its fields are merged as the API server merges an unknown type (maps granular, lists atomic)"
+    warnings.push(checks::warning(
+        Code::SsaUnknownType,
+        None,
+        None,
+        &[],
+        format!(
+            "{api_version} {kind} is not in the embedded schema: its fields are merged as the API server merges an unknown type (maps granular, lists atomic)"
+        ),
     ));
     let root = kube
         .schema
@@ -152,6 +169,11 @@ pub fn plan_server_side(input: &SsaInput<'_>) -> Result<SsaOutcome, Error> {
     let (api_version, kind) = (s(input.local, "apiVersion"), s(input.local, "kind"));
     let mut warnings = Vec::new();
     let chosen = choose(&api_version, &kind, input.schema, &mut warnings)?;
+    if let Some(refusal) =
+        checks::config::refusal(chosen.schema, chosen.root, &as_sent(input.local))
+    {
+        return Ok(SsaOutcome::Refused(Box::new(refusal)));
+    }
     let req = Request {
         schema: chosen.schema,
         root: chosen.root,
@@ -171,8 +193,14 @@ pub fn plan_server_side(input: &SsaInput<'_>) -> Result<SsaOutcome, Error> {
     // First without force: the conflicts that `--force-conflicts` takes are part of the plan.
     for m in input.migrate {
         if !present(&live, std::slice::from_ref(m)).contains(m) {
-            warnings.push(format!(
-                "--migrate-manager {m}: the live object has no Update entry of {m:?}: nothing to migrate"
+            warnings.push(checks::warning(
+                Code::SsaMigrateManager,
+                None,
+                Some(m),
+                &[],
+                format!(
+                    "--migrate-manager {m}: the live object has no Update entry of {m:?}: nothing to migrate"
+                ),
             ));
         }
     }
@@ -192,7 +220,12 @@ pub fn plan_server_side(input: &SsaInput<'_>) -> Result<SsaOutcome, Error> {
             let steps = apply(true).map_err(|e| bad(e, input.local_name))?;
             (steps, c.0)
         }
-        Err(RequestError::Conflicts(c)) => return Ok(SsaOutcome::Conflicts(c.to_string())),
+        Err(RequestError::Conflicts(c)) => {
+            return Ok(SsaOutcome::Conflicts {
+                message: c.to_string(),
+                warnings: conflict_warnings(input)?,
+            });
+        }
         Err(e) => return Err(bad(e, input.local_name)),
     };
     let result = steps
@@ -227,35 +260,39 @@ pub fn plan_server_side(input: &SsaInput<'_>) -> Result<SsaOutcome, Error> {
         })
         .flatten()
         .collect();
-    let fields = fields(
-        &live,
-        &result,
-        &comparison,
-        &forced,
-        &ManagerId::apply(input.manager),
-        &migrated,
-    );
-    if steps
-        .iter()
-        .any(|s| matches!(s.kind, StepKind::UpgradeManagedFields { .. }))
-    {
-        warnings.push(
-            "the object was made by client-side apply: kubectl moves the client-side manager's fields to the applier (csaupgrade) and applies again, so what the file dropped is pruned (kubernetes#99003); `kubectl diff --server-side` shows only the first apply".into(),
-        );
+    let me = ManagerId::apply(input.manager);
+    let mut fields = fields(&live, &result, &comparison, &forced, &me, &migrated);
+    let planned = Planned {
+        local: input.local,
+        live: &live,
+        result: &result,
+        steps: &steps,
+        step_changes: &step_changes,
+        fields: &fields,
+        me: &me,
+        forced: &forced,
+        migrated: &migrated,
+        api_version: &api_version,
+    };
+    let hidden = checks::hidden_from_diff(&planned);
+    warnings.extend(checks::after_apply(&planned));
+    for f in &mut fields {
+        f.hidden_from_diff = hidden.contains(&f.path);
     }
     for step in &steps {
         if let StepKind::MigrateManagers { from } = &step.kind {
-            warnings.push(format!(
-                "migrated before the apply (as Helm 4 and Argo CD do on their switch to server-side apply): the Update entries of {} became {}'s Apply entry, so the apply prunes what they owned and the file dropped; kubectl apply --server-side would not do this",
-                from.join(", "),
-                input.manager
+            warnings.push(checks::warning(
+                Code::SsaMigrateManager,
+                None,
+                Some(&from.join(", ")),
+                &[],
+                format!(
+                    "migrated before the apply (as Helm 4 and Argo CD do on their switch to server-side apply): the Update entries of {} became {}'s Apply entry, so the apply prunes what they owned and the file dropped; kubectl apply --server-side would not do this",
+                    from.join(", "),
+                    input.manager
+                ),
             ));
         }
-    }
-    if fields.iter().any(|f| f.action == Action::Remove) {
-        warnings.push(
-            "the API server re-defaults a pruned field that has a default (replicas → 1): not shown here".into(),
-        );
     }
     Ok(SsaOutcome::Planned(Box::new(SsaPlan {
         patch: input.local.clone(),
@@ -265,6 +302,44 @@ pub fn plan_server_side(input: &SsaInput<'_>) -> Result<SsaOutcome, Error> {
         fields,
         warnings,
     })))
+}
+
+/// The `ssa-controller-owns-field` warnings of an apply the API server refuses with conflicts:
+/// the fields `--force-conflicts` would take from another manager, each with that manager
+/// (the plan with force, read for them).
+///
+/// # Errors
+/// As [`plan_server_side`].
+fn conflict_warnings(input: &SsaInput<'_>) -> Result<Vec<Warning>, Error> {
+    let forced = SsaInput {
+        force: true,
+        ..*input
+    };
+    Ok(match plan_server_side(&forced)? {
+        SsaOutcome::Planned(plan) => plan
+            .warnings
+            .into_iter()
+            .filter(|w| w.code == Code::SsaControllerOwnsField)
+            .collect(),
+        SsaOutcome::Conflicts { .. } | SsaOutcome::Refused(_) => Vec::new(),
+    })
+}
+
+/// The object as kubectl sends it, for the API server's messages: a namespaced object without
+/// a namespace gets `default` (kubectl fills in the context's).
+fn as_sent(local: &Value) -> std::borrow::Cow<'_, Value> {
+    let r = crate::engine::object::ObjectRef::of(local);
+    let namespaced = crate::engine::schema::Schema::embedded()
+        .is_namespaced(r.api_version, r.kind)
+        .unwrap_or(true);
+    if !namespaced || !r.namespace.is_empty() {
+        return std::borrow::Cow::Borrowed(local);
+    }
+    let mut sent = local.clone();
+    if let Some(meta) = sent.get_mut("metadata").and_then(Value::as_object_mut) {
+        meta.insert("namespace", Value::from("default"));
+    }
+    std::borrow::Cow::Owned(sent)
 }
 
 /// Now in UTC, as the API server writes times (`2026-11-25T19:00:00Z`).

@@ -32,6 +32,7 @@ mod properties;
 mod readme;
 mod saved;
 mod schema_embedded;
+mod ssa_checks;
 mod ssa_plan;
 mod ssa_vectors;
 mod support;

@@ -95,20 +95,22 @@ fn migrate_manager_prunes_what_helm_owned_and_the_file_dropped() {
         entries.iter().all(|e| e["operation"] == "Apply"),
         "{entries:?}"
     );
-    assert!(
-        p["warnings"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .any(|w| w.as_str().unwrap().contains("as Helm 4 and Argo CD do"))
-    );
+    assert!(p["warnings"].as_array().unwrap().iter().any(|w| {
+        w["code"] == "ssa-migrate-manager"
+            && w["message"]
+                .as_str()
+                .unwrap()
+                .contains("as Helm 4 and Argo CD do")
+    }));
     // A manager the object does not have: a warning, nothing migrated.
     let p = plan(&["--migrate-manager", "argocd-controller"]);
     assert_eq!(p["steps"][0]["request"], "apply");
     assert!(p["warnings"].as_array().unwrap().iter().any(|w| {
-        w.as_str()
-            .unwrap()
-            .contains("no Update entry of \"argocd-controller\"")
+        w["code"] == "ssa-migrate-manager"
+            && w["message"]
+                .as_str()
+                .unwrap()
+                .contains("no Update entry of \"argocd-controller\"")
     }));
 }
 

@@ -21,7 +21,10 @@ use crate::session::ssa::{
     Action, Field, SsaInput, SsaOutcome, SsaPlan, now, operation, plan_server_side,
 };
 
+mod warnings;
+
 use crate::cluster::ssa::{APPLY_PATCH as PATCH_TYPE, JSON_PATCH};
+use warnings::{refused_lines, warning_line, warnings_value};
 
 /// `plan --server-side` with `-f LOCAL` and `--live LIVE` or `--no-live`: one object, or many
 /// (several files, directories, files of several objects) matched as `plan` matches them.
@@ -69,12 +72,47 @@ pub fn run(args: &PlanArgs, mode: &ApplyMode) -> Result<Run, Error> {
     one(args, &how, plan_server_side(&input)?)
 }
 
-/// The plan of one object, printed, or its conflicts (exit 1).
+/// `plan --server-side --example NAME`: the example's local and live documents (its live
+/// object carries the managedFields).
+pub fn run_docs(
+    args: &PlanArgs,
+    mode: &ApplyMode,
+    docs: &crate::session::Docs,
+    name: &str,
+) -> Result<Run, Error> {
+    let time = now();
+    let how = How::of(args, mode);
+    let (local_name, live_name) = (format!("{name}/local.yaml"), format!("{name}/live.yaml"));
+    let input = SsaInput {
+        local: &docs.local,
+        live: docs.live.as_ref(),
+        local_name: &local_name,
+        live_name: &live_name,
+        manager: &how.manager,
+        force: how.force,
+        migrate: &args.migrate_manager,
+        time: &time,
+        schema: None,
+    };
+    one(args, &how, plan_server_side(&input)?)
+}
+
+/// One object's plan, written in the chosen format (conflicts and refusals on stderr, exit 1).
 fn one(args: &PlanArgs, how: &How, outcome: SsaOutcome) -> Result<Run, Error> {
     match outcome {
-        SsaOutcome::Conflicts(message) => Ok(Run::Report {
+        SsaOutcome::Conflicts { message, warnings } => {
+            let mut stderr = vec![message];
+            stderr.extend(warnings.iter().map(warning_line));
+            stderr.push(REMEDY.into());
+            Ok(Run::Report {
+                stdout: String::new(),
+                stderr,
+                code: 1,
+            })
+        }
+        SsaOutcome::Refused(refusal) => Ok(Run::Report {
             stdout: String::new(),
-            stderr: vec![message, REMEDY.into()],
+            stderr: refused_lines(&refusal.message, &refusal.warnings),
             code: 1,
         }),
         SsaOutcome::Planned(plan) => Ok(Run::Print(match args.output {
@@ -175,8 +213,19 @@ fn many<K: std::fmt::Display, S: AsRef<str>>(
                 item.extend(plan_value(&plan, &how.manager));
                 out.push_str(&text(&plan, args.show_secrets));
             }
-            Ok(SsaOutcome::Conflicts(message)) => {
+            Ok(SsaOutcome::Refused(refusal)) => {
+                item.insert("refused", Value::from(refusal.message.as_str()));
+                item.insert("warnings", warnings_value(&refusal.warnings));
+                let _ = writeln!(out, "refused: {}", refusal.message);
+                for w in &refusal.warnings {
+                    let _ = writeln!(out, "{}", warning_line(w));
+                }
+                stderr.push(format!("{key}: {}", refusal.message));
+                code = code.max(1);
+            }
+            Ok(SsaOutcome::Conflicts { message, warnings }) => {
                 item.insert("conflicts", Value::from(message.as_str()));
+                item.insert("warnings", warnings_value(&warnings));
                 let _ = writeln!(out, "conflicts: {message}");
                 stderr.push(format!("{key}: {message}"));
                 code = code.max(1);
@@ -243,6 +292,9 @@ fn field_value(f: &Field) -> Value {
     m.insert("ownersBefore", owners_value(&f.owners_before));
     m.insert("ownersAfter", owners_value(&f.owners_after));
     m.insert("rule", Value::from(f.rule.as_str()));
+    if f.hidden_from_diff {
+        m.insert("hiddenFromDiff", Value::from(true));
+    }
     Value::Object(m)
 }
 
@@ -303,15 +355,7 @@ fn plan_value(plan: &SsaPlan, manager: &str) -> Map {
         "fields",
         Value::Array(plan.fields.iter().map(field_value).collect()),
     );
-    out.insert(
-        "warnings",
-        Value::Array(
-            plan.warnings
-                .iter()
-                .map(|w| Value::from(w.as_str()))
-                .collect(),
-        ),
-    );
+    out.insert("warnings", warnings_value(&plan.warnings));
     out
 }
 
@@ -381,18 +425,23 @@ fn text(plan: &SsaPlan, reveal: bool) -> String {
     for f in &plan.fields {
         let _ = writeln!(
             out,
-            "{:<8} {}  {} → {}  owners: {} → {}  ({})",
+            "{:<8} {}  {} → {}  owners: {} → {}  ({}){}",
             f.action.as_str(),
             f.path,
             masked(f, f.before.as_ref()),
             masked(f, f.after.as_ref()),
             owner_names(&f.owners_before),
             owner_names(&f.owners_after),
-            f.rule
+            f.rule,
+            if f.hidden_from_diff {
+                "  [not shown by kubectl diff --server-side]"
+            } else {
+                ""
+            }
         );
     }
     for w in &plan.warnings {
-        let _ = writeln!(out, "warning: {w}");
+        let _ = writeln!(out, "{}", warning_line(w));
     }
     out
 }
@@ -416,7 +465,8 @@ mod tests {
         };
         match plan_server_side(&input).unwrap() {
             SsaOutcome::Planned(p) => *p,
-            SsaOutcome::Conflicts(c) => panic!("{c}"),
+            SsaOutcome::Conflicts { message, .. } => panic!("{message}"),
+            SsaOutcome::Refused(r) => panic!("{}", r.message),
         }
     }
 

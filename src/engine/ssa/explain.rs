@@ -46,6 +46,9 @@ pub struct Field {
     pub owners_after: Vec<ManagerId>,
     /// The rule that decided, in words.
     pub rule: String,
+    /// A removal `kubectl diff --server-side` does not show: only the ownership upgrade and
+    /// the second apply make it ([`crate::engine::ssa::checks::hidden_from_diff`]).
+    pub hidden_from_diff: bool,
 }
 
 /// The object's managers (none when `metadata.managedFields` cannot be read).
@@ -267,6 +270,7 @@ pub fn fields(
             owners_before: ob,
             owners_after: oa,
             rule,
+            hidden_from_diff: false,
         });
     }
     out

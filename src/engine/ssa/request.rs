@@ -79,11 +79,11 @@ pub enum RequestError {
     #[error("{0}")]
     Typed(#[from] TypedError),
     /// The object sent does not fit the schema (a repeated list key, an undeclared field).
-    #[error("failed to create typed {what} object ({gvk}): {source}")]
+    #[error("failed to create typed {what} object ({gvk}): {}", go_errors(&.source.0))]
     Invalid {
         /// `patch` (an applied configuration) or `new` (an update's object).
         what: &'static str,
-        /// `apps/v1, Kind=Deployment`.
+        /// `default/web; apps/v1, Kind=Deployment`.
         gvk: String,
         source: TypedError,
     },
@@ -92,10 +92,33 @@ pub enum RequestError {
     BadRequest(String),
 }
 
-/// `apps/v1, Kind=Deployment`, as Go prints a `GroupVersionKind`.
-fn gvk(obj: &Value) -> String {
-    let s = |k: &str| obj.get(k).and_then(Value::as_str).unwrap_or("");
-    format!("{}, Kind={}", s("apiVersion"), s("kind"))
+/// `default/web; apps/v1, Kind=Deployment`: the object's namespace and name, and its
+/// `GroupVersionKind` as Go prints it (`/v1, Kind=ConfigMap` in the core group), as
+/// apimachinery's `objectGVKNN` writes them.
+#[must_use]
+pub fn gvk(obj: &Value) -> String {
+    let s = |v: &Value, k: &str| v.get(k).and_then(Value::as_str).unwrap_or("").to_owned();
+    let meta = obj.get("metadata").unwrap_or(&Value::Null);
+    let api_version = s(obj, "apiVersion");
+    let (group, version) = api_version.split_once('/').unwrap_or(("", &api_version));
+    format!(
+        "{}/{}; {group}/{version}, Kind={}",
+        s(meta, "namespace"),
+        s(meta, "name"),
+        s(obj, "kind")
+    )
+}
+
+/// `typed.ValidationErrors.Error()`: one error as it is, several under `errors:`, indented.
+#[must_use]
+pub fn go_errors(errors: &[String]) -> String {
+    match errors {
+        [one] => one.clone(),
+        all => std::iter::once("errors:".to_owned())
+            .chain(all.iter().map(|e| format!("  {e}")))
+            .collect::<Vec<_>>()
+            .join("\n"),
+    }
 }
 
 /// The fields nobody owns or conflicts on (`stripmeta.go`).
