@@ -16,6 +16,7 @@
 //! | apimachinery `lastappliedmanager.go` | [`lastapplied`] |
 //! | client-go `util/csaupgrade` | [`csaupgrade`] |
 //! | (applyscope) each field's action, owners and rule after an apply | [`explain`] |
+//! | (applyscope) the plan tree's nodes as field-set paths (the TUI's lines) | [`nodepath`] |
 //! | kubectl `apply.go` (`--server-side`: apply, save last-applied, migrate, apply again) | [`kubectl`] |
 //!
 //! Values are [`crate::value::Value`]; "absent" (Go's nil `value.Value`) is `None`.
@@ -37,6 +38,7 @@ pub mod kubectl;
 pub mod kubernetes;
 pub mod lastapplied;
 pub mod managed;
+pub mod nodepath;
 pub mod openapi;
 pub mod order;
 pub mod path;

@@ -8,13 +8,16 @@ use crate::engine::ssa::kubectl::{Step, StepKind, apply_server_side};
 use crate::engine::ssa::kubernetes;
 use crate::engine::ssa::managed::{self, ManagerId};
 use crate::engine::ssa::path::Path;
-use crate::engine::ssa::request::{Request, RequestError};
+use crate::engine::ssa::request::{ApiConflicts, Request, RequestError};
 use crate::engine::ssa::schema::UNTYPED_DEDUCED;
 use crate::engine::ssa::typed;
 use crate::error::Error;
 use crate::value::Value;
 
 pub use crate::engine::ssa::explain::{Action, Field, operation, value_at};
+pub use nodes::{NodeFacts, Owner, node_facts};
+
+mod nodes;
 
 /// What to plan.
 pub struct SsaInput<'a> {
@@ -30,8 +33,39 @@ pub struct SsaInput<'a> {
     pub time: &'a str,
 }
 
+/// What a front end asks to plan (owned: it travels as a command to the runtime, which adds
+/// the clock).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SsaRequest {
+    pub local: Value,
+    /// With its `metadata.managedFields`; `None`: a create.
+    pub live: Option<Value>,
+    pub local_name: String,
+    pub live_name: String,
+    pub manager: String,
+    pub force: bool,
+}
+
+impl SsaRequest {
+    /// Plan it at `time`.
+    ///
+    /// # Errors
+    /// As [`plan_server_side`].
+    pub fn plan(&self, time: &str) -> Result<SsaOutcome, Error> {
+        plan_server_side(&SsaInput {
+            local: &self.local,
+            live: self.live.as_ref(),
+            local_name: &self.local_name,
+            live_name: &self.live_name,
+            manager: &self.manager,
+            force: self.force,
+            time,
+        })
+    }
+}
+
 /// The plan of one `kubectl apply --server-side`.
-#[derive(Debug)]
+#[derive(Debug, PartialEq, Eq)]
 pub struct SsaPlan {
     /// The body kubectl sends.
     pub patch: Value,
@@ -44,11 +78,12 @@ pub struct SsaPlan {
 }
 
 /// The plan, or the API server's refusal.
-#[derive(Debug)]
+#[derive(Debug, PartialEq, Eq)]
 pub enum SsaOutcome {
     Planned(Box<SsaPlan>),
-    /// The 409's message, exactly as the API server prints it.
-    Conflicts(String),
+    /// The 409: its `Display` is the message exactly as the API server prints it; each
+    /// conflict's, the manager and the path as the message names them.
+    Conflicts(ApiConflicts),
 }
 
 fn types(api_version: &str, kind: &str) -> Option<crate::engine::ssa::TypeRef> {
@@ -108,7 +143,7 @@ pub fn plan_server_side(input: &SsaInput<'_>) -> Result<SsaOutcome, Error> {
                 .map_err(|e| bad(e, input.local_name))?;
             (steps, c.0)
         }
-        Err(RequestError::Conflicts(c)) => return Ok(SsaOutcome::Conflicts(c.to_string())),
+        Err(RequestError::Conflicts(c)) => return Ok(SsaOutcome::Conflicts(c)),
         Err(e) => return Err(bad(e, input.local_name)),
     };
     let result = steps

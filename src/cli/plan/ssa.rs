@@ -58,7 +58,7 @@ pub fn run(args: &PlanArgs) -> Result<Run, Error> {
     match plan_server_side(&input)? {
         SsaOutcome::Conflicts(message) => Ok(Run::Report {
             stdout: String::new(),
-            stderr: vec![message, REMEDY.into()],
+            stderr: vec![message.to_string(), REMEDY.into()],
             code: 1,
         }),
         SsaOutcome::Planned(plan) => Ok(Run::Print(match args.output {
@@ -109,7 +109,7 @@ fn run_many(args: &PlanArgs, time: &str) -> Result<Run, Error> {
                 out.push_str(&text(&plan, args.show_secrets));
             }
             Ok(SsaOutcome::Conflicts(message)) => {
-                item.insert("conflicts", Value::from(message.as_str()));
+                item.insert("conflicts", Value::from(message.to_string()));
                 let _ = writeln!(out, "conflicts: {message}");
                 stderr.push(format!("{}: {message}", pair.key));
                 code = code.max(1);
