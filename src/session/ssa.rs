@@ -65,7 +65,7 @@ impl SsaRequest {
 }
 
 /// The plan of one `kubectl apply --server-side`.
-#[derive(Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct SsaPlan {
     /// The body kubectl sends.
     pub patch: Value,
@@ -78,7 +78,7 @@ pub struct SsaPlan {
 }
 
 /// The plan, or the API server's refusal.
-#[derive(Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub enum SsaOutcome {
     Planned(Box<SsaPlan>),
     /// The 409: its `Display` is the message exactly as the API server prints it; each
