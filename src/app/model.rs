@@ -349,23 +349,34 @@ impl Model {
     /// The result pane shows `value` (`doc`: which of the plan's documents it is, if one; else
     /// its nodes are found by step).
     pub(super) fn show_result(&mut self, value: &Value, doc: Option<Doc>) {
-        let Some(index) = self.panes.iter().position(|p| p.kind == PaneKind::Result) else {
+        self.show_in(PaneKind::Result, value, doc);
+        if let Some(pane) = self.panes.iter_mut().find(|p| p.kind == PaneKind::Result) {
+            pane.server_answer = false;
+        }
+    }
+
+    /// A pane shows `value`, rendered as [`Model::build`] renders that pane's document.
+    pub(super) fn show_in(&mut self, kind: PaneKind, value: &Value, doc: Option<Doc>) {
+        let Some(index) = self.panes.iter().position(|p| p.kind == kind) else {
             return;
+        };
+        let (counterpart, side) = match kind {
+            PaneKind::Live => (Some(&self.plan.result), Side::Before),
+            _ => (self.docs.live.as_ref(), Side::After),
         };
         let how = Render {
             doc,
-            counterpart: self.docs.live.as_ref(),
-            side: Side::After,
+            counterpart,
+            side,
             secret: self.secret,
             annotation_width: ANNOTATION_WIDTH,
-            word_diff: true,
+            word_diff: kind == PaneKind::Result,
         };
         let lines = project::pane_lines(value, &mut self.plan.tree, &how);
         let nodes = self.plan.tree.node_count();
         if let Some(pane) = self.panes.get_mut(index) {
             pane.lines = lines;
             pane.present = true;
-            pane.server_answer = false;
         }
         // Every pane: the document may have added nodes.
         for pane in &mut self.panes {

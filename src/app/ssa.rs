@@ -8,7 +8,8 @@
 //! ([`NodeFacts`]: owners, the plan field shown).
 
 use super::{Command, Mode, Model, PaneKind};
-use crate::engine::plan::{Doc, FieldId};
+use crate::engine::plan::{Doc, FieldId, Seg};
+use crate::engine::ssa::explain::without_managed_fields;
 use crate::engine::ssa::kubectl::StepKind;
 use crate::error::Error;
 use crate::session::ssa::{Field, NodeFacts, SsaOutcome, SsaPlan, SsaRequest, node_facts};
@@ -104,7 +105,10 @@ pub(super) fn planned(model: &mut Model, result: Result<SsaOutcome, Error>) {
             c.0.len(),
             if c.0.len() == 1 { "" } else { "s" }
         ),
-        _ => "server-side apply: S returns to the client-side plan".into(),
+        _ => format!(
+            "server-side (field manager {}): S returns to the client-side plan, t lists kubectl's requests",
+            model.field_manager
+        ),
     });
     refresh(model);
 }
@@ -112,9 +116,10 @@ pub(super) fn planned(model: &mut Model, result: Result<SsaOutcome, Error>) {
 /// Show an outcome: the result pane shows what the apply leaves (the live object when it is
 /// refused).
 fn show(model: &mut Model, request: SsaRequest, outcome: SsaOutcome) {
+    // The result's managedFields are shown as the owners column, not as lines.
     let result = match &outcome {
-        SsaOutcome::Planned(p) => Some(p.result.clone()),
-        SsaOutcome::Conflicts(_) => request.live.clone(),
+        SsaOutcome::Planned(p) => Some(without_managed_fields(&p.result)),
+        SsaOutcome::Conflicts(_) => request.live.as_ref().map(without_managed_fields),
     };
     match result {
         Some(doc) => model.show_result(&doc, None),
@@ -179,9 +184,41 @@ pub(super) fn open_steps(model: &mut Model) -> Mode {
     Mode::Steps(0)
 }
 
+/// The live pane without `metadata.managedFields` while the owners column or the server-side
+/// view shows them (they are the column), with them again after.
+fn sync_live(model: &mut Model) {
+    let Some(live) = model.docs.live.clone() else {
+        return;
+    };
+    let has = live
+        .get("metadata")
+        .and_then(|m| m.get("managedFields"))
+        .is_some();
+    let path = [
+        Seg::Key("metadata".into()),
+        Seg::Key("managedFields".into()),
+    ];
+    let shown = model.plan.tree.find(&path).is_some_and(|id| {
+        model
+            .pane_index(PaneKind::Live)
+            .and_then(|i| model.panes[i].locate(&model.plan.tree, id))
+            .is_some_and(|(_, exact)| exact)
+    });
+    let hide = model.owners || model.server.is_some();
+    if !has || shown != hide {
+        return;
+    }
+    if hide {
+        model.show_in(PaneKind::Live, &without_managed_fields(&live), None);
+    } else {
+        model.show_in(PaneKind::Live, &live, Some(Doc::Live));
+    }
+}
+
 /// The facts each pane's lines need now: owners (live and result panes) when the column is
 /// shown, the server-side field of every line in server-side mode.
 pub(crate) fn refresh(model: &mut Model) {
+    sync_live(model);
     let server = model.server.as_deref();
     let plan = server.and_then(ServerSide::plan);
     let fields: Option<&[Field]> = plan.map(|p| p.fields.as_slice());

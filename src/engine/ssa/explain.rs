@@ -22,6 +22,14 @@ pub enum Action {
 }
 
 impl Action {
+    pub const ALL: [Action; 5] = [
+        Action::Add,
+        Action::Set,
+        Action::Remove,
+        Action::Keep,
+        Action::Conflict,
+    ];
+
     #[must_use]
     pub fn as_str(self) -> &'static str {
         match self {

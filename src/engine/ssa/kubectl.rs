@@ -35,6 +35,20 @@ pub enum StepKind {
     ApplyAgain,
 }
 
+impl StepKind {
+    /// The step's name in a plan (`apply`, `save-last-applied`, `upgrade-managed-fields`,
+    /// `apply-again`).
+    #[must_use]
+    pub fn name(&self) -> &'static str {
+        match self {
+            StepKind::Apply => "apply",
+            StepKind::SaveLastApplied => "save-last-applied",
+            StepKind::UpgradeManagedFields { .. } => "upgrade-managed-fields",
+            StepKind::ApplyAgain => "apply-again",
+        }
+    }
+}
+
 /// One request and the object it leaves.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Step {
