@@ -34,7 +34,7 @@ fn owner_long(o: &Owner) -> String {
     s
 }
 
-fn owners_long(owners: &[Owner]) -> String {
+pub(super) fn owners_long(owners: &[Owner]) -> String {
     if owners.is_empty() {
         return "nobody".into();
     }
@@ -84,6 +84,12 @@ pub fn owners_text(owners: &[Owner], width: u16) -> String {
             Some(d) => format!(" {} {d}", op(one)),
             None => format!(" {}", op(one)),
         };
+        // The date while the name keeps 14 characters, else the name and the operation.
+        let room = width.saturating_sub(tail.chars().count());
+        if room >= 14 {
+            return format!("{}{tail}", cut(&safe(&one.id.manager), room));
+        }
+        let tail = format!(" {}", op(one));
         let room = width.saturating_sub(tail.chars().count());
         if room >= 8 {
             return format!("{}{tail}", cut(&safe(&one.id.manager), room));
@@ -424,8 +430,10 @@ mod tests {
             "kubectl-client-side-apply U 11-20 08:00"
         );
         assert_eq!(owners_text(&csa, 33), "kubectl-client-side-apply U 11-20");
-        assert_eq!(owners_text(&csa, 21), "kubectl-clie… U 11-20");
-        assert_eq!(owners_text(&csa, 12), "kubectl-cli…");
+        assert_eq!(owners_text(&csa, 22), "kubectl-clien… U 11-20");
+        assert_eq!(owners_text(&csa, 21), "kubectl-client-sid… U");
+        assert_eq!(owners_text(&csa, 18), "kubectl-client-… U");
+        assert_eq!(owners_text(&csa, 9), "kubectl-…");
         let two = [
             owner("kubectl", true, "2026-11-25T12:00:00Z"),
             owner("hpa", false, "2026-11-21T09:30:00Z"),

@@ -154,7 +154,7 @@ pub fn autoscaled(width: u16, height: u16) -> Harness {
     h
 }
 
-fn select(h: &mut Harness, path: &str) {
+pub fn select(h: &mut Harness, path: &str) {
     h.press("/");
     for c in path.chars() {
         h.send(Message::Type(c));
@@ -197,7 +197,7 @@ fn s_switches_to_the_server_side_plan_and_back() {
     assert!(text.contains("upgrade-managed-fields"), "{text}");
     select(&mut h, "spec.replicas");
     let text = h.text();
-    assert!(text.contains("kube-control… U 11-21"), "{text}");
+    assert!(text.contains("kube-controller-ma… U"), "{text}");
     h.press("S");
     assert!(h.model.server.is_none());
     h.press("o g");
@@ -287,6 +287,22 @@ fn a_conflict_keeps_the_live_object_and_is_listed() {
     assert_eq!(h.path(), "spec.replicas");
 }
 
+#[test]
+fn s_works_in_the_object_lists_opened_object() {
+    let mut list =
+        crate::list_screen::ListHarness::of(&dir().join("local.yaml"), &dir().join("live.yaml"));
+    list.resize(140, 40).press("<Enter> S");
+    let opened = list.list().opened().unwrap();
+    let server = opened.server.as_deref().unwrap();
+    assert!(server.migrates());
+    assert!(opened.owners);
+    // Back to the list and in again: the object is as it was left.
+    list.press("<Esc> <Enter>");
+    assert!(list.list().opened().unwrap().server.is_some());
+    list.press("S");
+    assert!(list.list().opened().unwrap().server.is_none());
+}
+
 // ---- snapshots --------------------------------------------------------------------------
 
 #[test]
@@ -335,7 +351,7 @@ fn tmux_s_switches_the_real_binary_to_server_side() {
     session.wait_for("applyscope");
     session.keys(&["S"]);
     let screen = session.wait_for("server-side (field manager kubectl)");
-    assert!(screen.contains("kube-control… U 11-21"), "{screen}");
+    assert!(screen.contains("kube-controller-ma… U"), "{screen}");
     session.keys(&["S"]);
     session.wait_for("client-side apply (S: server-side)");
     session.keys(&["q"]);
