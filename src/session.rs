@@ -15,6 +15,7 @@
 //! | what a run opens: one object or many | `session/open.rs` |
 //! | live objects from the cluster, planned; the TUI's one connection | `session/cluster.rs` |
 //! | `plan --server-side` on files: the SSA engine's requests, fields and owners | `session/ssa.rs` |
+//! | per node of a pane: its owners and its server-side field (the TUI's owners column) | `session/ssa/nodes.rs` |
 //! | `kubectl diff`'s LIVE and MERGED directories (`KUBECTL_EXTERNAL_DIFF`), planned | `session/external.rs` |
 
 pub mod cluster;
