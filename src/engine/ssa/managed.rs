@@ -157,10 +157,25 @@ impl<'m> Owners<'m> {
         &'s self,
         path: &'s [super::path::PathElement],
     ) -> impl Iterator<Item = (&'s ManagerId, Option<&'m str>)> + 's {
+        self.indices_of(path).filter_map(|i| self.get(i))
+    }
+
+    /// [`Owners::of`] as indices (for [`Owners::get`]).
+    pub fn indices_of<'s>(
+        &'s self,
+        path: &'s [super::path::PathElement],
+    ) -> impl Iterator<Item = usize> + 's {
         self.managers
             .iter()
-            .filter(move |(_, _, set)| set.has(path))
-            .map(|(id, time, _)| (id, *time))
+            .enumerate()
+            .filter(move |(_, (_, _, set))| set.has(path))
+            .map(|(i, _)| i)
+    }
+
+    /// The `i`-th manager and the time of its last change.
+    #[must_use]
+    pub fn get(&self, i: usize) -> Option<(&ManagerId, Option<&'m str>)> {
+        self.managers.get(i).map(|(id, time, _)| (id, *time))
     }
 }
 

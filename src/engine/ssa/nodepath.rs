@@ -80,69 +80,81 @@ impl<'a> NodePaths<'a> {
             at = self.tree.parent(i);
         }
         for i in chain.into_iter().rev() {
-            let found = self
-                .tree
+            let NodePaths {
+                tree,
+                schema,
+                memo,
+                items,
+            } = self;
+            let found = tree
                 .parent(i)
-                .and_then(|p| self.memo.get(&p).cloned().flatten())
-                .and_then(|parent| self.child(i, &parent));
-            self.memo.insert(i, found);
+                .and_then(|p| memo.get(&p))
+                .and_then(Option::as_ref)
+                .and_then(|parent| child(tree, schema, items, i, parent));
+            memo.insert(i, found);
         }
         self.memo.get(&id)?.as_ref().map(|a| &a.path)
     }
+}
 
-    fn child(&mut self, id: FieldId, parent: &At<'a>) -> Option<At<'a>> {
-        let seg = self.tree.step(id)?;
-        let value = match (seg, parent.value) {
-            (Seg::Key(_), _) => seg.find_in(parent.value)?,
-            (_, Value::Array(items)) => {
-                let parent_id = self.tree.parent(id)?;
-                let tree = self.tree;
-                let index = self.items.entry(parent_id).or_insert_with(|| {
-                    let elem = tree.elem_step(parent_id);
-                    let mut by = FastMap::default();
-                    for (i, item) in items.iter().enumerate() {
-                        by.entry(elem.step(i, item)).or_insert(i);
-                    }
-                    by
-                });
-                items.get(*index.get(seg)?)?
-            }
-            _ => return None,
-        };
-        if parent.path.whole {
-            return Some(At {
-                value,
-                tr: parent.tr,
-                path: parent.path.clone(),
+/// A node's value and path from its parent's.
+fn child<'a>(
+    tree: &Tree,
+    schema: &Schema,
+    lists: &mut FastMap<FieldId, FastMap<Seg, usize>>,
+    id: FieldId,
+    parent: &At<'a>,
+) -> Option<At<'a>> {
+    let seg = tree.step(id)?;
+    let value = match (seg, parent.value) {
+        (Seg::Key(_), _) => seg.find_in(parent.value)?,
+        (_, Value::Array(items)) => {
+            let parent_id = tree.parent(id)?;
+            let index = lists.entry(parent_id).or_insert_with(|| {
+                let elem = tree.elem_step(parent_id);
+                let mut by = FastMap::default();
+                for (i, item) in items.iter().enumerate() {
+                    by.entry(elem.step(i, item)).or_insert(i);
+                }
+                by
             });
+            items.get(*index.get(seg)?)?
         }
-        let whole = |tr| At {
+        _ => return None,
+    };
+    if parent.path.whole {
+        return Some(At {
             value,
-            tr,
-            path: NodePath {
-                path: parent.path.path.clone(),
-                whole: true,
-            },
-        };
-        let r = self.schema.resolve(parent.tr)?;
-        let (element, tr) = match pick(&r, deduce(&r, Some(parent.value))).ok()? {
-            Part::Scalar(_) => return Some(whole(parent.tr)),
-            Part::Map(m) if m.rel == Relationship::Atomic => return Some(whole(parent.tr)),
-            Part::List(l) if l.rel != Relationship::Associative => {
-                return Some(whole(parent.tr));
-            }
-            Part::Map(m) => {
-                let Seg::Key(k) = seg else { return None };
-                (PathElement::field(&**k), m.field_type(k))
-            }
-            Part::List(l) => (list_item_element(self.schema, &l, value).ok()?, l.elem),
-        };
-        let mut path = parent.path.path.clone();
-        path.push(element);
-        Some(At {
-            value,
-            tr,
-            path: NodePath { path, whole: false },
-        })
+            tr: parent.tr,
+            path: parent.path.clone(),
+        });
     }
+    let whole = |tr| At {
+        value,
+        tr,
+        path: NodePath {
+            path: parent.path.path.clone(),
+            whole: true,
+        },
+    };
+    let r = schema.resolve(parent.tr)?;
+    let (element, tr) = match pick(&r, deduce(&r, Some(parent.value))).ok()? {
+        Part::Scalar(_) => return Some(whole(parent.tr)),
+        Part::Map(m) if m.rel == Relationship::Atomic => return Some(whole(parent.tr)),
+        Part::List(l) if l.rel != Relationship::Associative => {
+            return Some(whole(parent.tr));
+        }
+        Part::Map(m) => {
+            let Seg::Key(k) = seg else { return None };
+            (PathElement::field(&**k), m.field_type(k))
+        }
+        Part::List(l) => (list_item_element(schema, &l, value).ok()?, l.elem),
+    };
+    let mut path = parent.path.path.clone();
+    path.push(element);
+    Some(At {
+        value,
+        tr,
+        path: NodePath { path, whole: false },
+    })
 }

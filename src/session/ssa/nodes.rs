@@ -80,28 +80,32 @@ pub fn node_facts(
     };
     let kube = kubernetes::embedded();
     let mut paths = NodePaths::new(tree, doc, &kube.schema, root);
-    let mut sets: FastMap<Vec<Owner>, u32> = FastMap::default();
+    let mut sets: FastMap<Vec<usize>, u32> = FastMap::default();
+    let mut list = Vec::new();
     for id in ids {
         let Some(node) = paths.path(id) else {
             facts.owners.push(0);
             facts.fields.push(None);
             continue;
         };
-        let list: Vec<Owner> = owners
-            .of(&node.path)
-            .map(|(id, time)| Owner {
-                id: id.clone(),
-                time: time.map(str::to_owned),
-            })
-            .collect();
+        list.clear();
+        list.extend(owners.indices_of(&node.path));
         let set = if list.is_empty() {
             0
         } else if let Some(&i) = sets.get(&list) {
             i
         } else {
             let i = u32::try_from(facts.owner_sets.len()).unwrap_or(u32::MAX);
-            facts.owner_sets.push(list.clone());
-            sets.insert(list, i);
+            facts.owner_sets.push(
+                list.iter()
+                    .filter_map(|&m| owners.get(m))
+                    .map(|(id, time)| Owner {
+                        id: id.clone(),
+                        time: time.map(str::to_owned),
+                    })
+                    .collect(),
+            );
+            sets.insert(list.clone(), i);
             i
         };
         facts.owners.push(set);
