@@ -25,6 +25,8 @@ pub struct ServerSide {
     pub outcome: SsaOutcome,
     /// Each conflict's node (in the live pane), for the warnings list.
     pub conflict_nodes: Vec<Option<FieldId>>,
+    /// The plan fields `n`/`N` stop at: the first node showing each server-side change.
+    pub stops: Vec<bool>,
 }
 
 impl ServerSide {
@@ -145,6 +147,7 @@ fn show(model: &mut Model, request: SsaRequest, outcome: SsaOutcome) {
         request,
         outcome,
         conflict_nodes,
+        stops: Vec::new(),
     }));
 }
 
@@ -253,6 +256,34 @@ pub(crate) fn refresh(model: &mut Model) {
     if notice.is_some() {
         model.notice = notice;
     }
+    let stops = model.server.as_deref().map(|_| ssa_stops(model));
+    if let (Some(server), Some(stops)) = (model.server.as_deref_mut(), stops) {
+        server.stops = stops;
+    }
+}
+
+/// The first plan field showing each server-side change (not a keep).
+fn ssa_stops(model: &Model) -> Vec<bool> {
+    let Some(plan) = model.server.as_deref().and_then(ServerSide::plan) else {
+        return vec![false; model.plan.tree.len()];
+    };
+    let mut seen = vec![false; plan.fields.len()];
+    model
+        .plan
+        .tree
+        .ids()
+        .map(|id| {
+            let Some(i) = model.ssa_field_index(id) else {
+                return false;
+            };
+            let change = plan
+                .fields
+                .get(i)
+                .is_some_and(|f| f.action != crate::session::ssa::Action::Keep);
+            let first = seen.get_mut(i).is_some_and(|s| !std::mem::replace(s, true));
+            change && first
+        })
+        .collect()
 }
 
 impl Model {
@@ -277,14 +308,22 @@ impl Model {
     /// The server-side field of the selected node: in the result pane, else in the live pane.
     #[must_use]
     pub fn current_ssa_field(&self) -> Option<&Field> {
-        let id = self.current_path();
+        let i = self.ssa_field_index(self.current_path())?;
+        self.server.as_deref()?.plan()?.fields.get(i)
+    }
+
+    /// The server-side field a node shows (its line in the result pane, else the live or the
+    /// local pane's), as an index into the plan's fields.
+    fn ssa_field_index(&self, id: FieldId) -> Option<usize> {
         [PaneKind::Result, PaneKind::Live, PaneKind::Local]
             .into_iter()
             .filter_map(|k| self.pane_index(k))
             .find_map(|i| {
                 let (line, exact) = self.panes.get(i)?.locate(&self.plan.tree, id)?;
-                exact.then(|| self.ssa_field_at(i, line)).flatten()
+                let facts = self.facts.get(i)?.as_ref()?;
+                exact.then(|| facts.fields.get(line as usize).copied().flatten())?
             })
+            .map(|f| f as usize)
     }
 
     /// The owners of a pane's line (none when the column is off or the pane shows none).

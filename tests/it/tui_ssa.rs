@@ -243,6 +243,35 @@ fn the_why_panel_says_the_rule_and_the_owners() {
 }
 
 #[test]
+fn n_visits_the_server_side_changes() {
+    let mut h = autoscaled(140, 40);
+    h.press("S");
+    run_plans(&mut h);
+    let mut seen = Vec::new();
+    for _ in 0..4 {
+        h.press("n");
+        let f = h.model.current_ssa_field().unwrap();
+        assert_ne!(f.action, Action::Keep, "{}", f.path);
+        seen.push(f.path.clone());
+    }
+    // The annotation (set), the image (an excused conflict), DEBUG (pruned), and around again.
+    assert_eq!(
+        seen,
+        [
+            ".metadata.annotations.kubectl.kubernetes.io/last-applied-configuration",
+            r#".spec.template.spec.containers[name="web"].env[name="DEBUG"]"#,
+            r#".spec.template.spec.containers[name="web"].image"#,
+            ".metadata.annotations.kubectl.kubernetes.io/last-applied-configuration",
+        ]
+    );
+    h.press("N");
+    assert_eq!(
+        h.model.current_ssa_field().unwrap().path,
+        r#".spec.template.spec.containers[name="web"].image"#
+    );
+}
+
+#[test]
 fn t_lists_the_steps_of_the_migration() {
     let mut h = autoscaled(140, 40);
     h.press("t");
@@ -301,6 +330,38 @@ fn s_works_in_the_object_lists_opened_object() {
     assert!(list.list().opened().unwrap().server.is_some());
     list.press("S");
     assert!(list.list().opened().unwrap().server.is_none());
+}
+
+#[test]
+fn s_on_every_example_plans_or_says_why() {
+    let mut planned = 0;
+    for example in applyscope::examples::EXAMPLES {
+        let mut h = Harness::example(example.name);
+        h.resize(120, 40).press("S");
+        run_plans(&mut h);
+        if h.model.server.is_some() {
+            planned += 1;
+            // Every screen draws, the why panel on each field.
+            h.press("o");
+            for _ in 0..h.model.nav.len().min(40) {
+                h.press("j");
+                assert!(h.text().contains("server-side"), "{}", example.name);
+            }
+            assert!(
+                h.model.facts.iter().any(Option::is_some),
+                "{}",
+                example.name
+            );
+        } else {
+            let notice = h.model.notice.clone().unwrap_or_default();
+            assert!(
+                notice.starts_with("cannot plan server-side: "),
+                "{}: {notice}",
+                example.name
+            );
+        }
+    }
+    assert!(planned > 20, "only {planned} examples planned server-side");
 }
 
 // ---- snapshots --------------------------------------------------------------------------
