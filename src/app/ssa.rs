@@ -131,12 +131,12 @@ fn show(model: &mut Model, request: SsaRequest, outcome: SsaOutcome) {
         SsaOutcome::Conflicts(c) => c.0.iter().map(|c| &c.path).collect(),
         SsaOutcome::Planned(_) => Vec::new(),
     };
-    let conflict_nodes = match (&request.live, model.pane_index(PaneKind::Live)) {
+    let live_pane = model
+        .pane_index(PaneKind::Live)
+        .and_then(|i| model.panes.get(i));
+    let conflict_nodes = match (&request.live, live_pane) {
         (Some(live), Some(pane)) if !conflicts.is_empty() => {
-            let ids = model.panes[pane]
-                .lines
-                .iter()
-                .map(|l| l.also.unwrap_or(l.path));
+            let ids = pane.lines.iter().map(|l| l.also.unwrap_or(l.path));
             node_facts(&model.plan.tree, live, "", None, &conflicts, ids)
                 .map(|f| f.found)
                 .unwrap_or_default()
@@ -204,7 +204,7 @@ fn sync_live(model: &mut Model) {
     let shown = model.plan.tree.find(&path).is_some_and(|id| {
         model
             .pane_index(PaneKind::Live)
-            .and_then(|i| model.panes[i].locate(&model.plan.tree, id))
+            .and_then(|i| model.panes.get(i)?.locate(&model.plan.tree, id))
             .is_some_and(|(_, exact)| exact)
     });
     let hide = model.owners || model.server.is_some();
