@@ -148,7 +148,8 @@ const fn b(
 }
 
 use ModeKind::{
-    Annotation, Browse, Confirm, Help, Legend, List, Loading, Patch, Refused, Search, Warnings,
+    Annotation, Browse, Confirm, Help, Legend, List, Loading, Patch, Refused, Search, Steps,
+    Warnings,
 };
 
 /// The whole keymap. In search mode, any other printable character is typed into the query.
@@ -286,6 +287,27 @@ pub static BINDINGS: &[Binding] = &[
         "cluster: show/hide managedFields",
         "",
     ),
+    b(
+        Browse,
+        "S",
+        Message::ToggleServerSide,
+        "server-side / client-side apply",
+        "",
+    ),
+    b(
+        Browse,
+        "o",
+        Message::ToggleOwners,
+        "owners column (managedFields) on/off",
+        "",
+    ),
+    b(
+        Browse,
+        "t",
+        Message::OpenSteps,
+        "server-side: kubectl's requests, step by step",
+        "",
+    ),
     b(Browse, "?", Message::OpenHelp, "help", "help"),
     b(Browse, "q", Message::Quit, "quit", "quit"),
     b(
@@ -362,6 +384,13 @@ pub static BINDINGS: &[Binding] = &[
     ),
     b(Refused, "<Esc>", Message::Back, "keep the edits", "back"),
     b(Refused, "q", Message::Back, "keep the edits", ""),
+    b(Steps, "j", Message::Down, "scroll down", "scroll"),
+    b(Steps, "<Down>", Message::Down, "scroll down", ""),
+    b(Steps, "k", Message::Up, "scroll up", ""),
+    b(Steps, "<Up>", Message::Up, "scroll up", ""),
+    b(Steps, "t", Message::Back, "close", "close"),
+    b(Steps, "<Esc>", Message::Back, "close", ""),
+    b(Steps, "q", Message::Back, "close", ""),
     b(Help, "j", Message::Down, "scroll down", "scroll"),
     b(Help, "<Down>", Message::Down, "scroll down", ""),
     b(Help, "k", Message::Up, "scroll up", ""),

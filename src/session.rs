@@ -18,6 +18,7 @@
 //! | the mode kubectl apply will use (`--server-side`, kuberc) | `session/kuberc.rs` |
 //! | `plan --server-side` on files: the SSA engine's requests, fields and owners | `session/ssa.rs` |
 //! | saved plans (`plan --save`, `apply --plan`): the file, its digests, what changed | `session/saved.rs` |
+//! | per node of a pane: its owners and its server-side field (the TUI's owners column) | `session/ssa/nodes.rs` |
 //! | `kubectl diff`'s LIVE and MERGED directories (`KUBECTL_EXTERNAL_DIFF`), planned | `session/external.rs` |
 
 pub mod cluster;

@@ -101,6 +101,9 @@ impl Effects {
                 purpose: op.purpose,
                 result: self.connection.send(&op.conn, &op.request),
             }))),
+            Command::PlanServerSide(request) => Some(Message::ServerSidePlanned(Box::new(
+                request.plan(&crate::session::ssa::now()),
+            ))),
             Command::Quit | Command::Edit { .. } | Command::Open => None,
         }
     }

@@ -50,6 +50,8 @@ pub enum Mode {
     Refused(String),
     /// The editor is open (the runtime runs it).
     Editor(Box<EditorSession>),
+    /// kubectl's server-side requests and what each changed, scrolled.
+    Steps(usize),
 }
 
 /// A mode's name, for the keymap.
@@ -70,15 +72,17 @@ pub enum ModeKind {
     /// The screen before the run knows what it opens (not in the help screen: the status bar
     /// shows its few keys).
     Loading,
+    Steps,
 }
 
 impl ModeKind {
     /// Every mode, in help order.
-    pub const ALL: [ModeKind; 11] = [
+    pub const ALL: [ModeKind; 12] = [
         ModeKind::Browse,
         ModeKind::Search,
         ModeKind::Patch,
         ModeKind::Warnings,
+        ModeKind::Steps,
         ModeKind::Confirm,
         ModeKind::Annotation,
         ModeKind::Refused,
@@ -103,6 +107,7 @@ impl ModeKind {
             ModeKind::Editor => "editor",
             ModeKind::List => "object list",
             ModeKind::Loading => "loading",
+            ModeKind::Steps => "server-side steps",
         }
     }
 }
@@ -121,6 +126,7 @@ impl Mode {
             Mode::Annotation { .. } => ModeKind::Annotation,
             Mode::Refused(_) => ModeKind::Refused,
             Mode::Editor(_) => ModeKind::Editor,
+            Mode::Steps(_) => ModeKind::Steps,
         }
     }
 }

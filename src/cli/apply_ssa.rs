@@ -58,8 +58,8 @@ pub fn run(args: &ApplyArgs, how: &How) -> Result<Run, Error> {
         };
         match &o.outcome {
             Err(e) => return Err(e.clone().context(o.pair.local.source.clone())),
-            Ok(SsaOutcome::Conflicts { message, .. }) => {
-                conflicts.push(format!("{describe}: {message}"));
+            Ok(SsaOutcome::Conflicts { conflicts: c, .. }) => {
+                conflicts.push(format!("{describe}: {c}"));
             }
             Ok(SsaOutcome::Refused(refusal)) => {
                 conflicts.push(format!("{describe}: {}", refusal.message));

@@ -17,6 +17,7 @@
 //! | client-go `util/csaupgrade` | [`csaupgrade`] |
 //! | (applyscope) each field's action, owners and rule after an apply | [`explain`] |
 //! | (applyscope) coded warnings: what an apply does unexpectedly, what the API server refuses | [`checks`] |
+//! | (applyscope) the plan tree's nodes as field-set paths (the TUI's lines) | [`nodepath`] |
 //! | kubectl `apply.go` (`--server-side`: apply, save last-applied, migrate, apply again) | [`kubectl`] |
 //!
 //! Values are [`crate::value::Value`]; "absent" (Go's nil `value.Value`) is `None`.
@@ -40,6 +41,7 @@ pub mod kubernetes;
 pub mod lastapplied;
 pub mod managed;
 pub mod migrate;
+pub mod nodepath;
 pub mod openapi;
 pub mod order;
 pub mod path;

@@ -16,7 +16,7 @@ use crate::engine::ssa::managed::{self, ManagerId};
 use crate::engine::ssa::migrate::{migrate_then_apply, present};
 use crate::engine::ssa::openapi::OpenApiSchema;
 use crate::engine::ssa::path::Path;
-use crate::engine::ssa::request::{Request, RequestError};
+use crate::engine::ssa::request::{ApiConflicts, Request, RequestError};
 use crate::engine::ssa::schema::UNTYPED_DEDUCED;
 use crate::engine::ssa::typed;
 use crate::engine::ssa::{PathElement, Set, TypeRef};
@@ -25,6 +25,9 @@ use crate::value::Value;
 use std::collections::BTreeMap;
 
 pub use crate::engine::ssa::explain::{Action, Field, operation, value_at};
+pub use nodes::{NodeFacts, Owner, node_facts};
+
+mod nodes;
 
 /// What the command line says after the conflicts (kubectl's advice, shortened).
 pub const CONFLICT_REMEDY: &str = "(pass --force-conflicts to take these fields, drop them from the file, or set the values they have to share them)";
@@ -49,8 +52,41 @@ pub struct SsaInput<'a> {
     pub schema: Option<&'a OpenApiSchema>,
 }
 
+/// What a front end asks to plan (owned: it travels as a command to the runtime, which adds
+/// the clock).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SsaRequest {
+    pub local: Value,
+    /// With its `metadata.managedFields`; `None`: a create.
+    pub live: Option<Value>,
+    pub local_name: String,
+    pub live_name: String,
+    pub manager: String,
+    pub force: bool,
+}
+
+impl SsaRequest {
+    /// Plan it at `time`.
+    ///
+    /// # Errors
+    /// As [`plan_server_side`].
+    pub fn plan(&self, time: &str) -> Result<SsaOutcome, Error> {
+        plan_server_side(&SsaInput {
+            local: &self.local,
+            live: self.live.as_ref(),
+            local_name: &self.local_name,
+            live_name: &self.live_name,
+            manager: &self.manager,
+            force: self.force,
+            migrate: &[],
+            time,
+            schema: None,
+        })
+    }
+}
+
 /// The plan of one `kubectl apply --server-side`.
-#[derive(Debug)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct SsaPlan {
     /// The body kubectl sends.
     pub patch: Value,
@@ -64,14 +100,15 @@ pub struct SsaPlan {
 }
 
 /// The plan, or the API server's refusal.
-#[derive(Debug)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub enum SsaOutcome {
     Planned(Box<SsaPlan>),
-    /// The 409's message, exactly as the API server prints it, and the
+    /// The 409: its `Display` is the message exactly as the API server prints it; each
+    /// conflict's, the manager and the path as the message names them. With the
     /// `ssa-controller-owns-field` warnings naming the manager of each field (from the plan
     /// with force).
     Conflicts {
-        message: String,
+        conflicts: ApiConflicts,
         warnings: Vec<Warning>,
     },
     /// The API server refuses the applied configuration before any merge (a duplicate key,
@@ -222,7 +259,7 @@ pub fn plan_server_side(input: &SsaInput<'_>) -> Result<SsaOutcome, Error> {
         }
         Err(RequestError::Conflicts(c)) => {
             return Ok(SsaOutcome::Conflicts {
-                message: c.to_string(),
+                conflicts: c,
                 warnings: conflict_warnings(input)?,
             });
         }

@@ -39,6 +39,7 @@ mod support;
 mod tmux;
 mod tui;
 mod tui_screenshots;
+mod tui_ssa;
 mod tui_support;
 mod tui_svg;
 mod why_tables;

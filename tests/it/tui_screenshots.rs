@@ -58,6 +58,18 @@ fn screenshots_are_fresh() {
         harness.resize(*w, *h).press(keys);
         scenes.push((name.to_string(), harness.buffer()));
     }
+    // Server-side apply (`-f assets/ssa/autoscaled/local.yaml --live …/live.yaml`, `S`): the
+    // pruned env var of the client-side object's migration, with owners and kubectl's requests.
+    let mut ssa = crate::tui_ssa::autoscaled(140, 40);
+    ssa.press("S");
+    crate::tui_ssa::run_plans(&mut ssa);
+    crate::tui_ssa::select(&mut ssa, "env[name=DEBUG]");
+    scenes.push(("server-side".into(), ssa.buffer()));
+    // The owners column of the client-side plan (`o`) at 120 columns, on the autoscaled field.
+    let mut owners = crate::tui_ssa::autoscaled(120, 32);
+    owners.press("o");
+    crate::tui_ssa::select(&mut owners, "spec.replicas");
+    scenes.push(("owners".into(), owners.buffer()));
     // The object list (`-f assets/apps/shop/local --live assets/apps/shop/live`).
     let mut list = ListHarness::shop();
     list.resize(140, 30).press("j j");

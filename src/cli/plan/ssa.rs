@@ -100,8 +100,11 @@ pub fn run_docs(
 /// One object's plan, written in the chosen format (conflicts and refusals on stderr, exit 1).
 fn one(args: &PlanArgs, how: &How, outcome: SsaOutcome) -> Result<Run, Error> {
     match outcome {
-        SsaOutcome::Conflicts { message, warnings } => {
-            let mut stderr = vec![message];
+        SsaOutcome::Conflicts {
+            conflicts,
+            warnings,
+        } => {
+            let mut stderr = vec![conflicts.to_string()];
             stderr.extend(warnings.iter().map(warning_line));
             stderr.push(REMEDY.into());
             Ok(Run::Report {
@@ -223,7 +226,11 @@ fn many<K: std::fmt::Display, S: AsRef<str>>(
                 stderr.push(format!("{key}: {}", refusal.message));
                 code = code.max(1);
             }
-            Ok(SsaOutcome::Conflicts { message, warnings }) => {
+            Ok(SsaOutcome::Conflicts {
+                conflicts,
+                warnings,
+            }) => {
+                let message = conflicts.to_string();
                 item.insert("conflicts", Value::from(message.as_str()));
                 item.insert("warnings", warnings_value(&warnings));
                 let _ = writeln!(out, "conflicts: {message}");
@@ -465,7 +472,7 @@ mod tests {
         };
         match plan_server_side(&input).unwrap() {
             SsaOutcome::Planned(p) => *p,
-            SsaOutcome::Conflicts { message, .. } => panic!("{message}"),
+            SsaOutcome::Conflicts { conflicts, .. } => panic!("{conflicts}"),
             SsaOutcome::Refused(r) => panic!("{}", r.message),
         }
     }

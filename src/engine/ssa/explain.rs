@@ -2,7 +2,7 @@
 //! live object with the object left, read with the managers before and after (who owned it,
 //! who owns it now) into one action and one rule per field. Pure: values in, values out.
 
-use crate::engine::ssa::managed::{self, Managed, ManagerId, Operation};
+use crate::engine::ssa::managed::{self, Managed, ManagerId, Operation, Owners};
 use crate::engine::ssa::path::{Path, PathElement, path_string};
 use crate::engine::ssa::set::Set;
 use crate::engine::ssa::typed::Comparison;
@@ -22,6 +22,14 @@ pub enum Action {
 }
 
 impl Action {
+    pub const ALL: [Action; 5] = [
+        Action::Add,
+        Action::Set,
+        Action::Remove,
+        Action::Keep,
+        Action::Conflict,
+    ];
+
     #[must_use]
     pub fn as_str(self) -> &'static str {
         match self {
@@ -35,10 +43,12 @@ impl Action {
 }
 
 /// One field of the plan.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Field {
     /// As the API server prints it (`.spec.replicas`).
     pub path: String,
+    /// The same path as elements (what a front end finds a field by).
+    pub at: Path,
     pub action: Action,
     pub before: Option<Value>,
     pub after: Option<Value>,
@@ -86,12 +96,8 @@ pub fn changes(c: &Comparison) -> Vec<(String, Action)> {
     out
 }
 
-fn owners(m: &Managed, path: &[PathElement]) -> Vec<ManagerId> {
-    m.fields
-        .iter()
-        .filter(|(_, vs)| vs.set.has(path))
-        .filter_map(|(k, _)| ManagerId::from_key(k))
-        .collect()
+fn owners(m: &Owners<'_>, path: &[PathElement]) -> Vec<ManagerId> {
+    m.of(path).map(|(id, _)| id.clone()).collect()
 }
 
 /// The part of a set under a path.
@@ -147,6 +153,7 @@ pub fn fields(
         }
     }
     all = all.union(&c.added).union(&c.modified).union(&c.removed);
+    let (owners_before, owners_after) = (Owners::new(&before), Owners::new(&after));
     let under = |set: &Set, p: &[PathElement]| (1..p.len()).any(|n| set.has(&p[..n]));
     let (live, result) = (without_managed_fields(live), without_managed_fields(result));
     let mut out = Vec::new();
@@ -154,9 +161,10 @@ pub fn fields(
         let changed = [&c.added, &c.removed, &c.modified]
             .into_iter()
             .find(|s| s.has(&p));
-        let (ob, oa) = (owners(&before, &p), owners(&after, &p));
-        let owned =
-            |q: &[PathElement]| !owners(&before, q).is_empty() || !owners(&after, q).is_empty();
+        let (ob, oa) = (owners(&owners_before, &p), owners(&owners_after, &p));
+        let owned = |q: &[PathElement]| {
+            owners_before.of(q).next().is_some() || owners_after.of(q).next().is_some()
+        };
         // An item added or removed whole (someone owns it as such) says it for what is
         // inside; a container nobody owns (a route) is said by what is inside it.
         let said_above = |s: &Set| (1..p.len()).any(|n| s.has(&p[..n]) && owned(&p[..n]));
@@ -264,6 +272,7 @@ pub fn fields(
         };
         out.push(Field {
             path: path_string(&p),
+            at: p.clone(),
             action,
             before: value_at(&live, &p).cloned(),
             after: value_at(&result, &p).cloned(),
@@ -274,6 +283,37 @@ pub fn fields(
         });
     }
     out
+}
+
+/// The fields by path, to find the one a path shows.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct FieldIndex(std::collections::BTreeMap<Path, usize>);
+
+impl FieldIndex {
+    #[must_use]
+    pub fn new(fields: &[Field]) -> FieldIndex {
+        FieldIndex(
+            fields
+                .iter()
+                .enumerate()
+                .map(|(i, f)| (f.at.clone(), i))
+                .collect(),
+        )
+    }
+
+    /// The field at `path`, else the nearest field above it that was added or removed whole
+    /// (what is inside is said by it).
+    #[must_use]
+    pub fn find(&self, fields: &[Field], path: &[PathElement]) -> Option<usize> {
+        if let Some(&i) = self.0.get(path) {
+            return Some(i);
+        }
+        (1..path.len()).rev().find_map(|n| {
+            let i = *self.0.get(&path[..n])?;
+            let f = fields.get(i)?;
+            matches!(f.action, Action::Add | Action::Remove).then_some(i)
+        })
+    }
 }
 
 /// `Apply` or `Update`, for the writers.

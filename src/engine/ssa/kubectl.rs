@@ -56,7 +56,7 @@ impl StepKind {
 }
 
 /// One request and the object it leaves.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Step {
     pub kind: StepKind,
     /// The body sent (the apply configuration, or the new `metadata.managedFields`).

@@ -31,6 +31,18 @@ pub struct ApiConflict {
     pub path: Path,
 }
 
+impl fmt::Display for ApiConflict {
+    /// `conflict with "m" using apps/v1: .spec.replicas`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "conflict with {}: {}",
+            self.manager,
+            path_string(&self.path)
+        )
+    }
+}
+
 /// The conflicts of a refused apply (HTTP 409), in the API server's message.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ApiConflicts(pub Vec<ApiConflict>);
@@ -39,12 +51,7 @@ impl fmt::Display for ApiConflicts {
     /// `Apply failed with 1 conflict: conflict with "m" using apps/v1: .spec.replicas`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         if let [one] = self.0.as_slice() {
-            return write!(
-                f,
-                "Apply failed with 1 conflict: conflict with {}: {}",
-                one.manager,
-                path_string(&one.path)
-            );
+            return write!(f, "Apply failed with 1 conflict: {one}");
         }
         let mut by: BTreeMap<String, (&ManagerId, Vec<&Path>)> = BTreeMap::new();
         for c in &self.0 {
