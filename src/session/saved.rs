@@ -403,6 +403,25 @@ mod tests {
     }
 
     #[test]
+    fn a_client_side_plan_has_no_server_side_members() {
+        let text = write(&plan()).unwrap();
+        for key in ["step", "decidedAtSend", "managedFields", "serverSide"] {
+            assert!(!text.contains(&format!("\"{key}\"")), "{key}: {text}");
+        }
+        let mut p = plan();
+        p.mode = SERVER_SIDE.into();
+        p.settings.server_side = Some(ServerSide {
+            field_manager: "kubectl".into(),
+            force_conflicts: false,
+            migrate_managers: Vec::new(),
+            time: "2026-11-25T10:00:00Z".into(),
+        });
+        p.objects[0].requests[0].step = Some("apply".into());
+        let text = write(&p).unwrap();
+        assert_eq!(read(text.as_bytes(), Path::new("p.json")).unwrap(), p);
+    }
+
+    #[test]
     fn every_difference_is_named() {
         let p = plan();
         assert!(differences(&p, &p.inputs, &p.objects).is_empty());
@@ -416,5 +435,14 @@ mod tests {
         assert_eq!(d.len(), 2, "{d:?}");
         assert!(d[0].starts_with("file a.yaml: changed"));
         assert!(d[1].contains("resourceVersion 7 → uid u resourceVersion 8"));
+        assert!(!d[1].contains("managedFields"), "{d:?}");
+        let mut owned = p.clone();
+        owned.objects[0].live.as_mut().unwrap().managed_fields = Some("sha256:a".into());
+        objects[0].live.as_mut().unwrap().managed_fields = Some("sha256:b".into());
+        let d = differences(&owned, &owned.inputs, &objects);
+        assert!(
+            d[0].ends_with("; its managedFields (who owns which field) changed"),
+            "{d:?}"
+        );
     }
 }

@@ -577,3 +577,78 @@ fn ssa_saved_plan_stops_when_a_follow_up_differs_from_the_saved_one() {
     assert_eq!(writes.len(), 5, "{writes:?}");
     assert!(writes.iter().skip(3).all(|w| w.path == CM));
 }
+
+/// Helm's switch to server-side apply (`--migrate-manager helm`): the migration, a JSON patch
+/// guarded by the live resourceVersion, is saved and sent exactly; then the apply, guarded by
+/// the resourceVersion the migration left.
+#[test]
+fn ssa_saved_plan_with_a_migration_sends_it_first() {
+    let api = FakeApi::start();
+    let mut installed = web("web:1");
+    installed["metadata"]["labels"] = json!({"old": "yes"});
+    let mut live = engine(None, &installed, "helm", false);
+    live["metadata"]["uid"] = json!("u-web");
+    api.put(live);
+    let dir = tempfile::tempdir().unwrap();
+    let kubeconfig = api.kubeconfig(dir.path(), "team").display().to_string();
+    std::fs::write(
+        dir.path().join("web.yaml"),
+        serde_json::to_string(&web("web:2")).unwrap(),
+    )
+    .unwrap();
+    let s = Setup {
+        api,
+        dir,
+        kubeconfig,
+    };
+    let o = s.run(&[
+        "plan",
+        "--server-side",
+        "--field-manager",
+        "helm",
+        "--migrate-manager",
+        "helm",
+        "-f",
+        "web.yaml",
+        "--save",
+        "plan.json",
+    ]);
+    assert!(o.status.success(), "{}", err(&o));
+    let how = &s.plan()["plan"]["settings"]["serverSide"];
+    assert_eq!(how["fieldManager"], "helm");
+    assert_eq!(how["migrateManagers"], json!(["helm"]));
+    let saved = s.saved("Deployment team/web");
+    let steps: Vec<&str> = saved.iter().map(|r| r["step"].as_str().unwrap()).collect();
+    assert_eq!(steps, ["migrate-managers", "apply"]);
+    let live_rv = s.api.object(WEB).unwrap()["metadata"]["resourceVersion"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    let o = s.apply();
+    assert!(o.status.success(), "{}", err(&o));
+    let writes = s.api.writes();
+    let sent: Vec<(String, String)> = writes
+        .iter()
+        .map(|w| (w.query.clone(), w.body_text()))
+        .collect();
+    let body = |r: &Value| r["body"].as_str().unwrap().to_owned();
+    let migrated_rv = (live_rv.parse::<u64>().unwrap() + 1).to_string();
+    assert_eq!(
+        sent,
+        [
+            (format!("dryRun=All&{}", query(&saved[0])), body(&saved[0])),
+            (query(&saved[0]), body(&saved[0])),
+            (query(&saved[1]), with_guard(&body(&saved[1]), &migrated_rv)),
+        ]
+    );
+    let after = s.api.object(WEB).unwrap();
+    assert_eq!(
+        after["spec"]["template"]["spec"]["containers"][0]["image"],
+        "web:2"
+    );
+    assert_eq!(
+        after["metadata"].get("labels"),
+        None,
+        "what helm owned and the file dropped is pruned by the first apply"
+    );
+}

@@ -209,6 +209,12 @@ pub struct SavedApplied {
     pub stopped: Option<Stop>,
 }
 
+impl SavedApplied {
+    fn stop(&mut self, message: String, error: Option<ClusterError>) {
+        self.stopped = Some(Stop { message, error });
+    }
+}
+
 type Transport<'t> = dyn FnMut(&Request) -> Result<Option<Value>, ClusterError> + 't;
 
 fn step_of(name: Option<&str>) -> Option<StepKind> {
@@ -335,10 +341,7 @@ pub fn send_saved(
                     } else {
                         step.name()
                     };
-                    applied.stopped = Some(Stop {
-                        message: format!("{}: {what}: {e}", send.object),
-                        error: Some(e),
-                    });
+                    applied.stop(format!("{}: {what}: {e}", send.object), Some(e));
                     return Ok(applied);
                 }
             }
@@ -351,62 +354,31 @@ pub fn send_saved(
     let (_, saved) = send.split();
     let mut saved = saved.iter();
     loop {
-        let next = match next_step(&done, &object, send.manager) {
-            Ok(next) => next,
-            Err(e) => {
-                applied.stopped = Some(Stop {
-                    message: format!(
-                        "{}: the answer's managedFields cannot be read ({e}): the follow-ups were not sent",
-                        send.object
-                    ),
-                    error: None,
-                });
-                return Ok(applied);
-            }
-        };
         let expected = saved.next();
-        let Some(next) = next else {
-            if let Some(r) = expected {
-                applied.stopped = Some(Stop {
-                    message: format!(
+        let next = match next_step(&done, &object, send.manager) {
+            Ok(Some(next)) => next,
+            Ok(None) => {
+                if let Some(r) = expected {
+                    applied.stop(format!(
                         "{}: the server's answer calls for no further request, but the plan saved {} ({} {}): the saved plan no longer holds; check the object",
                         send.object,
                         r.step.as_deref().unwrap_or("?"),
                         r.method,
                         r.path
-                    ),
-                    error: None,
-                });
+                    ), None);
+                }
+                return Ok(applied);
             }
-            return Ok(applied);
+            Err(e) => {
+                applied.stop(format!(
+                    "{}: the answer's managedFields cannot be read ({e}): the follow-ups were not sent",
+                    send.object
+                ), None);
+                return Ok(applied);
+            }
         };
-        let (step, request) = match next {
-            Next::SaveLastApplied(body) => (
-                StepKind::SaveLastApplied,
-                apply_patch(
-                    send.target,
-                    &body,
-                    LAST_APPLIED_MANAGER,
-                    None,
-                    send.validation,
-                    false,
-                ),
-            ),
-            Next::UpgradeManagedFields { from, upgraded } => (
-                StepKind::UpgradeManagedFields { from },
-                upgrade_patch(
-                    send.target,
-                    &managed_fields(&object),
-                    &managed_fields(&upgraded),
-                    resource_version(&object).unwrap_or(""),
-                    send.manager,
-                    send.validation,
-                    false,
-                ),
-            ),
-            Next::ApplyAgain => (StepKind::ApplyAgain, Ok(apply.clone())),
-        };
-        let request = request.map_err(|e| Error::Input(format!("{}: {e}", send.object)))?;
+        let (step, request) = follow_up(send, next, &object, &apply)
+            .map_err(|e| Error::Input(format!("{}: {e}", send.object)))?;
         let holds = expected
             .is_some_and(|r| r.step.as_deref() == Some(step.name()) && same_request(r, &request));
         if !holds {
@@ -418,15 +390,12 @@ pub fn send_saved(
                     r.path
                 )
             });
-            applied.stopped = Some(Stop {
-                message: format!(
-                    "{}: kubectl's next request, decided from the server's answer ({} {}), differs from the saved one ({saved_as}): not sent; the object was applied, its follow-ups were not (run `apply --server-side` to complete them)",
-                    send.object,
-                    step.name(),
-                    request.describe()
-                ),
-                error: None,
-            });
+            applied.stop(format!(
+                "{}: kubectl's next request, decided from the server's answer ({} {}), differs from the saved one ({saved_as}): not sent; the object was applied, its follow-ups were not (run `apply --server-side` to complete them)",
+                send.object,
+                step.name(),
+                request.describe()
+            ), None);
             return Ok(applied);
         }
         let answer = answered(transport(&request), &request);
@@ -446,16 +415,51 @@ pub fn send_saved(
                 } else {
                     ""
                 };
-                applied.stopped = Some(Stop {
-                    message: format!(
-                        "{}: {}{why}: {e}; the object was applied, the remaining follow-ups were not sent",
-                        send.object,
-                        step.name()
-                    ),
-                    error: Some(e),
-                });
+                applied.stop(format!(
+                    "{}: {}{why}: {e}; the object was applied, the remaining follow-ups were not sent",
+                    send.object,
+                    step.name()
+                ), Some(e));
                 return Ok(applied);
             }
         }
     }
 }
+
+/// The request kubectl makes for `next`, decided from `object` (the answer before it).
+fn follow_up(
+    send: &SavedSend<'_>,
+    next: Next,
+    object: &Value,
+    apply: &Request,
+) -> Result<(StepKind, Request), ClusterError> {
+    Ok(match next {
+        Next::SaveLastApplied(body) => (
+            StepKind::SaveLastApplied,
+            apply_patch(
+                send.target,
+                &body,
+                LAST_APPLIED_MANAGER,
+                None,
+                send.validation,
+                false,
+            )?,
+        ),
+        Next::UpgradeManagedFields { from, upgraded } => (
+            StepKind::UpgradeManagedFields { from },
+            upgrade_patch(
+                send.target,
+                &managed_fields(object),
+                &managed_fields(&upgraded),
+                resource_version(object).unwrap_or(""),
+                send.manager,
+                send.validation,
+                false,
+            )?,
+        ),
+        Next::ApplyAgain => (StepKind::ApplyAgain, apply.clone()),
+    })
+}
+
+#[cfg(test)]
+mod tests;
