@@ -17,7 +17,7 @@
 //! | live objects from the cluster, planned; the TUI's one connection | `session/cluster.rs` |
 //! | the mode kubectl apply will use (`--server-side`, kuberc) | `session/kuberc.rs` |
 //! | `plan --server-side` on files: the SSA engine's requests, fields and owners | `session/ssa.rs` |
-//! | saved plans (`plan --save`, `apply --plan`): the file, its digests, what changed; the requests to send and their guard; server-side plans' requests and sequence | `session/saved.rs`, `saved/send.rs`, `saved/ssa.rs` |
+//! | saved plans (`plan --save`, `apply --plan`): the file, its digests, what changed | `session/saved.rs` |
 //! | `kubectl diff`'s LIVE and MERGED directories (`KUBECTL_EXTERNAL_DIFF`), planned | `session/external.rs` |
 
 pub mod cluster;
