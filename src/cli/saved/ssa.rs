@@ -52,8 +52,8 @@ fn saved_objects(
                 objects.push(saved_object(o, plan, how, validation)?);
                 continue;
             }
-            Ok(SsaOutcome::Conflicts { message, .. }) => message,
-            Ok(SsaOutcome::Refused(refusal)) => &refusal.message,
+            Ok(SsaOutcome::Conflicts { message, .. }) => message.clone(),
+            Ok(SsaOutcome::Refused(refusal)) => refusal.message.clone(),
         };
         refused.push(format!("{describe}: {message}"));
         let t = &o.loaded.target;
