@@ -57,9 +57,14 @@ fn summary(plan: &SavedPlan, path: &std::path::Path) -> String {
             let _ = writeln!(out, "  {}: unchanged, nothing to send", o.object);
         }
         for r in &o.requests {
+            let step = r
+                .step
+                .as_ref()
+                .map(|s| format!("({s}) "))
+                .unwrap_or_default();
             let _ = writeln!(
                 out,
-                "  {}: {} {} ({})",
+                "  {}: {step}{} {} ({})",
                 o.object,
                 r.method,
                 r.path,
@@ -71,16 +76,44 @@ fn summary(plan: &SavedPlan, path: &std::path::Path) -> String {
     out
 }
 
-/// `plan --server-side --save`: the server-side requests need the objects' resources (the
-/// cluster's discovery), which `plan --server-side` does not read yet.
+/// `plan --server-side --save FILE`: the live objects from the cluster (`ssa`).
 ///
 /// # Errors
-/// Always, saying so.
-pub fn save_server_side(_: &PlanArgs, how: &How, _: &str) -> Result<Run, Error> {
-    Err(Error::Input(format!(
-        "plan --server-side --save (manager {}): saved server-side plans need the live objects from the cluster, which plan --server-side does not read yet; save a client-side plan, or review the server-side plan with -o json",
-        how.manager
-    )))
+/// Bad input, cluster errors (exit 2); an object the API server would refuse (exit 1).
+pub fn save_server_side(args: &PlanArgs, how: &How, time: &str) -> Result<Run, Error> {
+    #[cfg(feature = "cluster")]
+    return ssa::save(args, how, time);
+    #[cfg(not(feature = "cluster"))]
+    {
+        let _ = (args, how, time);
+        Err(crate::session::cluster::not_built())
+    }
+}
+
+#[cfg(feature = "cluster")]
+mod ssa;
+
+#[cfg(feature = "cluster")]
+fn validation_of(name: &str) -> Option<crate::cluster::Validation> {
+    use crate::cluster::Validation;
+    [Validation::Strict, Validation::Warn, Validation::Ignore]
+        .into_iter()
+        .find(|v| v.query() == name)
+}
+
+/// `apply --plan` refused: every change named, nothing sent (exit 1).
+#[cfg(feature = "cluster")]
+fn refuse(changes: Vec<String>, error: Option<Error>) -> Run {
+    let mut stderr = changes;
+    if let Some(e) = error {
+        stderr.push(format!("the files cannot be planned again: {e}"));
+    }
+    stderr.push("the saved plan no longer holds: nothing was sent (plan and save again)".into());
+    Run::Report {
+        stdout: String::new(),
+        stderr,
+        code: 1,
+    }
 }
 
 #[cfg(feature = "cluster")]
@@ -112,21 +145,17 @@ mod imp {
     use std::fmt::Write as _;
     use std::path::{Path, PathBuf};
 
-    use super::{ApplyArgs, Error, PlanArgs, Run, SavedPlan, summary, write_atomic};
+    use super::{
+        ApplyArgs, Error, PlanArgs, Run, SavedPlan, refuse, summary, validation_of, write_atomic,
+    };
     use crate::cli::cluster::{load_and_plan, read_locals};
     use crate::cluster::{self, Request, Validation, Verb};
-    use crate::engine::gojson;
     use crate::session::cluster::Planned;
     use crate::session::kuberc::ApplyMode;
     use crate::session::saved;
+    use crate::session::saved::send;
     use crate::session::saved::{LiveRef, SavedObject, SavedRequest, Settings};
     use crate::value::Value;
-
-    fn validation_of(name: &str) -> Option<Validation> {
-        [Validation::Strict, Validation::Warn, Validation::Ignore]
-            .into_iter()
-            .find(|v| v.query() == name)
-    }
 
     /// Each object's identity, live object and the requests kubectl would send.
     fn saved_objects(planned: &Planned, validation: Validation) -> Result<Vec<SavedObject>, Error> {
@@ -158,15 +187,18 @@ mod imp {
                 live: loaded.live.as_ref().map(|v| LiveRef {
                     uid: text(v, "/metadata/uid"),
                     resource_version: text(v, "/metadata/resourceVersion"),
+                    managed_fields: None,
                 }),
                 requests: request
                     .into_iter()
                     .map(|r| SavedRequest {
+                        step: None,
                         method: r.verb.as_str().to_owned(),
                         path: r.path,
                         query: r.query,
                         content_type: r.content_type.map(str::to_owned),
                         body: r.body,
+                        decided_at_send: Vec::new(),
                     })
                     .collect(),
             });
@@ -201,7 +233,7 @@ mod imp {
         let plan = SavedPlan {
             kind: saved::KIND.to_owned(),
             version: saved::VERSION,
-            mode: "client-side".to_owned(),
+            mode: saved::CLIENT_SIDE.to_owned(),
             settings: Settings {
                 files: args.local.iter().map(|p| p.display().to_string()).collect(),
                 recursive: args.recursive,
@@ -210,6 +242,7 @@ mod imp {
                 validation: args.cluster.validate.query().to_owned(),
                 openapi_patch: args.cluster.openapi_patch,
                 mode_source: mode.source.kind().to_owned(),
+                server_side: None,
             },
             inputs,
             objects: saved_objects(&planned, args.cluster.validate)?,
@@ -226,54 +259,14 @@ mod imp {
         resource: &str,
         dry_run: bool,
     ) -> Result<Request, Error> {
-        let bad = |what: &str| Error::Input(format!("{}: saved request {what}", o.object));
-        let verb = match r.method.as_str() {
-            "PATCH" => Verb::Patch,
-            "POST" => Verb::Post,
-            m => return Err(bad(&format!("method {m:?} is not sent"))),
-        };
-        let content_type = match r.content_type.as_deref() {
-            None => None,
-            Some(ct) => Some(
-                [
-                    "application/strategic-merge-patch+json",
-                    "application/merge-patch+json",
-                    "application/json",
-                    "application/apply-patch+yaml",
-                ]
-                .into_iter()
-                .find(|k| *k == ct)
-                .ok_or_else(|| bad(&format!("content type {ct:?} is not sent")))?,
-            ),
-        };
-        let mut body = r.body.clone();
-        if let (Verb::Patch, Some(live), Some(text)) = (verb, &o.live, &body) {
-            let mut v: Value =
-                serde_json::from_str(text).map_err(|e| bad(&format!("body: {e}")))?;
-            let meta = v.as_object_mut().map(|m| {
-                m.entry("metadata")
-                    .or_insert(Value::Object(Default::default()))
-            });
-            if let Some(Value::Object(meta)) = meta {
-                meta.insert(
-                    "resourceVersion",
-                    Value::from(live.resource_version.as_str()),
-                );
-            }
-            body = Some(gojson::to_string(&v).map_err(|e| bad(&e.to_string()))?);
+        let mut request = r.to_request(&o.object, resource, &o.name)?;
+        if let (Verb::Patch, Some(live)) = (request.verb, &o.live) {
+            request = send::guarded(&request, &live.resource_version)?;
         }
-        let mut query = r.query.clone();
-        if dry_run {
-            query.insert(0, ("dryRun".to_owned(), "All".to_owned()));
-        }
-        Ok(Request {
-            verb,
-            path: r.path.clone(),
-            query,
-            content_type,
-            body,
-            resource: resource.to_owned(),
-            name: o.name.clone(),
+        Ok(if dry_run {
+            send::dry_run(&request)
+        } else {
+            request
         })
     }
 
@@ -284,12 +277,27 @@ mod imp {
     pub fn apply_saved(args: &ApplyArgs, path: &Path) -> Result<Run, Error> {
         let bytes = std::fs::read(path).map_err(|e| Error::read(path, e))?;
         let saved_plan = saved::read(&bytes, path)?;
-        if saved_plan.mode != "client-side" {
+        let server_side = match saved_plan.mode.as_str() {
+            saved::SERVER_SIDE => true,
+            saved::CLIENT_SIDE => false,
+            mode => {
+                return Err(Error::Input(format!(
+                    "{}: mode {mode:?} is neither {} nor {}",
+                    path.display(),
+                    saved::CLIENT_SIDE,
+                    saved::SERVER_SIDE
+                )));
+            }
+        };
+        if let Some(flag) = args.server_side.filter(|f| *f != server_side) {
             return Err(Error::Input(format!(
-                "{}: a {} plan: this applyscope sends saved client-side plans only",
+                "{}: a {} plan: --server-side={flag} contradicts it (the plan's mode is applied)",
                 path.display(),
                 saved_plan.mode
             )));
+        }
+        if server_side {
+            return super::ssa::apply(args, path, &saved_plan);
         }
         let s = &saved_plan.settings;
         let validation = validation_of(&s.validation).ok_or_else(|| {
@@ -381,19 +389,5 @@ mod imp {
         }
         let _ = writeln!(out, "applied the saved plan {}", path.display());
         Ok(Run::Print(out))
-    }
-
-    fn refuse(changes: Vec<String>, error: Option<Error>) -> Run {
-        let mut stderr = changes;
-        if let Some(e) = error {
-            stderr.push(format!("the files cannot be planned again: {e}"));
-        }
-        stderr
-            .push("the saved plan no longer holds: nothing was sent (plan and save again)".into());
-        Run::Report {
-            stdout: String::new(),
-            stderr,
-            code: 1,
-        }
     }
 }

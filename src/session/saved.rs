@@ -7,18 +7,26 @@
 //! { "about":  "...what this is and how to apply it...",
 //!   "digest": "sha256:<hex of the plan member as written below>",
 //!   "plan": { "kind": "ApplyscopeSavedPlan", "version": 1,
-//!             "mode": "client-side" | "server-side", "settings": {...},
+//!             "mode": "client-side" | "server-side",
+//!             "settings": {..., "serverSide": {"fieldManager", "forceConflicts",
+//!                                              "migrateManagers", "time"}},  // server-side only
 //!             "inputs": [{"path", "sha256"}],                    // every file read
-//!             "objects": [{"object", "live": {"uid", "resourceVersion"} | null,
-//!                          "requests": [{"method", "path", "query": [[k, v]],
-//!                                        "contentType", "body"}]}] } }
+//!             "objects": [{"object", "live": {"uid", "resourceVersion",
+//!                                             "managedFields"} | null,  // server-side only
+//!                          "requests": [{"step",                 // server-side only
+//!                                        "method", "path", "query": [[k, v]],
+//!                                        "contentType", "body",
+//!                                        "decidedAtSend": [..]}]}] } }  // server-side only
 //! ```
 //!
 //! `digest` is the SHA-256 of the `plan` member serialised compactly in this field order, so an
 //! edit of any value (or a truncation) is found when the file is read ([`read`]). The requests
 //! are kubectl's exact bytes; `apply --plan` adds only the `metadata.resourceVersion` guard
 //! (the live object's, from `live`) when it sends a PATCH, so the server refuses (409) if the
-//! object changed after the check.
+//! object changed after the check. The server-side members are absent from client-side plans,
+//! whose text is the same as before they existed (version 1 either way); what a server-side
+//! plan saves and how `apply --plan` checks the requests only the answers decide is
+//! [`ssa`]'s.
 
 use std::path::{Path, PathBuf};
 
@@ -27,10 +35,17 @@ use sha2::{Digest as _, Sha256};
 
 use super::Error;
 
+pub mod send;
+pub mod ssa;
+
 /// The `kind` of a saved plan.
 pub const KIND: &str = "ApplyscopeSavedPlan";
 /// Its format version.
 pub const VERSION: u32 = 1;
+/// The `mode` of a plan of `kubectl apply`.
+pub const CLIENT_SIDE: &str = "client-side";
+/// The `mode` of a plan of `kubectl apply --server-side`.
+pub const SERVER_SIDE: &str = "server-side";
 
 const ABOUT: &str = "An applyscope saved plan: the requests `kubectl apply` would send for these inputs against these live objects. Apply exactly these requests with `applyscope apply --plan FILE`: it refuses (and sends nothing) if a file or a live object changed. Do not edit: `digest` is the SHA-256 of `plan`.";
 
@@ -48,17 +63,30 @@ pub struct InputDigest {
 pub struct LiveRef {
     pub uid: String,
     pub resource_version: String,
+    /// Server-side plans: `sha256:` of its `metadata.managedFields` as served (who owns which
+    /// field decides conflicts and kubectl's follow-up requests).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub managed_fields: Option<String>,
 }
 
 /// One request exactly as kubectl would send it.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
 pub struct SavedRequest {
+    /// Server-side plans: which of kubectl's requests (`apply`, `save-last-applied`,
+    /// `upgrade-managed-fields`, `apply-again`, `migrate-managers`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub step: Option<String>,
     pub method: String,
     pub path: String,
     pub query: Vec<(String, String)>,
     pub content_type: Option<String>,
     pub body: Option<String>,
+    /// Server-side plans: JSON pointers (`*`: every index) into the body whose values the API
+    /// server's answers decide when it is sent (the csaupgrade's resourceVersion, the
+    /// managedFields' times): saved as the plan predicts them, not compared.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub decided_at_send: Vec<String>,
 }
 
 /// One object: its identity, the live object and the requests.
@@ -90,6 +118,22 @@ pub struct Settings {
     pub openapi_patch: bool,
     /// Where the mode came from (`flag`, `kuberc`, `default`).
     pub mode_source: String,
+    /// Server-side plans: how the apply is made.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub server_side: Option<ServerSide>,
+}
+
+/// How a server-side plan applies: kubectl's `--field-manager` and `--force-conflicts`,
+/// applyscope's `--migrate-manager`, and the time the plan predicted the API server's
+/// timestamps with (`apply --plan` plans again with it, so the requests compare byte for
+/// byte).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub struct ServerSide {
+    pub field_manager: String,
+    pub force_conflicts: bool,
+    pub migrate_managers: Vec<String>,
+    pub time: String,
 }
 
 /// A saved plan.
@@ -261,9 +305,15 @@ pub fn differences(
                 format!("uid {} resourceVersion {}", l.uid, l.resource_version)
             })
         };
+        let owners = match (&s.live, &now.live) {
+            (Some(a), Some(b)) if a.managed_fields != b.managed_fields => {
+                "; its managedFields (who owns which field) changed"
+            }
+            _ => "",
+        };
         if now.live != s.live {
             out.push(format!(
-                "{}: the live object changed since the plan was saved ({} → {})",
+                "{}: the live object changed since the plan was saved ({} → {}){owners}",
                 s.object,
                 rv(&s.live),
                 rv(&now.live)
@@ -303,6 +353,7 @@ mod tests {
                 validation: "Strict".into(),
                 openapi_patch: true,
                 mode_source: "default".into(),
+                server_side: None,
             },
             inputs: vec![InputDigest {
                 path: "a.yaml".into(),
@@ -317,13 +368,16 @@ mod tests {
                 live: Some(LiveRef {
                     uid: "u".into(),
                     resource_version: "7".into(),
+                    managed_fields: None,
                 }),
                 requests: vec![SavedRequest {
+                    step: None,
                     method: "PATCH".into(),
                     path: "/api/v1/namespaces/d/configmaps/a".into(),
                     query: vec![("fieldManager".into(), "kubectl-client-side-apply".into())],
                     content_type: Some("application/strategic-merge-patch+json".into()),
                     body: Some(r#"{"data":{"k":"v"}}"#.into()),
+                    decided_at_send: Vec::new(),
                 }],
             }],
         }
@@ -349,6 +403,25 @@ mod tests {
     }
 
     #[test]
+    fn a_client_side_plan_has_no_server_side_members() {
+        let text = write(&plan()).unwrap();
+        for key in ["step", "decidedAtSend", "managedFields", "serverSide"] {
+            assert!(!text.contains(&format!("\"{key}\"")), "{key}: {text}");
+        }
+        let mut p = plan();
+        p.mode = SERVER_SIDE.into();
+        p.settings.server_side = Some(ServerSide {
+            field_manager: "kubectl".into(),
+            force_conflicts: false,
+            migrate_managers: Vec::new(),
+            time: "2026-11-25T10:00:00Z".into(),
+        });
+        p.objects[0].requests[0].step = Some("apply".into());
+        let text = write(&p).unwrap();
+        assert_eq!(read(text.as_bytes(), Path::new("p.json")).unwrap(), p);
+    }
+
+    #[test]
     fn every_difference_is_named() {
         let p = plan();
         assert!(differences(&p, &p.inputs, &p.objects).is_empty());
@@ -362,5 +435,14 @@ mod tests {
         assert_eq!(d.len(), 2, "{d:?}");
         assert!(d[0].starts_with("file a.yaml: changed"));
         assert!(d[1].contains("resourceVersion 7 → uid u resourceVersion 8"));
+        assert!(!d[1].contains("managedFields"), "{d:?}");
+        let mut owned = p.clone();
+        owned.objects[0].live.as_mut().unwrap().managed_fields = Some("sha256:a".into());
+        objects[0].live.as_mut().unwrap().managed_fields = Some("sha256:b".into());
+        let d = differences(&owned, &owned.inputs, &objects);
+        assert!(
+            d[0].ends_with("; its managedFields (who owns which field) changed"),
+            "{d:?}"
+        );
     }
 }

@@ -31,6 +31,7 @@ mod oracle_cases;
 mod properties;
 mod readme;
 mod saved;
+mod saved_ssa;
 mod schema_embedded;
 mod ssa_checks;
 mod ssa_plan;

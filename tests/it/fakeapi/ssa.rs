@@ -3,7 +3,10 @@
 //! `application/apply-patch+yaml` (an apply by the query's `fieldManager`, `force=true`
 //! forcing; a missing object is created; conflicts are a 409 whose Status carries the
 //! message and a `FieldManagerConflict` cause per field, as the API server's) and
-//! `application/json-patch+json` (RFC 6902; the managedFields it sets are kept as sent).
+//! `application/json-patch+json` (RFC 6902; the managedFields it sets are kept as sent). A
+//! `metadata.resourceVersion` in an applied configuration is a precondition, as the API
+//! server's (the merged object carries it, the registry's update compares it): 409 when it is
+//! not the object's.
 
 use applyscope::engine::ssa::kubernetes;
 use applyscope::engine::ssa::path::path_string;
@@ -71,6 +74,19 @@ pub fn answer(current: Option<&Value>, r: &Recorded) -> Result<Value, (u16, Valu
         time: TIME,
         subresource: "",
     };
+    if let (Some(c), Some(rv)) = (current, body.pointer("/metadata/resourceVersion"))
+        && Some(rv) != c.pointer("/metadata/resourceVersion")
+    {
+        let mut at = r.path.rsplit('/');
+        let (name, plural) = (at.next().unwrap_or(""), at.next().unwrap_or(""));
+        return Err(status(
+            409,
+            "Conflict",
+            &format!(
+                "Operation cannot be fulfilled on {plural} \"{name}\": the object has been modified; please apply your changes to the latest version and try again"
+            ),
+        ));
+    }
     let live = current.map_or(applyscope::value::Value::Null, lib);
     match req.apply(&live, &lib(&body), manager, force) {
         Ok(v) => {
