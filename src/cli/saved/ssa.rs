@@ -52,7 +52,7 @@ fn saved_objects(
                 objects.push(saved_object(o, plan, how, validation)?);
                 continue;
             }
-            Ok(SsaOutcome::Conflicts { message, .. }) => message.clone(),
+            Ok(SsaOutcome::Conflicts { conflicts, .. }) => conflicts.to_string(),
             Ok(SsaOutcome::Refused(refusal)) => refusal.message.clone(),
         };
         refused.push(format!("{describe}: {message}"));
