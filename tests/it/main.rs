@@ -33,6 +33,8 @@ mod readme;
 mod saved;
 mod schema_embedded;
 mod ssa_checks;
+mod ssa_diff;
+mod ssa_markdown;
 mod ssa_plan;
 mod ssa_vectors;
 mod support;
