@@ -5,7 +5,7 @@
 
 use std::path::Path;
 
-use serde_json::{Value, json};
+use serde_json::Value;
 
 use super::support::run_bin;
 
@@ -276,6 +276,7 @@ fn ssa_diff_follows_the_kuberc_and_the_explicit_flag_wins() {
 #[test]
 fn ssa_diff_from_the_cluster_reads_the_live_managed_fields_and_writes_nothing() {
     use crate::fakeapi::FakeApi;
+    use serde_json::json;
     let live: Value =
         serde_yaml_live(&root().join("assets/examples/ssa-diff-underreports/live.yaml"));
     let api = FakeApi::start();
