@@ -237,3 +237,57 @@ fn from_cluster(args: &DiffArgs, how: &How, time: &str) -> Result<Vec<Planned>, 
 fn from_cluster(_: &DiffArgs, _: &How, _: &str) -> Result<Vec<Planned>, Error> {
     Err(crate::session::cluster::not_built())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::ssa::kubectl::Step;
+    use crate::json;
+
+    fn planned(first: Value, result: Value) -> (Planned, SsaPlan) {
+        let p = Planned {
+            key: Key::of(&first),
+            source: "local.yaml".into(),
+            name: "v1.ConfigMap.default.c".into(),
+            live: None,
+            outcome: Err(Error::Input(String::new())),
+        };
+        let plan = SsaPlan {
+            patch: first.clone(),
+            steps: vec![Step {
+                kind: StepKind::Apply,
+                body: first.clone(),
+                object: first,
+            }],
+            step_changes: vec![Vec::new()],
+            result,
+            fields: Vec::new(),
+            warnings: Vec::new(),
+        };
+        (p, plan)
+    }
+
+    #[test]
+    fn the_two_views_and_the_warning_when_they_differ() {
+        let first = json!({"apiVersion": "v1", "kind": "ConfigMap",
+            "metadata": {"name": "c", "managedFields": [{"manager": "a"}]}, "data": {"a": "1", "b": "2"}});
+        let result = json!({"apiVersion": "v1", "kind": "ConfigMap",
+            "metadata": {"name": "c", "managedFields": [{"manager": "b"}]}, "data": {"a": "1"}});
+        let (p, plan) = planned(first.clone(), result);
+        let opts = Options::default();
+        let (whole, warning) = object_diff(&p, &plan, false, opts);
+        assert!(!whole.merged.contains("b: \"2\""), "{}", whole.merged);
+        assert!(!whole.merged.contains("managedFields"));
+        let (kubectl, _) = object_diff(&p, &plan, true, opts);
+        assert!(kubectl.merged.contains("b: \"2\""), "{}", kubectl.merged);
+        // No warning from the plan: one with the code all the same.
+        let warning = warning.unwrap();
+        assert_eq!(warning.code, Code::SsaDiffUnderreports);
+        assert!(warning.message.contains("sends only the first apply"));
+        // Only the managedFields differ: the views agree, no warning.
+        let mut same = first.clone();
+        same["metadata"]["managedFields"] = json!([{"manager": "c"}]);
+        let (p, plan) = planned(first, same);
+        assert!(object_diff(&p, &plan, false, opts).1.is_none());
+    }
+}
