@@ -23,8 +23,16 @@
 //!
 //! Exit status, as `kubectl diff`: 0 no differences, 1 differences, 2 an error (bad input, or an
 //! object kubectl apply would fail on; the other objects' differences are still printed).
+//!
+//! The mode is `plan`'s: an explicit `--server-side[=BOOL]`, else the kuberc's `apply`
+//! defaults ([`crate::session::kuberc`]); in server-side mode the diff is [`ssa`]'s. The
+//! unified format is [`unified`]'s.
 
-use std::fmt::Write as _;
+mod ssa;
+mod unified;
+
+pub use unified::render;
+
 use std::io::IsTerminal as _;
 use std::path::PathBuf;
 
@@ -33,6 +41,7 @@ use clap::{Args, ValueEnum};
 
 use super::Run;
 use super::objects::{self, Pair};
+use super::plan::ssa::{How, ModeFlags};
 use crate::engine::object::{GroupVersion, ObjectRef};
 use crate::engine::plan::{LAST_APPLIED, Plan};
 use crate::engine::schema::Schema;
@@ -76,6 +85,25 @@ pub struct DiffArgs {
     /// summary riskiest first, then each object's changes, warnings and diff).
     #[arg(long, short = 'o', value_enum, default_value_t = DiffOutput::Unified)]
     pub output: DiffOutput,
+    /// Diff against what `kubectl apply --server-side` leaves (the whole command: kubectl's
+    /// own requests, the ownership upgrade of a client-side object, the second apply).
+    /// Without the flag, kubectl's preferences (kuberc) decide, as for `plan`.
+    #[arg(long, num_args = 0..=1, require_equals = true, default_missing_value = "true", value_name = "BOOL")]
+    pub server_side: Option<bool>,
+    /// Server-side: the manager that applies (default `kubectl`, or the kuberc's).
+    #[arg(long, value_name = "NAME")]
+    pub field_manager: Option<String>,
+    /// Server-side: take the fields other managers own instead of failing.
+    #[arg(long, num_args = 0..=1, require_equals = true, default_missing_value = "true", value_name = "BOOL")]
+    pub force_conflicts: Option<bool>,
+    /// Server-side: show exactly what `kubectl diff --server-side` shows (its one dry-run
+    /// apply: no ownership upgrade, no second apply), to compare; where the whole command
+    /// does more, a `ssa-diff-underreports` warning on stderr says what.
+    #[arg(long)]
+    pub as_kubectl_diff: bool,
+    /// kubectl's preferences file (default: `$KUBERC`, else `~/.kube/kuberc`).
+    #[arg(long, value_name = "PATH")]
+    pub kuberc: Option<PathBuf>,
     #[command(flatten)]
     pub cluster: super::ClusterArgs,
     #[command(flatten)]
@@ -138,8 +166,41 @@ impl ObjectDiff {
 /// The command: prints the diff and ends the process with kubectl diff's exit status.
 ///
 /// # Errors
-/// Bad input (exit 2) before any object is planned.
+/// Bad input, or a kuberc kubectl would fail on (exit 2), before any object is planned.
 pub fn main(args: &DiffArgs) -> Result<Run, Error> {
+    let mode = ModeFlags {
+        server_side: args.server_side,
+        kuberc: args.kuberc.as_deref(),
+        field_manager: args.field_manager.as_deref(),
+        force_conflicts: args.force_conflicts,
+    }
+    .resolve()?;
+    let mut notes = mode.warnings.clone();
+    if mode.from_kuberc() {
+        notes.push(format!("mode: {}", mode.describe()));
+    }
+    let run = if mode.server_side {
+        let how = How::from_flags(args.field_manager.as_deref(), args.force_conflicts, &mode);
+        ssa::run(args, &how)?
+    } else {
+        let flags = [
+            (args.field_manager.is_some(), "--field-manager"),
+            (args.force_conflicts.is_some(), "--force-conflicts"),
+            (args.as_kubectl_diff, "--as-kubectl-diff"),
+        ];
+        if let Some((_, flag)) = flags.iter().find(|(given, _)| *given) {
+            return Err(Error::Input(format!(
+                "{flag} needs server-side apply: pass --server-side (the mode here: {})",
+                mode.describe()
+            )));
+        }
+        client_side(args)?
+    };
+    Ok(super::with_warnings(run, notes))
+}
+
+/// The client-side diff: what `kubectl diff` prints.
+fn client_side(args: &DiffArgs) -> Result<Run, Error> {
     let shown = args.progress.show();
     let (pairs, plans) = if args.live.is_empty() && !args.no_live {
         from_cluster(args, shown.progress())?
@@ -264,8 +325,20 @@ pub fn file_name(pair: &Pair) -> String {
 /// The two sides of one object's diff.
 #[must_use]
 pub fn object_diff(pair: &Pair, plan: &Plan, opts: Options) -> ObjectDiff {
-    let mut live = pair.live.as_ref().map(|l| l.value.clone());
-    let mut merged = merged_object(pair, plan);
+    let live = pair.live.as_ref().map(|l| l.value.clone());
+    sides(file_name(pair), live, merged_object(pair, plan), opts)
+}
+
+/// One object's two files, written as kubectl diff writes them: `metadata.managedFields`
+/// dropped unless shown, a Secret's `stringData` folded into `data` and its values masked
+/// unless shown.
+#[must_use]
+pub fn sides(
+    name: String,
+    mut live: Option<Value>,
+    mut merged: Value,
+    opts: Options,
+) -> ObjectDiff {
     if !opts.show_managed_fields {
         for obj in live.iter_mut().chain(std::iter::once(&mut merged)) {
             if let Some(m) = obj.get_mut("metadata").and_then(Value::as_object_mut) {
@@ -292,7 +365,7 @@ pub fn object_diff(pair: &Pair, plan: &Plan, opts: Options) -> ObjectDiff {
         None => String::new(),
     };
     ObjectDiff {
-        name: file_name(pair),
+        name,
         live,
         merged: crate::engine::goyaml::to_yaml(&merged),
     }
@@ -334,159 +407,5 @@ fn merged_annotations(merged: &mut Value, live: Option<&Value>) {
         live_annotations.is_some_and(|a| a.as_object().is_some_and(crate::value::Map::is_empty));
     if annotations.is_empty() && !live_has_empty {
         metadata.shift_remove("annotations");
-    }
-}
-
-const BOLD: &str = "\x1b[1m";
-const RED: &str = "\x1b[31m";
-const GREEN: &str = "\x1b[32m";
-const CYAN: &str = "\x1b[36m";
-const RESET: &str = "\x1b[0m";
-
-/// One line of a hunk (`line` holds its newline unless it is the file's last, unterminated one).
-fn write_line(out: &mut String, sign: char, line: &str, style: Option<&str>) {
-    let text = line.strip_suffix('\n').unwrap_or(line);
-    match style {
-        Some(style) => {
-            let _ = writeln!(out, "{style}{sign}{text}{RESET}");
-        }
-        None => {
-            let _ = writeln!(out, "{sign}{text}");
-        }
-    }
-    if !line.ends_with('\n') {
-        out.push_str("\\ No newline at end of file\n");
-    }
-}
-
-/// The largest table (cells) the LCS algorithm may build; beyond it, Myers.
-const LCS_MAX_CELLS: usize = 4_000_000;
-
-/// The line-level edit script. Among the many shortest scripts, GNU diff's (what kubectl runs)
-/// usually is the one that deletes before it inserts and keeps the earliest matching lines:
-/// similar's LCS table walk picks the same one (on every recorded kubectl case, and on 86% of
-/// random small-alphabet inputs, where GNU's heuristics for repeated lines differ). Its table is
-/// quadratic in the differing middle of the files, so large differing middles take Myers.
-fn line_ops(old: &[&str], new: &[&str]) -> Vec<similar::DiffOp> {
-    let prefix = old.iter().zip(new).take_while(|(a, b)| a == b).count();
-    let suffix = old[prefix..]
-        .iter()
-        .rev()
-        .zip(new[prefix..].iter().rev())
-        .take_while(|(a, b)| a == b)
-        .count();
-    let cells = (old.len() - prefix - suffix).saturating_mul(new.len() - prefix - suffix);
-    let algorithm = if cells <= LCS_MAX_CELLS {
-        similar::Algorithm::Lcs
-    } else {
-        similar::Algorithm::Myers
-    };
-    similar::capture_diff_slices(algorithm, old, new)
-}
-
-/// `diff -u -N LIVE MERGED` over the objects: those that differ, in file-name order.
-#[must_use]
-pub fn render(diffs: &[ObjectDiff], color: bool) -> String {
-    let mut sorted: Vec<&ObjectDiff> = diffs.iter().filter(|d| d.differs()).collect();
-    sorted.sort_by(|a, b| a.name.as_bytes().cmp(b.name.as_bytes()));
-    crate::session::plan::parallel_map(&sorted, |d| render_one(d, color)).concat()
-}
-
-/// One object's `diff -u -N` output.
-fn render_one(d: &ObjectDiff, color: bool) -> String {
-    let mut out = String::new();
-    let live = format!("/tmp/LIVE-0/{}", d.name);
-    let merged = format!("/tmp/MERGED-0/{}", d.name);
-    let paint = |out: &mut String, style: &str, line: &str| {
-        if color {
-            let _ = writeln!(out, "{style}{line}{RESET}");
-        } else {
-            let _ = writeln!(out, "{line}");
-        }
-    };
-    paint(&mut out, BOLD, &format!("diff -u -N {live} {merged}"));
-    paint(&mut out, BOLD, &format!("--- {live}"));
-    paint(&mut out, BOLD, &format!("+++ {merged}"));
-    let old: Vec<&str> = d.live.split_inclusive('\n').collect();
-    let new: Vec<&str> = d.merged.split_inclusive('\n').collect();
-    for hunk in similar::group_diff_ops(line_ops(&old, &new), 3) {
-        let header = similar::udiff::UnifiedHunkHeader::new(&hunk);
-        paint(&mut out, CYAN, &header.to_string());
-        let mut deleted: Vec<&str> = Vec::new();
-        let mut inserted: Vec<&str> = Vec::new();
-        let flush = |out: &mut String, deleted: &mut Vec<&str>, inserted: &mut Vec<&str>| {
-            for line in deleted.drain(..) {
-                write_line(out, '-', line, color.then_some(RED));
-            }
-            for line in inserted.drain(..) {
-                write_line(out, '+', line, color.then_some(GREEN));
-            }
-        };
-        for op in &hunk {
-            let old_range = op.old_range();
-            let new_range = op.new_range();
-            match op {
-                similar::DiffOp::Equal { .. } => {
-                    flush(&mut out, &mut deleted, &mut inserted);
-                    for line in &old[old_range] {
-                        write_line(&mut out, ' ', line, None);
-                    }
-                }
-                _ => {
-                    deleted.extend(&old[old_range]);
-                    inserted.extend(&new[new_range]);
-                }
-            }
-        }
-        flush(&mut out, &mut deleted, &mut inserted);
-    }
-    out
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn diff(live: &str, merged: &str) -> ObjectDiff {
-        ObjectDiff {
-            name: "v1.ConfigMap.default.x".into(),
-            live: live.into(),
-            merged: merged.into(),
-        }
-    }
-
-    #[test]
-    fn gnu_unified_format() {
-        let d = diff("a: 1\nb: 2\n", "a: 1\nb: 3\n");
-        assert_eq!(
-            render(&[d], false),
-            "diff -u -N /tmp/LIVE-0/v1.ConfigMap.default.x /tmp/MERGED-0/v1.ConfigMap.default.x\n\
-             --- /tmp/LIVE-0/v1.ConfigMap.default.x\n\
-             +++ /tmp/MERGED-0/v1.ConfigMap.default.x\n\
-             @@ -1,2 +1,2 @@\n a: 1\n-b: 2\n+b: 3\n"
-        );
-        let created = diff("", "a: 1\n");
-        assert!(render(&[created], false).ends_with("@@ -0,0 +1 @@\n+a: 1\n"));
-        assert_eq!(render(&[diff("a: 1\n", "a: 1\n")], false), "");
-    }
-
-    #[test]
-    fn colour_marks_lines() {
-        let out = render(&[diff("a: 1\n", "a: 2\n")], true);
-        assert!(out.contains("\x1b[31m-a: 1\x1b[0m\n"), "{out:?}");
-        assert!(out.contains("\x1b[32m+a: 2\x1b[0m\n"), "{out:?}");
-        assert!(out.contains("\x1b[36m@@ -1 +1 @@\x1b[0m\n"), "{out:?}");
-    }
-
-    #[test]
-    fn objects_in_file_name_order() {
-        let mut a = diff("x: 1\n", "x: 2\n");
-        a.name = "v1.Service.default.a".into();
-        let mut b = diff("x: 1\n", "x: 2\n");
-        b.name = "apps.v1.Deployment.default.z".into();
-        let out = render(&[a, b], false);
-        let first = out.find("apps.v1").unwrap();
-        let second = out.find("v1.Service").unwrap();
-        assert!(first < second);
     }
 }

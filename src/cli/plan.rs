@@ -21,7 +21,7 @@ use crate::document::Document;
 use crate::engine::plan::{self, LastApplied, LiveLastApplied, Plan, PlanContext};
 use crate::engine::schema::Schema;
 use crate::error::Error;
-use crate::session::kuberc::{ApplyMode, ModeRequest, resolve};
+use crate::session::kuberc::ApplyMode;
 use crate::session::open::{holds_many_objects, single_candidate};
 use crate::session::plan::{DocNames, Docs, plan_all, plan_error};
 use crate::session::progress::Event;
@@ -119,10 +119,13 @@ pub fn run(args: &PlanArgs) -> Result<Run, Error> {
 
 /// The apply mode of this `plan`: the flags, else the kuberc (`session::kuberc`).
 fn resolve_mode(args: &PlanArgs) -> Result<ApplyMode, Error> {
-    let mut req = ModeRequest::from_env(args.server_side, args.kuberc.clone());
-    req.field_manager_given = args.field_manager.is_some();
-    req.force_conflicts_given = args.force_conflicts.is_some();
-    resolve(&req)
+    ssa::ModeFlags {
+        server_side: args.server_side,
+        kuberc: args.kuberc.as_deref(),
+        field_manager: args.field_manager.as_deref(),
+        force_conflicts: args.force_conflicts,
+    }
+    .resolve()
 }
 
 fn plan_in_mode(args: &PlanArgs, mode: &ApplyMode) -> Result<Run, Error> {
@@ -130,12 +133,6 @@ fn plan_in_mode(args: &PlanArgs, mode: &ApplyMode) -> Result<Run, Error> {
         return run_example(args, mode, name);
     }
     if mode.server_side {
-        if args.output == Format::Markdown {
-            return Err(Error::Input(
-                "-o markdown is not written for --server-side yet: use -o text, json or yaml"
-                    .into(),
-            ));
-        }
         return ssa::run(args, mode);
     }
     let flags = [
@@ -359,12 +356,6 @@ fn run_example(args: &PlanArgs, mode: &ApplyMode, name: &str) -> Result<Run, Err
     })?;
     let source = crate::session::source::Source::from_example(example)?;
     if mode.server_side {
-        if args.output == Format::Markdown {
-            return Err(Error::Input(
-                "-o markdown is not written for --server-side yet: use -o text, json or yaml"
-                    .into(),
-            ));
-        }
         return ssa::run_docs(args, mode, &source.docs, example.name);
     }
     let plan =

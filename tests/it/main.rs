@@ -34,6 +34,8 @@ mod saved;
 mod saved_ssa;
 mod schema_embedded;
 mod ssa_checks;
+mod ssa_diff;
+mod ssa_markdown;
 mod ssa_plan;
 mod ssa_vectors;
 mod support;

@@ -497,19 +497,33 @@ fn the_last_applied_annotation_excuses_kubectls_conflicts() {
 }
 
 #[test]
-fn markdown_is_refused_with_server_side_until_it_is_written() {
+fn markdown_writes_a_create_with_its_owners() {
     let out = std::process::Command::new(env!("CARGO_BIN_EXE_applyscope"))
         .args(["plan", "--server-side", "-o", "markdown", "--no-live", "-f"])
-        .arg(
-            std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-                .join("assets/examples/create-service/local.yaml"),
-        )
+        .arg("assets/examples/create-service/local.yaml")
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
         .output()
         .unwrap();
-    assert_eq!(out.status.code(), Some(2));
-    assert!(out.stdout.is_empty());
+    assert_eq!(out.status.code(), Some(0));
+    let md = String::from_utf8(out.stdout).unwrap();
     assert!(
-        String::from_utf8_lossy(&out.stderr)
-            .contains("-o markdown is not written for --server-side")
+        md.starts_with("### applyscope plan --server-side: 1 object\n"),
+        "{md}"
+    );
+    assert!(
+        md.contains("1 create, 0 apply, 0 unchanged, 0 fail"),
+        "{md}"
+    );
+    assert!(
+        md.contains("| add | `.spec.ports[port=80,protocol=\"TCP\"]`"),
+        "{md}"
+    );
+    assert!(
+        md.contains("| nobody → kubectl (Apply) | added: the file sets it |"),
+        "{md}"
+    );
+    assert!(
+        md.contains("1. `apply` by `kubectl` (`application/apply-patch+yaml`): add "),
+        "{md}"
     );
 }

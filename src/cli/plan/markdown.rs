@@ -192,7 +192,7 @@ fn fields(out: &mut String, p: &Plan, reveal: bool) {
 
 /// Text as an inline code span that survives a table cell: a fence longer than any run of
 /// backticks inside, `|` escaped, line breaks as spaces.
-fn code(text: &str) -> String {
+pub(super) fn code(text: &str) -> String {
     let text = text.replace(['\n', '\r'], " ").replace('|', "\\|");
     let longest = longest_run(&text, '`');
     let fence = "`".repeat(longest + 1);
@@ -205,7 +205,7 @@ fn code(text: &str) -> String {
 }
 
 /// Prose in a table cell or list item: one line, `|` and markup characters escaped.
-fn inline(text: &str) -> String {
+pub(super) fn inline(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     for c in text.chars() {
         match c {
@@ -221,14 +221,14 @@ fn inline(text: &str) -> String {
 }
 
 /// Text inside HTML (`<summary>`).
-fn html(text: &str) -> String {
+pub(super) fn html(text: &str) -> String {
     text.replace('&', "&amp;")
         .replace('<', "&lt;")
         .replace('>', "&gt;")
 }
 
 /// A code block fence longer than any run of backticks in `text`.
-fn fence_for(text: &str) -> String {
+pub(super) fn fence_for(text: &str) -> String {
     "`".repeat(longest_run(text, '`').max(2) + 1)
 }
 

@@ -4,7 +4,7 @@
 
 mod how;
 
-pub use how::How;
+pub use how::{How, ModeFlags};
 
 use std::fmt::Write as _;
 
@@ -12,19 +12,24 @@ use crate::value::{Map, Value};
 
 use super::{Format, PlanArgs, no_live_error, objects};
 use crate::cli::Run;
+use crate::engine::goyaml;
 use crate::engine::ssa::kubectl::{LAST_APPLIED_MANAGER, StepKind};
 use crate::engine::ssa::managed::ManagerId;
-use crate::engine::{gojson, goyaml};
 use crate::error::Error;
 use crate::session::kuberc::ApplyMode;
-use crate::session::ssa::{
-    Action, Field, SsaInput, SsaOutcome, SsaPlan, now, operation, plan_server_side,
-};
+use crate::session::objects::Key;
+use crate::session::ssa::{Field, SsaInput, SsaOutcome, SsaPlan, now, operation, plan_server_side};
 
+mod markdown;
+mod text;
 mod warnings;
 
+pub use markdown::SsaReport;
+pub(crate) use warnings::warning_line;
+
 use crate::cluster::ssa::{APPLY_PATCH as PATCH_TYPE, JSON_PATCH};
-use warnings::{refused_lines, warning_line, warnings_value};
+use text::{masks, owner_names, shown_value, text};
+use warnings::{refused_lines, warnings_value};
 
 /// `plan --server-side` with `-f LOCAL` and `--live LIVE` or `--no-live`: one object, or many
 /// (several files, directories, files of several objects) matched as `plan` matches them.
@@ -69,6 +74,15 @@ pub fn run(args: &PlanArgs, mode: &ApplyMode) -> Result<Run, Error> {
         time: &time,
         schema: None,
     };
+    if args.output == Format::Markdown {
+        let item = (
+            Key::of(&local_value),
+            local_name.clone(),
+            live_value.is_some(),
+            plan_server_side(&input),
+        );
+        return Ok(markdown(args, &how, std::iter::once(item)));
+    }
     one(args, &how, plan_server_side(&input)?)
 }
 
@@ -94,6 +108,15 @@ pub fn run_docs(
         time: &time,
         schema: None,
     };
+    if args.output == Format::Markdown {
+        let item = (
+            Key::of(&docs.local),
+            local_name.clone(),
+            docs.live.is_some(),
+            plan_server_side(&input),
+        );
+        return Ok(markdown(args, &how, std::iter::once(item)));
+    }
     one(args, &how, plan_server_side(&input)?)
 }
 
@@ -122,7 +145,7 @@ fn one(args: &PlanArgs, how: &How, outcome: SsaOutcome) -> Result<Run, Error> {
             Format::Yaml => goyaml::to_yaml(&Value::Object(
                 how.with_mode(plan_value(&plan, &how.manager)),
             )),
-            // `-o markdown` is refused before (`plan::run`).
+            // `-o markdown` is written by [`markdown`].
             Format::Json | Format::Markdown => pretty(Value::Object(
                 how.with_mode(plan_value(&plan, &how.manager)),
             )),
@@ -147,7 +170,7 @@ fn run_many(args: &PlanArgs, how: &How, time: &str) -> Result<Run, Error> {
     let locals = objects::read_all(&args.local, args.recursive, &mut stdin_used)?;
     let lives = objects::read_all(&args.live, args.recursive, &mut stdin_used)?;
     let pairs = objects::pair(locals, lives, args.namespace.as_deref())?;
-    let planned = pairs.iter().map(|pair| {
+    let plan = |pair: &objects::Pair| {
         let input = SsaInput {
             local: &pair.local.value,
             live: pair.live.as_ref().map(|o| &o.value),
@@ -159,12 +182,23 @@ fn run_many(args: &PlanArgs, how: &How, time: &str) -> Result<Run, Error> {
             time,
             schema: None,
         };
-        (
-            &pair.key,
-            pair.local.source.as_str(),
-            plan_server_side(&input),
-        )
-    });
+        plan_server_side(&input)
+    };
+    if args.output == Format::Markdown {
+        let items = pairs.iter().map(|pair| {
+            let live = pair.live.is_some();
+            (
+                pair.key.clone(),
+                pair.local.source.clone(),
+                live,
+                plan(pair),
+            )
+        });
+        return Ok(markdown(args, how, items));
+    }
+    let planned = pairs
+        .iter()
+        .map(|pair| (&pair.key, pair.local.source.as_str(), plan(pair)));
     Ok(many(args, how, planned))
 }
 
@@ -181,6 +215,13 @@ fn run_cluster(args: &PlanArgs, how: &How, time: &str) -> Result<Run, Error> {
     };
     let conn = args.cluster.conn(args.namespace.as_deref());
     let mut planned = load_and_plan_server_side(locals, &conn, &settings)?;
+    if args.output == Format::Markdown {
+        let items = planned.objects.into_iter().map(|o| {
+            let live = o.loaded.live.is_some();
+            (o.pair.key, o.pair.local.source, live, o.outcome)
+        });
+        return Ok(markdown(args, how, items));
+    }
     if let [object] = planned.objects.as_mut_slice() {
         let outcome = std::mem::replace(&mut object.outcome, Err(Error::Input(String::new())));
         return one(args, how, outcome?);
@@ -267,6 +308,39 @@ fn many<K: std::fmt::Display, S: AsRef<str>>(
         stderr,
         code,
     }
+}
+
+/// `-o markdown`: the report of every object (`SsaReport`); stderr and the exit status as
+/// many objects' `-o text` (1 when one conflicts or is refused, 2 when one cannot be planned).
+fn markdown(
+    args: &PlanArgs,
+    how: &How,
+    planned: impl Iterator<Item = (Key, String, bool, Result<SsaOutcome, Error>)>,
+) -> Run {
+    let mut report = SsaReport::new("plan --server-side", how, args.show_secrets);
+    let (mut stderr, mut code, mut conflicted) = (Vec::new(), 0, false);
+    for (key, source, live, outcome) in planned {
+        report.add(&key, &source, live, outcome.as_ref(), None);
+        match outcome {
+            Ok(SsaOutcome::Planned(_)) => {}
+            Ok(SsaOutcome::Refused(refusal)) => {
+                stderr.push(format!("{key}: {}", refusal.message));
+                code = code.max(1);
+            }
+            Ok(SsaOutcome::Conflicts { conflicts, .. }) => {
+                stderr.push(format!("{key}: {conflicts}"));
+                (code, conflicted) = (code.max(1), true);
+            }
+            Err(e) => {
+                stderr.push(format!("{key}: {e}"));
+                code = code.max(2);
+            }
+        }
+    }
+    if conflicted {
+        stderr.push(REMEDY.into());
+    }
+    crate::cli::finish(report.finish(), stderr, code)
 }
 
 fn owner_value(id: &ManagerId) -> Value {
@@ -364,132 +438,4 @@ fn plan_value(plan: &SsaPlan, manager: &str) -> Map {
     );
     out.insert("warnings", warnings_value(&plan.warnings));
     out
-}
-
-fn short(v: Option<&Value>) -> String {
-    let Some(v) = v else {
-        return "-".into();
-    };
-    let s = gojson::to_string(v).unwrap_or_default();
-    if s.chars().count() > 40 {
-        format!("{}…", s.chars().take(39).collect::<String>())
-    } else {
-        s
-    }
-}
-
-fn owner_names(ids: &[ManagerId]) -> String {
-    if ids.is_empty() {
-        return "nobody".into();
-    }
-    ids.iter()
-        .map(|id| {
-            let mut s = format!("{} ({}", id.manager, operation(id));
-            if !id.subresource.is_empty() {
-                let _ = write!(s, ", {}", id.subresource);
-            }
-            s.push(')');
-            s
-        })
-        .collect::<Vec<_>>()
-        .join(", ")
-}
-
-/// `-o text`: the requests, the counts, one line per field with its owners, the warnings. A
-/// Secret's values (`data`, `stringData`, the last-applied annotation) are masked, as `plan`
-/// masks them, unless `reveal`.
-fn text(plan: &SsaPlan, reveal: bool) -> String {
-    let mut out = String::new();
-    let secret = !reveal
-        && plan.patch.get("kind").and_then(Value::as_str) == Some("Secret")
-        && plan.patch.get("apiVersion").and_then(Value::as_str) == Some("v1");
-    let masked = |f: &Field, v: Option<&Value>| {
-        let hidden = secret
-            && (f.path.starts_with(".data")
-                || f.path.starts_with(".stringData")
-                || f.path.contains("last-applied-configuration"));
-        match v {
-            Some(_) if hidden => "***".to_owned(),
-            v => short(v),
-        }
-    };
-    let requests: Vec<&str> = plan
-        .steps
-        .iter()
-        .map(|s| step_head(&s.kind, "").0)
-        .collect();
-    let _ = writeln!(out, "server-side apply: {}", requests.join(" → "));
-    let count = |a: Action| plan.fields.iter().filter(|f| f.action == a).count();
-    let _ = writeln!(
-        out,
-        "{} add, {} set, {} remove, {} keep, {} conflict",
-        count(Action::Add),
-        count(Action::Set),
-        count(Action::Remove),
-        count(Action::Keep),
-        count(Action::Conflict)
-    );
-    for f in &plan.fields {
-        let _ = writeln!(
-            out,
-            "{:<8} {}  {} → {}  owners: {} → {}  ({}){}",
-            f.action.as_str(),
-            f.path,
-            masked(f, f.before.as_ref()),
-            masked(f, f.after.as_ref()),
-            owner_names(&f.owners_before),
-            owner_names(&f.owners_after),
-            f.rule,
-            if f.hidden_from_diff {
-                "  [not shown by kubectl diff --server-side]"
-            } else {
-                ""
-            }
-        );
-    }
-    for w in &plan.warnings {
-        let _ = writeln!(out, "{}", warning_line(w));
-    }
-    out
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn planned(local: &str) -> SsaPlan {
-        let local: Value = serde_json::from_str(local).unwrap();
-        let input = SsaInput {
-            local: &local,
-            live: None,
-            local_name: "local.yaml",
-            live_name: "",
-            manager: "kubectl",
-            force: false,
-            migrate: &[],
-            time: "2026-11-25T10:00:00Z",
-            schema: None,
-        };
-        match plan_server_side(&input).unwrap() {
-            SsaOutcome::Planned(p) => *p,
-            SsaOutcome::Conflicts { conflicts, .. } => panic!("{conflicts}"),
-            SsaOutcome::Refused(r) => panic!("{}", r.message),
-        }
-    }
-
-    #[test]
-    fn a_secrets_values_are_masked_in_text_unless_revealed() {
-        let p = planned(
-            r#"{"apiVersion":"v1","kind":"Secret","metadata":{"name":"s"},"stringData":{"pw":"hunter2"}}"#,
-        );
-        let masked = text(&p, false);
-        assert!(
-            masked.contains("add      .stringData.pw  - → ***  owners: nobody → kubectl (Apply)"),
-            "{masked}"
-        );
-        assert!(!masked.contains("hunter2"));
-        assert!(text(&p, true).contains("\"hunter2\""));
-        let json = pretty(Value::Object(plan_value(&p, "kubectl")));
-        assert!(json.contains("hunter2"), "-o json is exact");
-    }
 }

@@ -1,9 +1,36 @@
 //! The manager, `--force-conflicts` and the mode of one `plan` or `apply` run (flags, else the
 //! kuberc, else kubectl's defaults).
 
+use std::path::Path;
+
 use super::super::PlanArgs;
-use crate::session::kuberc::{ApplyMode, ModeSource};
+use crate::error::Error;
+use crate::session::kuberc::{ApplyMode, ModeRequest, ModeSource, resolve};
 use crate::value::{Map, Value};
+
+/// The flags of `plan` and `diff` that decide the apply mode.
+pub struct ModeFlags<'a> {
+    /// `--server-side[=BOOL]`.
+    pub server_side: Option<bool>,
+    /// `--kuberc PATH`.
+    pub kuberc: Option<&'a Path>,
+    pub field_manager: Option<&'a str>,
+    pub force_conflicts: Option<bool>,
+}
+
+impl ModeFlags<'_> {
+    /// The apply mode: the flags, else the kuberc (`session::kuberc`), with the process's
+    /// environment.
+    ///
+    /// # Errors
+    /// A kuberc kubectl would fail on (exit 2).
+    pub fn resolve(&self) -> Result<ApplyMode, Error> {
+        let mut req = ModeRequest::from_env(self.server_side, self.kuberc.map(Path::to_path_buf));
+        req.field_manager_given = self.field_manager.is_some();
+        req.force_conflicts_given = self.force_conflicts.is_some();
+        resolve(&req)
+    }
+}
 
 /// The manager, `--force-conflicts` and the mode's source of one run: the flags, else the
 /// kuberc's `apply` defaults, else kubectl's defaults.

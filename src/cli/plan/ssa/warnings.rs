@@ -15,7 +15,7 @@ pub(super) fn refused_lines(message: &str, warnings: &[Warning]) -> Vec<String> 
 }
 
 /// `warning: ssa-duplicate-key (reject): … [manager X; way out: edit-file]`.
-pub(super) fn warning_line(w: &Warning) -> String {
+pub(crate) fn warning_line(w: &Warning) -> String {
     let mut s = format!(
         "warning: {} ({}): {}",
         w.code,

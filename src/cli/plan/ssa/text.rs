@@ -1,0 +1,150 @@
+//! `plan --server-side -o text`: the requests, the counts, one line per field with its values
+//! and owners, the warnings; and the value and owner cells `-o markdown` shares.
+
+use std::fmt::Write as _;
+
+use super::step_head;
+use super::warnings::warning_line;
+use crate::engine::gojson;
+use crate::engine::ssa::managed::ManagerId;
+use crate::session::ssa::{Action, Field, SsaPlan, operation};
+use crate::value::Value;
+
+fn short(v: Option<&Value>) -> String {
+    let Some(v) = v else {
+        return "-".into();
+    };
+    let s = gojson::to_string(v).unwrap_or_default();
+    if s.chars().count() > 40 {
+        format!("{}…", s.chars().take(39).collect::<String>())
+    } else {
+        s
+    }
+}
+
+pub(super) fn owner_names(ids: &[ManagerId]) -> String {
+    if ids.is_empty() {
+        return "nobody".into();
+    }
+    ids.iter()
+        .map(|id| {
+            let mut s = format!("{} ({}", id.manager, operation(id));
+            if !id.subresource.is_empty() {
+                let _ = write!(s, ", {}", id.subresource);
+            }
+            s.push(')');
+            s
+        })
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// Whether `-o text` and `-o markdown` mask the plan's values: a v1 Secret's, unless `reveal`.
+pub(super) fn masks(plan: &SsaPlan, reveal: bool) -> bool {
+    !reveal
+        && plan.patch.get("kind").and_then(Value::as_str) == Some("Secret")
+        && plan.patch.get("apiVersion").and_then(Value::as_str) == Some("v1")
+}
+
+/// A field's value as `-o text` and `-o markdown` show it: short, and `***` for a masked
+/// Secret's `data`, `stringData` and last-applied annotation.
+pub(super) fn shown_value(f: &Field, v: Option<&Value>, masked: bool) -> String {
+    let hidden = masked
+        && (f.path.starts_with(".data")
+            || f.path.starts_with(".stringData")
+            || f.path.contains("last-applied-configuration"));
+    match v {
+        Some(_) if hidden => "***".to_owned(),
+        v => short(v),
+    }
+}
+
+/// `-o text`: the requests, the counts, one line per field with its owners, the warnings. A
+/// Secret's values (`data`, `stringData`, the last-applied annotation) are masked, as `plan`
+/// masks them, unless `reveal`.
+pub(super) fn text(plan: &SsaPlan, reveal: bool) -> String {
+    let mut out = String::new();
+    let secret = masks(plan, reveal);
+    let masked = |f: &Field, v: Option<&Value>| shown_value(f, v, secret);
+    let requests: Vec<&str> = plan
+        .steps
+        .iter()
+        .map(|s| step_head(&s.kind, "").0)
+        .collect();
+    let _ = writeln!(out, "server-side apply: {}", requests.join(" → "));
+    let count = |a: Action| plan.fields.iter().filter(|f| f.action == a).count();
+    let _ = writeln!(
+        out,
+        "{} add, {} set, {} remove, {} keep, {} conflict",
+        count(Action::Add),
+        count(Action::Set),
+        count(Action::Remove),
+        count(Action::Keep),
+        count(Action::Conflict)
+    );
+    for f in &plan.fields {
+        let _ = writeln!(
+            out,
+            "{:<8} {}  {} → {}  owners: {} → {}  ({}){}",
+            f.action.as_str(),
+            f.path,
+            masked(f, f.before.as_ref()),
+            masked(f, f.after.as_ref()),
+            owner_names(&f.owners_before),
+            owner_names(&f.owners_after),
+            f.rule,
+            if f.hidden_from_diff {
+                "  [not shown by kubectl diff --server-side]"
+            } else {
+                ""
+            }
+        );
+    }
+    for w in &plan.warnings {
+        let _ = writeln!(out, "{}", warning_line(w));
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::cli::plan::ssa::{plan_value, pretty};
+    use crate::session::ssa::{SsaInput, SsaOutcome, plan_server_side};
+
+    fn planned(local: &str) -> SsaPlan {
+        let local: Value = serde_json::from_str(local).unwrap();
+        let input = SsaInput {
+            local: &local,
+            live: None,
+            local_name: "local.yaml",
+            live_name: "",
+            manager: "kubectl",
+            force: false,
+            migrate: &[],
+            time: "2026-11-25T10:00:00Z",
+            schema: None,
+        };
+        match plan_server_side(&input).unwrap() {
+            SsaOutcome::Planned(p) => *p,
+            SsaOutcome::Conflicts { conflicts, .. } => panic!("{conflicts}"),
+            SsaOutcome::Refused(r) => panic!("{}", r.message),
+        }
+    }
+
+    #[test]
+    fn a_secrets_values_are_masked_in_text_unless_revealed() {
+        let p = planned(
+            r#"{"apiVersion":"v1","kind":"Secret","metadata":{"name":"s"},"stringData":{"pw":"hunter2"}}"#,
+        );
+        let masked = text(&p, false);
+        assert!(
+            masked.contains("add      .stringData.pw  - → ***  owners: nobody → kubectl (Apply)"),
+            "{masked}"
+        );
+        assert!(!masked.contains("hunter2"));
+        assert!(text(&p, true).contains("\"hunter2\""));
+        let json = pretty(Value::Object(plan_value(&p, "kubectl")));
+        assert!(json.contains("hunter2"), "-o json is exact");
+    }
+}
