@@ -43,6 +43,7 @@ mod tmux;
 mod tui;
 mod tui_screenshots;
 mod tui_ssa;
+mod tui_ssa_apply;
 mod tui_support;
 mod tui_svg;
 mod why_tables;
