@@ -16,6 +16,7 @@ pub mod project;
 mod replan;
 pub mod ssa;
 pub mod ssa_apply;
+pub mod ssa_mode;
 pub mod why;
 pub mod yaml;
 

@@ -41,6 +41,7 @@ mod ssa_vectors;
 mod support;
 mod tmux;
 mod tui;
+mod tui_mode;
 mod tui_screenshots;
 mod tui_ssa;
 mod tui_ssa_apply;
