@@ -126,8 +126,7 @@ pub enum Message {
     OpenSteps,
     /// A server-side plan finished (the runtime reports it).
     ServerSidePlanned(Box<Result<crate::session::ssa::SsaOutcome, Error>>),
-    /// Cluster mode: a server-side apply (its dry run, or kubectl's sequence) finished (the
-    /// runtime reports it).
+    /// Cluster mode: a server-side apply (dry run, or kubectl's sequence) finished.
     ServerSideApplied(Box<ssa_apply::SsaApplyReply>),
 }
 
@@ -210,10 +209,7 @@ pub fn update(model: &mut Model, message: Message) -> Vec<Command> {
             ssa::planned(model, *result);
             return Vec::new();
         }
-        Message::ServerSideApplied(reply) => {
-            ssa_apply::done(model, *reply);
-            return Vec::new();
-        }
+        Message::ServerSideApplied(reply) => return ssa_apply::done(model, *reply),
         other => other,
     };
     let mode = std::mem::take(&mut model.mode);

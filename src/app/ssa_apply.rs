@@ -124,8 +124,13 @@ pub(super) fn apply(model: &mut Model, session: &ClusterSession) -> (Mode, Vec<C
     (Mode::Browse, vec![Command::ServerSideApply(Box::new(op))])
 }
 
-/// The runtime's answer.
-pub(super) fn done(model: &mut Model, reply: SsaApplyReply) {
+/// The runtime's answer (no further commands).
+pub(super) fn done(model: &mut Model, reply: SsaApplyReply) -> Vec<Command> {
+    answered(model, reply);
+    Vec::new()
+}
+
+fn answered(model: &mut Model, reply: SsaApplyReply) {
     let Some(session) = model.edit.cluster.as_deref() else {
         return;
     };
