@@ -181,10 +181,11 @@ fn answered(model: &mut Model, reply: SsaApplyReply) {
             let after = match live {
                 Some(Ok(obj)) => match take_live(model, obj) {
                     Ok(()) => match replanned {
-                        Some(result) => {
-                            super::ssa::planned(model, result);
+                        Some(Ok(outcome)) => {
+                            super::ssa::planned(model, Ok(outcome));
                             None
                         }
+                        Some(Err(e)) => Some(format!("cannot plan server-side again: {e}")),
                         None => Some("not planned again".to_owned()),
                     },
                     Err(e) => Some(e.to_string()),

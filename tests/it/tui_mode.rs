@@ -155,6 +155,31 @@ fn tui_mode_explicit_flags_win() {
     assert!(e.to_string().contains("notyaml.yaml"), "{e}");
 }
 
+#[test]
+fn tui_mode_the_object_lists_objects_open_in_the_run_s_mode() {
+    let cli = Cli::try_parse_from([
+        "applyscope",
+        "-f",
+        &dir().join("local.yaml").display().to_string(),
+        "--server-side",
+        "--field-manager",
+        "ops",
+    ])
+    .unwrap();
+    let options = cli.open.request().unwrap().options;
+    let mut list = crate::list_screen::ListHarness::with(
+        &dir().join("local.yaml"),
+        &dir().join("live.yaml"),
+        options,
+    );
+    list.resize(140, 40).press("<Enter>");
+    let opened = list.list().opened().unwrap();
+    let server = opened.server.as_deref().expect("the server-side view");
+    assert_eq!(server.request.manager, "ops");
+    list.press("S");
+    assert!(list.list().opened().unwrap().server.is_none());
+}
+
 /// The real binary, with a kuberc at the default place (`$HOME/.kube/kuberc`).
 fn tmux_run(test: &str, env: &str, home: &Path) -> Option<Session> {
     let bin = env!("CARGO_BIN_EXE_applyscope");
