@@ -15,6 +15,8 @@ pub mod patch;
 pub mod project;
 mod replan;
 pub mod ssa;
+pub mod ssa_apply;
+pub mod ssa_mode;
 pub mod why;
 pub mod yaml;
 
@@ -124,6 +126,8 @@ pub enum Message {
     OpenSteps,
     /// A server-side plan finished (the runtime reports it).
     ServerSidePlanned(Box<Result<crate::session::ssa::SsaOutcome, Error>>),
+    /// Cluster mode: a server-side apply (dry run, or kubectl's sequence) finished.
+    ServerSideApplied(Box<ssa_apply::SsaApplyReply>),
 }
 
 /// Effects, run by the runtime.
@@ -151,6 +155,9 @@ pub enum Command {
     /// Plan a server-side apply at the current time; reported back as
     /// [`Message::ServerSidePlanned`].
     PlanServerSide(Box<crate::session::ssa::SsaRequest>),
+    /// Send a server-side apply through the cluster connection (on a worker); reported back
+    /// as [`Message::ServerSideApplied`].
+    ServerSideApply(Box<ssa_apply::SsaApplyOp>),
 }
 
 /// The help screen's last scroll position: its last line at the bottom of the box (the body
@@ -202,6 +209,7 @@ pub fn update(model: &mut Model, message: Message) -> Vec<Command> {
             ssa::planned(model, *result);
             return Vec::new();
         }
+        Message::ServerSideApplied(reply) => return ssa_apply::done(model, *reply),
         other => other,
     };
     let mode = std::mem::take(&mut model.mode);

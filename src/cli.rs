@@ -86,6 +86,16 @@ pub struct OpenArgs {
     /// context's).
     #[arg(long, short = 'n', requires = "local")]
     pub namespace: Option<String>,
+    /// TUI: start in the server-side view (`=false`: the client-side plan). Without the flag,
+    /// kubectl's preferences (kuberc) decide, as for `plan`.
+    #[arg(long, num_args = 0..=1, require_equals = true, default_missing_value = "true", value_name = "BOOL")]
+    pub server_side: Option<bool>,
+    /// TUI, server-side: the manager that applies (default `kubectl`, or the kuberc's).
+    #[arg(long, value_name = "NAME")]
+    pub field_manager: Option<String>,
+    /// kubectl's preferences file (default: `$KUBERC`, else `~/.kube/kuberc`).
+    #[arg(long, value_name = "PATH")]
+    pub kuberc: Option<PathBuf>,
     #[command(flatten)]
     pub cluster: ClusterArgs,
 }
@@ -188,7 +198,7 @@ impl OpenArgs {
     /// What these arguments ask to open, as the session reads it.
     ///
     /// # Errors
-    /// [`Error::Input`] for an unknown `--example`.
+    /// [`Error::Input`] for an unknown `--example`, a kuberc kubectl cannot read.
     pub fn request(&self) -> Result<OpenRequest, Error> {
         let example = match &self.example {
             Some(name) => Some(crate::examples::find(name).ok_or_else(|| {
@@ -210,6 +220,16 @@ impl OpenArgs {
                 read_only: self.read_only,
                 dry_run: self.dry_run,
                 write_last_applied: self.write_last_applied.clone(),
+                mode: Some(
+                    plan::ssa::ModeFlags {
+                        server_side: self.server_side,
+                        kuberc: self.kuberc.as_deref(),
+                        field_manager: self.field_manager.as_deref(),
+                        force_conflicts: None,
+                    }
+                    .resolve()?,
+                ),
+                field_manager: self.field_manager.clone(),
             },
             conn: self.cluster.conn(self.namespace.as_deref()),
             openapi_patch: self.cluster.openapi_patch,

@@ -277,7 +277,7 @@ pub static BINDINGS: &[Binding] = &[
         Browse,
         "P",
         Message::ClusterApply,
-        "cluster: apply (server dry run, then confirm)",
+        "cluster: apply (server dry run, then confirm; server-side in S)",
         "",
     ),
     b(

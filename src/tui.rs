@@ -104,9 +104,21 @@ impl Effects {
             Command::PlanServerSide(request) => Some(Message::ServerSidePlanned(Box::new(
                 request.plan(&crate::session::ssa::now()),
             ))),
+            Command::ServerSideApply(op) => Some(Message::ServerSideApplied(Box::new(
+                apply_server_side(&mut self.connection, op),
+            ))),
             Command::Quit | Command::Edit { .. } | Command::Open => None,
         }
     }
+}
+
+/// Send a server-side apply through `connection` (a plan again at the time it ends).
+pub(crate) fn apply_server_side(
+    connection: &mut Connection,
+    op: &crate::app::ssa_apply::SsaApplyOp,
+) -> crate::app::ssa_apply::SsaApplyReply {
+    let mut transport = |r: &crate::cluster::Request| connection.send(&op.conn, r);
+    op.run(&mut transport, &crate::session::ssa::now)
 }
 
 fn write(path: &Path, content: &str, expected: Option<&[u8]>) -> Result<PathBuf, Error> {
@@ -280,6 +292,10 @@ fn event_loop(
                         // connection; keys that leave still work.
                         let connection = std::mem::take(&mut effects.connection);
                         loader.send(*op, connection);
+                    }
+                    Command::ServerSideApply(op) => {
+                        let connection = std::mem::take(&mut effects.connection);
+                        loader.apply_server_side(*op, connection);
                     }
                     other => queue.extend(effects.perform(&other)),
                 }

@@ -6,7 +6,8 @@
 //!   guarded by the loaded resourceVersion. A 409 reloads the object, plans again with the
 //!   edits kept, shows what changed on the server and asks again.
 //! - `P`: the apply. A server dry run first; its answer (and how it differs from the planned
-//!   result) is shown for confirmation; `y` sends the real request.
+//!   result) is shown for confirmation; `y` sends the real request. In the server-side view,
+//!   `kubectl apply --server-side`'s requests (`ssa_apply`).
 //! - `R` reads the object again; `m` shows or hides `metadata.managedFields`.
 
 use crate::value::Value;
@@ -210,6 +211,10 @@ pub(super) fn apply(model: &mut Model) -> (Mode, Vec<Command>) {
         );
         return (Mode::Browse, Vec::new());
     }
+    if model.server.is_some() {
+        let session = session.clone();
+        return super::ssa_apply::apply(model, &session);
+    }
     match cluster::apply_request(&session.target, &model.plan, session.conn.validation, true) {
         Ok(Some(dry)) => {
             model.notice = Some(format!("server dry run: {}…", dry.describe()));
@@ -318,7 +323,7 @@ pub(super) fn done(model: &mut Model, reply: ClusterReply) -> Vec<Command> {
 }
 
 /// The object as the server now holds it becomes live; last-applied is its annotation.
-fn take_live(model: &mut Model, obj: Option<Value>) -> Result<(), Error> {
+pub(super) fn take_live(model: &mut Model, obj: Option<Value>) -> Result<(), Error> {
     let Some(session) = model.edit.cluster.as_deref_mut() else {
         return Ok(());
     };
@@ -387,7 +392,7 @@ fn reloaded(model: &mut Model, obj: Option<Value>) {
 
 /// An object as YAML for a diff; a Secret's values masked as the panes mask them (`s`
 /// reveals): a changed value shows as `***` on both sides.
-fn shown_yaml(v: Option<&Value>, mask: bool) -> String {
+pub(super) fn shown_yaml(v: Option<&Value>, mask: bool) -> String {
     let Some(v) = v else {
         return String::new();
     };

@@ -64,6 +64,9 @@ pub struct CommitPreview {
     pub scroll: usize,
     /// Cluster mode: the request `y` sends, and what for.
     pub request: Option<(crate::cluster::Purpose, crate::cluster::Request)>,
+    /// Cluster mode, server-side view: kubectl's server-side apply `y` sends (its first
+    /// request is `request`).
+    pub server_side: Option<Box<super::ssa_apply::SsaApplyOp>>,
 }
 
 /// Rows a text takes wrapped at `width` columns (at least one).
@@ -154,6 +157,7 @@ pub fn preview(model: &Model) -> CommitPreview {
         content: None,
         scroll: 0,
         request: None,
+        server_side: None,
     };
     if let Some(session) = model.edit.cluster.as_deref() {
         super::cluster::fill_preview(model, session, &mut p);
@@ -290,6 +294,9 @@ pub fn diff_lines(old: &str, new: &str) -> Vec<(DiffTag, String)> {
 
 /// `y` / Enter in the confirmation.
 pub(super) fn confirm(model: &mut Model, preview: CommitPreview) -> (Mode, Vec<Command>) {
+    if let Some(op) = preview.server_side {
+        return super::ssa_apply::confirm(model, *op);
+    }
     if let Some((purpose, request)) = preview.request {
         return super::cluster::confirm(model, purpose, request);
     }

@@ -181,6 +181,9 @@ pub(super) fn route(app: &mut App, message: Message) -> Result<Vec<Command>, Mes
             if let Some(new) = parcel.take() {
                 arrive(app, new);
             }
+            if let App::One(model) = app {
+                return Ok(super::ssa_mode::start(model));
+            }
         }
         Message::OpenFailed(e) => {
             let (title, waiting, size) = match app {

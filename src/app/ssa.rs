@@ -88,7 +88,7 @@ fn request(model: &Model) -> SsaRequest {
         local_name: format!("{} (local)", model.title),
         live_name: format!("{} (live)", model.title),
         manager: model.field_manager.clone(),
-        force: false,
+        force: super::ssa_mode::force_conflicts(model),
     }
 }
 
@@ -127,8 +127,8 @@ pub(super) fn planned(model: &mut Model, result: Result<SsaOutcome, Error>) {
             if c.0.len() == 1 { "" } else { "s" }
         ),
         _ => format!(
-            "server-side (field manager {}): S returns to the client-side plan, t lists kubectl's requests",
-            model.field_manager
+            "{}: S returns to the client-side plan, t lists kubectl's requests",
+            super::ssa_mode::label(model).unwrap_or_default()
         ),
     });
     refresh(model);

@@ -37,6 +37,12 @@ pub struct EditOptions {
     pub dry_run: bool,
     /// `--write-last-applied PATH`: commit the document alone to PATH.
     pub write_last_applied: Option<PathBuf>,
+    /// The apply mode the run follows (`--server-side`, else kubectl's kuberc; resolved by
+    /// `session::kuberc`): a server-side mode opens the server-side view. `None`: not
+    /// resolved (kubectl diff's explorer), the client-side plan.
+    pub mode: Option<crate::session::kuberc::ApplyMode>,
+    /// `--field-manager`.
+    pub field_manager: Option<String>,
 }
 
 /// What the user asked to open: the arguments of a run with no command, as data.

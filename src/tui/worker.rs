@@ -10,6 +10,7 @@ use std::time::Instant;
 
 use super::{Effects, app_of};
 use crate::app::cluster::{ClusterOp, ClusterReply};
+use crate::app::ssa_apply::{SsaApplyOp, SsaApplyReply};
 use crate::app::{App, Message, Parcel};
 use crate::session::Error;
 use crate::session::cluster::Connection;
@@ -24,6 +25,8 @@ enum Delivery {
     Done(Box<Result<(App, Effects), Error>>),
     /// A request's answer, and the connection it went through.
     Answer(Box<(Connection, ClusterReply)>),
+    /// A server-side apply's answer, and the connection it went through.
+    ServerSide(Box<(Connection, SsaApplyReply)>),
 }
 
 /// What a run opens, and the channel its workers report on.
@@ -75,6 +78,17 @@ impl Loader {
                 result: connection.send(&op.conn, &op.request),
             };
             let _ = tx.send(Delivery::Answer(Box::new((connection, reply))));
+        });
+    }
+
+    /// Send a server-side apply (its dry run, or kubectl's sequence) on a worker, through
+    /// `connection` (which comes back with the answer).
+    pub fn apply_server_side(&self, op: SsaApplyOp, mut connection: Connection) {
+        self.out.set(self.out.get() + 1);
+        let tx = self.tx.clone();
+        std::thread::spawn(move || {
+            let reply = super::apply_server_side(&mut connection, &op);
+            let _ = tx.send(Delivery::ServerSide(Box::new((connection, reply))));
         });
     }
 
@@ -142,6 +156,12 @@ impl Loader {
                     effects.connection = connection;
                     self.out.set(self.out.get().saturating_sub(1));
                     Message::ClusterDone(Box::new(reply))
+                }
+                Delivery::ServerSide(answer) => {
+                    let (connection, reply) = *answer;
+                    effects.connection = connection;
+                    self.out.set(self.out.get().saturating_sub(1));
+                    Message::ServerSideApplied(Box::new(reply))
                 }
             });
         }

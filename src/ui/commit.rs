@@ -134,6 +134,9 @@ pub fn confirm(model: &Model, p: &CommitPreview, theme: &Theme, area: Rect, buf:
     let yes = key(&Message::Confirm, ModeKind::Confirm);
     let no = key(&Message::Back, ModeKind::Confirm);
     let cluster = match &p.request {
+        Some((crate::cluster::Purpose::Apply, _)) if p.server_side.is_some() => {
+            Some("apply server-side to the cluster")
+        }
         Some((crate::cluster::Purpose::Apply, _)) => Some("apply to the cluster"),
         Some(_) => Some("commit last-applied to the cluster"),
         None => None,

@@ -152,11 +152,8 @@ pub fn status(model: &Model, theme: &Theme, area: Rect, buf: &mut Buffer) {
                 format!(" {} ", model.mode.kind().name()),
                 theme.title,
             ));
-            if let Some(server) = model.server.as_deref() {
-                spans.push(Span::styled(
-                    format!(" server-side (field manager {}) ", server.request.manager),
-                    theme.hint_key,
-                ));
+            if let Some(label) = crate::app::ssa_mode::label(model) {
+                spans.push(Span::styled(format!(" {label} "), theme.hint_key));
             }
             if let Some(session) = model.edit.cluster.as_deref() {
                 spans.push(Span::styled(

@@ -35,7 +35,7 @@ fn err(o: &Output) -> String {
 }
 
 /// One request (`None`: a create) by the engine, as the API server would run it.
-fn engine(live: Option<&Value>, new: &Value, manager: &str, apply: bool) -> Value {
+pub fn engine(live: Option<&Value>, new: &Value, manager: &str, apply: bool) -> Value {
     let kube = kubernetes::embedded();
     let (a, k) = (
         new["apiVersion"].as_str().unwrap(),
@@ -95,7 +95,7 @@ impl Setup {
     }
 }
 
-const WEB: &str = "apiVersion: apps/v1
+pub const WEB: &str = "apiVersion: apps/v1
 kind: Deployment
 metadata:
   name: web
@@ -114,7 +114,7 @@ spec:
 ";
 
 /// Applied by `kubectl` (server-side) with 2 replicas, then scaled to 5 by an autoscaler.
-fn autoscaled_web() -> Value {
+pub fn autoscaled_web() -> Value {
     let file = json!({"apiVersion": "apps/v1", "kind": "Deployment", "metadata": {"name": "web", "namespace": "team"},
         "spec": {"replicas": 2, "selector": {"matchLabels": {"app": "web"}},
             "template": {"metadata": {"labels": {"app": "web"}}, "spec": {"containers": [{"name": "web", "image": "web:2"}]}}}});
@@ -206,7 +206,7 @@ fn ssa_cluster_plan_conflicts_with_the_autoscaler_and_sends_nothing() {
     );
 }
 
-const CM: &str = "apiVersion: v1
+pub const CM: &str = "apiVersion: v1
 kind: ConfigMap
 metadata:
   name: test
@@ -215,7 +215,7 @@ data:
 ";
 
 /// A ConfigMap created by client-side apply with `key` and `legacy` (kubernetes#99003).
-fn client_side_configmap() -> Value {
+pub fn client_side_configmap() -> Value {
     let config = json!({"apiVersion":"v1","data":{"key":"value","legacy":"unused"},"kind":"ConfigMap","metadata":{"annotations":{},"name":"test","namespace":"team"}});
     let mut created = config.clone();
     let mut annotation = go_json(&config);

@@ -30,17 +30,18 @@ pub struct ListHarness {
 impl ListHarness {
     /// The list of `local` against `live` (relative paths keep snapshots the same everywhere).
     pub fn of(local: &Path, live: &Path) -> ListHarness {
+        ListHarness::with(local, live, EditOptions::default())
+    }
+
+    /// The list, its objects opened with `options`.
+    pub fn with(local: &Path, live: &Path, options: EditOptions) -> ListHarness {
         let request = OpenRequest {
             local: vec![local.to_owned()],
             live: vec![live.to_owned()],
             ..OpenRequest::default()
         };
         let items = applyscope::session::open::items(&request).unwrap();
-        let list = List::new(
-            applyscope::session::open::title(&request),
-            items,
-            EditOptions::default(),
-        );
+        let list = List::new(applyscope::session::open::title(&request), items, options);
         let mut h = ListHarness {
             app: App::Many(Box::new(list)),
             theme: Theme::colour(),

@@ -124,7 +124,7 @@ pub fn dry_run(
 }
 
 /// One request sent and the server's answer.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Sent {
     /// `None`: the GET that reads the object again after a csaupgrade's 409.
     pub step: Option<StepKind>,
@@ -133,7 +133,7 @@ pub struct Sent {
 }
 
 /// What the sequence did.
-#[derive(Clone, Debug, Default, PartialEq)]
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Applied {
     pub sent: Vec<Sent>,
     /// kubectl's warnings for a follow-up that failed (the object was applied).
