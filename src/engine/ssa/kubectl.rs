@@ -53,12 +53,11 @@ fn annotation_path() -> Set {
     .as_slice()])
 }
 
-fn managed_fields(obj: &Value) -> Vec<Value> {
+fn managed_fields(obj: &Value) -> &[Value] {
     obj.get("metadata")
         .and_then(|m| m.get("managedFields"))
         .and_then(Value::as_array)
-        .cloned()
-        .unwrap_or_default()
+        .map_or(&[], Vec::as_slice)
 }
 
 /// The requests `kubectl apply --server-side` makes for one object and what each leaves.
@@ -73,60 +72,88 @@ pub fn apply_server_side(
     manager: &str,
     force: bool,
 ) -> Result<Vec<Step>, RequestError> {
-    let mut steps = Vec::new();
-    let mut object = req.apply(live, file, manager, force)?;
-    steps.push(Step {
+    let mut steps = vec![Step {
         kind: StepKind::Apply,
         body: file.clone(),
-        object: object.clone(),
-    });
-    let annotation = object
-        .get("metadata")
-        .and_then(|m| m.get("annotations"))
-        .and_then(|a| a.get(ANNOTATION))
-        .and_then(Value::as_str)
-        .map(str::to_owned);
+        object: req.apply(live, file, manager, force)?,
+    }];
+    let annotation = annotation_of(&steps[0].object).map(str::to_owned);
     let Some(annotation) = annotation else {
         return Ok(steps);
     };
     let path = annotation_path();
     if manager == "kubectl"
-        && csaupgrade::find_fields_owners(&managed_fields(&object), "Apply", &path).is_empty()
+        && csaupgrade::find_fields_owners(managed_fields(&steps[0].object), "Apply", &path)
+            .is_empty()
     {
-        let body = last_applied_body(&object, &annotation);
-        object = req.apply(&object, &body, LAST_APPLIED_MANAGER, force)?;
+        let body = last_applied_body(&steps[0].object, &annotation);
+        let object = req.apply(&steps[0].object, &body, LAST_APPLIED_MANAGER, force)?;
         steps.push(Step {
             kind: StepKind::SaveLastApplied,
             body,
-            object: object.clone(),
+            object,
         });
     }
-    let entries = managed_fields(&object);
-    let mut from: Vec<String> = csaupgrade::find_fields_owners(&entries, "Update", &path)
+    let object = &steps[steps.len() - 1].object;
+    let entries = managed_fields(object);
+    let mut from: Vec<String> = csaupgrade::find_fields_owners(entries, "Update", &path)
         .into_iter()
         .filter_map(|e| e.get("manager").and_then(Value::as_str).map(str::to_owned))
         .collect();
     from.sort();
     from.dedup();
-    let mut upgraded = object.clone();
     let names: Vec<&str> = from.iter().map(String::as_str).collect();
-    csaupgrade::upgrade_managed_fields(&mut upgraded, &names, manager, "")?;
-    if upgraded == object {
+    // The csaupgrade changes only `metadata.managedFields`: it runs on a shell holding them,
+    // and the object is copied only when they change.
+    let before = object.get("metadata").and_then(|m| m.get("managedFields"));
+    let mut shell = Map::new();
+    if object.get("metadata").is_some_and(Value::is_object) {
+        let mut meta = Map::new();
+        if let Some(list) = before {
+            meta.insert("managedFields", list.clone());
+        }
+        shell.insert("metadata", Value::Object(meta));
+    }
+    let mut shell = Value::Object(shell);
+    csaupgrade::upgrade_managed_fields(&mut shell, &names, manager, "")?;
+    let after = shell
+        .get_mut("metadata")
+        .and_then(Value::as_object_mut)
+        .and_then(|m| m.shift_remove("managedFields"));
+    if after.as_ref() == before {
         return Ok(steps);
     }
-    object = upgraded;
+    let mut object = steps[steps.len() - 1].object.clone();
+    if let Some(meta) = object.get_mut("metadata").and_then(Value::as_object_mut) {
+        match after {
+            Some(list) => {
+                meta.insert("managedFields", list);
+            }
+            None => {
+                meta.shift_remove("managedFields");
+            }
+        }
+    }
     steps.push(Step {
         kind: StepKind::UpgradeManagedFields { from },
-        body: Value::Array(managed_fields(&object)),
-        object: object.clone(),
+        body: Value::Array(managed_fields(&object).to_vec()),
+        object,
     });
-    object = req.apply(&object, file, manager, force)?;
+    let object = req.apply(&steps[steps.len() - 1].object, file, manager, force)?;
     steps.push(Step {
         kind: StepKind::ApplyAgain,
         body: file.clone(),
         object,
     });
     Ok(steps)
+}
+
+fn annotation_of(object: &Value) -> Option<&str> {
+    object
+        .get("metadata")
+        .and_then(|m| m.get("annotations"))
+        .and_then(|a| a.get(ANNOTATION))
+        .and_then(Value::as_str)
 }
 
 /// `{apiVersion, kind, metadata: {name, namespace, annotations: {last-applied}}}`.
@@ -187,7 +214,7 @@ mod tests {
 
     fn decode_list(obj: &Value) -> Vec<Value> {
         decode(obj["metadata"].get("managedFields")).unwrap();
-        managed_fields(obj)
+        managed_fields(obj).to_vec()
     }
 
     /// SEMANTICS.md §6, worked example (kubernetes#99003 on a ConfigMap).
