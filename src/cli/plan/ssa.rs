@@ -19,7 +19,7 @@ const PATCH_TYPE: &str = "application/apply-patch+yaml";
 
 /// `plan --server-side` with `-f LOCAL` and `--live LIVE` or `--no-live`: one object, or many
 /// (several files, directories, files of several objects) matched as `plan` matches them.
-pub fn run(args: &PlanArgs) -> Result<Run, Error> {
+pub fn run(args: &PlanArgs, mut stages: super::stages::Stages) -> Result<Run, Error> {
     if args.live.is_empty() && !args.no_live {
         return Err(Error::Input(
             "plan --server-side reads files: pass --live FILE (with its metadata.managedFields), or --no-live for a create".into(),
@@ -46,6 +46,7 @@ pub fn run(args: &PlanArgs) -> Result<Run, Error> {
         (None, true) => None,
         (None, false) => return Err(no_live_error()),
     };
+    stages.end("read");
     let input = SsaInput {
         local: &local_value,
         live: live_value.as_ref(),
@@ -55,7 +56,9 @@ pub fn run(args: &PlanArgs) -> Result<Run, Error> {
         force: args.force_conflicts,
         time: &time,
     };
-    match plan_server_side(&input)? {
+    let outcome = plan_server_side(&input)?;
+    stages.end("plan");
+    let run = match outcome {
         SsaOutcome::Conflicts(message) => Ok(Run::Report {
             stdout: String::new(),
             stderr: vec![message, REMEDY.into()],
@@ -69,7 +72,10 @@ pub fn run(args: &PlanArgs) -> Result<Run, Error> {
             }
             Format::Text => text(&plan, args.show_secrets),
         })),
-    }
+    };
+    stages.end("write");
+    stages.print();
+    run
 }
 
 const REMEDY: &str = "(pass --force-conflicts to take these fields, drop them from the file, or set the values they have to share them)";
