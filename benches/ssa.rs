@@ -211,11 +211,14 @@ fn server_side(local: &Value, live: &Value) -> usize {
         live_name: "live",
         manager: "kubectl",
         force: false,
+        migrate: &[],
         time: TIME,
+        schema: None,
     };
     match plan_server_side(&input).unwrap() {
         SsaOutcome::Planned(plan) => plan.fields.len(),
-        SsaOutcome::Conflicts(c) => panic!("{c}"),
+        SsaOutcome::Conflicts { conflicts, .. } => panic!("{conflicts}"),
+        SsaOutcome::Refused(r) => panic!("{}", r.message),
     }
 }
 

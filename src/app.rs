@@ -7,26 +7,31 @@ pub mod commit;
 pub mod edit;
 pub mod editor;
 pub mod list;
+pub mod loading;
 mod marks;
 mod mode;
 mod model;
 pub mod patch;
 pub mod project;
 mod replan;
+pub mod ssa;
 pub mod why;
 pub mod yaml;
 
 use std::path::PathBuf;
+use std::time::Instant;
 
 pub use crate::session::{Docs, EditOptions, Error, Files, Loaded, ReloadRequest, Source};
 pub use commit::{AnnotationPreview, CommitPreview};
 pub use edit::EditState;
 pub use editor::EditorSession;
 pub use list::{App, List};
+pub use loading::{Loading, Parcel, Waiting};
 pub use mode::{Mode, ModeKind, PatchView, Search};
 pub use model::{Model, Pane, PaneKind};
 
 use crate::engine::plan::Action;
+use crate::session::progress::Event;
 
 /// What the user (or the runtime) asks for.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -98,6 +103,27 @@ pub enum Message {
     /// No key is waiting (the runtime reports it): prepare what a key may soon need (the patch
     /// view's documents, which take a while to write for a big object), changing nothing shown.
     Idle,
+    /// Time passes while the TUI waits (the runtime reports it, about ten times a second).
+    Tick(Instant),
+    /// Loading: what the session reported, stamped with when it arrived.
+    Report {
+        event: Box<Event>,
+        at: Instant,
+    },
+    /// Loading finished: the screen it opened.
+    Opened(Parcel<App>),
+    /// Loading failed: why.
+    OpenFailed(Error),
+    /// Loading failed: try again.
+    Retry,
+    /// Switch between the client-side and the server-side plan.
+    ToggleServerSide,
+    /// Show or hide each line's owners.
+    ToggleOwners,
+    /// kubectl's server-side requests, step by step.
+    OpenSteps,
+    /// A server-side plan finished (the runtime reports it).
+    ServerSidePlanned(Box<Result<crate::session::ssa::SsaOutcome, Error>>),
 }
 
 /// Effects, run by the runtime.
@@ -119,6 +145,12 @@ pub enum Command {
     Reload(ReloadRequest),
     /// Send a request to the cluster; reported back as [`Message::ClusterDone`].
     Cluster(Box<cluster::ClusterOp>),
+    /// Open what the run was asked to open (again), on a worker; reported back as
+    /// [`Message::Report`]s, then [`Message::Opened`] or [`Message::OpenFailed`].
+    Open,
+    /// Plan a server-side apply at the current time; reported back as
+    /// [`Message::ServerSidePlanned`].
+    PlanServerSide(Box<crate::session::ssa::SsaRequest>),
 }
 
 /// The help screen's last scroll position: its last line at the bottom of the box (the body
@@ -166,6 +198,10 @@ pub fn update(model: &mut Model, message: Message) -> Vec<Command> {
             return Vec::new();
         }
         Message::ClusterDone(reply) => return cluster::done(model, *reply),
+        Message::ServerSidePlanned(result) => {
+            ssa::planned(model, *result);
+            return Vec::new();
+        }
         other => other,
     };
     let mode = std::mem::take(&mut model.mode);
@@ -218,6 +254,13 @@ pub fn update(model: &mut Model, message: Message) -> Vec<Command> {
         },
         // The runtime is running the editor; only its report (above) ends this mode.
         Mode::Editor(s) => (Mode::Editor(s), Vec::new()),
+        Mode::Steps(scroll) => match message {
+            Message::Down => (Mode::Steps(scroll + 1), Vec::new()),
+            Message::Up => (Mode::Steps(scroll.saturating_sub(1)), Vec::new()),
+            Message::Back => (Mode::Browse, Vec::new()),
+            Message::Quit => (Mode::Browse, vec![Command::Quit]),
+            _ => (Mode::Steps(scroll), Vec::new()),
+        },
     };
     model.mode = mode;
     commands
@@ -254,7 +297,7 @@ fn browse(model: &mut Model, message: Message) -> (Mode, Vec<Command>) {
             return (Mode::Patch(PatchView::default()), Vec::new());
         }
         Message::OpenWarnings => {
-            if model.plan.warnings.is_empty() {
+            if warning_count(model) == 0 {
                 model.notice = Some("no warnings".into());
             } else {
                 return (Mode::Warnings(0), Vec::new());
@@ -288,6 +331,9 @@ fn browse(model: &mut Model, message: Message) -> (Mode, Vec<Command>) {
         Message::Reload => return commit::reload(model),
         Message::ClusterApply => return cluster::apply(model),
         Message::ToggleManagedFields => cluster::toggle_managed_fields(model),
+        Message::ToggleServerSide => return (Mode::Browse, ssa::toggle(model)),
+        Message::ToggleOwners => ssa::toggle_owners(model),
+        Message::OpenSteps => return (ssa::open_steps(model), Vec::new()),
         Message::ShowAnnotation => {
             let preview = Box::new(commit::annotation_preview(model));
             return (Mode::Annotation { scroll: 0, preview }, Vec::new());
@@ -391,13 +437,26 @@ fn patch_view(model: &mut Model, mut p: PatchView, message: Message) -> (Mode, V
     (Mode::Patch(p), Vec::new())
 }
 
+/// How many warnings the list shows: the server-side plan's in server-side mode.
+fn warning_count(model: &Model) -> usize {
+    match model.server.as_deref() {
+        Some(s) => s.warnings().len(),
+        None => model.plan.warnings.len(),
+    }
+}
+
 fn warnings(model: &mut Model, selected: usize, message: Message) -> (Mode, Vec<Command>) {
-    let n = model.plan.warnings.len().max(1);
+    let n = warning_count(model).max(1);
     match message {
         Message::Down => return (Mode::Warnings((selected + 1) % n), Vec::new()),
         Message::Up => return (Mode::Warnings((selected + n - 1) % n), Vec::new()),
         Message::Accept => {
-            match model.warning_field(selected) {
+            let field = if model.server.is_some() {
+                model.ssa_warning_field(selected)
+            } else {
+                model.warning_field(selected)
+            };
+            match field {
                 Some(field) => {
                     model.select_field(field);
                     model.why = true;

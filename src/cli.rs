@@ -3,6 +3,7 @@
 //! Exit status: 0 success, 1 the operation failed (e.g. a three-way conflict, a patch the
 //! reference rejects), 2 bad input (unreadable or malformed files, bad arguments).
 
+mod apply_ssa;
 mod cluster;
 pub mod diff;
 pub mod external;
@@ -10,6 +11,8 @@ pub mod invocation;
 mod last_applied;
 mod patch;
 pub mod plan;
+pub mod progress;
+mod saved;
 
 use std::io::IsTerminal as _;
 use std::path::PathBuf;
@@ -119,8 +122,8 @@ pub enum Command {
 pub enum Run {
     /// Print this on standard output.
     Print(String),
-    /// Show this in the TUI.
-    Tui(Box<Open>),
+    /// Open this in the TUI (the screen is up before it is read).
+    Tui(Box<OpenRequest>),
     /// Show this in the TUI, then exit with this status (`kubectl diff`'s external diff: 1 when
     /// the objects differ).
     Explore(Box<Open>, u8),
@@ -156,7 +159,7 @@ pub fn run(cli: Cli) -> Result<Run, Error> {
         Some(Command::Examples) => Ok(list_examples()),
         Some(Command::Completions { shell }) => invocation::completions(shell, invocation::BIN),
         Some(Command::Man) => invocation::man(),
-        Some(Command::Apply(args)) => cluster::apply(&args),
+        Some(Command::Apply(args)) => return saved::apply_command(&args),
         None => return open(&cli.open),
     };
     out.map(Run::Print)
@@ -210,16 +213,18 @@ impl OpenArgs {
             },
             conn: self.cluster.conn(self.namespace.as_deref()),
             openapi_patch: self.cluster.openapi_patch,
+            fail_alone: false,
         })
     }
 }
 
 /// The no-command run: the TUI on a terminal, the text plan otherwise.
 fn open(args: &OpenArgs) -> Result<Run, Error> {
-    let open = crate::session::open::open(&args.request()?)?;
+    let request = args.request()?;
     if std::io::stdout().is_terminal() {
-        return Ok(Run::Tui(Box::new(open)));
+        return Ok(Run::Tui(Box::new(request)));
     }
+    let open = crate::session::open::open(&request)?;
     match open {
         Open::One(one) => {
             let text = plan::render(&one.plan, plan::Format::Text)?;
@@ -243,5 +248,31 @@ pub fn finish(stdout: String, stderr: Vec<String>, code: i32) -> Run {
         stdout,
         stderr,
         code: u8::try_from(code).unwrap_or(1),
+    }
+}
+
+/// `run` with `warnings` for stderr (kubectl's kuberc warnings): before the failures' lines,
+/// exit status unchanged. A TUI run shows them in its status line instead.
+#[must_use]
+pub fn with_warnings(run: Run, warnings: Vec<String>) -> Run {
+    if warnings.is_empty() {
+        return run;
+    }
+    match run {
+        Run::Print(stdout) => Run::Report {
+            stdout,
+            stderr: warnings,
+            code: 0,
+        },
+        Run::Report {
+            stdout,
+            stderr,
+            code,
+        } => Run::Report {
+            stdout,
+            stderr: warnings.into_iter().chain(stderr).collect(),
+            code,
+        },
+        run => run,
     }
 }

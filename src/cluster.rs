@@ -8,7 +8,8 @@
 //! `openapi` (the patch metadata source, as kubectl 1.37 picks it), `load` (GET, several objects
 //! at once, bounded) and `send` (PATCH/POST). kube-rs is async; tokio stays inside these
 //! modules: a small current-thread runtime and `block_on` at the edge. A [`Cluster`] keeps its
-//! runtime, client and caches: the session keeps one for a TUI run.
+//! runtime, client and caches: the session keeps one for a TUI run. A [`Watcher`] given to a
+//! [`Cluster`] is told of every request going out and ending (`watch`: what each is, in words).
 
 #[cfg(feature = "cluster")]
 mod client;
@@ -21,6 +22,8 @@ mod openapi;
 mod request;
 #[cfg(feature = "cluster")]
 mod send;
+pub mod ssa;
+mod watch;
 
 use std::fmt;
 use std::path::PathBuf;
@@ -33,6 +36,7 @@ pub use client::Cluster;
 pub use request::{
     Purpose, Request, Target, Verb, annotation_patch, apply_request, get, status_error,
 };
+pub use watch::{Activity, Watcher, waiting_for};
 
 use crate::engine::object::ObjectRef;
 use crate::engine::schema::Schema;
@@ -187,6 +191,11 @@ pub enum ClusterError {
     /// The server answered with an error status.
     #[error("{message}")]
     Status { code: u16, message: String },
+    /// A server-side apply refused (409) because other managers own fields it changes: the
+    /// server's message as it prints it (`Apply failed with 1 conflict: …`, one line per
+    /// conflict when there are several).
+    #[error("{0}")]
+    ApplyConflicts(String),
     /// The server does not serve the kind.
     #[error("{0}")]
     NotServed(String),
@@ -206,6 +215,7 @@ impl ClusterError {
     pub fn code(&self) -> Option<u16> {
         match self {
             ClusterError::Status { code, .. } => Some(*code),
+            ClusterError::ApplyConflicts(_) => Some(409),
             _ => None,
         }
     }
@@ -213,7 +223,7 @@ impl ClusterError {
     /// Is this a 409 Conflict (the object changed since it was read)?
     #[must_use]
     pub fn is_conflict(&self) -> bool {
-        self.code() == Some(409)
+        matches!(self, ClusterError::Status { code: 409, .. })
     }
 }
 

@@ -27,6 +27,7 @@ pub mod schema;
 pub mod secret;
 pub mod smp;
 pub mod ssa;
+pub mod validation;
 
 pub use crate::value::Value;
 

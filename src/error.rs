@@ -220,6 +220,17 @@ impl Error {
         }
     }
 
+    /// Whether trying again may help: the cluster did not answer, or answered an error status
+    /// (not bad input, a configuration, or a kind the server does not serve).
+    #[must_use]
+    pub fn is_transient(&self) -> bool {
+        match self {
+            Error::Cluster(ClusterError::Transport(_) | ClusterError::Status { .. }) => true,
+            Error::Context { source, .. } => source.is_transient(),
+            _ => false,
+        }
+    }
+
     /// Whether the engine refused the plan as kubectl would (not an input error).
     #[must_use]
     pub fn is_refusal(&self) -> bool {

@@ -59,6 +59,11 @@
 //! | `env-list-removed` | a whole merged list leaving the file is deleted, live-only items included |
 //! | `explicit-null-clears` | an explicit `null` clears a live field that was never applied |
 //! | `create-service` | no live object: a create, every field added, the annotation written |
+//!
+//! The `ssa-*` examples teach server-side apply (`plan --server-side --example NAME`, one per
+//! check of [`crate::engine::ssa::checks`]): their live objects carry `metadata.managedFields`,
+//! built with the engine's own requests (no API server records them offline); their
+//! `kubectl.json` records what client-side `kubectl apply` does with the same files.
 
 /// One example: its documents and what it teaches.
 #[derive(Clone, Copy, Debug)]
@@ -76,6 +81,9 @@ pub struct Example {
     pub local: &'static str,
     /// The live object; `None` for a create.
     pub live: Option<&'static str>,
+    /// It teaches server-side apply (`plan --server-side --example NAME`): its live object
+    /// carries `metadata.managedFields`.
+    pub server_side: bool,
 }
 
 impl Example {
@@ -102,6 +110,7 @@ macro_rules! example {
             last_applied: Some(asset!($name, "last-applied.yaml")),
             local: asset!($name, "local.yaml"),
             live: Some(asset!($name, "live.yaml")),
+            server_side: false,
         }
     };
     // last-applied from the live object's annotation (or none).
@@ -113,6 +122,7 @@ macro_rules! example {
             last_applied: None,
             local: asset!($name, "local.yaml"),
             live: Some(asset!($name, "live.yaml")),
+            server_side: false,
         }
     };
     // no live object: a create.
@@ -124,6 +134,19 @@ macro_rules! example {
             last_applied: None,
             local: asset!($name, "local.yaml"),
             live: None,
+            server_side: false,
+        }
+    };
+    // server-side apply: the live object carries managedFields (and last-applied, if any).
+    ($name:literal, $teaches:literal, ssa) => {
+        Example {
+            name: $name,
+            about: asset!($name, "README.md"),
+            teaches: $teaches,
+            last_applied: None,
+            local: asset!($name, "local.yaml"),
+            live: Some(asset!($name, "live.yaml")),
+            server_side: true,
         }
     };
 }
@@ -266,6 +289,52 @@ pub const EXAMPLES: &[Example] = &[
         "lint-annotation-null-is-empty",
         "lint: an annotation with no value is sent as \"\", not deleted",
         live
+    ),
+    example!(
+        "lint-result-invalid",
+        "lint: a port renumbered beside a live-only one of the same name",
+        last_applied,
+        live
+    ),
+    example!(
+        "ssa-controller-owns-field",
+        "server-side: an autoscaler owns replicas the file sets: shared, then a fight",
+        ssa
+    ),
+    example!(
+        "ssa-first-apply-prunes",
+        "server-side: the first apply of a client-side object prunes replicas",
+        ssa
+    ),
+    example!(
+        "ssa-diff-underreports",
+        "server-side: a removal kubectl diff --server-side does not show",
+        ssa
+    ),
+    example!(
+        "ssa-old-apiversion-manager",
+        "server-side: a field owned only by an extensions/v1beta1 entry is never pruned",
+        ssa
+    ),
+    example!(
+        "ssa-duplicate-key",
+        "server-side: an env name twice: the API server refuses the apply",
+        ssa
+    ),
+    example!(
+        "ssa-patch-directive",
+        "server-side: $patch in the file: field not declared in schema",
+        ssa
+    ),
+    example!(
+        "ssa-result-invalid",
+        "server-side: a renamed port's old entry kept by helm: two ports named http",
+        ssa
+    ),
+    example!(
+        "ssa-recreate-rolling-update",
+        "server-side: Recreate beside a defaulted rollingUpdate nobody owns",
+        ssa
     ),
 ];
 

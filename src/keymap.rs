@@ -147,10 +147,23 @@ const fn b(
     }
 }
 
-use ModeKind::{Annotation, Browse, Confirm, Help, Legend, List, Patch, Refused, Search, Warnings};
+use ModeKind::{
+    Annotation, Browse, Confirm, Help, Legend, List, Loading, Patch, Refused, Search, Steps,
+    Warnings,
+};
 
 /// The whole keymap. In search mode, any other printable character is typed into the query.
 pub static BINDINGS: &[Binding] = &[
+    b(Loading, "q", Message::Quit, "quit", "quit"),
+    b(Loading, "<Esc>", Message::Quit, "quit", ""),
+    b(Loading, "<C-c>", Message::Quit, "quit", ""),
+    b(
+        Loading,
+        "r",
+        Message::Retry,
+        "try again (after a failure)",
+        "retry",
+    ),
     b(List, "j", Message::Down, "next object", "move"),
     b(List, "<Down>", Message::Down, "next object", ""),
     b(List, "k", Message::Up, "previous object", ""),
@@ -170,9 +183,17 @@ pub static BINDINGS: &[Binding] = &[
         "open the object's panes (Esc returns)",
         "open",
     ),
+    b(
+        List,
+        "r",
+        Message::Retry,
+        "after a failure: read all again",
+        "",
+    ),
     b(List, "?", Message::OpenHelp, "help", "help"),
     b(List, "q", Message::Quit, "quit", "quit"),
     b(List, "<C-c>", Message::Quit, "quit", ""),
+    b(List, "<Esc>", Message::Quit, "quit", ""),
     b(Browse, "j", Message::Down, "next field", "move"),
     b(Browse, "<Down>", Message::Down, "next field", ""),
     b(Browse, "k", Message::Up, "previous field", ""),
@@ -266,6 +287,27 @@ pub static BINDINGS: &[Binding] = &[
         "cluster: show/hide managedFields",
         "",
     ),
+    b(
+        Browse,
+        "S",
+        Message::ToggleServerSide,
+        "server-side / client-side apply",
+        "",
+    ),
+    b(
+        Browse,
+        "o",
+        Message::ToggleOwners,
+        "owners column (managedFields) on/off",
+        "",
+    ),
+    b(
+        Browse,
+        "t",
+        Message::OpenSteps,
+        "server-side: kubectl's requests, step by step",
+        "",
+    ),
     b(Browse, "?", Message::OpenHelp, "help", "help"),
     b(Browse, "q", Message::Quit, "quit", "quit"),
     b(
@@ -342,6 +384,13 @@ pub static BINDINGS: &[Binding] = &[
     ),
     b(Refused, "<Esc>", Message::Back, "keep the edits", "back"),
     b(Refused, "q", Message::Back, "keep the edits", ""),
+    b(Steps, "j", Message::Down, "scroll down", "scroll"),
+    b(Steps, "<Down>", Message::Down, "scroll down", ""),
+    b(Steps, "k", Message::Up, "scroll up", ""),
+    b(Steps, "<Up>", Message::Up, "scroll up", ""),
+    b(Steps, "t", Message::Back, "close", "close"),
+    b(Steps, "<Esc>", Message::Back, "close", ""),
+    b(Steps, "q", Message::Back, "close", ""),
     b(Help, "j", Message::Down, "scroll down", "scroll"),
     b(Help, "<Down>", Message::Down, "scroll down", ""),
     b(Help, "k", Message::Up, "scroll up", ""),

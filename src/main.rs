@@ -23,7 +23,7 @@ fn main() -> ExitCode {
     };
     let out = match run {
         Ok(Run::Print(out)) => out,
-        Ok(Run::Tui(open)) => match applyscope::tui::run(*open) {
+        Ok(Run::Tui(request)) => match applyscope::tui::run_request(*request) {
             Ok(()) => String::new(),
             Err(e) => return failed(name, &e),
         },

@@ -7,6 +7,7 @@
 use ratatui::style::{Color, Modifier, Style};
 
 use crate::engine::plan::Action;
+use crate::engine::ssa::explain::Action as SsaAction;
 use crate::session::risk::Risk;
 
 /// The kind of a scalar value, for syntax colouring.
@@ -57,6 +58,8 @@ pub struct Theme {
     pub error: Style,
     /// Edited in last-applied, not yet committed.
     pub edited: Style,
+    /// A server-side conflict: another manager owns the field and the file changes it.
+    pub conflict: Style,
 }
 
 impl Default for Theme {
@@ -104,6 +107,10 @@ impl Theme {
             search: Style::new().fg(Color::Black).bg(Color::Yellow),
             error: fg(Color::Red).add_modifier(Modifier::BOLD),
             edited: fg(Color::LightYellow).add_modifier(Modifier::BOLD),
+            conflict: Style::new()
+                .fg(Color::White)
+                .bg(Color::Red)
+                .add_modifier(Modifier::BOLD),
         }
     }
 
@@ -146,6 +153,7 @@ impl Theme {
             search: rev,
             error: bold,
             edited: Style::new().add_modifier(Modifier::BOLD | Modifier::UNDERLINED),
+            conflict: Style::new().add_modifier(Modifier::BOLD | Modifier::REVERSED),
         }
     }
 
@@ -168,6 +176,19 @@ impl Theme {
             Action::Clear | Action::Delete => self.clear,
             Action::Retain | Action::Keep => self.retain,
             Action::Unchanged => self.unchanged,
+        }
+    }
+
+    /// The style of a server-side field action: the client-side palette (add, set, remove as
+    /// clear, keep as retain), and its own for a conflict.
+    #[must_use]
+    pub fn ssa_action(&self, action: SsaAction) -> Style {
+        match action {
+            SsaAction::Add => self.add,
+            SsaAction::Set => self.set,
+            SsaAction::Remove => self.clear,
+            SsaAction::Keep => self.retain,
+            SsaAction::Conflict => self.conflict,
         }
     }
 
@@ -208,6 +229,30 @@ pub fn glyph(action: Action) -> char {
         Action::Clear | Action::Delete => '-',
         Action::Retain | Action::Keep => '=',
         Action::Unchanged => ' ',
+    }
+}
+
+/// The gutter glyph of a server-side field action (the client-side ones, `×` a conflict).
+#[must_use]
+pub fn ssa_glyph(action: SsaAction) -> char {
+    match action {
+        SsaAction::Add => '+',
+        SsaAction::Set => '~',
+        SsaAction::Remove => '-',
+        SsaAction::Keep => '=',
+        SsaAction::Conflict => '×',
+    }
+}
+
+/// What each server-side action means, for the legend.
+#[must_use]
+pub fn ssa_meaning(action: SsaAction) -> &'static str {
+    match action {
+        SsaAction::Add => "added: the file sets it",
+        SsaAction::Set => "set: the file sets another value",
+        SsaAction::Remove => "pruned: you owned it, the file dropped it, nobody else owns it",
+        SsaAction::Keep => "the value stays, its owners change (kept, shared, moved)",
+        SsaAction::Conflict => "another manager owned it and the file changes it",
     }
 }
 

@@ -7,11 +7,20 @@
 //! cluster, and run the editor (the TUI is suspended meanwhile). Each command's result goes
 //! back to `update` as a message. In cluster mode it keeps the one connection the object was
 //! read with, and sends every request through it.
+//!
+//! A run from the command line ([`run_request`]) draws its first frame before any file or
+//! cluster work starts: the session's open runs on a worker (`worker`), whose reports arrive as
+//! messages while keys keep working; the time passing is reported ([`Message::Tick`]) while the
+//! screen waits. Requests to the cluster run on workers too (the connection goes with each);
+//! while one is out, only the keys that leave work.
+
+mod worker;
 
 use std::collections::VecDeque;
 use std::io;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
+use std::time::{Duration, Instant};
 
 use ratatui::DefaultTerminal;
 use ratatui::crossterm::event::{
@@ -22,15 +31,16 @@ use ratatui::crossterm::terminal::{EnterAlternateScreen, enable_raw_mode};
 use ratatui::layout::Rect;
 
 use crate::app::cluster::{ClusterReply, ClusterSession};
-use crate::app::{App, Command, List, Message, Model};
+use crate::app::{App, Command, List, Loading, Message, Model, Waiting};
 use crate::fsutil;
 use crate::keymap::{self, Key};
 use crate::session::cluster::{Connection, Opened};
 use crate::session::files::load;
 use crate::session::open::{One, Open};
-use crate::session::{EditOptions, Error, Files, ReloadRequest};
+use crate::session::{EditOptions, Error, Files, OpenRequest, ReloadRequest};
 use crate::theme::Theme;
 use crate::ui;
+pub use worker::Loader;
 
 /// Restores the terminal when dropped (normal return and errors; panics go through the hook).
 struct Restore;
@@ -91,7 +101,10 @@ impl Effects {
                 purpose: op.purpose,
                 result: self.connection.send(&op.conn, &op.request),
             }))),
-            Command::Quit | Command::Edit { .. } => None,
+            Command::PlanServerSide(request) => Some(Message::ServerSidePlanned(Box::new(
+                request.plan(&crate::session::ssa::now()),
+            ))),
+            Command::Quit | Command::Edit { .. } | Command::Open => None,
         }
     }
 }
@@ -109,9 +122,33 @@ fn write(path: &Path, content: &str, expected: Option<&[u8]>) -> Result<PathBuf,
 /// terminal error.
 pub fn run(open: Open) -> Result<(), Error> {
     let (app, effects) = app_of(open)?;
+    run_app(app, &theme(), effects, &Loader::opened())
+        .map(|_| ())
+        .map_err(|e| Error::Terminal(Arc::new(e)))
+}
+
+/// Run the TUI on what `request` asks to open: the screen is up at once and says what it
+/// waits for while a worker reads and plans; keys work throughout.
+///
+/// # Errors
+/// The open's error when the user quits after it failed; [`Error::Terminal`] on a terminal
+/// error.
+pub fn run_request(request: OpenRequest) -> Result<(), Error> {
+    let loader = Loader::new(request);
+    let loading = Loading::new(loader.title(), Waiting::since(Instant::now()));
+    let app = App::Loading(Box::new(loading));
+    let last = run_app(app, &theme(), Effects::default(), &loader)
+        .map_err(|e| Error::Terminal(Arc::new(e)))?;
+    match last {
+        App::Loading(l) => l.failed.map_or(Ok(()), Err),
+        _ => Ok(()),
+    }
+}
+
+/// The theme `NO_COLOR` asks for.
+fn theme() -> Theme {
     let no_color = std::env::var("NO_COLOR").ok();
-    let theme = Theme::from_no_color(no_color.as_deref());
-    run_app(app, &theme, effects).map_err(|e| Error::Terminal(Arc::new(e)))
+    Theme::from_no_color(no_color.as_deref())
 }
 
 /// The screen of what the session opened, and what runs its commands.
@@ -159,13 +196,14 @@ pub fn app_of(open: Open) -> Result<(App, Effects), Error> {
     }
 }
 
-/// Run the TUI on one object or the object list until the user quits. Keys come from the
-/// terminal even when standard input is a pipe (`kustomize build | applyscope -f -`):
-/// crossterm reads `/dev/tty` when standard input is not a terminal.
+/// Run the TUI on one object or the object list until the user quits; `loader` starts its
+/// open (if any) once the first frame is drawn, and sends the requests to the cluster. Keys come from the terminal even when standard
+/// input is a pipe (`kustomize build | applyscope -f -`): crossterm reads `/dev/tty` when
+/// standard input is not a terminal. Returns the screen as it was at the end.
 ///
 /// # Errors
 /// Terminal I/O errors.
-pub fn run_app(app: App, theme: &Theme, mut effects: Effects) -> io::Result<()> {
+pub fn run_app(app: App, theme: &Theme, mut effects: Effects, loader: &Loader) -> io::Result<App> {
     // Installed before ratatui's hook, so it runs after ratatui has restored the terminal.
     let previous = std::panic::take_hook();
     std::panic::set_hook(Box::new(move |info| {
@@ -175,21 +213,25 @@ pub fn run_app(app: App, theme: &Theme, mut effects: Effects) -> io::Result<()> 
     let mut terminal = ratatui::init();
     let _restore = Restore;
     execute!(io::stdout(), EnableMouseCapture)?;
-    event_loop(&mut terminal, app, theme, &mut effects)
+    event_loop(&mut terminal, app, theme, &mut effects, loader)
 }
+
+/// How often the screen says the time while it waits.
+const TICK: Duration = Duration::from_millis(100);
 
 fn event_loop(
     terminal: &mut DefaultTerminal,
     mut app: App,
     theme: &Theme,
     effects: &mut Effects,
-) -> io::Result<()> {
+    loader: &Loader,
+) -> io::Result<App> {
     let size = terminal.size()?;
     let mut area = Rect::new(0, 0, size.width, size.height);
     // What the model opened with (kubectl diff's note) stays past this first report.
     let opened_with = match &app {
         App::One(model) => model.notice.clone(),
-        App::Many(_) => None,
+        App::Many(_) | App::Loading(_) => None,
     };
     app.update(Message::Resized {
         width: size.width,
@@ -198,49 +240,76 @@ fn event_loop(
     if let (App::One(model), Some(notice)) = (&mut app, opened_with) {
         model.notice = Some(notice);
     }
+    let mut first = true;
     loop {
         terminal.draw(|frame| ui::view_app(&app, theme, frame))?;
+        if std::mem::take(&mut first) {
+            loader.start();
+        }
         // While the user reads the screen, prepare what the next keys may need.
-        while app.has_idle_work() && !event::poll(std::time::Duration::ZERO)? {
+        while app.has_idle_work() && !event::poll(Duration::ZERO)? {
             app.update(Message::Idle);
         }
-        let message = match event::read()? {
-            Event::Key(key) if key.is_press() => {
-                #[cfg(debug_assertions)]
-                panic_on_test_key(&key);
-                keymap::resolve(app.keymap_mode(), Key::from_event(&key))
-            }
-            Event::Mouse(m) => match m.kind {
-                MouseEventKind::ScrollDown => Some(Message::Down),
-                MouseEventKind::ScrollUp => Some(Message::Up),
-                MouseEventKind::Down(MouseButton::Left) => {
-                    ui::click_app(&app, area, m.column, m.row)
-                }
-                _ => None,
-            },
-            Event::Resize(width, height) => {
-                area = Rect::new(0, 0, width, height);
-                Some(Message::Resized { width, height })
-            }
-            _ => None,
+        // While the screen waits, the time passing is news; else only events are.
+        let waiting = app.is_loading() || loader.busy();
+        let message = if !waiting || event::poll(TICK)? {
+            message_of(&event::read()?, &app, &mut area)
+        } else {
+            Some(Message::Tick(Instant::now()))
         };
+        // While a request is out, only leaving works (the screen says what was sent).
+        let message = message.filter(|m| {
+            !loader.busy()
+                || matches!(
+                    m,
+                    Message::Quit | Message::Back | Message::Resized { .. } | Message::Tick(_)
+                )
+        });
         let mut queue: VecDeque<Message> = message.into_iter().collect();
+        queue.extend(loader.messages(effects));
         while let Some(message) = queue.pop_front() {
             for command in app.update(message) {
                 match command {
-                    Command::Quit => return Ok(()),
+                    Command::Quit => return Ok(app),
+                    Command::Open => loader.start(),
                     Command::Edit { text } => {
                         queue.push_back(Message::EditorDone(edit_suspended(terminal, &text)?));
                     }
-                    Command::Cluster(_) => {
-                        // Show "sending…" while the request runs (bounded by its timeouts).
-                        terminal.draw(|frame| ui::view_app(&app, theme, frame))?;
-                        queue.extend(effects.perform(&command));
+                    Command::Cluster(op) => {
+                        // "sending…" shows while the request runs, on a worker with the
+                        // connection; keys that leave still work.
+                        let connection = std::mem::take(&mut effects.connection);
+                        loader.send(*op, connection);
                     }
                     other => queue.extend(effects.perform(&other)),
                 }
             }
         }
+    }
+}
+
+/// The message of a terminal event, if any (`area`: the screen, kept up to date).
+fn message_of(event: &Event, app: &App, area: &mut Rect) -> Option<Message> {
+    match event {
+        Event::Key(key) if key.is_press() => {
+            #[cfg(debug_assertions)]
+            panic_on_test_key(key);
+            keymap::resolve(app.keymap_mode(), Key::from_event(key))
+        }
+        Event::Mouse(m) => match m.kind {
+            MouseEventKind::ScrollDown => Some(Message::Down),
+            MouseEventKind::ScrollUp => Some(Message::Up),
+            MouseEventKind::Down(MouseButton::Left) => ui::click_app(app, *area, m.column, m.row),
+            _ => None,
+        },
+        Event::Resize(width, height) => {
+            *area = Rect::new(0, 0, *width, *height);
+            Some(Message::Resized {
+                width: *width,
+                height: *height,
+            })
+        }
+        _ => None,
     }
 }
 

@@ -7,9 +7,11 @@
 mod commit;
 pub mod highlight;
 pub mod list;
+mod loading;
 mod overlay;
 mod pane;
 mod patch;
+mod ssa;
 mod status;
 mod why;
 
@@ -17,7 +19,7 @@ use ratatui::Frame;
 use ratatui::buffer::Buffer;
 use ratatui::layout::{Constraint, Layout, Rect};
 
-use crate::app::{App, Message, Mode, Model};
+use crate::app::{App, Message, Mode, Model, PaneKind};
 use crate::theme::Theme;
 
 /// The narrowest terminal that shows the four panes side by side.
@@ -60,7 +62,27 @@ pub fn areas(model: &Model, area: Rect) -> Areas {
     };
     let (tabs, panes) = if wide {
         let n = u32::try_from(model.panes.len()).unwrap_or(1).max(1);
-        let rects = Layout::horizontal(vec![Constraint::Ratio(1, n); n as usize]).split(panes_area);
+        // The owners column takes room in the live and result panes: they get twice the width.
+        let weight = |kind: PaneKind| match kind {
+            PaneKind::Live | PaneKind::Result if model.owners => 2,
+            _ => 1,
+        };
+        let total: u32 = model
+            .panes
+            .iter()
+            .map(|p| weight(p.kind))
+            .sum::<u32>()
+            .max(n);
+        let constraints: Vec<Constraint> = if model.owners {
+            model
+                .panes
+                .iter()
+                .map(|p| Constraint::Ratio(weight(p.kind), total))
+                .collect()
+        } else {
+            vec![Constraint::Ratio(1, n); n as usize]
+        };
+        let rects = Layout::horizontal(constraints).split(panes_area);
         (None, rects.iter().copied().enumerate().collect())
     } else {
         let [t, p] =
@@ -86,6 +108,7 @@ pub fn view_app(app: &App, theme: &Theme, frame: &mut Frame) {
 /// Draw what the TUI runs into a buffer.
 pub fn render_app(app: &App, theme: &Theme, area: Rect, buf: &mut Buffer) {
     match app {
+        App::Loading(l) => loading::render(l, theme, area, buf),
         App::One(model) => render(model, theme, area, buf),
         App::Many(l) => list::render(l, theme, area, buf),
     }
@@ -95,6 +118,7 @@ pub fn render_app(app: &App, theme: &Theme, area: Rect, buf: &mut Buffer) {
 #[must_use]
 pub fn click_app(app: &App, area: Rect, col: u16, row: u16) -> Option<Message> {
     match app {
+        App::Loading(_) => None,
         App::One(model) => click(model, area, col, row),
         App::Many(l) => list::click(l, area, col, row),
     }
@@ -138,13 +162,20 @@ pub fn render(model: &Model, theme: &Theme, area: Rect, buf: &mut Buffer) {
             pane::render(model, theme, *i, *rect, buf);
         }
         if let Some(w) = a.why {
-            why::render(model, theme, w, buf);
+            match model.server.as_deref() {
+                Some(server) => ssa::why(model, server, theme, w, buf),
+                None => why::render(model, theme, w, buf),
+            }
         }
     }
     match &model.mode {
         Mode::Help { scroll, .. } => overlay::help(theme, *scroll, a.body, buf),
-        Mode::Legend => overlay::legend(theme, a.body, buf),
-        Mode::Warnings(selected) => overlay::warnings(model, theme, *selected, a.body, buf),
+        Mode::Legend => overlay::legend(model.server.is_some(), theme, a.body, buf),
+        Mode::Warnings(selected) => match model.server.as_deref() {
+            Some(server) => ssa::warnings(server, theme, *selected, a.body, buf),
+            None => overlay::warnings(model, theme, *selected, a.body, buf),
+        },
+        Mode::Steps(scroll) => ssa::steps(model, theme, *scroll, a.body, buf),
         Mode::Confirm(p) => commit::confirm(model, p, theme, a.body, buf),
         Mode::Annotation { scroll, preview } => {
             commit::annotation(model, preview, *scroll, theme, a.body, buf);

@@ -9,6 +9,7 @@
 //! from the object's current (edited) plan when it closes. The rows keep the order they were
 //! sorted in when the list opened, so nothing moves under the cursor.
 
+use super::loading::{self, Loading, Waiting};
 use super::{Command, EditOptions, Message, ModeKind, Model, Source, update as update_model};
 use crate::engine::plan::Plan;
 use crate::session::external::ServerAnswer;
@@ -27,6 +28,8 @@ pub enum Object {
     Opened(Box<Model>),
     /// It failed to plan (the row's summary has the message).
     Failed,
+    /// Planned while the list loads: it opens once loading ends.
+    Pending,
 }
 
 /// One row of the list.
@@ -71,6 +74,8 @@ pub struct List {
     pub options: EditOptions,
     /// The opened object waits for its files (the runtime's reload report attaches them).
     attaching: bool,
+    /// The list is loading (its rows fill in as objects are planned): what it waits for.
+    pub loading: Option<Waiting>,
 }
 
 /// Rows of the table at a terminal height: the header, the table's border and column
@@ -87,15 +92,13 @@ impl List {
         let mut rows: Vec<Row> = items
             .into_iter()
             .map(|item| {
-                let (summary, object) = match item.plan {
-                    Ok(plan) => (
-                        Summary::of_plan(&plan),
-                        Object::Planned {
-                            docs: Box::new(item.docs),
-                            plan: Box::new(plan),
-                        },
-                    ),
-                    Err(e) => (Summary::failed(&e.to_string()), Object::Failed),
+                let summary = Summary::of_result(&item.plan);
+                let object = match item.plan {
+                    Ok(plan) => Object::Planned {
+                        docs: Box::new(item.docs),
+                        plan: Box::new(plan),
+                    },
+                    Err(_) => Object::Failed,
                 };
                 Row {
                     key: item.key,
@@ -120,7 +123,16 @@ impl List {
             size: (80, 24),
             options,
             attaching: false,
+            loading: None,
         }
+    }
+
+    /// The list `title` while its objects load: no rows yet.
+    #[must_use]
+    pub fn loading(title: String, waiting: Waiting) -> List {
+        let mut list = List::new(title, Vec::new(), EditOptions::default());
+        list.loading = Some(waiting);
+        list
     }
 
     /// The opened object's model.
@@ -155,13 +167,13 @@ impl List {
         visible_rows(self.size.1)
     }
 
-    fn move_to(&mut self, row: usize) {
+    pub(super) fn move_to(&mut self, row: usize) {
         self.cursor = row.min(self.rows.len().saturating_sub(1));
         self.scroll();
     }
 
     /// Keep the cursor's row on screen.
-    fn scroll(&mut self) {
+    pub(super) fn scroll(&mut self) {
         let page = self.page();
         if self.cursor < self.top {
             self.top = self.cursor;
@@ -181,9 +193,17 @@ impl List {
         let Some(row) = self.rows.get_mut(index) else {
             return Vec::new();
         };
+        if matches!(row.object, Object::Pending) {
+            self.notice = Some(format!(
+                "{}: planned; it opens when every object is loaded",
+                row.key
+            ));
+            return Vec::new();
+        }
         let object = std::mem::replace(&mut row.object, Object::Failed);
         let mut commands = Vec::new();
         row.object = match object {
+            Object::Pending => Object::Pending,
             Object::Failed => {
                 self.notice = Some(format!(
                     "{} failed to plan: {}",
@@ -336,6 +356,7 @@ fn browse(list: &mut List, message: Message) -> Vec<Command> {
         Message::Select { field, .. } if field < list.rows.len() => list.move_to(field),
         Message::Accept => return list.open_row(),
         Message::OpenHelp => list.mode = ListMode::Help(0),
+        Message::Retry => return loading::retry(list),
         Message::Quit => return vec![Command::Quit],
         _ => {}
     }
@@ -345,6 +366,8 @@ fn browse(list: &mut List, message: Message) -> Vec<Command> {
 /// What the TUI runs: one object (the panes), or the object list.
 #[derive(Debug)]
 pub enum App {
+    /// Before the run knows what it opens.
+    Loading(Box<Loading>),
     One(Box<Model>),
     Many(Box<List>),
 }
@@ -354,6 +377,7 @@ impl App {
     #[must_use]
     pub fn keymap_mode(&self) -> ModeKind {
         match self {
+            App::Loading(_) => ModeKind::Loading,
             App::One(m) => m.mode.kind(),
             App::Many(l) => l.keymap_mode(),
         }
@@ -363,6 +387,7 @@ impl App {
     #[must_use]
     pub fn has_idle_work(&self) -> bool {
         let model = match self {
+            App::Loading(_) => None,
             App::One(m) => Some(&**m),
             App::Many(l) => l.opened(),
         };
@@ -371,9 +396,24 @@ impl App {
 
     /// Apply a message; returns the effects to run.
     pub fn update(&mut self, message: Message) -> Vec<Command> {
+        let message = match loading::route(self, message) {
+            Ok(commands) => return commands,
+            Err(message) => message,
+        };
         match self {
+            App::Loading(l) => loading::update(l, message),
             App::One(m) => update_model(m, message),
             App::Many(l) => update(l, message),
+        }
+    }
+
+    /// Is the TUI waiting for the session (the runtime then reports the time passing)?
+    #[must_use]
+    pub fn is_loading(&self) -> bool {
+        match self {
+            App::Loading(l) => l.failed.is_none(),
+            App::One(_) => false,
+            App::Many(l) => l.loading.is_some(),
         }
     }
 }

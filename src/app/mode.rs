@@ -50,6 +50,8 @@ pub enum Mode {
     Refused(String),
     /// The editor is open (the runtime runs it).
     Editor(Box<EditorSession>),
+    /// kubectl's server-side requests and what each changed, scrolled.
+    Steps(usize),
 }
 
 /// A mode's name, for the keymap.
@@ -67,15 +69,20 @@ pub enum ModeKind {
     Editor,
     /// The object list (input holding several objects).
     List,
+    /// The screen before the run knows what it opens (not in the help screen: the status bar
+    /// shows its few keys).
+    Loading,
+    Steps,
 }
 
 impl ModeKind {
     /// Every mode, in help order.
-    pub const ALL: [ModeKind; 11] = [
+    pub const ALL: [ModeKind; 12] = [
         ModeKind::Browse,
         ModeKind::Search,
         ModeKind::Patch,
         ModeKind::Warnings,
+        ModeKind::Steps,
         ModeKind::Confirm,
         ModeKind::Annotation,
         ModeKind::Refused,
@@ -99,6 +106,8 @@ impl ModeKind {
             ModeKind::Refused => "commit refused",
             ModeKind::Editor => "editor",
             ModeKind::List => "object list",
+            ModeKind::Loading => "loading",
+            ModeKind::Steps => "server-side steps",
         }
     }
 }
@@ -117,6 +126,7 @@ impl Mode {
             Mode::Annotation { .. } => ModeKind::Annotation,
             Mode::Refused(_) => ModeKind::Refused,
             Mode::Editor(_) => ModeKind::Editor,
+            Mode::Steps(_) => ModeKind::Steps,
         }
     }
 }

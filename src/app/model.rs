@@ -171,6 +171,15 @@ pub struct Model {
     /// Last-applied differs from the committed one (`edit.base`), computed once per plan: the
     /// comparison walks both documents, and every frame asks.
     pub(super) pending_edits: bool,
+    /// The field manager a server-side plan applies as.
+    pub field_manager: String,
+    /// The server-side view (`S`); `None`: the client-side plan.
+    pub server: Option<Box<super::ssa::ServerSide>>,
+    /// Show each line's owners (`o`).
+    pub owners: bool,
+    /// Per pane, what the session found for each line (owners, the server-side field); `None`
+    /// for a pane that shows neither.
+    pub facts: Vec<Option<crate::session::ssa::NodeFacts>>,
 }
 
 impl Model {
@@ -320,31 +329,56 @@ impl Model {
             patches: None,
             pending_edits: pending,
             plan,
+            field_manager: super::ssa::FIELD_MANAGER.to_owned(),
+            server: None,
+            owners: false,
+            facts: Vec::new(),
         }
     }
 
     /// Show the server's dry-run answer in the result pane, aligned with the other panes, until
     /// the next plan (`R`, an edit) brings the planned result back.
     pub(crate) fn show_server_result(&mut self, answer: &Value) {
-        let Some(index) = self.panes.iter().position(|p| p.kind == PaneKind::Result) else {
+        self.show_result(answer, None);
+        if let Some(pane) = self.panes.iter_mut().find(|p| p.kind == PaneKind::Result) {
+            pane.server_answer = true;
+        }
+        super::ssa::refresh(self);
+    }
+
+    /// The result pane shows `value` (`doc`: which of the plan's documents it is, if one; else
+    /// its nodes are found by step).
+    pub(super) fn show_result(&mut self, value: &Value, doc: Option<Doc>) {
+        self.show_in(PaneKind::Result, value, doc);
+        if let Some(pane) = self.panes.iter_mut().find(|p| p.kind == PaneKind::Result) {
+            pane.server_answer = false;
+        }
+    }
+
+    /// A pane shows `value`, rendered as [`Model::build`] renders that pane's document.
+    pub(super) fn show_in(&mut self, kind: PaneKind, value: &Value, doc: Option<Doc>) {
+        let Some(index) = self.panes.iter().position(|p| p.kind == kind) else {
             return;
         };
+        let (counterpart, side) = match kind {
+            PaneKind::Live => (Some(&self.plan.result), Side::Before),
+            _ => (self.docs.live.as_ref(), Side::After),
+        };
         let how = Render {
-            doc: None,
-            counterpart: self.docs.live.as_ref(),
-            side: Side::After,
+            doc,
+            counterpart,
+            side,
             secret: self.secret,
             annotation_width: ANNOTATION_WIDTH,
-            word_diff: true,
+            word_diff: kind == PaneKind::Result,
         };
-        let lines = project::pane_lines(answer, &mut self.plan.tree, &how);
+        let lines = project::pane_lines(value, &mut self.plan.tree, &how);
         let nodes = self.plan.tree.node_count();
         if let Some(pane) = self.panes.get_mut(index) {
             pane.lines = lines;
             pane.present = true;
-            pane.server_answer = true;
         }
-        // Every pane: the answer may have added nodes.
+        // Every pane: the document may have added nodes.
         for pane in &mut self.panes {
             pane.index_lines(nodes);
         }

@@ -57,6 +57,7 @@ impl Model {
         next.why = self.why;
         next.reveal = self.reveal;
         next.size = self.size;
+        next.field_manager = std::mem::take(&mut self.field_manager);
         next.notice = self.notice.take();
         next.mode = std::mem::take(&mut self.mode);
         next.folded = folded
@@ -73,7 +74,9 @@ impl Model {
         if let Some(f) = field {
             next.select_field(f);
         }
+        let (server, owners) = (self.server.take(), self.owners);
         *self = next;
+        super::ssa::carry(self, server, owners);
         Ok(())
     }
 }

@@ -103,10 +103,22 @@ pub struct ApplyArgs {
         long,
         short = 'f',
         visible_alias = "filename",
-        required = true,
+        required_unless_present = "plan",
+        conflicts_with = "plan",
         value_name = "FILE|DIR|-"
     )]
     pub local: Vec<PathBuf>,
+    /// Send exactly the requests of a plan saved with `plan --save FILE`, after checking that
+    /// its files and live objects are unchanged (a server dry run of each first).
+    #[arg(long, value_name = "FILE", requires = "yes")]
+    pub plan: Option<PathBuf>,
+    /// As kubectl's flag: which apply kubectl would run. Without it, kubectl's preferences
+    /// (kuberc) decide. Server-side: kubectl's `--server-side` requests (`apply_ssa`).
+    #[arg(long, num_args = 0..=1, require_equals = true, default_missing_value = "true", value_name = "BOOL")]
+    pub server_side: Option<bool>,
+    /// kubectl's preferences file (default: `$KUBERC`, else `~/.kube/kuberc`).
+    #[arg(long, value_name = "PATH")]
+    pub kuberc: Option<PathBuf>,
     /// Read directories recursively.
     #[arg(short = 'R', long)]
     pub recursive: bool,
@@ -123,8 +135,16 @@ pub struct ApplyArgs {
     /// Send only the server dry run (`dryRun=All`) and print the server's answer.
     #[arg(long, conflicts_with = "yes")]
     pub server_dry_run: bool,
+    /// Server-side: the manager that applies (default `kubectl`, or the kuberc's).
+    #[arg(long, value_name = "NAME")]
+    pub field_manager: Option<String>,
+    /// Server-side: take the fields other managers own instead of failing.
+    #[arg(long, num_args = 0..=1, require_equals = true, default_missing_value = "true", value_name = "BOOL")]
+    pub force_conflicts: Option<bool>,
     #[command(flatten)]
     pub cluster: ClusterArgs,
+    #[command(flatten)]
+    pub progress: super::progress::ProgressArgs,
 }
 
 #[cfg(feature = "cluster")]
@@ -157,6 +177,7 @@ mod imp {
     use crate::engine::jsonmerge;
     use crate::error::Error;
     pub use crate::session::cluster::Planned;
+    use crate::session::progress::Progress;
 
     /// Connect with the flags.
     ///
@@ -176,13 +197,19 @@ mod imp {
         namespace: Option<&str>,
         overwrite: bool,
         last_applied: Option<&Value>,
+        progress: &Progress,
     ) -> Result<Planned, Error> {
-        crate::session::cluster::load_and_plan(
+        let read = crate::session::cluster::Read {
+            openapi_patch: args.openapi_patch,
+            overwrite,
+            fail_alone: false,
+        };
+        crate::session::cluster::load_and_plan_reporting(
             locals,
             &args.conn(namespace),
-            args.openapi_patch,
-            overwrite,
+            read,
             last_applied,
+            progress,
         )
     }
 
@@ -217,12 +244,14 @@ mod imp {
     /// Bad input and cluster errors (exit 2); a plan kubectl would refuse (exit 1).
     pub fn apply(args: &ApplyArgs) -> Result<String, Error> {
         let locals = read_locals(&args.local, args.recursive)?;
+        let shown = args.progress.show();
         let planned = load_and_plan(
             locals,
             &args.cluster,
             args.namespace.as_deref(),
             args.overwrite,
             None,
+            shown.progress(),
         )?;
         let validation = args.cluster.validate;
         let mut requests = Vec::new();

@@ -38,6 +38,7 @@ use crate::engine::plan::{LAST_APPLIED, Plan};
 use crate::engine::schema::Schema;
 use crate::engine::secret;
 use crate::error::Error;
+use crate::session::progress::Progress;
 
 #[derive(Debug, Args)]
 pub struct DiffArgs {
@@ -77,6 +78,8 @@ pub struct DiffArgs {
     pub output: DiffOutput,
     #[command(flatten)]
     pub cluster: super::ClusterArgs,
+    #[command(flatten)]
+    pub progress: super::progress::ProgressArgs,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -137,16 +140,23 @@ impl ObjectDiff {
 /// # Errors
 /// Bad input (exit 2) before any object is planned.
 pub fn main(args: &DiffArgs) -> Result<Run, Error> {
+    let shown = args.progress.show();
     let (pairs, plans) = if args.live.is_empty() && !args.no_live {
-        from_cluster(args)?
+        from_cluster(args, shown.progress())?
     } else {
         let mut stdin_used = false;
         let locals = objects::read_all(&args.files, args.recursive, &mut stdin_used)?;
         let lives = objects::read_all(&args.live, args.recursive, &mut stdin_used)?;
         let pairs = objects::pair(locals, lives, args.namespace.as_deref())?;
-        let plans = crate::session::plan::plan_all(&pairs, args.namespace.as_deref(), true);
+        let plans = crate::session::plan::plan_all_reporting(
+            &pairs,
+            args.namespace.as_deref(),
+            true,
+            shown.progress(),
+        );
         (pairs, plans)
     };
+    drop(shown);
     let opts = Options {
         show_secrets: args.show_secrets,
         show_managed_fields: args.show_managed_fields,
@@ -209,7 +219,7 @@ type Planned = (Vec<Pair>, Vec<Result<Plan, Error>>);
 
 /// No `--live`, no `--no-live`: the live objects come from the cluster.
 #[cfg(feature = "cluster")]
-fn from_cluster(args: &DiffArgs) -> Result<Planned, Error> {
+fn from_cluster(args: &DiffArgs, progress: &Progress) -> Result<Planned, Error> {
     let locals = super::cluster::read_locals(&args.files, args.recursive)?;
     let planned = super::cluster::load_and_plan(
         locals,
@@ -217,12 +227,13 @@ fn from_cluster(args: &DiffArgs) -> Result<Planned, Error> {
         args.namespace.as_deref(),
         true,
         None,
+        progress,
     )?;
     Ok((planned.pairs, planned.plans))
 }
 
 #[cfg(not(feature = "cluster"))]
-fn from_cluster(_: &DiffArgs) -> Result<Planned, Error> {
+fn from_cluster(_: &DiffArgs, _: &Progress) -> Result<Planned, Error> {
     Err(super::cluster::not_built())
 }
 

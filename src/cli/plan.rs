@@ -4,7 +4,7 @@ mod entries;
 mod json;
 mod many;
 pub mod markdown;
-mod ssa;
+pub mod ssa;
 mod stages;
 mod text;
 mod yaml;
@@ -22,8 +22,10 @@ use crate::document::Document;
 use crate::engine::plan::{self, LastApplied, LiveLastApplied, Plan, PlanContext};
 use crate::engine::schema::Schema;
 use crate::error::Error;
+use crate::session::kuberc::{ApplyMode, ModeRequest, resolve};
 use crate::session::open::{holds_many_objects, single_candidate};
 use crate::session::plan::{DocNames, Docs, plan_all, plan_error};
+use crate::session::progress::Event;
 
 pub use many::{Many, print_many};
 pub use text::text;
@@ -38,10 +40,14 @@ pub struct PlanArgs {
         long,
         short = 'f',
         visible_alias = "filename",
-        required = true,
+        required_unless_present = "example",
         value_name = "FILE|DIR|-"
     )]
     pub local: Vec<PathBuf>,
+    /// Plan a built-in example instead of files (`applyscope examples` lists them); with
+    /// `--server-side` its live object's managedFields say who owns what.
+    #[arg(long, value_name = "NAME", conflicts_with_all = ["local", "live", "no_live", "last_applied"])]
+    pub example: Option<String>,
     /// The live objects, as files or directories (e.g. `kubectl get -o yaml`), matched by group,
     /// kind, namespace and name; an object with no live match is a create. Repeatable.
     #[arg(long, conflicts_with = "no_live", value_name = "FILE|DIR|-")]
@@ -65,20 +71,35 @@ pub struct PlanArgs {
     #[arg(long, short = 'o', value_enum, default_value_t = Format::Text)]
     pub output: Format,
     /// Plan `kubectl apply --server-side` instead: owners (`metadata.managedFields` of the
-    /// live file), conflicts, pruning, kubectl's own requests. One object, from files.
-    #[arg(long)]
-    pub server_side: bool,
-    /// With --server-side: the manager that applies.
-    #[arg(long, default_value = "kubectl", requires = "server_side")]
-    pub field_manager: String,
-    /// With --server-side: take the fields other managers own instead of failing.
-    #[arg(long, requires = "server_side")]
-    pub force_conflicts: bool,
+    /// live objects, from `--live` files or the cluster), conflicts, pruning, kubectl's own
+    /// requests. Without the flag, kubectl's preferences (kuberc) decide, as for kubectl.
+    #[arg(long, num_args = 0..=1, require_equals = true, default_missing_value = "true", value_name = "BOOL")]
+    pub server_side: Option<bool>,
+    /// Server-side: the manager that applies (default `kubectl`, or the kuberc's).
+    #[arg(long, value_name = "NAME")]
+    pub field_manager: Option<String>,
+    /// Server-side: take the fields other managers own instead of failing.
+    #[arg(long, num_args = 0..=1, require_equals = true, default_missing_value = "true", value_name = "BOOL")]
+    pub force_conflicts: Option<bool>,
+    /// Server-side: preview the ownership upgrade (csaupgrade) of this Update manager's fields
+    /// to the applier, as Helm 4 and Argo CD do when they switch to server-side apply.
+    /// Repeatable.
+    #[arg(long, value_name = "NAME")]
+    pub migrate_manager: Vec<String>,
+    /// kubectl's preferences file (default: `$KUBERC`, else `~/.kube/kuberc`).
+    #[arg(long, value_name = "PATH")]
+    pub kuberc: Option<PathBuf>,
+    /// Write the plan, with the inputs' digests and the exact requests, to FILE (for
+    /// `apply --plan FILE`).
+    #[arg(long, value_name = "FILE")]
+    pub save: Option<PathBuf>,
     /// `-o text`: show a Secret's values instead of `***` (`-o json|yaml` are always exact).
     #[arg(long)]
     pub show_secrets: bool,
     #[command(flatten)]
     pub cluster: super::ClusterArgs,
+    #[command(flatten)]
+    pub progress: super::progress::ProgressArgs,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -91,27 +112,86 @@ pub enum Format {
 }
 
 pub fn run(args: &PlanArgs) -> Result<Run, Error> {
-    if args.server_side {
+    let mode = resolve_mode(args)?;
+    let warnings = mode.warnings.clone();
+    let run = plan_in_mode(args, &mode)?;
+    Ok(super::with_warnings(run, warnings))
+}
+
+/// The apply mode of this `plan`: the flags, else the kuberc (`session::kuberc`).
+fn resolve_mode(args: &PlanArgs) -> Result<ApplyMode, Error> {
+    let mut req = ModeRequest::from_env(args.server_side, args.kuberc.clone());
+    req.field_manager_given = args.field_manager.is_some();
+    req.force_conflicts_given = args.force_conflicts.is_some();
+    resolve(&req)
+}
+
+fn plan_in_mode(args: &PlanArgs, mode: &ApplyMode) -> Result<Run, Error> {
+    if let Some(name) = &args.example {
+        return run_example(args, mode, name);
+    }
+    if mode.server_side {
         if args.output == Format::Markdown {
             return Err(Error::Input(
                 "-o markdown is not written for --server-side yet: use -o text, json or yaml"
                     .into(),
             ));
         }
-        return ssa::run(args, stages::Stages::from_env());
+        return ssa::run(args, mode, stages::Stages::from_env());
     }
-    if args.live.is_empty() && !args.no_live {
-        return run_cluster(args);
+    let flags = [
+        (args.field_manager.is_some(), "--field-manager"),
+        (args.force_conflicts.is_some(), "--force-conflicts"),
+        (!args.migrate_manager.is_empty(), "--migrate-manager"),
+    ];
+    if let Some((_, flag)) = flags.iter().find(|(given, _)| *given) {
+        return Err(Error::Input(format!(
+            "{flag} needs server-side apply: pass --server-side (the mode here: {})",
+            mode.describe()
+        )));
+    }
+    if args.save.is_some() {
+        return super::saved::save_client_side(args, mode);
     }
     let mut stages = stages::Stages::from_env();
-    match single(args) {
-        Some((local, live)) => run_one(args, local, live, stages),
-        None => {
-            let run = run_many(args);
-            stages.end("read+plan+write");
-            stages.print();
-            run
+    let run = if args.live.is_empty() && !args.no_live {
+        run_cluster(args)?
+    } else {
+        match single(args) {
+            Some((local, live)) => run_one(args, local, live, stages)?,
+            None => {
+                let run = run_many(args);
+                stages.end("read+plan+write");
+                stages.print();
+                run?
+            }
         }
+    };
+    Ok(announce(run, mode, args.output))
+}
+
+/// When a kuberc chose the mode: a header line above the text output; on stderr for the other
+/// formats (the server-side JSON carries it as `mode`).
+fn announce(run: Run, mode: &ApplyMode, format: Format) -> Run {
+    if !mode.from_kuberc() {
+        return run;
+    }
+    let line = format!("mode: {}", mode.describe());
+    match (run, format) {
+        (Run::Print(out), Format::Text) => Run::Print(format!("{line}\n{out}")),
+        (
+            Run::Report {
+                stdout,
+                stderr,
+                code,
+            },
+            Format::Text,
+        ) => Run::Report {
+            stdout: format!("{line}\n{stdout}"),
+            stderr,
+            code,
+        },
+        (run, _) => super::with_warnings(run, vec![line]),
     }
 }
 
@@ -288,6 +368,33 @@ fn run_one(
     }
 }
 
+/// `plan --example NAME`: the example's documents, planned as files would be.
+fn run_example(args: &PlanArgs, mode: &ApplyMode, name: &str) -> Result<Run, Error> {
+    let example = crate::examples::find(name).ok_or_else(|| {
+        Error::Input(format!(
+            "no example {name:?}; `{} examples` lists them",
+            super::invocation::name()
+        ))
+    })?;
+    let source = crate::session::source::Source::from_example(example)?;
+    if mode.server_side {
+        if args.output == Format::Markdown {
+            return Err(Error::Input(
+                "-o markdown is not written for --server-side yet: use -o text, json or yaml"
+                    .into(),
+            ));
+        }
+        return ssa::run_docs(args, mode, &source.docs, example.name);
+    }
+    let plan =
+        crate::session::plan::compute(&source.docs, args.namespace.as_deref(), args.overwrite)?;
+    let out = match args.output {
+        Format::Text => text::text_with(&plan, args.show_secrets),
+        format => render(&plan, format)?,
+    };
+    Ok(Run::Print(out))
+}
+
 fn no_live_error() -> Error {
     Error::Input("no live object: pass --live FILE, or --no-live for a create".into())
 }
@@ -303,13 +410,16 @@ fn run_cluster(args: &PlanArgs) -> Result<Run, Error> {
         ));
     }
     let single = locals.len() == 1;
+    let shown = args.progress.show();
     let planned = super::cluster::load_and_plan(
         locals,
         &args.cluster,
         args.namespace.as_deref(),
         args.overwrite,
         last_applied.as_ref(),
+        shown.progress(),
     )?;
+    drop(shown);
     if single && let Some(plan) = planned.plans.first() {
         return render(plan.as_ref().map_err(Clone::clone)?, args.output).map(Run::Print);
     }
@@ -341,10 +451,18 @@ fn run_many(args: &PlanArgs) -> Result<Run, Error> {
     // are kept, not every plan (1,000 plans hold their fields and values at once otherwise).
     let mut many = Many::new(args.output);
     many.reveal = args.show_secrets;
+    let shown = args.progress.show();
+    let (mut done, total) = (0, pairs.len());
+    shown
+        .progress()
+        .report_with(|| Event::Step("planning".into()));
     for chunk in pairs.chunks(MANY_CHUNK) {
         let plans = plan_all(chunk, namespace, args.overwrite);
         many.add(chunk, &plans)?;
+        done += chunk.len();
+        shown.progress().report(Event::Count { done, total });
     }
+    drop(shown);
     Ok(many.finish(&pairs))
 }
 

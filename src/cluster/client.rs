@@ -3,6 +3,7 @@
 //! retries, a User-Agent; and the one place requests go out ([`Cluster::send`]).
 
 use std::collections::HashMap;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
 
 use tokio::sync::Mutex;
@@ -11,7 +12,7 @@ use crate::value::Value;
 use kube::config::{KubeConfigOptions, Kubeconfig};
 use kube::{Client, Config};
 
-use super::{ClusterError, Conn, Request, status_error};
+use super::{Activity, ClusterError, Conn, Request, Watcher, status_error, waiting_for};
 
 /// Connecting may take this long.
 pub const CONNECT_TIMEOUT: Duration = Duration::from_secs(10);
@@ -34,6 +35,25 @@ pub struct Cluster {
     pub(super) openapi: Mutex<super::openapi::Cache>,
     /// A whole request may take this long.
     pub(super) request_timeout: Duration,
+    /// Told of every request going out and ending.
+    watcher: Option<Watcher>,
+    /// The next request's id (for the watcher).
+    next_id: AtomicU64,
+}
+
+/// Tells the watcher that a request ended when dropped: answered, failed, timed out, or its
+/// future abandoned.
+pub(super) struct Watched<'a> {
+    watcher: Option<&'a Watcher>,
+    id: u64,
+}
+
+impl Drop for Watched<'_> {
+    fn drop(&mut self) {
+        if let Some(w) = self.watcher {
+            w(Activity::Ended { id: self.id });
+        }
+    }
 }
 
 impl std::fmt::Debug for Cluster {
@@ -90,7 +110,27 @@ impl Cluster {
             discovery: Mutex::new(HashMap::new()),
             openapi: Mutex::new(super::openapi::Cache::default()),
             request_timeout,
+            watcher: None,
+            next_id: AtomicU64::new(0),
         })
+    }
+
+    /// Tell `watcher` of every request from now on (replacing any watcher before).
+    pub fn watch(&mut self, watcher: Option<Watcher>) {
+        self.watcher = watcher;
+    }
+
+    /// Tell the watcher that a request for `what` goes out; it hears of the end when the
+    /// returned guard is dropped.
+    pub(super) fn sent(&self, what: impl FnOnce() -> String) -> Watched<'_> {
+        let id = self.next_id.fetch_add(1, Ordering::Relaxed);
+        if let Some(w) = &self.watcher {
+            w(Activity::Sent { id, what: what() });
+        }
+        Watched {
+            watcher: self.watcher.as_ref(),
+            id,
+        }
     }
 
     /// The namespace a namespaced object goes to when its file names none: `-n`, else the
@@ -147,6 +187,7 @@ impl Cluster {
             .body(kube::client::Body::from(body))
             .map_err(|e| ClusterError::Local(format!("bad request {}: {e}", request.uri())))?;
         let what = format!("{} {}{}", request.verb.as_str(), self.server, request.path);
+        let _watched = self.sent(|| waiting_for(request, &self.server));
         let exchange = async {
             let response = self.client.send(http_request).await?;
             let status = response.status().as_u16();

@@ -60,6 +60,7 @@ impl Cluster {
         } else {
             format!("/apis/{api_version}")
         };
+        let _watched = self.sent(|| super::watch::discovery(api_version));
         let found = tokio::time::timeout(
             self.request_timeout,
             discovery::pinned_group(&self.client, &gv),

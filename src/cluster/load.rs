@@ -12,12 +12,29 @@ impl Cluster {
     /// Read the live objects of local objects, in their order, at most
     /// [`LOAD_CONCURRENCY`] at once.
     pub fn load(&self, locals: &[Value], openapi_patch: bool) -> Vec<Result<Loaded, ClusterError>> {
+        let mut all = Vec::with_capacity(locals.len());
+        self.load_each(locals, openapi_patch, |_, result| all.push(result));
+        all
+    }
+
+    /// Read the live objects of local objects, at most [`LOAD_CONCURRENCY`] at once, giving
+    /// each to `each` (with its index) as soon as it and those before it are read.
+    pub fn load_each(
+        &self,
+        locals: &[Value],
+        openapi_patch: bool,
+        mut each: impl FnMut(usize, Result<Loaded, ClusterError>),
+    ) {
         self.rt.block_on(
             futures::stream::iter(locals)
                 .map(|local| self.load_one(local, openapi_patch))
                 .buffered(LOAD_CONCURRENCY)
-                .collect(),
-        )
+                .enumerate()
+                .for_each(|(i, result)| {
+                    each(i, result);
+                    std::future::ready(())
+                }),
+        );
     }
 
     /// Where a local object lives on the server (discovery only).

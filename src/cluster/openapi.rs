@@ -145,11 +145,25 @@ impl Cluster {
         version: &str,
         kind: &str,
     ) -> Option<Arc<Schema>> {
-        let key = if group.is_empty() {
-            format!("api/{version}")
-        } else {
-            format!("apis/{api_version}")
-        };
+        let key = v3_key(api_version, group, version);
+        self.v3_document(cache, &key).await?;
+        let slot = cache.v3.get_mut(&key)?.as_mut()?;
+        pick(slot, api_version, group, version, kind, v3_supports_smp)
+    }
+
+    /// The server's OpenAPI v3 document of a group version (`apps/v1`, `v1`), fetched once
+    /// per session (with the index); `None` when the server serves none. The server-side
+    /// apply plan reads the schema of the kinds the embedded table lacks from it.
+    pub fn openapi_v3(&self, api_version: &str) -> Option<Arc<Value>> {
+        let GroupVersion { group, version } = GroupVersion::parse(api_version);
+        let key = v3_key(api_version, group, version);
+        self.rt.block_on(async {
+            let mut cache = self.openapi.lock().await;
+            self.v3_document(&mut cache, &key).await
+        })
+    }
+
+    async fn v3_document(&self, cache: &mut Cache, key: &str) -> Option<Arc<Value>> {
         if cache.v3_index.is_none() {
             let index = self.fetch_json("/openapi/v3").await.map(|doc| {
                 doc.get("paths")
@@ -167,13 +181,12 @@ impl Cluster {
             });
             cache.v3_index = Some(index);
         }
-        let url = cache.v3_index.as_ref()?.as_ref()?.get(&key)?.clone();
-        if !cache.v3.contains_key(&key) {
+        let url = cache.v3_index.as_ref()?.as_ref()?.get(key)?.clone();
+        if !cache.v3.contains_key(key) {
             let entry = self.fetch_json(&url).await.map(|doc| (Arc::new(doc), None));
-            cache.v3.insert(key.clone(), entry);
+            cache.v3.insert(key.to_owned(), entry);
         }
-        let slot = cache.v3.get_mut(&key)?.as_mut()?;
-        pick(slot, api_version, group, version, kind, v3_supports_smp)
+        cache.v3.get(key)?.as_ref().map(|(doc, _)| doc.clone())
     }
 
     async fn v2_schema(
@@ -193,6 +206,15 @@ impl Cluster {
         }
         let slot = cache.v2.as_mut()?.as_mut()?;
         pick(slot, api_version, group, version, kind, v2_supports_smp)
+    }
+}
+
+/// The v3 index's name of a group version's document (`api/v1`, `apis/apps/v1`).
+fn v3_key(api_version: &str, group: &str, version: &str) -> String {
+    if group.is_empty() {
+        format!("api/{version}")
+    } else {
+        format!("apis/{api_version}")
     }
 }
 

@@ -279,6 +279,16 @@ pub fn status_error(request: &Request, code: u16, body: &[u8]) -> ClusterError {
     } else {
         server.to_owned()
     };
+    let field_manager_conflict = status
+        .pointer("/details/causes")
+        .and_then(Value::as_array)
+        .is_some_and(|cs| {
+            cs.iter()
+                .any(|c| c.get("type").and_then(Value::as_str) == Some("FieldManagerConflict"))
+        });
+    if code == 409 && field_manager_conflict && !server.is_empty() {
+        return ClusterError::ApplyConflicts(server.to_owned());
+    }
     let message = match code {
         401 => format!(
             "401 Unauthorized: cannot {verb} {what}: the credentials of this context were not accepted ({detail})"

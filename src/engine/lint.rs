@@ -12,6 +12,7 @@
 //! | `replicas-removed` | `spec.replicas` removed from the file while last-applied has it: apply deletes it and the server defaults it to 1 | [`replicas`] |
 //! | `immutable-field` | a field the server refuses to change (Deployment `spec.selector`, StatefulSet `volumeClaimTemplates`/`serviceName`, Job `spec.template`, Service `clusterIP`, ...) | [`immutable`] |
 //! | `secret-in-annotation` | a Secret's data copied in clear into the last-applied annotation | [`secret`] |
+//! | `result-invalid` | the object after the apply breaks a rule the API server validates: two ports of one name, `Recreate` beside a `rollingUpdate` | [`valid`] |
 //!
 //! Hazards the plan already reports (`plan/warnings.rs`), not repeated here:
 //! `missing-annotation` (no last-applied: a two-way merge, nothing is deleted),
@@ -25,6 +26,7 @@ pub mod keys;
 pub mod replicas;
 pub mod secret;
 pub mod size;
+pub mod valid;
 
 use crate::value::Value;
 
@@ -32,7 +34,7 @@ use super::plan::{Code, Warning};
 use super::schema::Meta;
 
 /// The codes this module emits, with a one-line summary (for documentation and listings).
-pub const CODES: [(Code, &str); 7] = [
+pub const CODES: [(Code, &str); 8] = [
     (
         Code::DuplicateMergeKey,
         "a merge-keyed list names the same key twice",
@@ -61,6 +63,10 @@ pub const CODES: [(Code, &str); 7] = [
         Code::SecretInAnnotation,
         "Secret data copied in clear into the last-applied annotation",
     ),
+    (
+        Code::ResultInvalid,
+        "the object after the apply breaks a validation rule: the server rejects it",
+    ),
 ];
 
 /// What the lints look at.
@@ -88,6 +94,7 @@ pub fn check(input: &LintInput<'_>) -> Vec<Warning> {
     out.extend(replicas::check(input));
     out.extend(immutable::check(input));
     out.extend(secret::check(input));
+    out.extend(valid::check(input));
     out
 }
 

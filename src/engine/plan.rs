@@ -54,7 +54,7 @@ use planned::Staged;
 pub use tables::{Cond, FieldKind, Presence, Reason, Row, Table};
 use three_way::{How, three_way};
 pub use tree::{Doc, ElemStep, Field, FieldId, Fields, PathOf, PathTexts, Tree};
-pub use warnings::{Code, Severity, Warning};
+pub use warnings::{Code, Severity, Warning, WayOut};
 
 use super::jsonmerge;
 use super::schema::Schema;

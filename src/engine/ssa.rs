@@ -16,6 +16,8 @@
 //! | apimachinery `lastappliedmanager.go` | [`lastapplied`] |
 //! | client-go `util/csaupgrade` | [`csaupgrade`] |
 //! | (applyscope) each field's action, owners and rule after an apply | [`explain`] |
+//! | (applyscope) coded warnings: what an apply does unexpectedly, what the API server refuses | [`checks`] |
+//! | (applyscope) the plan tree's nodes as field-set paths (the TUI's lines) | [`nodepath`] |
 //! | kubectl `apply.go` (`--server-side`: apply, save last-applied, migrate, apply again) | [`kubectl`] |
 //!
 //! Values are [`crate::value::Value`]; "absent" (Go's nil `value.Value`) is `None`.
@@ -30,6 +32,7 @@
 //! - [`Updater`]: SMD's apply/update on bare values and a map of managers;
 //! - [`typed`], [`Set`], [`fieldsv1`]: the typed operations and field sets under them.
 
+pub mod checks;
 pub mod csaupgrade;
 pub mod explain;
 pub mod fieldsv1;
@@ -37,6 +40,8 @@ pub mod kubectl;
 pub mod kubernetes;
 pub mod lastapplied;
 pub mod managed;
+pub mod migrate;
+pub mod nodepath;
 pub mod openapi;
 pub mod order;
 pub mod path;

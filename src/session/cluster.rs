@@ -10,6 +10,7 @@ use crate::value::Value;
 use super::Error;
 use super::objects::{Object, Pair};
 use super::plan::{DocNames, Docs, compute_chosen};
+use super::progress::Progress;
 use super::source::Source;
 
 #[cfg(feature = "cluster")]
@@ -33,6 +34,7 @@ pub struct Planned {
     #[cfg(feature = "cluster")]
     pub cluster: Cluster,
     pub pairs: Vec<Pair>,
+    /// What was read of each pair (of each pair read, with `fail_alone`).
     pub loaded: Vec<Loaded>,
     pub plans: Vec<Result<Plan, Error>>,
 }
@@ -58,8 +60,139 @@ pub fn load_and_plan(
     overwrite: bool,
     last_applied: Option<&Value>,
 ) -> Result<Planned, Error> {
+    let progress = Progress::none();
+    let read = Read {
+        openapi_patch,
+        overwrite,
+        fail_alone: false,
+    };
+    load_and_plan_reporting(locals, conn, read, last_applied, &progress)
+}
+
+/// How objects are read and planned.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Read {
+    /// Use the server's OpenAPI documents for the patch metadata (`--openapi-patch`).
+    pub openapi_patch: bool,
+    /// `--overwrite`.
+    pub overwrite: bool,
+    /// An object that cannot be read (or is given twice) is that object's failed plan, not
+    /// the run's error (the TUI's list: the other objects stay usable).
+    pub fail_alone: bool,
+}
+
+/// Connect with the settings, the requests reported to `progress`.
+///
+/// # Errors
+/// The configuration cannot be read.
+#[cfg(feature = "cluster")]
+pub fn connect_reporting(conn: &Conn, progress: &Progress) -> Result<Cluster, Error> {
+    let mut cluster = connect(conn)?;
+    cluster.watch(progress.watcher());
+    Ok(cluster)
+}
+
+/// [`load_and_plan`], reporting each request, the count of objects read, and each object's
+/// row as it is planned (objects are planned as they arrive, in order).
+///
+/// # Errors
+/// As [`load_and_plan`]: the first object's error, in the files' order (unless
+/// `read.fail_alone`).
+#[cfg(feature = "cluster")]
+pub fn load_and_plan_reporting(
+    locals: Vec<Object>,
+    conn: &Conn,
+    read: Read,
+    last_applied: Option<&Value>,
+    progress: &Progress,
+) -> Result<Planned, Error> {
+    let Read {
+        openapi_patch,
+        overwrite,
+        fail_alone,
+    } = read;
     use super::objects::Key;
-    let cluster = connect(conn)?;
+    use super::progress::Event;
+    let cluster = connect_reporting(conn, progress)?;
+    let values: Vec<Value> = locals.iter().map(|o| o.value.clone()).collect();
+    let total = locals.len();
+    let mut locals = locals.into_iter();
+    let mut pairs: Vec<Pair> = Vec::with_capacity(total);
+    let mut loaded = Vec::with_capacity(total);
+    let mut plans = Vec::with_capacity(total);
+    let mut failed: Option<Error> = None;
+    progress.report(Event::Count { done: 0, total });
+    cluster.load_each(&values, openapi_patch, |i, result| {
+        progress.report(Event::Count { done: i + 1, total });
+        let Some(local) = locals.next() else { return };
+        if failed.is_some() {
+            return;
+        }
+        let mut key = Key::of(&local.value);
+        let problem = match &result {
+            Ok(l) => {
+                key.namespace = l.target.namespace.clone().unwrap_or_default();
+                pairs.iter().find(|p: &&Pair| p.key == key).map(|first| {
+                    Error::Input(format!(
+                        "{}: {key} is also in {}",
+                        local.source, first.local.source
+                    ))
+                })
+            }
+            Err(e) => Some(Error::from(e.clone()).context(local.source.clone())),
+        };
+        let l = match (result, problem) {
+            (Ok(l), None) => l,
+            (_, Some(e)) if fail_alone => {
+                let plan = Err(e);
+                report_row(progress, &key, &local, None, &plan);
+                pairs.push(Pair {
+                    key,
+                    local,
+                    live: None,
+                });
+                plans.push(plan);
+                return;
+            }
+            (_, e) => {
+                failed = e;
+                return;
+            }
+        };
+        let live = l.live.as_ref().map(|v| Object {
+            value: v.clone(),
+            source: format!("{}{}", cluster.server, l.target.path()),
+        });
+        let pair = Pair { key, local, live };
+        let plan = plan_one(&pair, &l, overwrite, last_applied).map(|(p, _)| p);
+        report_row(progress, &pair.key, &pair.local, pair.live.as_ref(), &plan);
+        pairs.push(pair);
+        loaded.push(l);
+        plans.push(plan);
+    });
+    if let Some(e) = failed {
+        return Err(e);
+    }
+    Ok(Planned {
+        cluster,
+        pairs,
+        loaded,
+        plans,
+    })
+}
+
+/// Read every local object's live object from the cluster: the pairs (local, live as served,
+/// `managedFields` included) and what was read, in the locals' order.
+///
+/// # Errors
+/// Any cluster error (naming the object's file); an object given twice.
+#[cfg(feature = "cluster")]
+pub fn load_pairs(
+    cluster: &Cluster,
+    locals: Vec<Object>,
+    openapi_patch: bool,
+) -> Result<(Vec<Pair>, Vec<Loaded>), Error> {
+    use super::objects::Key;
     let values: Vec<Value> = locals.iter().map(|o| o.value.clone()).collect();
     let results = cluster.load(&values, openapi_patch);
     let mut pairs = Vec::with_capacity(locals.len());
@@ -81,17 +214,27 @@ pub fn load_and_plan(
         pairs.push(Pair { key, local, live });
         loaded.push(l);
     }
-    let plans = pairs
-        .iter()
-        .zip(&loaded)
-        .map(|(pair, l)| plan_one(pair, l, overwrite, last_applied).map(|(p, _)| p))
-        .collect();
-    Ok(Planned {
-        cluster,
-        pairs,
-        loaded,
-        plans,
-    })
+    Ok((pairs, loaded))
+}
+
+/// An object's row, to a listener that wants rows.
+#[cfg(feature = "cluster")]
+fn report_row(
+    progress: &Progress,
+    key: &super::objects::Key,
+    local: &Object,
+    live: Option<&Object>,
+    plan: &Result<Plan, Error>,
+) {
+    use super::progress::{Event, RowHead};
+    if progress.wants_rows() {
+        progress.report(Event::Row(Box::new(RowHead {
+            key: key.clone(),
+            source: local.source.clone(),
+            live_source: live.map(|l| l.source.clone()),
+            summary: super::risk::Summary::of_result(plan),
+        })));
+    }
 }
 
 /// # Errors
@@ -103,6 +246,19 @@ pub fn load_and_plan(
     _: bool,
     _: bool,
     _: Option<&Value>,
+) -> Result<Planned, Error> {
+    Err(not_built())
+}
+
+/// # Errors
+/// Always: this build has no cluster access.
+#[cfg(not(feature = "cluster"))]
+pub fn load_and_plan_reporting(
+    _: Vec<Object>,
+    _: &Conn,
+    _: Read,
+    _: Option<&Value>,
+    _: &Progress,
 ) -> Result<Planned, Error> {
     Err(not_built())
 }
@@ -166,8 +322,33 @@ pub fn open_one(
     openapi_patch: bool,
     local_name: &str,
 ) -> Result<(Source, Plan, Opened), Error> {
+    let progress = Progress::none();
+    open_one_reporting(
+        conn,
+        local,
+        last_applied,
+        openapi_patch,
+        local_name,
+        &progress,
+    )
+}
+
+/// [`open_one`], its requests reported to `progress`.
+///
+/// # Errors
+/// As [`open_one`].
+#[cfg(feature = "cluster")]
+pub fn open_one_reporting(
+    conn: &Conn,
+    local: Value,
+    last_applied: Option<Value>,
+    openapi_patch: bool,
+    local_name: &str,
+    progress: &Progress,
+) -> Result<(Source, Plan, Opened), Error> {
     let failed = |e: ClusterError| Error::from(e).context(local_name);
-    let cluster = Cluster::connect(conn).map_err(failed)?;
+    let mut cluster = Cluster::connect(conn).map_err(failed)?;
+    cluster.watch(progress.watcher());
     let loaded = cluster
         .load(std::slice::from_ref(&local), openapi_patch)
         .into_iter()
@@ -222,6 +403,20 @@ pub fn open_one(
     _: Option<Value>,
     _: bool,
     _: &str,
+) -> Result<(Source, Plan, Opened), Error> {
+    Err(not_built())
+}
+
+/// # Errors
+/// Always: this build has no cluster access.
+#[cfg(not(feature = "cluster"))]
+pub fn open_one_reporting(
+    _: &Conn,
+    _: Value,
+    _: Option<Value>,
+    _: bool,
+    _: &str,
+    _: &Progress,
 ) -> Result<(Source, Plan, Opened), Error> {
     Err(not_built())
 }

@@ -19,6 +19,7 @@ use super::external::ServerAnswer;
 use super::input::{is_list, read_one_object};
 use super::objects::{self, Key, Object, Pair};
 use super::plan::{self, Docs};
+use super::progress::{Event, Progress};
 use super::source::{FileArgs, Source};
 use super::{Files, cluster};
 use crate::cluster::Conn;
@@ -57,6 +58,9 @@ pub struct OpenRequest {
     pub conn: Conn,
     /// `--openapi-patch`.
     pub openapi_patch: bool,
+    /// Objects from the cluster: one that cannot be read is a failed row of the list, not the
+    /// run's error (the TUI: the others stay usable).
+    pub fail_alone: bool,
 }
 
 /// What a run opens, read and planned.
@@ -163,6 +167,18 @@ pub fn holds_many_objects(docs: &[Document]) -> bool {
 /// [`Error::Input`] for unreadable or malformed files, an object given twice, cluster errors,
 /// options that need one object; the plan's error of one object.
 pub fn open(request: &OpenRequest) -> Result<Open, Error> {
+    open_reporting(request, &Progress::none())
+}
+
+/// [`open`], telling `progress` what it reads, the requests it sends, the object list it
+/// opens and each object as it is planned.
+///
+/// # Errors
+/// As [`open`].
+pub fn open_reporting(request: &OpenRequest, progress: &Progress) -> Result<Open, Error> {
+    if !request.local.is_empty() {
+        progress.report_with(|| Event::Step(format!("reading {}", title_names(&request.local))));
+    }
     let example = match request.example {
         Some(e) => Some(e),
         None if request.local.is_empty() => crate::examples::EXAMPLES.first(),
@@ -176,11 +192,11 @@ pub fn open(request: &OpenRequest) -> Result<Open, Error> {
             // file that does not parse, gets the one-object reading's error.
             let mut stdin_used = false;
             match objects::read_all(std::slice::from_ref(local), false, &mut stdin_used) {
-                Ok(objs) if objs.len() > 1 => many_from_cluster(request, Some(objs)),
+                Ok(objs) if objs.len() > 1 => many_from_cluster(request, Some(objs), progress),
                 Ok(mut objs) if objs.len() == 1 => {
-                    one_from_cluster(request, local, objs.remove(0).value)
+                    one_from_cluster(request, local, objs.remove(0).value, progress)
                 }
-                _ => one_from_cluster(request, local, read_one_object(local)?),
+                _ => one_from_cluster(request, local, read_one_object(local)?, progress),
             }
         }
         (None, [local]) if single_candidate(&request.local, &request.live, request.recursive) => {
@@ -199,10 +215,10 @@ pub fn open(request: &OpenRequest) -> Result<Open, Error> {
                     };
                     one(source, None, Some(files), request)
                 }
-                Err(e) => many(request, Some(e)),
+                Err(e) => many(request, Some(e), progress),
             }
         }
-        (None, _) => many(request, None),
+        (None, _) => many(request, None, progress),
     }
 }
 
@@ -226,7 +242,12 @@ fn one(
 }
 
 /// `-f LOCAL` with neither `--live` nor `--no-live`: the live object comes from the cluster.
-fn one_from_cluster(request: &OpenRequest, local: &Path, object: Value) -> Result<Open, Error> {
+fn one_from_cluster(
+    request: &OpenRequest,
+    local: &Path,
+    object: Value,
+    progress: &Progress,
+) -> Result<Open, Error> {
     if request.options.write_last_applied.is_some() {
         return Err(Error::Input(
             "--write-last-applied works with --live FILE; in cluster mode a commit patches the object's annotation".into(),
@@ -237,12 +258,13 @@ fn one_from_cluster(request: &OpenRequest, local: &Path, object: Value) -> Resul
         .as_deref()
         .map(super::input::read_object)
         .transpose()?;
-    let (source, plan, opened) = cluster::open_one(
+    let (source, plan, opened) = cluster::open_one_reporting(
         &request.conn,
         object,
         last_applied,
         request.openapi_patch,
         &local.display().to_string(),
+        progress,
     )?;
     Ok(Open::One(Box::new(One {
         source,
@@ -261,9 +283,13 @@ fn one_from_cluster(request: &OpenRequest, local: &Path, object: Value) -> Resul
 /// The objects of the arguments, paired and planned. `single_error` is why the one-object
 /// reading failed, if it was tried: it is the answer when the input turns out to hold one
 /// object after all.
-fn many(request: &OpenRequest, single_error: Option<Error>) -> Result<Open, Error> {
+fn many(
+    request: &OpenRequest,
+    single_error: Option<Error>,
+    progress: &Progress,
+) -> Result<Open, Error> {
     if request.live.is_empty() && !request.no_live {
-        return many_from_cluster(request, None);
+        return many_from_cluster(request, None, progress);
     }
     let read = pairs(request);
     if let Some(e) = single_error {
@@ -275,9 +301,15 @@ fn many(request: &OpenRequest, single_error: Option<Error>) -> Result<Open, Erro
     }
     one_object_options(request)?;
     let (pairs, _) = read?;
-    let plans = plan::plan_all(&pairs, None, true);
+    let title = title(request);
+    progress.report_with(|| Event::Listing {
+        title: title.clone(),
+        total: pairs.len(),
+    });
+    progress.report_with(|| Event::Step("planning".into()));
+    let plans = plan::plan_all_reporting(&pairs, None, true, progress);
     Ok(Open::Many(Box::new(Many {
-        title: title(request),
+        title,
         pairs,
         plans,
         from_files: true,
@@ -301,7 +333,11 @@ fn one_object_options(request: &OpenRequest) -> Result<(), Error> {
 /// objects are not bound to files: edits work in memory, commits and applies go through the
 /// one-object screen (`applyscope -f FILE`). `read`: the objects of `request.local`, when the
 /// caller has read them already.
-fn many_from_cluster(request: &OpenRequest, read: Option<Vec<Object>>) -> Result<Open, Error> {
+fn many_from_cluster(
+    request: &OpenRequest,
+    read: Option<Vec<Object>>,
+    progress: &Progress,
+) -> Result<Open, Error> {
     if !cfg!(feature = "cluster") {
         return Err(Error::Input(
             "no live objects: pass --live FILE|DIR, or --no-live for creates (this build has no cluster access)".into(),
@@ -312,9 +348,20 @@ fn many_from_cluster(request: &OpenRequest, read: Option<Vec<Object>>) -> Result
         Some(objects) => objects,
         None => objects::read_all(&request.local, request.recursive, &mut false)?,
     };
-    let planned = cluster::load_and_plan(locals, &request.conn, request.openapi_patch, true, None)?;
+    let title = format!("{} → cluster", title_names(&request.local));
+    progress.report_with(|| Event::Listing {
+        title: title.clone(),
+        total: locals.len(),
+    });
+    progress.report_with(|| Event::Step("reading the live objects".into()));
+    let read = cluster::Read {
+        openapi_patch: request.openapi_patch,
+        overwrite: true,
+        fail_alone: request.fail_alone,
+    };
+    let planned = cluster::load_and_plan_reporting(locals, &request.conn, read, None, progress)?;
     Ok(Open::Many(Box::new(Many {
-        title: format!("{} → cluster", title_names(&request.local)),
+        title,
         pairs: planned.pairs,
         plans: planned.plans,
         from_files: false,

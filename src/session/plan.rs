@@ -13,6 +13,8 @@ use crate::value::Value;
 
 use super::Error;
 use super::objects::Pair;
+use super::progress::{Event, Progress, RowHead};
+use super::risk::Summary;
 use crate::cluster::{Choice, SchemaSource};
 
 /// The three documents of a plan, as read.
@@ -121,6 +123,33 @@ pub fn plan_all(
     overwrite: bool,
 ) -> Vec<Result<Plan, Error>> {
     parallel_map(pairs, |p| plan_pair(p, namespace, overwrite))
+}
+
+/// [`plan_all`], reporting the count of objects planned and (to a listener that wants them)
+/// each object's row as it is planned.
+#[must_use]
+pub fn plan_all_reporting(
+    pairs: &[Pair],
+    namespace: Option<&str>,
+    overwrite: bool,
+    progress: &Progress,
+) -> Vec<Result<Plan, Error>> {
+    let done = AtomicUsize::new(0);
+    let total = pairs.len();
+    parallel_map(pairs, |p| {
+        let plan = plan_pair(p, namespace, overwrite);
+        if progress.wants_rows() {
+            progress.report(Event::Row(Box::new(RowHead {
+                key: p.key.clone(),
+                source: p.local.source.clone(),
+                live_source: p.live.as_ref().map(|l| l.source.clone()),
+                summary: Summary::of_result(&plan),
+            })));
+        }
+        let done = done.fetch_add(1, Ordering::Relaxed) + 1;
+        progress.report(Event::Count { done, total });
+        plan
+    })
 }
 
 /// The plan of one pair.

@@ -185,6 +185,15 @@ impl Summary {
         }
     }
 
+    /// The summary of a plan, or of the error it failed with.
+    #[must_use]
+    pub fn of_result(plan: &Result<Plan, crate::error::Error>) -> Summary {
+        match plan {
+            Ok(plan) => Summary::of_plan(plan),
+            Err(e) => Summary::failed(&e.to_string()),
+        }
+    }
+
     /// The summary of an object that failed to plan.
     #[must_use]
     pub fn failed(message: &str) -> Summary {

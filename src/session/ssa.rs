@@ -1,20 +1,36 @@
-//! `plan --server-side` on files: the local object, the live one (with its
-//! `metadata.managedFields`) or none, planned by the pure SSA engine
-//! ([`crate::engine::ssa::kubectl::apply_server_side`]): every request kubectl would make, the
-//! object left, and per field what happened and who owns it before and after.
+//! `plan --server-side`: the local object, the live one (with its `metadata.managedFields`) or
+//! none, planned by the pure SSA engine ([`crate::engine::ssa::kubectl::apply_server_side`]):
+//! every request kubectl would make, the object left, and per field what happened and who owns
+//! it before and after. The live objects come from files, or from the cluster ([`cluster`]:
+//! read, planned, and the requests sent as kubectl sends them, [`apply`]).
 
+pub mod apply;
+pub mod cluster;
+
+use crate::engine::plan::{Code, Warning};
+use crate::engine::ssa::checks::{self, Planned, config::Refusal};
 use crate::engine::ssa::explain::{changes, fields};
-use crate::engine::ssa::kubectl::{Step, StepKind, apply_server_side};
+use crate::engine::ssa::kubectl::{Step, StepKind};
 use crate::engine::ssa::kubernetes;
 use crate::engine::ssa::managed::{self, ManagerId};
+use crate::engine::ssa::migrate::{migrate_then_apply, present};
+use crate::engine::ssa::openapi::OpenApiSchema;
 use crate::engine::ssa::path::Path;
-use crate::engine::ssa::request::{Request, RequestError};
+use crate::engine::ssa::request::{ApiConflicts, Request, RequestError};
 use crate::engine::ssa::schema::UNTYPED_DEDUCED;
 use crate::engine::ssa::typed;
+use crate::engine::ssa::{PathElement, Set, TypeRef};
 use crate::error::Error;
 use crate::value::Value;
+use std::collections::BTreeMap;
 
 pub use crate::engine::ssa::explain::{Action, Field, operation, value_at};
+pub use nodes::{NodeFacts, Owner, node_facts};
+
+mod nodes;
+
+/// What the command line says after the conflicts (kubectl's advice, shortened).
+pub const CONFLICT_REMEDY: &str = "(pass --force-conflicts to take these fields, drop them from the file, or set the values they have to share them)";
 
 /// What to plan.
 pub struct SsaInput<'a> {
@@ -26,12 +42,51 @@ pub struct SsaInput<'a> {
     pub live_name: &'a str,
     pub manager: &'a str,
     pub force: bool,
+    /// `--migrate-manager`: Update managers whose fields move to `manager` before the apply,
+    /// as Helm 4 and Argo CD do on their switch to server-side apply.
+    pub migrate: &'a [String],
     /// Now, as the API server writes it (`2026-11-25T19:00:00Z`).
     pub time: &'a str,
+    /// The cluster's schema (its OpenAPI v3), for a kind the embedded table lacks (a custom
+    /// resource); `None` from files.
+    pub schema: Option<&'a OpenApiSchema>,
+}
+
+/// What a front end asks to plan (owned: it travels as a command to the runtime, which adds
+/// the clock).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SsaRequest {
+    pub local: Value,
+    /// With its `metadata.managedFields`; `None`: a create.
+    pub live: Option<Value>,
+    pub local_name: String,
+    pub live_name: String,
+    pub manager: String,
+    pub force: bool,
+}
+
+impl SsaRequest {
+    /// Plan it at `time`.
+    ///
+    /// # Errors
+    /// As [`plan_server_side`].
+    pub fn plan(&self, time: &str) -> Result<SsaOutcome, Error> {
+        plan_server_side(&SsaInput {
+            local: &self.local,
+            live: self.live.as_ref(),
+            local_name: &self.local_name,
+            live_name: &self.live_name,
+            manager: &self.manager,
+            force: self.force,
+            migrate: &[],
+            time,
+            schema: None,
+        })
+    }
 }
 
 /// The plan of one `kubectl apply --server-side`.
-#[derive(Debug)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct SsaPlan {
     /// The body kubectl sends.
     pub patch: Value,
@@ -40,19 +95,98 @@ pub struct SsaPlan {
     pub step_changes: Vec<Vec<(String, Action)>>,
     pub result: Value,
     pub fields: Vec<Field>,
-    pub warnings: Vec<String>,
+    /// Coded, as the client-side plan's ([`crate::engine::ssa::checks`]).
+    pub warnings: Vec<Warning>,
 }
 
 /// The plan, or the API server's refusal.
-#[derive(Debug)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub enum SsaOutcome {
     Planned(Box<SsaPlan>),
-    /// The 409's message, exactly as the API server prints it.
-    Conflicts(String),
+    /// The 409: its `Display` is the message exactly as the API server prints it; each
+    /// conflict's, the manager and the path as the message names them. With the
+    /// `ssa-controller-owns-field` warnings naming the manager of each field (from the plan
+    /// with force).
+    Conflicts {
+        conflicts: ApiConflicts,
+        warnings: Vec<Warning>,
+    },
+    /// The API server refuses the applied configuration before any merge (a duplicate key,
+    /// a strategic-merge directive): its message and the coded warnings.
+    Refused(Box<Refusal>),
 }
 
-fn types(api_version: &str, kind: &str) -> Option<crate::engine::ssa::TypeRef> {
-    kubernetes::embedded().root_for_gvk(api_version, kind)
+/// The root type of a kind (`apiVersion`, `kind`), from one schema.
+type Types<'s> = Box<dyn Fn(&str, &str) -> Option<TypeRef> + 's>;
+
+/// The schema an object is merged with: the embedded table's, else the cluster's, else the
+/// deduced type (as the API server merges a type it has no schema for).
+struct Chosen<'s> {
+    schema: &'s crate::engine::ssa::Schema,
+    root: TypeRef,
+    /// The root type of another kind (for the annotation), from the same source.
+    types: Types<'s>,
+    ignored: BTreeMap<String, Set>,
+}
+
+fn choose<'s>(
+    api_version: &str,
+    kind: &str,
+    cluster: Option<&'s OpenApiSchema>,
+    warnings: &mut Vec<Warning>,
+) -> Result<Chosen<'s>, Error> {
+    let kube = kubernetes::embedded();
+    if let Some(root) = kube.root_for_gvk(api_version, kind) {
+        return Ok(Chosen {
+            schema: &kube.schema,
+            root,
+            types: Box::new(|a: &str, k: &str| kube.root_for_gvk(a, k)),
+            ignored: kube.reset_fields(api_version, kind),
+        });
+    }
+    if let Some(theirs) = cluster
+        && let Some(root) = theirs.root_for_gvk(api_version, kind)
+    {
+        // The main endpoint resets `status` when the kind has one (a custom resource with the
+        // status subresource), as for the built-in kinds.
+        let mut ignored = BTreeMap::new();
+        if theirs
+            .schema
+            .resolve(root)
+            .and_then(|r| r.map().and_then(|m| m.field("status").map(|_| ())))
+            .is_some()
+        {
+            ignored.insert(
+                api_version.to_owned(),
+                Set::from_paths([[PathElement::field("status")].as_slice()]),
+            );
+        }
+        return Ok(Chosen {
+            schema: &theirs.schema,
+            root,
+            types: Box::new(|a: &str, k: &str| theirs.root_for_gvk(a, k)),
+            ignored,
+        });
+    }
+    warnings.push(checks::warning(
+        Code::SsaUnknownType,
+        None,
+        None,
+        &[],
+        format!(
+            "{api_version} {kind} is not in the embedded schema: its fields are merged as the API server merges an unknown type (maps granular, lists atomic)"
+        ),
+    ));
+    let root = kube
+        .schema
+        .named(UNTYPED_DEDUCED)
+        .ok_or_else(|| Error::Input("the embedded schema has no deduced type".into()))?;
+    Ok(Chosen {
+        schema: &kube.schema,
+        root,
+        types: Box::new(|a: &str, k: &str| kube.root_for_gvk(a, k)),
+        ignored: kube.reset_fields(api_version, kind),
+    })
 }
 
 /// Plan the apply.
@@ -70,26 +204,19 @@ pub fn plan_server_side(input: &SsaInput<'_>) -> Result<SsaOutcome, Error> {
     )?;
     let s = |v: &Value, k: &str| v.get(k).and_then(Value::as_str).unwrap_or("").to_owned();
     let (api_version, kind) = (s(input.local, "apiVersion"), s(input.local, "kind"));
-    let kube = kubernetes::embedded();
     let mut warnings = Vec::new();
-    let root = match kube.root_for_gvk(&api_version, &kind) {
-        Some(root) => root,
-        None => {
-            warnings.push(format!(
-                "{api_version} {kind} is not in the embedded schema: its fields are merged as the API server merges an unknown type (maps granular, lists atomic)"
-            ));
-            kube.schema
-                .named(UNTYPED_DEDUCED)
-                .ok_or_else(|| Error::Input("the embedded schema has no deduced type".into()))?
-        }
-    };
-    let ignored = kube.reset_fields(&api_version, &kind);
+    let chosen = choose(&api_version, &kind, input.schema, &mut warnings)?;
+    if let Some(refusal) =
+        checks::config::refusal(chosen.schema, chosen.root, &as_sent(input.local))
+    {
+        return Ok(SsaOutcome::Refused(Box::new(refusal)));
+    }
     let req = Request {
-        schema: &kube.schema,
-        root,
+        schema: chosen.schema,
+        root: chosen.root,
         api_version: &api_version,
-        types: &types,
-        ignored: Some(&ignored),
+        types: &*chosen.types,
+        ignored: Some(&chosen.ignored),
         time: input.time,
         subresource: "",
     };
@@ -101,14 +228,41 @@ pub fn plan_server_side(input: &SsaInput<'_>) -> Result<SsaOutcome, Error> {
         e => Error::Input(format!("{name}: {e}")),
     };
     // First without force: the conflicts that `--force-conflicts` takes are part of the plan.
-    let (steps, forced) = match apply_server_side(&req, &live, input.local, input.manager, false) {
+    for m in input.migrate {
+        if !present(&live, std::slice::from_ref(m)).contains(m) {
+            warnings.push(checks::warning(
+                Code::SsaMigrateManager,
+                None,
+                Some(m),
+                &[],
+                format!(
+                    "--migrate-manager {m}: the live object has no Update entry of {m:?}: nothing to migrate"
+                ),
+            ));
+        }
+    }
+    let apply = |force| {
+        migrate_then_apply(
+            &req,
+            &live,
+            input.local,
+            input.manager,
+            force,
+            input.migrate,
+        )
+    };
+    let (steps, forced) = match apply(false) {
         Ok(steps) => (steps, Vec::new()),
         Err(RequestError::Conflicts(c)) if input.force => {
-            let steps = apply_server_side(&req, &live, input.local, input.manager, true)
-                .map_err(|e| bad(e, input.local_name))?;
+            let steps = apply(true).map_err(|e| bad(e, input.local_name))?;
             (steps, c.0)
         }
-        Err(RequestError::Conflicts(c)) => return Ok(SsaOutcome::Conflicts(c.to_string())),
+        Err(RequestError::Conflicts(c)) => {
+            return Ok(SsaOutcome::Conflicts {
+                conflicts: c,
+                warnings: conflict_warnings(input)?,
+            });
+        }
         Err(e) => return Err(bad(e, input.local_name)),
     };
     let mut steps = steps;
@@ -120,7 +274,7 @@ pub fn plan_server_side(input: &SsaInput<'_>) -> Result<SsaOutcome, Error> {
     let empty = Value::Object(crate::value::Map::new());
     let compare = |a: &Value, b: &Value| {
         let bare = |v| if Value::is_null(v) { &empty } else { v };
-        typed::compare(&kube.schema, root, bare(a), bare(b))
+        typed::compare(chosen.schema, chosen.root, bare(a), bare(b))
             .map_err(|e| Error::Input(format!("{}: {e}", input.live_name)))
     };
     let mut step_changes = Vec::new();
@@ -148,31 +302,46 @@ pub fn plan_server_side(input: &SsaInput<'_>) -> Result<SsaOutcome, Error> {
     let migrated: Vec<String> = steps
         .iter()
         .filter_map(|s| match &s.kind {
-            StepKind::UpgradeManagedFields { from } => Some(from.clone()),
+            StepKind::UpgradeManagedFields { from } | StepKind::MigrateManagers { from } => {
+                Some(from.clone())
+            }
             _ => None,
         })
         .flatten()
         .collect();
-    let fields = fields(
-        &live,
-        &result,
-        &comparison,
-        &forced,
-        &ManagerId::apply(input.manager),
-        &migrated,
-    );
-    if steps
-        .iter()
-        .any(|s| matches!(s.kind, StepKind::UpgradeManagedFields { .. }))
-    {
-        warnings.push(
-            "the object was made by client-side apply: kubectl moves the client-side manager's fields to the applier (csaupgrade) and applies again, so what the file dropped is pruned (kubernetes#99003); `kubectl diff --server-side` shows only the first apply".into(),
-        );
+    let me = ManagerId::apply(input.manager);
+    let mut fields = fields(&live, &result, &comparison, &forced, &me, &migrated);
+    let planned = Planned {
+        local: input.local,
+        live: &live,
+        result: &result,
+        steps: &steps,
+        step_changes: &step_changes,
+        fields: &fields,
+        me: &me,
+        forced: &forced,
+        migrated: &migrated,
+        api_version: &api_version,
+    };
+    let hidden = checks::hidden_from_diff(&planned);
+    warnings.extend(checks::after_apply(&planned));
+    for f in &mut fields {
+        f.hidden_from_diff = hidden.contains(&f.path);
     }
-    if fields.iter().any(|f| f.action == Action::Remove) {
-        warnings.push(
-            "the API server re-defaults a pruned field that has a default (replicas → 1): not shown here".into(),
-        );
+    for step in &steps {
+        if let StepKind::MigrateManagers { from } = &step.kind {
+            warnings.push(checks::warning(
+                Code::SsaMigrateManager,
+                None,
+                Some(&from.join(", ")),
+                &[],
+                format!(
+                    "migrated before the apply (as Helm 4 and Argo CD do on their switch to server-side apply): the Update entries of {} became {}'s Apply entry, so the apply prunes what they owned and the file dropped; kubectl apply --server-side would not do this",
+                    from.join(", "),
+                    input.manager
+                ),
+            ));
+        }
     }
     Ok(SsaOutcome::Planned(Box::new(SsaPlan {
         patch: input.local.clone(),
@@ -182,6 +351,44 @@ pub fn plan_server_side(input: &SsaInput<'_>) -> Result<SsaOutcome, Error> {
         fields,
         warnings,
     })))
+}
+
+/// The `ssa-controller-owns-field` warnings of an apply the API server refuses with conflicts:
+/// the fields `--force-conflicts` would take from another manager, each with that manager
+/// (the plan with force, read for them).
+///
+/// # Errors
+/// As [`plan_server_side`].
+fn conflict_warnings(input: &SsaInput<'_>) -> Result<Vec<Warning>, Error> {
+    let forced = SsaInput {
+        force: true,
+        ..*input
+    };
+    Ok(match plan_server_side(&forced)? {
+        SsaOutcome::Planned(plan) => plan
+            .warnings
+            .into_iter()
+            .filter(|w| w.code == Code::SsaControllerOwnsField)
+            .collect(),
+        SsaOutcome::Conflicts { .. } | SsaOutcome::Refused(_) => Vec::new(),
+    })
+}
+
+/// The object as kubectl sends it, for the API server's messages: a namespaced object without
+/// a namespace gets `default` (kubectl fills in the context's).
+fn as_sent(local: &Value) -> std::borrow::Cow<'_, Value> {
+    let r = crate::engine::object::ObjectRef::of(local);
+    let namespaced = crate::engine::schema::Schema::embedded()
+        .is_namespaced(r.api_version, r.kind)
+        .unwrap_or(true);
+    if !namespaced || !r.namespace.is_empty() {
+        return std::borrow::Cow::Borrowed(local);
+    }
+    let mut sent = local.clone();
+    if let Some(meta) = sent.get_mut("metadata").and_then(Value::as_object_mut) {
+        meta.insert("namespace", Value::from("default"));
+    }
+    std::borrow::Cow::Owned(sent)
 }
 
 /// Takes `metadata.managedFields` out of `obj`: its place and value, for [`put_back`].

@@ -377,9 +377,12 @@ fn detail(list: &List, theme: &Theme, area: Rect, buf: &mut Buffer) {
 
 fn status(list: &List, theme: &Theme, area: Rect, buf: &mut Buffer) {
     buf.set_style(area, theme.status);
-    let line = match &list.notice {
-        Some(n) => Line::from(Span::raw(format!(" {}", safe(n)))),
-        None => {
+    let line = match (&list.notice, &list.loading) {
+        (Some(n), _) => Line::from(Span::raw(format!(" {}", safe(n)))),
+        (None, Some(waiting)) if list.mode == ListMode::Browse => {
+            Line::from(super::loading::status_spans(waiting, ModeKind::List, theme))
+        }
+        (None, _) => {
             let mode = if list.mode == ListMode::Browse {
                 ModeKind::List
             } else {

@@ -77,10 +77,14 @@ pub fn help_from(first: ModeKind, theme: &Theme, scroll: usize, area: Rect, buf:
     Paragraph::new(lines).scroll((first, 0)).render(inner, buf);
 }
 
-/// What the glyphs and colours mean.
-pub fn legend(theme: &Theme, area: Rect, buf: &mut Buffer) {
-    let mut lines = Vec::new();
-    for a in Action::ALL {
+/// What the glyphs and colours mean (`server`: the server-side actions first).
+pub fn legend(server: bool, theme: &Theme, area: Rect, buf: &mut Buffer) {
+    let mut lines = if server {
+        super::ssa::legend_lines(theme)
+    } else {
+        Vec::new()
+    };
+    for a in Action::ALL.into_iter().filter(|_| !server) {
         lines.push(Line::from(vec![
             Span::styled(
                 format!(" {} {:<10}", theme::glyph(a), a.name()),

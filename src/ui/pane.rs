@@ -56,10 +56,26 @@ pub fn render(model: &Model, theme: &Theme, index: usize, rect: Rect, buf: &mut 
         theme.border
     };
     let edited = pane.kind == PaneKind::LastApplied && model.edits_pending();
+    let owners = model.owners
+        && matches!(pane.kind, PaneKind::Live | PaneKind::Result)
+        && model.facts.get(index).is_some_and(Option::is_some);
     let title = if edited {
         format!(" {} {} edited ", pane.kind.name(), theme::EDIT_GLYPH)
     } else if pane.server_answer {
         format!(" {}: server dry run ", pane.kind.name())
+    } else if let (PaneKind::Result, Some(server)) = (pane.kind, model.server.as_deref()) {
+        let what = if server.plan().is_some() {
+            "server-side"
+        } else {
+            "refused"
+        };
+        format!(
+            " {}: {what}{} ",
+            pane.kind.name(),
+            if owners { " · owners" } else { "" }
+        )
+    } else if owners {
+        format!(" {} · owners ", pane.kind.name())
     } else {
         format!(" {} ", pane.kind.name())
     };
@@ -92,6 +108,9 @@ pub fn render(model: &Model, theme: &Theme, index: usize, rect: Rect, buf: &mut 
     // The last-applied pane gets a column of edit marks while edits are not committed.
     let marks = pane.kind == PaneKind::LastApplied && model.edits_pending();
     let first = top(model, pane, height);
+    let column = if owners { owners_width(area.width) } else { 0 };
+    let text_width = area.width.saturating_sub(column);
+    let server = model.server.is_some();
     for (row, &li) in pane.visible.iter().skip(first).take(height).enumerate() {
         let Some(line) = pane.lines.get(li as usize) else {
             continue;
@@ -105,49 +124,97 @@ pub fn render(model: &Model, theme: &Theme, index: usize, rect: Rect, buf: &mut 
                 Span::raw(" ")
             });
         }
-        spans.extend(gutter(model, theme, line));
-        spans.extend(body(model, theme, line));
+        let action = if server {
+            Shown::Server(model.ssa_field_at(index, li).map(|f| f.action))
+        } else {
+            let (action, warned) = model
+                .action_at(line.path)
+                .unwrap_or((crate::engine::plan::Action::Unchanged, false));
+            Shown::Client(action, warned)
+        };
+        spans.extend(gutter(theme, action));
+        spans.extend(body(model, theme, line, action));
         let is_selected = selected.is_some_and(|(l, _)| l == li);
         if is_selected && selected.is_some_and(|(_, exact)| !exact) {
             spans.push(Span::styled(ABSENT, theme.absent));
         }
         let row_rect = Rect::new(area.x, y, area.width, 1);
-        buf.set_line(area.x, y, &Line::from(spans), area.width);
+        let owned = if column > 0 {
+            model.owners_at(index, li)
+        } else {
+            &[]
+        };
+        // A line with owners gives the column its room; the others keep the whole width.
+        let width = if owned.is_empty() {
+            area.width
+        } else {
+            text_width
+        };
+        buf.set_line(area.x, y, &Line::from(spans), width);
+        if !owned.is_empty() {
+            let text = super::ssa::owners_text(owned, column - 1);
+            let x = area.x + text_width + 1;
+            buf.set_stringn(x, y, text, usize::from(column - 1), theme.muted);
+        }
         if is_selected {
             buf.set_style(row_rect, theme.cursor);
         }
     }
 }
 
-/// The action glyph and the warning glyph.
-fn gutter<'a>(model: &Model, theme: &Theme, line: &DocLine) -> Vec<Span<'a>> {
-    let (action, warned) = model
-        .action_at(line.path)
-        .unwrap_or((crate::engine::plan::Action::Unchanged, false));
-    let warn = if warned {
-        Span::styled(theme::WARNING_GLYPH.to_string(), theme.warning)
-    } else {
-        Span::raw(" ")
-    };
-    vec![
-        Span::styled(theme::glyph(action).to_string(), theme.action(action)),
-        warn,
-    ]
+/// What the gutter shows: the client-side plan's action and whether the field has a warning,
+/// or the server-side plan's action (none: the line shows no field of it).
+#[derive(Clone, Copy)]
+enum Shown {
+    Client(crate::engine::plan::Action, bool),
+    Server(Option<crate::session::ssa::Action>),
 }
 
-fn body<'a>(model: &Model, theme: &Theme, line: &'a DocLine) -> Vec<Span<'a>> {
-    let (action, _) = model
-        .action_at(line.path)
-        .unwrap_or((crate::engine::plan::Action::Unchanged, false));
+/// Columns of the owners column in a pane `width` wide (its leading space included).
+fn owners_width(width: u16) -> u16 {
+    (width / 2).clamp(12, 36).min(width / 2)
+}
+
+/// The action glyph and the warning glyph.
+fn gutter<'a>(theme: &Theme, shown: Shown) -> Vec<Span<'a>> {
+    match shown {
+        Shown::Client(action, warned) => {
+            let warn = if warned {
+                Span::styled(theme::WARNING_GLYPH.to_string(), theme.warning)
+            } else {
+                Span::raw(" ")
+            };
+            vec![
+                Span::styled(theme::glyph(action).to_string(), theme.action(action)),
+                warn,
+            ]
+        }
+        Shown::Server(action) => vec![
+            match action {
+                Some(a) => Span::styled(theme::ssa_glyph(a).to_string(), theme.ssa_action(a)),
+                None => Span::raw(" "),
+            },
+            Span::raw(" "),
+        ],
+    }
+}
+
+fn body<'a>(model: &Model, theme: &Theme, line: &'a DocLine, shown: Shown) -> Vec<Span<'a>> {
+    let change = match shown {
+        Shown::Client(action, _) => crate::app::is_change(action).then(|| theme.action(action)),
+        Shown::Server(Some(a)) => {
+            (a != crate::session::ssa::Action::Keep).then(|| theme.ssa_action(a))
+        }
+        Shown::Server(None) => None,
+    };
     let mut spans = vec![Span::raw(" ".repeat(line.indent as usize))];
     if line.dash {
         spans.push(Span::styled("- ", theme.punct));
     }
     if let Some(k) = &line.key {
-        let key_style = if crate::app::is_change(action) {
-            theme.key.patch(theme.action(action))
-        } else {
-            theme.key
+        let key_style = match change {
+            Some(style) => theme.key.patch(style),
+            None => theme.key,
         };
         spans.push(Span::styled(k.as_str(), key_style));
         spans.push(Span::styled(":", theme.punct));

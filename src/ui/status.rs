@@ -20,6 +20,21 @@ pub fn header(model: &Model, theme: &Theme, area: Rect, buf: &mut Buffer) {
         (None, Some(PatchType::Merge)) => "PATCH merge",
         (None, None) => "unchanged",
     };
+    if let Some(server) = model.server.as_deref() {
+        let path = model.plan.path(model.current_path()).to_string();
+        let text = format!(
+            " applyscope │ {} │ server-side apply │{} │ {}",
+            safe(&model.title),
+            super::ssa::counts(server),
+            if path.is_empty() {
+                "(object)".to_owned()
+            } else {
+                safe(&path)
+            }
+        );
+        buf.set_stringn(area.x, area.y, text, area.width as usize, theme.header);
+        return;
+    }
     let mut counts = String::new();
     for a in Action::ALL
         .iter()
@@ -137,6 +152,12 @@ pub fn status(model: &Model, theme: &Theme, area: Rect, buf: &mut Buffer) {
                 format!(" {} ", model.mode.kind().name()),
                 theme.title,
             ));
+            if let Some(server) = model.server.as_deref() {
+                spans.push(Span::styled(
+                    format!(" server-side (field manager {}) ", server.request.manager),
+                    theme.hint_key,
+                ));
+            }
             if let Some(session) = model.edit.cluster.as_deref() {
                 spans.push(Span::styled(
                     format!(" schema: {} ", session.source),

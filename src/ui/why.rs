@@ -64,6 +64,17 @@ pub fn render(model: &Model, theme: &Theme, area: Rect, buf: &mut Buffer) {
             theme.warning,
         ));
     }
+    if model.owners {
+        lines.push(Line::styled(
+            format!(
+                "owners (live): {}",
+                safe(&super::ssa::owners_long(
+                    model.current_owners(crate::app::PaneKind::Live)
+                ))
+            ),
+            theme.muted,
+        ));
+    }
     if let Some(note) = crate::app::edit::edit_note(model) {
         lines.push(Line::styled(
             format!("{} {}", theme::EDIT_GLYPH, safe(&note)),

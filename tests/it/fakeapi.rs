@@ -2,12 +2,15 @@
 //! std threads. It serves discovery (`/api`, `/api/v1`, `/apis`, `/apis/G/V`), GET of the
 //! objects it holds, OpenAPI v3 (`/openapi/v3` and group-version documents) and v2 documents
 //! that the test gives it (404 otherwise), PATCH (JSON merge patch applied as RFC 7386,
-//! strategic merge patch with applyscope's engine and the embedded schema; `dryRun=All` leaves
-//! the object alone; a `metadata.resourceVersion` in the body is a precondition: 409 if it
-//! differs) and POST. It can be told to answer a status for a method and path. It records
-//! every request, and counts the connections it accepted.
+//! strategic merge patch with applyscope's engine and the embedded schema; server-side apply
+//! and JSON patch with applyscope's SSA engine, in `ssa`; `dryRun=All` leaves the object
+//! alone; a `metadata.resourceVersion` in the body is a precondition: 409 if it differs) and
+//! POST. It can be told to answer a status for a method and path. It records every request,
+//! and counts the connections it accepted.
 
 #![cfg(feature = "cluster")]
+
+pub mod ssa;
 
 use std::collections::HashMap;
 use std::io::{BufRead as _, BufReader, Read as _, Write as _};
@@ -335,6 +338,31 @@ impl FakeApi {
         let dry_run = r.query.split('&').any(|kv| kv == "dryRun=All");
         match r.method.as_str() {
             "GET" => get(&st, &r.path),
+            "PATCH" if ssa::handles(r) => {
+                let current = st.objects.get(&r.path).cloned();
+                let mut patched = match ssa::answer(current.as_ref(), r) {
+                    Ok(v) => v,
+                    Err(answer) => return answer,
+                };
+                if let Some(c) = &current
+                    && patched.pointer("/metadata/resourceVersion")
+                        != c.pointer("/metadata/resourceVersion")
+                {
+                    return status(
+                        409,
+                        "Conflict",
+                        "Operation cannot be fulfilled: the object has been modified; please apply your changes to the latest version and try again",
+                    );
+                }
+                let code = if current.is_some() { 200 } else { 201 };
+                if dry_run {
+                    return (code, patched);
+                }
+                st.next_rv += 1;
+                patched["metadata"]["resourceVersion"] = json!(st.next_rv.to_string());
+                st.objects.insert(r.path.clone(), patched.clone());
+                (code, patched)
+            }
             "PATCH" => {
                 let Some(current) = st.objects.get(&r.path).cloned() else {
                     return status(404, "NotFound", "not found");

@@ -59,7 +59,7 @@ impl ListHarness {
     pub fn list(&self) -> &List {
         match &self.app {
             App::Many(l) => l,
-            App::One(_) => panic!("not a list"),
+            App::One(_) | App::Loading(_) => panic!("not a list"),
         }
     }
 
@@ -443,6 +443,8 @@ fn smoke_tmux_list_from_stdin() {
         }
     };
     wait_for("riskiest first");
+    // The rows fill in as objects are planned; keys here count rows of the whole list.
+    wait_for("object list 1/13");
     tmux(&["send-keys", "-t", &session, "j", "j", "Enter"]);
     wait_for("3/13 Deployment.apps shop/web");
     tmux(&["send-keys", "-t", &session, "Escape"]);

@@ -356,7 +356,7 @@ fn the_migration_from_client_side_apply() {
             .as_array()
             .unwrap()
             .iter()
-            .any(|w| w.as_str().unwrap().contains("99003"))
+            .any(|w| w["code"] == "csa-upgrade" && w["message"].as_str().unwrap().contains("99003"))
     );
 }
 

@@ -50,6 +50,9 @@ pub fn run_bin(args: &[&str], stdin: Option<&str>, cwd: &Path) -> (i32, String, 
         .current_dir(cwd)
         .env_remove("NO_COLOR")
         .env_remove("RUST_BACKTRACE")
+        // kubectl's preferences of the machine's user would choose the apply mode.
+        .env_remove("KUBERC")
+        .env("KUBECTL_KUBERC", "false")
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())

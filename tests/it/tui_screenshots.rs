@@ -58,10 +58,23 @@ fn screenshots_are_fresh() {
         harness.resize(*w, *h).press(keys);
         scenes.push((name.to_string(), harness.buffer()));
     }
+    // Server-side apply (`-f assets/ssa/autoscaled/local.yaml --live …/live.yaml`, `S`): the
+    // pruned env var of the client-side object's migration, with owners and kubectl's requests.
+    let mut ssa = crate::tui_ssa::autoscaled(140, 40);
+    ssa.press("S");
+    crate::tui_ssa::run_plans(&mut ssa);
+    crate::tui_ssa::select(&mut ssa, "env[name=DEBUG]");
+    scenes.push(("server-side".into(), ssa.buffer()));
+    // The owners column of the client-side plan (`o`) at 120 columns, on the autoscaled field.
+    let mut owners = crate::tui_ssa::autoscaled(120, 32);
+    owners.press("o");
+    crate::tui_ssa::select(&mut owners, "spec.replicas");
+    scenes.push(("owners".into(), owners.buffer()));
     // The object list (`-f assets/apps/shop/local --live assets/apps/shop/live`).
     let mut list = ListHarness::shop();
     list.resize(140, 30).press("j j");
     scenes.push(("list".into(), list.buffer()));
+    scenes.push(("loading".into(), loading_screen(120, 16)));
     for (name, buffer) in scenes {
         let svg = to_svg(&buffer);
         let path = dir.join(format!("{name}.svg"));
@@ -76,4 +89,49 @@ fn screenshots_are_fresh() {
         stale.is_empty(),
         "stale screenshots: {stale:?}\nrun: UPDATE_SCREENSHOTS=1 cargo test --test it screenshots"
     );
+}
+
+/// The screen while the GET of the live object hangs, 4 s in
+/// (`applyscope -f web.yaml` against a slow API server).
+fn loading_screen(width: u16, height: u16) -> ratatui::buffer::Buffer {
+    use applyscope::app::{App, Loading, Message, Waiting};
+    use applyscope::cluster::Activity;
+    use applyscope::session::progress::Event;
+    use std::time::{Duration, Instant};
+    let t0 = Instant::now();
+    let at = |ms| t0 + Duration::from_millis(ms);
+    let mut app = App::Loading(Box::new(Loading::new(
+        "web.yaml".into(),
+        Waiting::since(t0),
+    )));
+    app.update(Message::Resized { width, height });
+    let server = "https://10.0.0.1:6443";
+    for (event, ms) in [
+        (Event::Step("reading web.yaml".into()), 0),
+        (
+            Event::Request(Activity::Sent {
+                id: 0,
+                what: "discovery apps/v1".into(),
+            }),
+            10,
+        ),
+        (Event::Request(Activity::Ended { id: 0 }), 60),
+        (
+            Event::Request(Activity::Sent {
+                id: 1,
+                what: format!("reading deployments.apps/web from {server}"),
+            }),
+            70,
+        ),
+    ] {
+        app.update(Message::Report {
+            event: Box::new(event),
+            at: at(ms),
+        });
+    }
+    app.update(Message::Tick(at(4_230)));
+    let area = ratatui::layout::Rect::new(0, 0, width, height);
+    let mut buf = ratatui::buffer::Buffer::empty(area);
+    applyscope::ui::render_app(&app, &applyscope::theme::Theme::colour(), area, &mut buf);
+    buf
 }

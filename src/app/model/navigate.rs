@@ -22,10 +22,12 @@ impl Model {
         if n == 0 {
             return;
         }
+        // In the server-side view, its changes.
+        let stops = self.server.as_deref().map_or(&self.stops, |s| &s.stops);
         let is_stop = |pos: usize| {
             self.nav
                 .get(pos)
-                .and_then(|f| self.stops.get(*f as usize))
+                .and_then(|f| stops.get(*f as usize))
                 .copied()
                 .unwrap_or(false)
         };

@@ -1,5 +1,10 @@
-//! `applyscope plan --server-side`: what `kubectl apply --server-side` does to one object read
-//! from files, as JSON (`patchType`, `patch`, `result`, `steps`, `fields`, `warnings`) or text.
+//! `applyscope plan --server-side`: what `kubectl apply --server-side` does to the objects read
+//! from files or the cluster, as JSON (`patchType`, `patch`, `result`, `steps`, `fields`,
+//! `warnings`) or text.
+
+mod how;
+
+pub use how::How;
 
 use std::fmt::Write as _;
 
@@ -11,20 +16,25 @@ use crate::engine::ssa::kubectl::{LAST_APPLIED_MANAGER, StepKind};
 use crate::engine::ssa::managed::ManagerId;
 use crate::engine::{gojson, goyaml};
 use crate::error::Error;
+use crate::session::kuberc::ApplyMode;
 use crate::session::ssa::{
     Action, Field, SsaInput, SsaOutcome, SsaPlan, now, operation, plan_server_side,
 };
 
-const PATCH_TYPE: &str = "application/apply-patch+yaml";
+mod warnings;
+
+use crate::cluster::ssa::{APPLY_PATCH as PATCH_TYPE, JSON_PATCH};
+use warnings::{refused_lines, warning_line, warnings_value};
 
 /// `plan --server-side` with `-f LOCAL` and `--live LIVE` or `--no-live`: one object, or many
 /// (several files, directories, files of several objects) matched as `plan` matches them.
-pub fn run(args: &PlanArgs, mut stages: super::stages::Stages) -> Result<Run, Error> {
-    if args.live.is_empty() && !args.no_live {
-        return Err(Error::Input(
-            "plan --server-side reads files: pass --live FILE (with its metadata.managedFields), or --no-live for a create".into(),
-        ));
-    }
+/// Without `--live` and `--no-live`, the live objects come from the cluster. `stages`: the
+/// `APPLYSCOPE_TIMINGS` report of the one-object plan from files.
+pub fn run(
+    args: &PlanArgs,
+    mode: &ApplyMode,
+    mut stages: super::stages::Stages,
+) -> Result<Run, Error> {
     if args.last_applied.is_some() {
         return Err(Error::Input(
             "plan --server-side uses the live object's last-applied annotation: no --last-applied"
@@ -32,8 +42,15 @@ pub fn run(args: &PlanArgs, mut stages: super::stages::Stages) -> Result<Run, Er
         ));
     }
     let time = now();
+    let how = How::of(args, mode);
+    if args.save.is_some() {
+        return crate::cli::saved::save_server_side(args, &how, &time);
+    }
+    if args.live.is_empty() && !args.no_live {
+        return run_cluster(args, &how, &time);
+    }
     let Some((local, live)) = super::single(args) else {
-        return run_many(args, &time);
+        return run_many(args, &how, &time);
     };
     let show = |p: &std::path::Path| p.display().to_string();
     let (local_name, live_name) = (
@@ -52,33 +69,80 @@ pub fn run(args: &PlanArgs, mut stages: super::stages::Stages) -> Result<Run, Er
         live: live_value.as_ref(),
         local_name: &local_name,
         live_name: &live_name,
-        manager: &args.field_manager,
-        force: args.force_conflicts,
+        manager: &how.manager,
+        force: how.force,
+        migrate: &args.migrate_manager,
         time: &time,
+        schema: None,
     };
     let outcome = plan_server_side(&input)?;
     stages.end("plan");
-    let run = match outcome {
-        SsaOutcome::Conflicts(message) => Ok(Run::Report {
-            stdout: String::new(),
-            stderr: vec![message, REMEDY.into()],
-            code: 1,
-        }),
-        SsaOutcome::Planned(plan) => Ok(Run::Print(match args.output {
-            Format::Yaml => goyaml::to_yaml(&Value::Object(plan_value(&plan, &args.field_manager))),
-            // `-o markdown` is refused before (`plan::run`).
-            Format::Json | Format::Markdown => {
-                pretty(Value::Object(plan_value(&plan, &args.field_manager)))
-            }
-            Format::Text => text(&plan, args.show_secrets),
-        })),
-    };
+    let run = one(args, &how, outcome);
     stages.end("write");
     stages.print();
     run
 }
 
-const REMEDY: &str = "(pass --force-conflicts to take these fields, drop them from the file, or set the values they have to share them)";
+/// `plan --server-side --example NAME`: the example's local and live documents (its live
+/// object carries the managedFields).
+pub fn run_docs(
+    args: &PlanArgs,
+    mode: &ApplyMode,
+    docs: &crate::session::Docs,
+    name: &str,
+) -> Result<Run, Error> {
+    let time = now();
+    let how = How::of(args, mode);
+    let (local_name, live_name) = (format!("{name}/local.yaml"), format!("{name}/live.yaml"));
+    let input = SsaInput {
+        local: &docs.local,
+        live: docs.live.as_ref(),
+        local_name: &local_name,
+        live_name: &live_name,
+        manager: &how.manager,
+        force: how.force,
+        migrate: &args.migrate_manager,
+        time: &time,
+        schema: None,
+    };
+    one(args, &how, plan_server_side(&input)?)
+}
+
+/// One object's plan, written in the chosen format (conflicts and refusals on stderr, exit 1).
+fn one(args: &PlanArgs, how: &How, outcome: SsaOutcome) -> Result<Run, Error> {
+    match outcome {
+        SsaOutcome::Conflicts {
+            conflicts,
+            warnings,
+        } => {
+            let mut stderr = vec![conflicts.to_string()];
+            stderr.extend(warnings.iter().map(warning_line));
+            stderr.push(REMEDY.into());
+            Ok(Run::Report {
+                stdout: String::new(),
+                stderr,
+                code: 1,
+            })
+        }
+        SsaOutcome::Refused(refusal) => Ok(Run::Report {
+            stdout: String::new(),
+            stderr: refused_lines(&refusal.message, &refusal.warnings),
+            code: 1,
+        }),
+        SsaOutcome::Planned(plan) => Ok(Run::Print(match args.output {
+            Format::Yaml => goyaml::to_yaml(&Value::Object(
+                how.with_mode(plan_value(&plan, &how.manager)),
+            )),
+            // `-o markdown` is refused before (`plan::run`).
+            Format::Json | Format::Markdown => pretty(Value::Object(
+                how.with_mode(plan_value(&plan, &how.manager)),
+            )),
+            Format::Text => format!("{}{}", how.header(), text(&plan, args.show_secrets)),
+        })),
+    }
+}
+
+use crate::session::ssa::CONFLICT_REMEDY as REMEDY;
 
 fn pretty(v: Value) -> String {
     let mut s = serde_json::to_string_pretty(&v).unwrap_or_default();
@@ -89,41 +153,105 @@ fn pretty(v: Value) -> String {
 /// Many objects: every object's plan in the files' order (`-o json`: `{"objects": [...]}`, each
 /// with `object` and `source`); exit 1 when one conflicts, 2 when one cannot be planned, the
 /// others still printed.
-fn run_many(args: &PlanArgs, time: &str) -> Result<Run, Error> {
+fn run_many(args: &PlanArgs, how: &How, time: &str) -> Result<Run, Error> {
     let mut stdin_used = false;
     let locals = objects::read_all(&args.local, args.recursive, &mut stdin_used)?;
     let lives = objects::read_all(&args.live, args.recursive, &mut stdin_used)?;
     let pairs = objects::pair(locals, lives, args.namespace.as_deref())?;
-    let (mut items, mut out, mut stderr, mut code) = (Vec::new(), String::new(), Vec::new(), 0);
-    for pair in &pairs {
+    let planned = pairs.iter().map(|pair| {
         let input = SsaInput {
             local: &pair.local.value,
             live: pair.live.as_ref().map(|o| &o.value),
             local_name: &pair.local.source,
             live_name: pair.live.as_ref().map_or("", |o| o.source.as_str()),
-            manager: &args.field_manager,
-            force: args.force_conflicts,
+            manager: &how.manager,
+            force: how.force,
+            migrate: &args.migrate_manager,
             time,
+            schema: None,
         };
+        (
+            &pair.key,
+            pair.local.source.as_str(),
+            plan_server_side(&input),
+        )
+    });
+    Ok(many(args, how, planned))
+}
+
+/// The live objects from the cluster: one object printed as from files, many as `run_many`.
+#[cfg(feature = "cluster")]
+fn run_cluster(args: &PlanArgs, how: &How, time: &str) -> Result<Run, Error> {
+    use crate::session::ssa::cluster::{SsaSettings, load_and_plan_server_side};
+    let locals = crate::cli::cluster::read_locals(&args.local, args.recursive)?;
+    let settings = SsaSettings {
+        manager: &how.manager,
+        force: how.force,
+        migrate: &args.migrate_manager,
+        time,
+    };
+    let conn = args.cluster.conn(args.namespace.as_deref());
+    let mut planned = load_and_plan_server_side(locals, &conn, &settings)?;
+    if let [object] = planned.objects.as_mut_slice() {
+        let outcome = std::mem::replace(&mut object.outcome, Err(Error::Input(String::new())));
+        return one(args, how, outcome?);
+    }
+    let items = planned
+        .objects
+        .into_iter()
+        .map(|o| (o.pair.key, o.pair.local.source, o.outcome));
+    Ok(many(args, how, items))
+}
+
+#[cfg(not(feature = "cluster"))]
+fn run_cluster(_: &PlanArgs, _: &How, _: &str) -> Result<Run, Error> {
+    Err(crate::session::cluster::not_built())
+}
+
+/// Many objects' plans: `-o json`: `{"objects": [...]}`, each with `object` and `source`;
+/// text: a `== object (source)` heading each.
+fn many<K: std::fmt::Display, S: AsRef<str>>(
+    args: &PlanArgs,
+    how: &How,
+    planned: impl Iterator<Item = (K, S, Result<SsaOutcome, Error>)>,
+) -> Run {
+    let (mut items, mut out, mut stderr, mut code) = (Vec::new(), String::new(), Vec::new(), 0);
+    for (key, source, outcome) in planned {
+        let source = source.as_ref();
         let mut item = Map::new();
-        item.insert("object", Value::from(pair.key.to_string()));
-        item.insert("source", Value::from(pair.local.source.as_str()));
-        let _ = writeln!(out, "== {} ({})", pair.key, pair.local.source);
-        match plan_server_side(&input) {
+        item.insert("object", Value::from(key.to_string()));
+        item.insert("source", Value::from(source));
+        let _ = writeln!(out, "== {key} ({source})");
+        match outcome {
             Ok(SsaOutcome::Planned(plan)) => {
-                item.extend(plan_value(&plan, &args.field_manager));
+                item.extend(plan_value(&plan, &how.manager));
                 out.push_str(&text(&plan, args.show_secrets));
             }
-            Ok(SsaOutcome::Conflicts(message)) => {
+            Ok(SsaOutcome::Refused(refusal)) => {
+                item.insert("refused", Value::from(refusal.message.as_str()));
+                item.insert("warnings", warnings_value(&refusal.warnings));
+                let _ = writeln!(out, "refused: {}", refusal.message);
+                for w in &refusal.warnings {
+                    let _ = writeln!(out, "{}", warning_line(w));
+                }
+                stderr.push(format!("{key}: {}", refusal.message));
+                code = code.max(1);
+            }
+            Ok(SsaOutcome::Conflicts {
+                conflicts,
+                warnings,
+            }) => {
+                let message = conflicts.to_string();
                 item.insert("conflicts", Value::from(message.as_str()));
+                item.insert("warnings", warnings_value(&warnings));
                 let _ = writeln!(out, "conflicts: {message}");
-                stderr.push(format!("{}: {message}", pair.key));
+                stderr.push(format!("{key}: {message}"));
                 code = code.max(1);
             }
             Err(e) => {
                 item.insert("error", Value::from(e.to_string()));
                 let _ = writeln!(out, "error: {e}");
-                stderr.push(format!("{}: {e}", pair.key));
+                stderr.push(format!("{key}: {e}"));
                 code = code.max(2);
             }
         }
@@ -133,23 +261,23 @@ fn run_many(args: &PlanArgs, time: &str) -> Result<Run, Error> {
         stderr.push(REMEDY.into());
     }
     let stdout = match args.output {
-        Format::Text => out,
+        Format::Text => format!("{}{out}", how.header()),
         Format::Yaml => {
             let mut m = Map::new();
             m.insert("objects", Value::Array(items));
-            goyaml::to_yaml(&Value::Object(m))
+            goyaml::to_yaml(&Value::Object(how.with_mode(m)))
         }
         _ => {
             let mut m = Map::new();
             m.insert("objects", Value::Array(items));
-            pretty(Value::Object(m))
+            pretty(Value::Object(how.with_mode(m)))
         }
     };
-    Ok(Run::Report {
+    Run::Report {
         stdout,
         stderr,
         code,
-    })
+    }
 }
 
 fn owner_value(id: &ManagerId) -> Value {
@@ -182,25 +310,22 @@ fn field_value(f: &Field) -> Value {
     m.insert("ownersBefore", owners_value(&f.owners_before));
     m.insert("ownersAfter", owners_value(&f.owners_after));
     m.insert("rule", Value::from(f.rule.as_str()));
+    if f.hidden_from_diff {
+        m.insert("hiddenFromDiff", Value::from(true));
+    }
     Value::Object(m)
 }
 
 /// The request's name, its manager and what it sends.
 fn step_head(kind: &StepKind, manager: &str) -> (&'static str, String, &'static str) {
-    match kind {
-        StepKind::Apply => ("apply", manager.to_owned(), PATCH_TYPE),
-        StepKind::SaveLastApplied => (
-            "save-last-applied",
-            LAST_APPLIED_MANAGER.to_owned(),
-            PATCH_TYPE,
-        ),
-        StepKind::UpgradeManagedFields { .. } => (
-            "upgrade-managed-fields",
-            manager.to_owned(),
-            "application/json-patch+json",
-        ),
-        StepKind::ApplyAgain => ("apply-again", manager.to_owned(), PATCH_TYPE),
-    }
+    let (by, patch_type) = match kind {
+        StepKind::Apply | StepKind::ApplyAgain => (manager, PATCH_TYPE),
+        StepKind::SaveLastApplied => (LAST_APPLIED_MANAGER, PATCH_TYPE),
+        StepKind::UpgradeManagedFields { .. } | StepKind::MigrateManagers { .. } => {
+            (manager, JSON_PATCH)
+        }
+    };
+    (kind.name(), by.to_owned(), patch_type)
 }
 
 fn plan_value(plan: &SsaPlan, manager: &str) -> Map {
@@ -211,7 +336,9 @@ fn plan_value(plan: &SsaPlan, manager: &str) -> Map {
         m.insert("request", Value::from(name));
         m.insert("manager", Value::from(by));
         m.insert("patchType", Value::from(patch_type));
-        if let StepKind::UpgradeManagedFields { from } = &step.kind {
+        if let StepKind::UpgradeManagedFields { from } | StepKind::MigrateManagers { from } =
+            &step.kind
+        {
             m.insert(
                 "from",
                 Value::Array(from.iter().map(|s| Value::from(s.as_str())).collect()),
@@ -246,15 +373,7 @@ fn plan_value(plan: &SsaPlan, manager: &str) -> Map {
         "fields",
         Value::Array(plan.fields.iter().map(field_value).collect()),
     );
-    out.insert(
-        "warnings",
-        Value::Array(
-            plan.warnings
-                .iter()
-                .map(|w| Value::from(w.as_str()))
-                .collect(),
-        ),
-    );
+    out.insert("warnings", warnings_value(&plan.warnings));
     out
 }
 
@@ -324,18 +443,23 @@ fn text(plan: &SsaPlan, reveal: bool) -> String {
     for f in &plan.fields {
         let _ = writeln!(
             out,
-            "{:<8} {}  {} → {}  owners: {} → {}  ({})",
+            "{:<8} {}  {} → {}  owners: {} → {}  ({}){}",
             f.action.as_str(),
             f.path,
             masked(f, f.before.as_ref()),
             masked(f, f.after.as_ref()),
             owner_names(&f.owners_before),
             owner_names(&f.owners_after),
-            f.rule
+            f.rule,
+            if f.hidden_from_diff {
+                "  [not shown by kubectl diff --server-side]"
+            } else {
+                ""
+            }
         );
     }
     for w in &plan.warnings {
-        let _ = writeln!(out, "warning: {w}");
+        let _ = writeln!(out, "{}", warning_line(w));
     }
     out
 }
@@ -353,11 +477,14 @@ mod tests {
             live_name: "",
             manager: "kubectl",
             force: false,
+            migrate: &[],
             time: "2026-11-25T10:00:00Z",
+            schema: None,
         };
         match plan_server_side(&input).unwrap() {
             SsaOutcome::Planned(p) => *p,
-            SsaOutcome::Conflicts(c) => panic!("{c}"),
+            SsaOutcome::Conflicts { conflicts, .. } => panic!("{conflicts}"),
+            SsaOutcome::Refused(r) => panic!("{}", r.message),
         }
     }
 

@@ -159,6 +159,8 @@ pub(super) fn check(input: &LintInput<'_>) -> Vec<Warning> {
             (None, None) => continue,
         };
         out.push(Warning {
+            manager: None,
+            way_out: Vec::new(),
             field: None,
             code: Code::ImmutableField,
             path: Some(name.clone()),

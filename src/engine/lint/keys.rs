@@ -145,6 +145,8 @@ pub(super) fn check(input: &LintInput<'_>) -> Vec<Warning> {
             let mixed = protocols.iter().any(|p| *p != protocols[0]);
             if is_port_key(&list.key) && mixed {
                 out.push(Warning {
+                    manager: None,
+                    way_out: Vec::new(),
                     field: None,
                     code: Code::PortProtocolMerged,
                     path: Some(path.clone()),
@@ -157,6 +159,8 @@ pub(super) fn check(input: &LintInput<'_>) -> Vec<Warning> {
                 });
             } else {
                 out.push(Warning {
+                    manager: None,
+                    way_out: Vec::new(),
                     field: None,
                     code: Code::DuplicateMergeKey,
                     path: Some(path.clone()),
@@ -211,6 +215,8 @@ pub(super) fn check(input: &LintInput<'_>) -> Vec<Warning> {
                     format!("this apply can delete every {value} item from live")
                 };
                 out.push(Warning {
+                    manager: None,
+                    way_out: Vec::new(),
                     field: None,
                     code: Code::DuplicateMergeKey,
                     path: Some(path.clone()),

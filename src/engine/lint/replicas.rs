@@ -46,6 +46,8 @@ pub(super) fn check(input: &LintInput<'_>) -> Vec<Warning> {
         (Some(f), Some(l)) if scaled && live != Some(f) => {
             let live = live.map_or_else(|| "none".to_owned(), show);
             out.push(Warning {
+                manager: None,
+                way_out: Vec::new(),
                 field: None,
                 code: Code::HpaReplicasReset,
                 path,
@@ -80,6 +82,8 @@ pub(super) fn check(input: &LintInput<'_>) -> Vec<Warning> {
                 String::new()
             };
             out.push(Warning {
+                manager: None,
+                way_out: Vec::new(),
                 field: None,
                 code: Code::ReplicasRemoved,
                 path,

@@ -37,6 +37,8 @@ pub(super) fn check(input: &LintInput<'_>) -> Vec<Warning> {
         held.push(format!("data {} base64-encoded", data.join(", ")));
     }
     vec![Warning {
+        manager: None,
+        way_out: Vec::new(),
         field: None,
         code: Code::SecretInAnnotation,
         path: Some(

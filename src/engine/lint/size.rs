@@ -29,6 +29,8 @@ pub(super) fn check(input: &LintInput<'_>) -> Vec<Warning> {
         )
     };
     vec![Warning {
+        manager: None,
+        way_out: Vec::new(),
         field: None,
         code: Code::AnnotationTooLarge,
         path: Some(path),

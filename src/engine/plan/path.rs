@@ -51,20 +51,29 @@ impl FieldPath {
     pub fn lookup<'v>(&self, doc: &'v Value) -> Option<&'v Value> {
         let mut at = doc;
         for seg in &self.0 {
-            at = match (seg, at) {
-                (Seg::Key(k), Value::Object(m)) => m.get(k)?,
-                (Seg::Merge { key, value }, Value::Array(items)) => items.iter().find(|i| {
-                    i.get(&**key)
-                        .is_some_and(|v| crate::engine::gofmt::sprint(v) == **value)
-                })?,
-                (Seg::Item(value), Value::Array(items)) => items
-                    .iter()
-                    .find(|i| crate::engine::gofmt::sprint(i) == **value)?,
-                (Seg::Index(i), Value::Array(items)) => items.get(*i)?,
-                _ => return None,
-            };
+            at = seg.find_in(at)?;
         }
         Some(at)
+    }
+}
+
+impl Seg {
+    /// The child of `v` this step names: an object's entry, or the first list element with the
+    /// merge key's value, the primitive or the position.
+    #[must_use]
+    pub fn find_in<'v>(&self, v: &'v Value) -> Option<&'v Value> {
+        match (self, v) {
+            (Seg::Key(k), Value::Object(m)) => m.get(k),
+            (Seg::Merge { key, value }, Value::Array(items)) => items.iter().find(|i| {
+                i.get(&**key)
+                    .is_some_and(|v| crate::engine::gofmt::sprint(v) == **value)
+            }),
+            (Seg::Item(value), Value::Array(items)) => items
+                .iter()
+                .find(|i| crate::engine::gofmt::sprint(i) == **value),
+            (Seg::Index(i), Value::Array(items)) => items.get(*i),
+            _ => None,
+        }
     }
 }
 

@@ -15,97 +15,8 @@ use super::fields::{Action, FieldRef, Values};
 use super::path::{PathText, Seg};
 use crate::engine::gofmt;
 
-/// What a warning is about: every code the plan and the lints ([`crate::engine::lint`]) emit.
-/// Written as its kebab-case name (`missing-annotation`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum Code {
-    MissingAnnotation,
-    /// A null top-level annotation value: kubectl sends the empty string, not a deletion.
-    AnnotationNullIsEmpty,
-    ClearChangedLive,
-    ListItemsLost,
-    UnionTwoMembers,
-    DuplicateMergeKey,
-    PortProtocolMerged,
-    AnnotationTooLarge,
-    HpaReplicasReset,
-    ReplicasRemoved,
-    ImmutableField,
-    SecretInAnnotation,
-}
-
-/// How bad a warning is: the object list's risk classes `notice`, `warning` and `rejects`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub enum Severity {
-    /// Worth knowing; nothing is lost (`missing-annotation`).
-    Notice,
-    /// The apply loses, resets or merges something the operator may not expect.
-    Loss,
-    /// The server will reject the apply.
-    Reject,
-}
-
-impl Code {
-    /// Every code.
-    pub const ALL: [Code; 12] = [
-        Code::MissingAnnotation,
-        Code::AnnotationNullIsEmpty,
-        Code::ClearChangedLive,
-        Code::ListItemsLost,
-        Code::UnionTwoMembers,
-        Code::DuplicateMergeKey,
-        Code::PortProtocolMerged,
-        Code::AnnotationTooLarge,
-        Code::HpaReplicasReset,
-        Code::ReplicasRemoved,
-        Code::ImmutableField,
-        Code::SecretInAnnotation,
-    ];
-
-    /// The code's name, as the outputs write it.
-    #[must_use]
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Code::MissingAnnotation => "missing-annotation",
-            Code::AnnotationNullIsEmpty => "annotation-null-is-empty",
-            Code::ClearChangedLive => "clear-changed-live",
-            Code::ListItemsLost => "list-items-lost",
-            Code::UnionTwoMembers => "union-two-members",
-            Code::DuplicateMergeKey => "duplicate-merge-key",
-            Code::PortProtocolMerged => "port-protocol-merged",
-            Code::AnnotationTooLarge => "annotation-too-large",
-            Code::HpaReplicasReset => "hpa-replicas-reset",
-            Code::ReplicasRemoved => "replicas-removed",
-            Code::ImmutableField => "immutable-field",
-            Code::SecretInAnnotation => "secret-in-annotation",
-        }
-    }
-
-    /// How bad a warning with this code is.
-    #[must_use]
-    pub fn severity(self) -> Severity {
-        match self {
-            Code::ImmutableField | Code::AnnotationTooLarge | Code::UnionTwoMembers => {
-                Severity::Reject
-            }
-            Code::MissingAnnotation | Code::AnnotationNullIsEmpty => Severity::Notice,
-            Code::ClearChangedLive
-            | Code::ListItemsLost
-            | Code::DuplicateMergeKey
-            | Code::PortProtocolMerged
-            | Code::HpaReplicasReset
-            | Code::ReplicasRemoved
-            | Code::SecretInAnnotation => Severity::Loss,
-        }
-    }
-}
-
-impl std::fmt::Display for Code {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
+mod code;
+pub use code::{Code, Severity, WayOut};
 
 /// One warning.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
@@ -117,6 +28,12 @@ pub struct Warning {
     #[serde(skip)]
     pub field: Option<super::FieldId>,
     pub message: String,
+    /// The manager that keeps the offending field (server-side checks; `None` elsewhere).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub manager: Option<String>,
+    /// The ways out, in the order to try them (server-side checks; empty elsewhere).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub way_out: Vec<WayOut>,
 }
 
 impl Warning {
@@ -124,6 +41,8 @@ impl Warning {
     #[must_use]
     pub fn missing_annotation(live: &Value) -> Warning {
         Warning {
+            manager: None,
+            way_out: Vec::new(),
             field: None,
             code: Code::MissingAnnotation,
             path: None,
@@ -151,6 +70,8 @@ impl Warning {
             .iter()
             .filter(|(_, v)| v.is_null())
             .map(|(key, _)| Warning {
+                manager: None,
+                way_out: Vec::new(),
                 field: None,
                 code: Code::AnnotationNullIsEmpty,
                 path: Some(
@@ -187,56 +108,23 @@ fn object_name(obj: &Value) -> String {
     format!("{plural}{group}/{}", object.name)
 }
 
-/// One-of groups: a map holding more than one of these keys is invalid.
-const UNIONS: [(&[&str], &[&str], &str); 2] = [
-    (
-        &[
-            "livenessProbe",
-            "readinessProbe",
-            "startupProbe",
-            "postStart",
-            "preStop",
-        ],
-        &["exec", "httpGet", "tcpSocket", "grpc", "sleep"],
-        "a probe or lifecycle handler may have only one handler",
-    ),
-    (
-        &["volumes"],
-        &[
-            "hostPath",
-            "emptyDir",
-            "gcePersistentDisk",
-            "awsElasticBlockStore",
-            "gitRepo",
-            "secret",
-            "nfs",
-            "iscsi",
-            "glusterfs",
-            "persistentVolumeClaim",
-            "rbd",
-            "flexVolume",
-            "cinder",
-            "cephfs",
-            "flocker",
-            "downwardAPI",
-            "fc",
-            "azureFile",
-            "configMap",
-            "vsphereVolume",
-            "quobyte",
-            "azureDisk",
-            "photonPersistentDisk",
-            "projected",
-            "portworxVolume",
-            "scaleIO",
-            "storageos",
-            "csi",
-            "ephemeral",
-            "image",
-        ],
-        "a volume may have only one source",
-    ),
-];
+/// The one-of a map at a field of this name holds, if any: its members and the rule, from
+/// the API server's validation rules ([`crate::engine::validation`]).
+fn union_of(parent: &str) -> Option<(Vec<&'static str>, &'static str)> {
+    use crate::engine::validation::{
+        HOOK_HANDLERS, HOOKS, PROBE_HANDLERS, PROBES, Rule, VOLUME_SOURCES,
+    };
+    if PROBES.contains(&parent) {
+        Some((PROBE_HANDLERS.to_vec(), Rule::Union.text(false)))
+    } else if HOOKS.contains(&parent) {
+        Some((HOOK_HANDLERS.to_vec(), Rule::Union.text(false)))
+    } else if parent == "volumes" {
+        let sources = VOLUME_SOURCES.iter().map(|(m, _)| *m).collect();
+        Some((sources, Rule::Union.text(true)))
+    } else {
+        None
+    }
+}
 
 fn clears_from_last_applied(f: &FieldRef<'_, '_>) -> bool {
     let at = f.reason.presence();
@@ -274,6 +162,8 @@ impl Collector {
         {
             let path = text();
             self.fields.push(Warning {
+                manager: None,
+                way_out: Vec::new(),
                 field: Some(f.id),
                 code: Code::ClearChangedLive,
                 path: Some(path.clone()),
@@ -297,6 +187,8 @@ impl Collector {
                 if !lost.is_empty() {
                     let path = text();
                     self.fields.push(Warning {
+                        manager: None,
+                        way_out: Vec::new(),
                         field: Some(f.id),
                         code: Code::ListItemsLost,
                         path: Some(path.clone()),
@@ -321,33 +213,33 @@ impl Collector {
         let Some(parent) = parent_name(f) else {
             return;
         };
-        for (parents, members, rule) in UNIONS {
-            if !parents.contains(&parent) {
-                continue;
-            }
-            let Some(Value::Object(m)) = at.result else {
-                continue;
-            };
-            let present: Vec<&str> = members
-                .iter()
-                .copied()
-                .filter(|k| m.contains_key(k))
-                .collect();
-            let live_count = at.live.and_then(Value::as_object).map_or(0, |lm| {
-                members.iter().filter(|k| lm.contains_key(k)).count()
+        let Some((members, rule)) = union_of(parent) else {
+            return;
+        };
+        let Some(Value::Object(m)) = at.result else {
+            return;
+        };
+        let present: Vec<&str> = members
+            .iter()
+            .copied()
+            .filter(|k| m.contains_key(k))
+            .collect();
+        let live_count = at.live.and_then(Value::as_object).map_or(0, |lm| {
+            members.iter().filter(|k| lm.contains_key(k)).count()
+        });
+        if present.len() > 1 && live_count <= 1 {
+            let path = PathText(f.path).to_string();
+            self.unions.push(Warning {
+                manager: None,
+                way_out: Vec::new(),
+                field: Some(f.id),
+                code: Code::UnionTwoMembers,
+                path: Some(path.clone()),
+                message: format!(
+                    "{path} will hold {} at once and the server will reject it ({rule}): with no last-applied entry for the old one, nothing deletes it. Set the old one to null in the file for this apply",
+                    present.join(" and ")
+                ),
             });
-            if present.len() > 1 && live_count <= 1 {
-                let path = PathText(f.path).to_string();
-                self.unions.push(Warning {
-                    field: Some(f.id),
-                    code: Code::UnionTwoMembers,
-                    path: Some(path.clone()),
-                    message: format!(
-                        "{path} will hold {} at once and the server will reject it ({rule}): with no last-applied entry for the old one, nothing deletes it. Set the old one to null in the file for this apply",
-                        present.join(" and ")
-                    ),
-                });
-            }
         }
     }
 
@@ -429,6 +321,8 @@ mod shown_tests {
     #[test]
     fn a_warning_quoting_a_secret_value_is_shown_masked() {
         let w = Warning {
+            manager: None,
+            way_out: Vec::new(),
             code: Code::ClearChangedLive,
             path: Some("data.token".into()),
             field: None,

@@ -4,7 +4,7 @@
 
 mod find;
 
-use crate::engine::ssa::managed::{self, Managed, ManagerId, Operation};
+use crate::engine::ssa::managed::{self, Managed, ManagerId, Operation, Owners};
 use crate::engine::ssa::path::{Path, PathElement, path_string};
 use crate::engine::ssa::set::Set;
 use crate::engine::ssa::typed::Comparison;
@@ -24,6 +24,14 @@ pub enum Action {
 }
 
 impl Action {
+    pub const ALL: [Action; 5] = [
+        Action::Add,
+        Action::Set,
+        Action::Remove,
+        Action::Keep,
+        Action::Conflict,
+    ];
+
     #[must_use]
     pub fn as_str(self) -> &'static str {
         match self {
@@ -37,10 +45,12 @@ impl Action {
 }
 
 /// One field of the plan.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Field {
     /// As the API server prints it (`.spec.replicas`).
     pub path: String,
+    /// The same path as elements (what a front end finds a field by).
+    pub at: Path,
     pub action: Action,
     pub before: Option<Value>,
     pub after: Option<Value>,
@@ -48,6 +58,9 @@ pub struct Field {
     pub owners_after: Vec<ManagerId>,
     /// The rule that decided, in words.
     pub rule: String,
+    /// A removal `kubectl diff --server-side` does not show: only the ownership upgrade and
+    /// the second apply make it ([`crate::engine::ssa::checks::hidden_from_diff`]).
+    pub hidden_from_diff: bool,
 }
 
 /// The object's managers (none when `metadata.managedFields` cannot be read).
@@ -88,9 +101,9 @@ pub fn changes(c: &Comparison) -> Vec<(String, Action)> {
 /// The managers of a set of managedFields, in key order (those whose key does not read as an
 /// identity are nobody).
 fn owner_ids(m: &Managed) -> (Vec<ManagerId>, Vec<&Set>) {
-    m.fields
-        .iter()
-        .filter_map(|(k, vs)| ManagerId::from_key(k).map(|id| (id, &vs.set)))
+    Owners::new(m)
+        .sets()
+        .map(|(id, set)| (id.clone(), set))
         .unzip()
 }
 
@@ -344,14 +357,26 @@ impl<'a> Walk<'a> {
             && oa.contains(me)
             && let Some(lost) = ob.iter().find(|o| *o != me && !oa.contains(o))
         {
-            // Taken without --force-conflicts: only kubectl's last-applied excusal forces.
-            Some((
-                Action::Conflict,
-                format!(
-                    "conflict excused: {} owned it, but kubectl's last-applied annotation still holds the live value, so the API server forces the apply",
-                    lost.manager
-                ),
-            ))
+            if upgraded && lost.manager == me.manager {
+                // `--migrate-manager`: the applier's own Update entry became its Apply entry
+                // before the apply, so no conflict was ever raised.
+                Some((
+                    Action::Set,
+                    format!(
+                        "set: the file sets another value; {}'s ownership was moved to you before the apply (migration)",
+                        names(&ob)
+                    ),
+                ))
+            } else {
+                // Taken without --force-conflicts: only kubectl's last-applied excusal forces.
+                Some((
+                    Action::Conflict,
+                    format!(
+                        "conflict excused: {} owned it, but kubectl's last-applied annotation still holds the live value, so the API server forces the apply",
+                        lost.manager
+                    ),
+                ))
+            }
         } else if added {
             Some((Action::Add, "added: the file sets it".to_owned()))
         } else if modified {
@@ -375,15 +400,48 @@ impl<'a> Walk<'a> {
         if let Some((action, rule)) = decided {
             self.out.push(Field {
                 path: path_string(p),
+                at: p.to_vec(),
                 action,
                 before: before.cloned(),
                 after: after.cloned(),
                 owners_before: ob,
                 owners_after: oa,
                 rule,
+                hidden_from_diff: false,
             });
         }
         self.path.pop();
+    }
+}
+
+/// The fields by path, to find the one a path shows.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct FieldIndex(std::collections::BTreeMap<Path, usize>);
+
+impl FieldIndex {
+    #[must_use]
+    pub fn new(fields: &[Field]) -> FieldIndex {
+        FieldIndex(
+            fields
+                .iter()
+                .enumerate()
+                .map(|(i, f)| (f.at.clone(), i))
+                .collect(),
+        )
+    }
+
+    /// The field at `path`, else the nearest field above it that was added or removed whole
+    /// (what is inside is said by it).
+    #[must_use]
+    pub fn find(&self, fields: &[Field], path: &[PathElement]) -> Option<usize> {
+        if let Some(&i) = self.0.get(path) {
+            return Some(i);
+        }
+        (1..path.len()).rev().find_map(|n| {
+            let i = *self.0.get(&path[..n])?;
+            let f = fields.get(i)?;
+            matches!(f.action, Action::Add | Action::Remove).then_some(i)
+        })
     }
 }
 

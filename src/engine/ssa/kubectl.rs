@@ -33,10 +33,30 @@ pub enum StepKind {
         from: Vec<String>,
     },
     ApplyAgain,
+    /// Before the apply, not kubectl's: another tool's Update managers merged into the
+    /// applier's entry on its switch to server-side apply (`super::migrate`).
+    MigrateManagers {
+        from: Vec<String>,
+    },
+}
+
+impl StepKind {
+    /// The request's name in plans and logs: `apply`, `save-last-applied`,
+    /// `upgrade-managed-fields`, `apply-again`.
+    #[must_use]
+    pub fn name(&self) -> &'static str {
+        match self {
+            StepKind::Apply => "apply",
+            StepKind::SaveLastApplied => "save-last-applied",
+            StepKind::UpgradeManagedFields { .. } => "upgrade-managed-fields",
+            StepKind::ApplyAgain => "apply-again",
+            StepKind::MigrateManagers { .. } => "migrate-managers",
+        }
+    }
 }
 
 /// One request and the object it leaves.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Step {
     pub kind: StepKind,
     /// The body sent (the apply configuration, or the new `metadata.managedFields`).
@@ -53,14 +73,118 @@ fn annotation_path() -> Set {
     .as_slice()])
 }
 
-fn managed_fields(obj: &Value) -> &[Value] {
-    obj.get("metadata")
-        .and_then(|m| m.get("managedFields"))
-        .and_then(Value::as_array)
-        .map_or(&[], Vec::as_slice)
+/// `metadata.managedFields` as a list (empty when absent).
+#[must_use]
+pub fn managed_fields(obj: &Value) -> Vec<Value> {
+    entries(obj).to_vec()
 }
 
-/// The requests `kubectl apply --server-side` makes for one object and what each leaves.
+/// [`managed_fields`] in place (no copy).
+fn entries(obj: &Value) -> &[Value] {
+    obj.get("metadata")
+        .and_then(|m| m.get("managedFields"))
+        .map_or(&[], |v| v.as_array().map_or(&[], Vec::as_slice))
+}
+
+/// What kubectl sends next, decided from the object the previous request left (its answer),
+/// as `apply.go` decides it: [`next_step`].
+#[derive(Clone, Debug, PartialEq)]
+pub enum Next {
+    /// The `kubectl-last-applied` apply of this body.
+    SaveLastApplied(Value),
+    /// The csaupgrade: the client-side managers merged, and the object with the new
+    /// `metadata.managedFields` (sent as a JSON patch of them).
+    UpgradeManagedFields { from: Vec<String>, upgraded: Value },
+    /// The file again, by the same manager.
+    ApplyAgain,
+}
+
+/// After a request of kind `done` answered `object`, the request kubectl makes next, or
+/// `None` when it is finished (kubectl `saveLastApplyAnnotationIfNecessary`, then
+/// `migrateToSSAIfNecessary`, then the re-apply when a migration happened).
+///
+/// # Errors
+/// `metadata.managedFields` of the answer cannot be read.
+pub fn next_step(
+    done: &StepKind,
+    object: &Value,
+    manager: &str,
+) -> Result<Option<Next>, RequestError> {
+    let path = annotation_path();
+    match done {
+        StepKind::Apply => {
+            let annotation = object
+                .get("metadata")
+                .and_then(|m| m.get("annotations"))
+                .and_then(|a| a.get(ANNOTATION))
+                .and_then(Value::as_str);
+            if let Some(annotation) = annotation
+                && manager == "kubectl"
+                && csaupgrade::find_fields_owners(entries(object), "Apply", &path).is_empty()
+            {
+                return Ok(Some(Next::SaveLastApplied(last_applied_body(
+                    object, annotation,
+                ))));
+            }
+            migration(object, manager, &path)
+        }
+        StepKind::SaveLastApplied => migration(object, manager, &path),
+        StepKind::UpgradeManagedFields { .. } => Ok(Some(Next::ApplyAgain)),
+        // Not kubectl's: what follows a migration is planned by `super::migrate`.
+        StepKind::ApplyAgain | StepKind::MigrateManagers { .. } => Ok(None),
+    }
+}
+
+/// `migrateToSSAIfNecessary`: the Update entries that own the annotation merged into the
+/// applier's, if that changes the entries.
+fn migration(object: &Value, manager: &str, path: &Set) -> Result<Option<Next>, RequestError> {
+    let before = entries(object);
+    let mut from: Vec<String> = csaupgrade::find_fields_owners(before, "Update", path)
+        .into_iter()
+        .filter_map(|e| e.get("manager").and_then(Value::as_str).map(str::to_owned))
+        .collect();
+    from.sort();
+    from.dedup();
+    let names: Vec<&str> = from.iter().map(String::as_str).collect();
+    // The csaupgrade changes only `metadata.managedFields`: it runs on a shell holding them,
+    // and the object is copied only when they change.
+    let mut shell = Map::new();
+    if let Some(meta) = object.get("metadata").and_then(Value::as_object) {
+        let mut kept = Map::new();
+        if let Some(list) = meta.get("managedFields") {
+            kept.insert("managedFields", list.clone());
+        }
+        shell.insert("metadata", Value::Object(kept));
+    }
+    let mut shell = Value::Object(shell);
+    csaupgrade::upgrade_managed_fields(&mut shell, &names, manager, "")?;
+    let after = shell
+        .get_mut("metadata")
+        .and_then(Value::as_object_mut)
+        .and_then(|m| m.shift_remove("managedFields"));
+    if after
+        .as_ref()
+        .map_or(&[][..], |v| v.as_array().map_or(&[], Vec::as_slice))
+        == before
+    {
+        return Ok(None);
+    }
+    let mut upgraded = object.clone();
+    if let Some(meta) = upgraded.get_mut("metadata").and_then(Value::as_object_mut) {
+        match after {
+            Some(list) => {
+                meta.insert("managedFields", list);
+            }
+            None => {
+                meta.shift_remove("managedFields");
+            }
+        }
+    }
+    Ok(Some(Next::UpgradeManagedFields { from, upgraded }))
+}
+
+/// The requests `kubectl apply --server-side` makes for one object and what each leaves, each
+/// answer computed by [`Request`] as the API server computes it.
 ///
 /// # Errors
 /// The first request that fails (conflicts without `force`, bad managedFields, a config the
@@ -77,87 +201,36 @@ pub fn apply_server_side(
         body: file.clone(),
         object: req.apply(live, file, manager, force)?,
     }];
-    let annotation = annotation_of(&steps[0].object).map(str::to_owned);
-    let Some(annotation) = annotation else {
-        return Ok(steps);
-    };
-    let path = annotation_path();
-    if manager == "kubectl"
-        && csaupgrade::find_fields_owners(managed_fields(&steps[0].object), "Apply", &path)
-            .is_empty()
-    {
-        let body = last_applied_body(&steps[0].object, &annotation);
-        let object = req.apply(&steps[0].object, &body, LAST_APPLIED_MANAGER, force)?;
-        steps.push(Step {
-            kind: StepKind::SaveLastApplied,
-            body,
-            object,
-        });
+    while let Some(last) = steps.last() {
+        let Some(next) = next_step(&last.kind, &last.object, manager)? else {
+            break;
+        };
+        let step = match next {
+            // `helper.Patch` with no options: never forced.
+            Next::SaveLastApplied(body) => Step {
+                kind: StepKind::SaveLastApplied,
+                object: req.apply(&last.object, &body, LAST_APPLIED_MANAGER, false)?,
+                body,
+            },
+            Next::UpgradeManagedFields { from, upgraded } => Step {
+                kind: StepKind::UpgradeManagedFields { from },
+                body: Value::Array(managed_fields(&upgraded)),
+                object: upgraded,
+            },
+            Next::ApplyAgain => Step {
+                kind: StepKind::ApplyAgain,
+                object: req.apply(&last.object, file, manager, force)?,
+                body: file.clone(),
+            },
+        };
+        steps.push(step);
     }
-    let object = &steps[steps.len() - 1].object;
-    let entries = managed_fields(object);
-    let mut from: Vec<String> = csaupgrade::find_fields_owners(entries, "Update", &path)
-        .into_iter()
-        .filter_map(|e| e.get("manager").and_then(Value::as_str).map(str::to_owned))
-        .collect();
-    from.sort();
-    from.dedup();
-    let names: Vec<&str> = from.iter().map(String::as_str).collect();
-    // The csaupgrade changes only `metadata.managedFields`: it runs on a shell holding them,
-    // and the object is copied only when they change.
-    let before = object.get("metadata").and_then(|m| m.get("managedFields"));
-    let mut shell = Map::new();
-    if object.get("metadata").is_some_and(Value::is_object) {
-        let mut meta = Map::new();
-        if let Some(list) = before {
-            meta.insert("managedFields", list.clone());
-        }
-        shell.insert("metadata", Value::Object(meta));
-    }
-    let mut shell = Value::Object(shell);
-    csaupgrade::upgrade_managed_fields(&mut shell, &names, manager, "")?;
-    let after = shell
-        .get_mut("metadata")
-        .and_then(Value::as_object_mut)
-        .and_then(|m| m.shift_remove("managedFields"));
-    if after.as_ref() == before {
-        return Ok(steps);
-    }
-    let mut object = steps[steps.len() - 1].object.clone();
-    if let Some(meta) = object.get_mut("metadata").and_then(Value::as_object_mut) {
-        match after {
-            Some(list) => {
-                meta.insert("managedFields", list);
-            }
-            None => {
-                meta.shift_remove("managedFields");
-            }
-        }
-    }
-    steps.push(Step {
-        kind: StepKind::UpgradeManagedFields { from },
-        body: Value::Array(managed_fields(&object).to_vec()),
-        object,
-    });
-    let object = req.apply(&steps[steps.len() - 1].object, file, manager, force)?;
-    steps.push(Step {
-        kind: StepKind::ApplyAgain,
-        body: file.clone(),
-        object,
-    });
     Ok(steps)
 }
 
-fn annotation_of(object: &Value) -> Option<&str> {
-    object
-        .get("metadata")
-        .and_then(|m| m.get("annotations"))
-        .and_then(|a| a.get(ANNOTATION))
-        .and_then(Value::as_str)
-}
-
 /// `{apiVersion, kind, metadata: {name, namespace, annotations: {last-applied}}}`.
-fn last_applied_body(object: &Value, annotation: &str) -> Value {
+#[must_use]
+pub fn last_applied_body(object: &Value, annotation: &str) -> Value {
     let mut meta = Map::new();
     for k in ["name", "namespace"] {
         if let Some(v) = object.get("metadata").and_then(|m| m.get(k)) {
@@ -214,7 +287,7 @@ mod tests {
 
     fn decode_list(obj: &Value) -> Vec<Value> {
         decode(obj["metadata"].get("managedFields")).unwrap();
-        managed_fields(obj).to_vec()
+        managed_fields(obj)
     }
 
     /// SEMANTICS.md §6, worked example (kubernetes#99003 on a ConfigMap).

@@ -131,6 +131,60 @@ pub struct Managed {
     pub times: BTreeMap<String, Option<String>>,
 }
 
+/// An object's managers decoded once, to ask who owns many paths.
+#[derive(Clone, Debug)]
+pub struct Owners<'m> {
+    managers: Vec<(ManagerId, Option<&'m str>, &'m Set)>,
+}
+
+impl<'m> Owners<'m> {
+    #[must_use]
+    pub fn new(managed: &'m Managed) -> Owners<'m> {
+        let managers = managed
+            .fields
+            .iter()
+            .filter_map(|(k, vs)| {
+                let time = managed.times.get(k).and_then(Option::as_deref);
+                ManagerId::from_key(k).map(|id| (id, time, &vs.set))
+            })
+            .collect();
+        Owners { managers }
+    }
+
+    /// The managers whose sets hold `path` (`Set::has`), in identity-key order, with the time
+    /// of their last change.
+    pub fn of<'s>(
+        &'s self,
+        path: &'s [super::path::PathElement],
+    ) -> impl Iterator<Item = (&'s ManagerId, Option<&'m str>)> + 's {
+        self.indices_of(path).filter_map(|i| self.get(i))
+    }
+
+    /// [`Owners::of`] as indices (for [`Owners::get`]).
+    pub fn indices_of<'s>(
+        &'s self,
+        path: &'s [super::path::PathElement],
+    ) -> impl Iterator<Item = usize> + 's {
+        self.managers
+            .iter()
+            .enumerate()
+            .filter(move |(_, (_, _, set))| set.has(path))
+            .map(|(i, _)| i)
+    }
+
+    /// Every manager with its set, in identity-key order (what a walk over the sets carries
+    /// down instead of asking [`Owners::of`] per path).
+    pub fn sets(&self) -> impl Iterator<Item = (&ManagerId, &'m Set)> + '_ {
+        self.managers.iter().map(|(id, _, set)| (id, *set))
+    }
+
+    /// The `i`-th manager and the time of its last change.
+    #[must_use]
+    pub fn get(&self, i: usize) -> Option<(&ManagerId, Option<&'m str>)> {
+        self.managers.get(i).map(|(id, time, _)| (id, *time))
+    }
+}
+
 /// `metadata.managedFields` could not be read.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum ManagedFieldsError {

@@ -31,6 +31,18 @@ pub struct ApiConflict {
     pub path: Path,
 }
 
+impl fmt::Display for ApiConflict {
+    /// `conflict with "m" using apps/v1: .spec.replicas`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "conflict with {}: {}",
+            self.manager,
+            path_string(&self.path)
+        )
+    }
+}
+
 /// The conflicts of a refused apply (HTTP 409), in the API server's message.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ApiConflicts(pub Vec<ApiConflict>);
@@ -39,12 +51,7 @@ impl fmt::Display for ApiConflicts {
     /// `Apply failed with 1 conflict: conflict with "m" using apps/v1: .spec.replicas`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         if let [one] = self.0.as_slice() {
-            return write!(
-                f,
-                "Apply failed with 1 conflict: conflict with {}: {}",
-                one.manager,
-                path_string(&one.path)
-            );
+            return write!(f, "Apply failed with 1 conflict: {one}");
         }
         let mut by: BTreeMap<String, (&ManagerId, Vec<&Path>)> = BTreeMap::new();
         for c in &self.0 {
@@ -79,11 +86,11 @@ pub enum RequestError {
     #[error("{0}")]
     Typed(#[from] TypedError),
     /// The object sent does not fit the schema (a repeated list key, an undeclared field).
-    #[error("failed to create typed {what} object ({gvk}): {source}")]
+    #[error("failed to create typed {what} object ({gvk}): {}", go_errors(&.source.0))]
     Invalid {
         /// `patch` (an applied configuration) or `new` (an update's object).
         what: &'static str,
-        /// `apps/v1, Kind=Deployment`.
+        /// `default/web; apps/v1, Kind=Deployment`.
         gvk: String,
         source: TypedError,
     },
@@ -92,10 +99,33 @@ pub enum RequestError {
     BadRequest(String),
 }
 
-/// `apps/v1, Kind=Deployment`, as Go prints a `GroupVersionKind`.
-fn gvk(obj: &Value) -> String {
-    let s = |k: &str| obj.get(k).and_then(Value::as_str).unwrap_or("");
-    format!("{}, Kind={}", s("apiVersion"), s("kind"))
+/// `default/web; apps/v1, Kind=Deployment`: the object's namespace and name, and its
+/// `GroupVersionKind` as Go prints it (`/v1, Kind=ConfigMap` in the core group), as
+/// apimachinery's `objectGVKNN` writes them.
+#[must_use]
+pub fn gvk(obj: &Value) -> String {
+    let s = |v: &Value, k: &str| v.get(k).and_then(Value::as_str).unwrap_or("").to_owned();
+    let meta = obj.get("metadata").unwrap_or(&Value::Null);
+    let api_version = s(obj, "apiVersion");
+    let (group, version) = api_version.split_once('/').unwrap_or(("", &api_version));
+    format!(
+        "{}/{}; {group}/{version}, Kind={}",
+        s(meta, "namespace"),
+        s(meta, "name"),
+        s(obj, "kind")
+    )
+}
+
+/// `typed.ValidationErrors.Error()`: one error as it is, several under `errors:`, indented.
+#[must_use]
+pub fn go_errors(errors: &[String]) -> String {
+    match errors {
+        [one] => one.clone(),
+        all => std::iter::once("errors:".to_owned())
+            .chain(all.iter().map(|e| format!("  {e}")))
+            .collect::<Vec<_>>()
+            .join("\n"),
+    }
 }
 
 /// The fields nobody owns or conflicts on (`stripmeta.go`).

@@ -149,7 +149,7 @@ fn a_repeated_key_in_the_file_is_refused() {
     );
     assert_eq!(
         err.to_string(),
-        "failed to create typed patch object (apps/v1, Kind=Deployment): .spec.template.spec.containers: duplicate entries for key [name=\"web\"]"
+        "failed to create typed patch object (/web; apps/v1, Kind=Deployment): .spec.template.spec.containers: duplicate entries for key [name=\"web\"]"
     );
 }
 

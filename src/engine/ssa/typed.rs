@@ -25,7 +25,7 @@ pub use merge::merge;
 pub use reconcile::reconcile_field_set;
 pub use remove::{extract_items, extract_items_with_keys, remove_items};
 pub use toset::to_field_set;
-pub use validate::validate;
+pub use validate::{Problem, ProblemKind, problems, validate};
 
 use super::path::PathElement;
 use super::schema::Schema;

@@ -10,6 +10,37 @@ use crate::engine::ssa::schema::{Relationship, Schema, TypeRef};
 use crate::engine::ssa::typed::TypedError;
 use crate::value::Value;
 
+/// What is wrong at a place (`typed.ValidationError`'s message, sorted by kind).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ProblemKind {
+    /// `duplicate entries for key [name="A"]`: two items of an associative list with one key.
+    DuplicateKey(PathElement),
+    /// `field not declared in schema`: the path ends with the field's name.
+    NotDeclared(String),
+    /// Any other mismatch.
+    Other,
+}
+
+/// One validation error: the path as the API server prints it (`.spec.replicas`, empty for the
+/// root), the message, and its kind.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Problem {
+    pub path: String,
+    pub message: String,
+    pub kind: ProblemKind,
+}
+
+impl std::fmt::Display for Problem {
+    /// `ValidationError.Error()`: `path: message`, or the message alone at the root.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        if self.path.is_empty() {
+            f.write_str(&self.message)
+        } else {
+            write!(f, "{}: {}", self.path, self.message)
+        }
+    }
+}
+
 /// `TypedValue.Validate`, with `AllowDuplicates` when `allow_duplicates`.
 ///
 /// # Errors
@@ -20,12 +51,27 @@ pub fn validate(
     v: &Value,
     allow_duplicates: bool,
 ) -> Result<(), TypedError> {
-    let mut errs = Vec::new();
-    walk(schema, tr, v, allow_duplicates, &String::new, 0, &mut errs);
+    let errs = problems(schema, tr, v, allow_duplicates);
     if errs.is_empty() {
         Ok(())
     } else {
-        Err(TypedError(errs))
+        Err(TypedError(errs.iter().map(ToString::to_string).collect()))
+    }
+}
+
+/// [`validate`]'s errors, each with its path and kind.
+#[must_use]
+pub fn problems(schema: &Schema, tr: TypeRef, v: &Value, allow_duplicates: bool) -> Vec<Problem> {
+    let mut errs = Vec::new();
+    walk(schema, tr, v, allow_duplicates, &String::new, 0, &mut errs);
+    errs
+}
+
+fn other(path: String, message: String) -> Problem {
+    Problem {
+        path,
+        message,
+        kind: ProblemKind::Other,
     }
 }
 
@@ -36,16 +82,9 @@ fn walk(
     allow_duplicates: bool,
     at: &dyn Fn() -> String,
     depth: usize,
-    errs: &mut Vec<String>,
+    errs: &mut Vec<Problem>,
 ) {
-    let fail = |errs: &mut Vec<String>, msg: String| {
-        let at = at();
-        if at.is_empty() {
-            errs.push(msg);
-        } else {
-            errs.push(format!("{at}: {msg}"));
-        }
-    };
+    let fail = |errs: &mut Vec<Problem>, msg: String| errs.push(other(at(), msg));
     if let Err(e) = check_depth(depth) {
         fail(errs, e);
         return;
@@ -81,7 +120,11 @@ fn walk(
                     && !seen.insert(pe.clone())
                     && !allow_duplicates
                 {
-                    fail(errs, format!("duplicate entries for key {pe}"));
+                    errs.push(Problem {
+                        path: at(),
+                        message: format!("duplicate entries for key {pe}"),
+                        kind: ProblemKind::DuplicateKey(pe.clone()),
+                    });
                 }
                 let here = || format!("{}{pe}", at());
                 walk(
@@ -106,7 +149,11 @@ fn walk(
                 let ty = match t.field(k) {
                     Some(f) => f.ty,
                     None if schema.is_empty_ref(t.map.elem) => {
-                        errs.push(format!("{}: field not declared in schema", here()));
+                        errs.push(Problem {
+                            path: here(),
+                            message: "field not declared in schema".to_owned(),
+                            kind: ProblemKind::NotDeclared(k.to_string()),
+                        });
                         return;
                     }
                     None => t.map.elem,

@@ -1,0 +1,358 @@
+//! Server-side checks: what `kubectl apply --server-side` will do that an operator would not
+//! expect, and what the API server would refuse, as coded [`Warning`]s (the codes of the
+//! client-side plan and its lints, [`Code`]). Each names the path as the API server prints it
+//! (`.spec.replicas`), the manager that keeps the offending field, and the ways out. Pure:
+//! values in, warnings out.
+//!
+//! | code | when | where |
+//! | --- | --- | --- |
+//! | `csa-upgrade` | the object was made by client-side apply: kubectl moves its manager's fields to the applier and applies again | here |
+//! | `ssa-first-apply-prunes` | that first server-side apply prunes fields (kubernetes#99003): listed | here |
+//! | `ssa-diff-underreports` | removals only the ownership upgrade and the second apply make: `kubectl diff --server-side` does not show them (kubectl#1796) | here |
+//! | `ssa-pruned-redefaulted` | a pruned field the API server defaults (`replicas`, `revisionHistoryLimit`, …) comes back with its default | here |
+//! | `ssa-controller-owns-field` | a manager other than the applier (an autoscaler on `/scale`) owns a field the file sets: taken with force, a fight | here |
+//! | `ssa-old-apiversion-manager` | a field owned only by a managedFields entry of another apiVersion | here |
+//! | `ssa-duplicate-key` | two entries of a keyed list with one key in the file: refused | [`config`] |
+//! | `ssa-patch-directive` | `$patch`, `$retainKeys`, `$setElementOrder/…`, `$deleteFromPrimitiveList/…` in the file: refused | [`config`] |
+//! | `ssa-result-invalid`, `union-two-members` | the merged object breaks a validation rule because a field another manager owns is kept | [`result`] |
+
+pub mod config;
+pub mod result;
+
+use crate::engine::plan::{Code, Warning, WayOut};
+use crate::engine::ssa::explain::{self, Action, Field, managed_of};
+use crate::engine::ssa::kubectl::{LAST_APPLIED_MANAGER, Step, StepKind};
+use crate::engine::ssa::managed::{ManagerId, Operation};
+use crate::engine::ssa::path::{Path, PathElement, path_string};
+use crate::engine::ssa::request::BEFORE_FIRST_APPLY;
+use crate::value::Value;
+
+/// The manager name kubectl's client-side apply writes with.
+pub const CLIENT_SIDE_MANAGER: &str = "kubectl-client-side-apply";
+
+/// What the checks after a plan look at.
+pub struct Planned<'a> {
+    /// The file (the applied configuration).
+    pub local: &'a Value,
+    /// The live object before (`Null`: a create).
+    pub live: &'a Value,
+    pub result: &'a Value,
+    pub steps: &'a [Step],
+    /// What each step changed, in the order of `steps`.
+    pub step_changes: &'a [Vec<(String, Action)>],
+    pub fields: &'a [Field],
+    /// The applier (`kubectl`, Apply).
+    pub me: &'a ManagerId,
+    /// The conflicts `--force-conflicts` took.
+    pub forced: &'a [(Path, ManagerId)],
+    /// The client-side managers the csaupgrade moved to the applier.
+    pub migrated: &'a [String],
+    /// The endpoint's version (the file's `apiVersion`).
+    pub api_version: &'a str,
+}
+
+/// A warning of one of the server-side codes.
+pub fn warning(
+    code: Code,
+    path: Option<String>,
+    manager: Option<&str>,
+    way_out: &[WayOut],
+    message: String,
+) -> Warning {
+    Warning {
+        code,
+        path,
+        field: None,
+        message,
+        manager: manager.map(str::to_owned),
+        way_out: way_out.to_vec(),
+    }
+}
+
+/// The paths of the fields `kubectl diff --server-side` will not show as removed: removed by
+/// the whole command, untouched by its first request (the one the diff sends as a dry run).
+#[must_use]
+pub fn hidden_from_diff(p: &Planned<'_>) -> Vec<String> {
+    if !p
+        .steps
+        .iter()
+        .any(|s| matches!(s.kind, StepKind::UpgradeManagedFields { .. }))
+    {
+        return Vec::new();
+    }
+    let first = p.step_changes.first().map_or(&[][..], Vec::as_slice);
+    p.fields
+        .iter()
+        .filter(|f| f.action == Action::Remove)
+        .filter(|f| !first.iter().any(|(q, _)| related(&f.path, q)))
+        .map(|f| f.path.clone())
+        .collect()
+}
+
+/// Whether one path is the other, or lies above or below it.
+fn related(a: &str, b: &str) -> bool {
+    let under = |x: &str, y: &str| {
+        x.strip_prefix(y)
+            .is_some_and(|rest| rest.starts_with('.') || rest.starts_with('['))
+    };
+    a == b || under(a, b) || under(b, a)
+}
+
+/// Every check on a plan, in the order of the table above (the refusals come from
+/// [`config::refusal`] before any plan).
+#[must_use]
+pub fn after_apply(p: &Planned<'_>) -> Vec<Warning> {
+    let mut out = Vec::new();
+    let removed: Vec<&str> = p
+        .fields
+        .iter()
+        .filter(|f| f.action == Action::Remove)
+        .map(|f| f.path.as_str())
+        .collect();
+    if let Some(from) = p.steps.iter().find_map(|s| match &s.kind {
+        StepKind::UpgradeManagedFields { from } => Some(from),
+        _ => None,
+    }) {
+        let managers = from.join(", ");
+        out.push(warning(
+            Code::CsaUpgrade,
+            None,
+            Some(&managers),
+            &[],
+            format!(
+                "the object was made by client-side apply: kubectl moves {managers}'s fields to {} (csaupgrade) and applies again, so what the file dropped is pruned (kubernetes#99003); `kubectl diff --server-side` shows only the first apply",
+                p.me.manager
+            ),
+        ));
+        if !removed.is_empty() {
+            out.push(warning(
+                Code::SsaFirstApplyPrunes,
+                None,
+                Some(&managers),
+                &[WayOut::EditFile],
+                format!(
+                    "this first server-side apply of a client-side object prunes {}: fields {managers} owned, which the ownership upgrade makes {}'s and the file no longer sets. Put them back in the file to keep them",
+                    removed.join(", "),
+                    p.me.manager
+                ),
+            ));
+        }
+        let hidden = hidden_from_diff(p);
+        if !hidden.is_empty() {
+            out.push(warning(
+                Code::SsaDiffUnderreports,
+                None,
+                Some(&managers),
+                &[],
+                format!(
+                    "`kubectl diff --server-side` will not show these removals: {}. It sends only the first apply as a dry run; the ownership upgrade and the second apply that prune them never run in a diff (kubectl#1796, kubernetes#125607)",
+                    hidden.join(", ")
+                ),
+            ));
+        }
+    }
+    for path in &removed {
+        if let Some(default) = server_default(path) {
+            out.push(warning(
+                Code::SsaPrunedRedefaulted,
+                Some((*path).to_owned()),
+                None,
+                &[WayOut::EditFile],
+                format!(
+                    "{path} is pruned, and the API server defaults the object after the merge: it comes back as {default}, which the result here does not show. Keep the value in the file if {default} is not what you want"
+                ),
+            ));
+        }
+    }
+    out.extend(controller_owns(p));
+    out.extend(old_api_version(p));
+    out.extend(result::check(p));
+    out
+}
+
+/// Fields the API server defaults (the built-in kinds' defaulting functions), by the end of
+/// their path under `.spec`: the value a pruned one comes back with.
+const DEFAULTS: [(&str, &str); 11] = [
+    (".spec.replicas", "1"),
+    (".spec.revisionHistoryLimit", "10"),
+    (".spec.progressDeadlineSeconds", "600"),
+    (
+        ".spec.strategy",
+        "RollingUpdate with maxSurge and maxUnavailable 25%",
+    ),
+    (".spec.sessionAffinity", "None"),
+    ("spec.restartPolicy", "Always"),
+    ("spec.dnsPolicy", "ClusterFirst"),
+    ("spec.terminationGracePeriodSeconds", "30"),
+    ("spec.schedulerName", "default-scheduler"),
+    (
+        "].imagePullPolicy",
+        "IfNotPresent (Always for a :latest image)",
+    ),
+    ("].terminationMessagePath", "/dev/termination-log"),
+];
+
+/// The default a pruned field comes back with, if the API server defaults it.
+fn server_default(path: &str) -> Option<&'static str> {
+    if !path.starts_with(".spec.") {
+        return None;
+    }
+    DEFAULTS
+        .iter()
+        .find(|(end, _)| {
+            if end.starts_with(".spec.") {
+                path == *end
+            } else {
+                path.ends_with(end)
+            }
+        })
+        .map(|(_, d)| *d)
+}
+
+/// Managers that are the applier's own past, not another writer: the client-side managers
+/// the csaupgrade moves, kubectl's last-applied manager, the record of the first apply.
+fn is_own_past(p: &Planned<'_>, id: &ManagerId) -> bool {
+    id == p.me
+        || p.migrated.contains(&id.manager)
+        || [
+            CLIENT_SIDE_MANAGER,
+            LAST_APPLIED_MANAGER,
+            BEFORE_FIRST_APPLY,
+        ]
+        .contains(&id.manager.as_str())
+}
+
+/// `ssa-controller-owns-field`: a field the file sets that another manager owned and
+/// `--force-conflicts` takes (it will write it again), or that the applier now shares with a
+/// manager writing through a subresource (`/scale`: an autoscaler), whose next write makes the
+/// apply conflict.
+fn controller_owns(p: &Planned<'_>) -> Vec<Warning> {
+    let mut out = Vec::new();
+    for f in p.fields {
+        let forced: Vec<&ManagerId> = p
+            .forced
+            .iter()
+            .filter(|(fp, _)| path_string(fp) == f.path)
+            .map(|(_, m)| m)
+            .filter(|m| !is_own_past(p, m))
+            .collect();
+        if let Some(m) = forced.first() {
+            out.push(warning(
+                Code::SsaControllerOwnsField,
+                Some(f.path.clone()),
+                Some(&m.manager),
+                &[WayOut::HandOver, WayOut::Force],
+                format!(
+                    "{} is owned by {m}, another manager than this applier: without --force-conflicts the apply conflicts; with it the field is taken, that manager writes it again at its next change, and the two fight. Leave the field to it: drop {} from the file",
+                    f.path, f.path
+                ),
+            ));
+            continue;
+        }
+        if !f.owners_after.contains(p.me) {
+            continue;
+        }
+        if let Some(m) = f
+            .owners_after
+            .iter()
+            .find(|o| !o.subresource.is_empty() && !is_own_past(p, o))
+        {
+            out.push(warning(
+                Code::SsaControllerOwnsField,
+                Some(f.path.clone()),
+                Some(&m.manager),
+                &[WayOut::HandOver, WayOut::Force],
+                format!(
+                    "{} is also owned by {m}: the values agree now, but the next time that manager changes it, this apply conflicts. Drop {} from the file and leave it to that manager, or take it with --force-conflicts and expect a fight",
+                    f.path, f.path
+                ),
+            ));
+        }
+    }
+    out
+}
+
+/// `ssa-old-apiversion-manager`: fields owned before the apply only by Update entries of
+/// another apiVersion than the endpoint's, and not set by the file. The csaupgrade drops such
+/// a client-side entry instead of merging it, and the API server drops an entry whose version
+/// is no longer served: the field then belongs to nobody and no apply prunes it.
+fn old_api_version(p: &Planned<'_>) -> Vec<Warning> {
+    let before = managed_of(p.live);
+    let after = managed_of(p.result);
+    let mut out = Vec::new();
+    for (key, vs) in &before.fields {
+        let Some(id) = ManagerId::from_key(key) else {
+            continue;
+        };
+        if id.operation != Operation::Update || vs.api_version == p.api_version {
+            continue;
+        }
+        let current = |q: &[PathElement]| {
+            before.fields.iter().any(|(k, other)| {
+                k != key && other.api_version == p.api_version && other.set.has(q)
+            })
+        };
+        let mine_after =
+            |q: &[PathElement]| after.fields.get(&p.me.key()).is_some_and(|m| m.set.has(q));
+        let live = explain::without_managed_fields(p.live);
+        let scalar = |q: &[PathElement]| {
+            explain::value_at(&live, q).is_some_and(|v| !v.is_object() && !v.is_array())
+        };
+        let only: Vec<String> = vs
+            .set
+            .leaves()
+            .paths()
+            .into_iter()
+            .filter(|q| scalar(q) && !current(q) && !mine_after(q))
+            .map(|q| path_string(&q))
+            .collect();
+        if only.is_empty() {
+            continue;
+        }
+        out.push(warning(
+            Code::SsaOldApiVersionManager,
+            None,
+            Some(&id.manager),
+            &[WayOut::HandOver],
+            format!(
+                "owned only by {id}, an entry of another apiVersion than {}: {}. kubectl's csaupgrade merges only the entry at the applier's apiVersion and drops this one, and the API server drops an entry whose version is no longer served, so the fields then belong to nobody and no apply removes them. To have them pruned, set them in the file once (you own them) and then drop them, or remove them by hand",
+                p.api_version,
+                only.join(", ")
+            ),
+        ));
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn paths_above_below_and_equal_are_related() {
+        assert!(related(".data.legacy", ".data.legacy"));
+        assert!(related(".data.legacy", ".data"));
+        assert!(related(
+            ".spec",
+            ".spec.template.spec.containers[name=\"a\"]"
+        ));
+        assert!(!related(".data.legacy", ".data.leg"));
+        assert!(!related(".spec.replicas", ".spec.replicasX"));
+    }
+
+    #[test]
+    fn only_fields_the_api_server_defaults_come_back() {
+        assert_eq!(server_default(".spec.replicas"), Some("1"));
+        assert_eq!(
+            server_default(".spec.template.spec.containers[name=\"a\"].imagePullPolicy"),
+            Some("IfNotPresent (Always for a :latest image)")
+        );
+        assert_eq!(
+            server_default(".spec.template.spec.restartPolicy"),
+            Some("Always")
+        );
+        assert_eq!(server_default(".data.replicas"), None);
+        assert_eq!(server_default(".spec.template.spec.replicas"), None);
+        assert_eq!(server_default(".data.legacy"), None);
+    }
+}

@@ -1,0 +1,78 @@
+//! The ownership upgrade other tools run when they switch a release from client-side to
+//! server-side apply, before their first server-side apply: Helm 4 (`upgradeClientSideFieldManager`,
+//! its own manager `helm`), Argo CD (`--client-side-apply-migration-manager`), Flux. Each calls
+//! client-go's csaupgrade ([`super::csaupgrade::upgrade_managed_fields`]) with the Update
+//! managers to migrate and its own apply manager, sends the new `metadata.managedFields` as a
+//! JSON patch, then applies. kubectl migrates only its own client-side managers, and only after
+//! its apply ([`super::kubectl`]).
+//!
+//! [`migrate_then_apply`]: step [`StepKind::MigrateManagers`] (when it changes anything), then
+//! kubectl's sequence on the upgraded object, so the first apply already prunes what the
+//! migrated managers owned and the file dropped.
+
+use super::csaupgrade;
+use super::kubectl::{Step, StepKind, apply_server_side};
+use super::request::{Request, RequestError};
+use crate::value::Value;
+
+fn has_update_entry(obj: &Value, manager: &str) -> bool {
+    obj.get("metadata")
+        .and_then(|m| m.get("managedFields"))
+        .and_then(Value::as_array)
+        .is_some_and(|entries| {
+            entries.iter().any(|e| {
+                let s = |k: &str| e.get(k).and_then(Value::as_str).unwrap_or("");
+                s("manager") == manager && s("operation") == "Update" && s("subresource").is_empty()
+            })
+        })
+}
+
+/// The Update managers of `migrate` the live object has (main resource), in the given order,
+/// each once.
+#[must_use]
+pub fn present(live: &Value, migrate: &[String]) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    for m in migrate {
+        if has_update_entry(live, m) && !out.contains(m) {
+            out.push(m.clone());
+        }
+    }
+    out
+}
+
+/// Migrate `migrate`'s Update entries into `manager`'s Apply entry, then run kubectl's
+/// server-side apply sequence.
+///
+/// # Errors
+/// As [`apply_server_side`]; bad managedFields.
+pub fn migrate_then_apply(
+    req: &Request<'_>,
+    live: &Value,
+    file: &Value,
+    manager: &str,
+    force: bool,
+    migrate: &[String],
+) -> Result<Vec<Step>, RequestError> {
+    let from = present(live, migrate);
+    if from.is_empty() {
+        return apply_server_side(req, live, file, manager, force);
+    }
+    let mut upgraded = live.clone();
+    let names: Vec<&str> = from.iter().map(String::as_str).collect();
+    csaupgrade::upgrade_managed_fields(&mut upgraded, &names, manager, "")?;
+    if &upgraded == live {
+        return apply_server_side(req, live, file, manager, force);
+    }
+    let body = upgraded
+        .get("metadata")
+        .and_then(|m| m.get("managedFields"))
+        .cloned()
+        .unwrap_or(Value::Array(Vec::new()));
+    let mut steps = vec![Step {
+        kind: StepKind::MigrateManagers { from },
+        body,
+        object: upgraded.clone(),
+    }];
+    steps.extend(apply_server_side(req, &upgraded, file, manager, force)?);
+    Ok(steps)
+}
