@@ -5,6 +5,7 @@ mod json;
 mod many;
 pub mod markdown;
 pub mod ssa;
+mod stages;
 mod text;
 mod yaml;
 
@@ -133,7 +134,7 @@ fn plan_in_mode(args: &PlanArgs, mode: &ApplyMode) -> Result<Run, Error> {
         return run_example(args, mode, name);
     }
     if mode.server_side {
-        return ssa::run(args, mode);
+        return ssa::run(args, mode, stages::Stages::from_env());
     }
     let flags = [
         (args.field_manager.is_some(), "--field-manager"),
@@ -149,12 +150,18 @@ fn plan_in_mode(args: &PlanArgs, mode: &ApplyMode) -> Result<Run, Error> {
     if args.save.is_some() {
         return super::saved::save_client_side(args, mode);
     }
+    let mut stages = stages::Stages::from_env();
     let run = if args.live.is_empty() && !args.no_live {
         run_cluster(args)?
     } else {
         match single(args) {
-            Some((local, live)) => run_one(args, local, live)?,
-            None => run_many(args)?,
+            Some((local, live)) => run_one(args, local, live, stages)?,
+            None => {
+                let run = run_many(args);
+                stages.end("read+plan+write");
+                stages.print();
+                run?
+            }
         }
     };
     Ok(announce(run, mode, args.output))
@@ -274,7 +281,12 @@ fn single(args: &PlanArgs) -> Option<(OneFile<'_>, Option<OneFile<'_>>)> {
     Some((local, live))
 }
 
-fn run_one(args: &PlanArgs, local: OneFile<'_>, live: Option<OneFile<'_>>) -> Result<Run, Error> {
+fn run_one(
+    args: &PlanArgs,
+    local: OneFile<'_>,
+    live: Option<OneFile<'_>>,
+    mut stages: stages::Stages,
+) -> Result<Run, Error> {
     let local_path = local.path;
     let live_path = live.as_ref().map(|l| l.path);
     let mut live_last_applied = None;
@@ -313,14 +325,19 @@ fn run_one(args: &PlanArgs, local: OneFile<'_>, live: Option<OneFile<'_>>) -> Re
         overwrite: args.overwrite,
         live_last_applied,
     };
+    stages.end("read");
     let plan =
         plan::plan_owned(local, context, Schema::embedded()).map_err(|e| plan_error(e, &names))?;
+    stages.end("plan");
     // The process ends once this is printed: leave the memory to the system instead of
     // freeing every node (about a million allocations at 10 MB, half a second).
     let plan = std::mem::ManuallyDrop::new(plan);
     std::mem::forget(last_applied);
     if args.output == Format::Text {
-        return Ok(Run::Print(text::text_with(&plan, args.show_secrets)));
+        let text = text::text_with(&plan, args.show_secrets);
+        stages.end("write");
+        stages.print();
+        return Ok(Run::Print(text));
     }
     if args.output == Format::Markdown {
         let key = objects::Key::of(&plan.modified);
@@ -339,6 +356,8 @@ fn run_one(args: &PlanArgs, local: OneFile<'_>, live: Option<OneFile<'_>>) -> Re
         Format::Yaml => yaml::write(&plan, &mut stdout).map_err(json::WriteError::Io),
         _ => json::write(&plan, &mut stdout),
     };
+    stages.end("write");
+    stages.print();
     match written {
         Ok(()) => Ok(Run::Print(String::new())),
         Err(json::WriteError::Io(e)) => Err(Error::output(e)),

@@ -9,7 +9,7 @@ pub mod cluster;
 
 use crate::engine::plan::{Code, Warning};
 use crate::engine::ssa::checks::{self, Planned, config::Refusal};
-use crate::engine::ssa::explain::{changes, fields, without_managed_fields};
+use crate::engine::ssa::explain::{changes, fields};
 use crate::engine::ssa::kubectl::{Step, StepKind};
 use crate::engine::ssa::kubernetes;
 use crate::engine::ssa::managed::{self, ManagerId};
@@ -265,26 +265,38 @@ pub fn plan_server_side(input: &SsaInput<'_>) -> Result<SsaOutcome, Error> {
         }
         Err(e) => return Err(bad(e, input.local_name)),
     };
-    let result = steps
-        .last()
-        .map_or_else(|| live.clone(), |s| s.object.clone());
+    let mut steps = steps;
+    let mut live = live;
+    // The comparisons read the objects without `metadata.managedFields`: taken out of each
+    // object (not copied) and put back in their place afterwards.
+    let mut taken = vec![take_managed_fields(&mut live)];
+    taken.extend(steps.iter_mut().map(|s| take_managed_fields(&mut s.object)));
+    let empty = Value::Object(crate::value::Map::new());
     let compare = |a: &Value, b: &Value| {
-        typed::compare(
-            chosen.schema,
-            chosen.root,
-            &without_managed_fields(a),
-            &without_managed_fields(b),
-        )
-        .map_err(|e| Error::Input(format!("{}: {e}", input.live_name)))
+        let bare = |v| if Value::is_null(v) { &empty } else { v };
+        typed::compare(chosen.schema, chosen.root, bare(a), bare(b))
+            .map_err(|e| Error::Input(format!("{}: {e}", input.live_name)))
     };
     let mut step_changes = Vec::new();
     let mut prev = &live;
     for step in &steps {
-        let c = compare(prev, &step.object)?;
-        step_changes.push(changes(&c));
+        // The csaupgrade changes only managedFields.
+        if matches!(step.kind, StepKind::UpgradeManagedFields { .. }) {
+            step_changes.push(Vec::new());
+        } else {
+            step_changes.push(changes(&compare(prev, &step.object)?));
+        }
         prev = &step.object;
     }
-    let comparison = compare(&live, &result)?;
+    let comparison = compare(&live, steps.last().map_or(&live, |s| &s.object))?;
+    let mut taken = taken.into_iter();
+    put_back(&mut live, taken.next().flatten());
+    for (step, t) in steps.iter_mut().zip(taken) {
+        put_back(&mut step.object, t);
+    }
+    let result = steps
+        .last()
+        .map_or_else(|| live.clone(), |s| s.object.clone());
     let forced: Vec<(Path, ManagerId)> = forced.into_iter().map(|c| (c.path, c.manager)).collect();
     // The client-side managers whose fields the csaupgrade made the applier's.
     let migrated: Vec<String> = steps
@@ -377,6 +389,22 @@ fn as_sent(local: &Value) -> std::borrow::Cow<'_, Value> {
         meta.insert("namespace", Value::from("default"));
     }
     std::borrow::Cow::Owned(sent)
+}
+
+/// Takes `metadata.managedFields` out of `obj`: its place and value, for [`put_back`].
+fn take_managed_fields(obj: &mut Value) -> Option<(usize, Value)> {
+    let meta = obj.get_mut("metadata")?.as_object_mut()?;
+    let at = meta.get_full("managedFields")?.0;
+    meta.shift_remove("managedFields").map(|v| (at, v))
+}
+
+fn put_back(obj: &mut Value, taken: Option<(usize, Value)>) {
+    if let (Some((at, v)), Some(meta)) = (
+        taken,
+        obj.get_mut("metadata").and_then(Value::as_object_mut),
+    ) {
+        meta.shift_insert(at, "managedFields", v);
+    }
 }
 
 /// Now in UTC, as the API server writes times (`2026-11-25T19:00:00Z`).

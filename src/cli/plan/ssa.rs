@@ -33,8 +33,13 @@ use warnings::{refused_lines, warnings_value};
 
 /// `plan --server-side` with `-f LOCAL` and `--live LIVE` or `--no-live`: one object, or many
 /// (several files, directories, files of several objects) matched as `plan` matches them.
-/// Without `--live` and `--no-live`, the live objects come from the cluster.
-pub fn run(args: &PlanArgs, mode: &ApplyMode) -> Result<Run, Error> {
+/// Without `--live` and `--no-live`, the live objects come from the cluster. `stages`: the
+/// `APPLYSCOPE_TIMINGS` report of the one-object plan from files.
+pub fn run(
+    args: &PlanArgs,
+    mode: &ApplyMode,
+    mut stages: super::stages::Stages,
+) -> Result<Run, Error> {
     if args.last_applied.is_some() {
         return Err(Error::Input(
             "plan --server-side uses the live object's last-applied annotation: no --last-applied"
@@ -63,6 +68,7 @@ pub fn run(args: &PlanArgs, mode: &ApplyMode) -> Result<Run, Error> {
         (None, true) => None,
         (None, false) => return Err(no_live_error()),
     };
+    stages.end("read");
     let input = SsaInput {
         local: &local_value,
         live: live_value.as_ref(),
@@ -83,7 +89,12 @@ pub fn run(args: &PlanArgs, mode: &ApplyMode) -> Result<Run, Error> {
         );
         return Ok(markdown(args, &how, std::iter::once(item)));
     }
-    one(args, &how, plan_server_side(&input)?)
+    let outcome = plan_server_side(&input)?;
+    stages.end("plan");
+    let run = one(args, &how, outcome);
+    stages.end("write");
+    stages.print();
+    run
 }
 
 /// `plan --server-side --example NAME`: the example's local and live documents (its live

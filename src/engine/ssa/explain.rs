@@ -2,6 +2,8 @@
 //! live object with the object left, read with the managers before and after (who owned it,
 //! who owns it now) into one action and one rule per field. Pure: values in, values out.
 
+mod find;
+
 use crate::engine::ssa::managed::{self, Managed, ManagerId, Operation, Owners};
 use crate::engine::ssa::path::{Path, PathElement, path_string};
 use crate::engine::ssa::set::Set;
@@ -96,16 +98,13 @@ pub fn changes(c: &Comparison) -> Vec<(String, Action)> {
     out
 }
 
-fn owners(m: &Owners<'_>, path: &[PathElement]) -> Vec<ManagerId> {
-    m.of(path).map(|(id, _)| id.clone()).collect()
-}
-
-/// The part of a set under a path.
-fn descend<'s>(mut s: &'s Set, path: &[PathElement]) -> Option<&'s Set> {
-    for pe in path {
-        s = s.child(pe)?;
-    }
-    Some(s)
+/// The managers of a set of managedFields, in key order (those whose key does not read as an
+/// identity are nobody).
+fn owner_ids(m: &Managed) -> (Vec<ManagerId>, Vec<&Set>) {
+    Owners::new(m)
+        .sets()
+        .map(|(id, set)| (id.clone(), set))
+        .unzip()
 }
 
 /// The value at a path of an object.
@@ -136,6 +135,9 @@ fn names(ids: &[ManagerId]) -> String {
 /// Every field the apply touched or whose owners changed: its action, values, owners and rule.
 /// `forced`: the conflicts `--force-conflicts` took; `migrated`: the client-side managers the
 /// csaupgrade moved to `me`.
+///
+/// One walk of every path any manager owned or owns, or the comparison holds, with the node
+/// of every set and both objects' values carried down (no lookup from the root per path).
 #[must_use]
 pub fn fields(
     live: &Value,
@@ -153,66 +155,193 @@ pub fn fields(
         }
     }
     all = all.union(&c.added).union(&c.modified).union(&c.removed);
-    let (owners_before, owners_after) = (Owners::new(&before), Owners::new(&after));
-    let under = |set: &Set, p: &[PathElement]| (1..p.len()).any(|n| set.has(&p[..n]));
-    let (live, result) = (without_managed_fields(live), without_managed_fields(result));
-    let mut out = Vec::new();
-    for p in all.paths() {
-        let changed = [&c.added, &c.removed, &c.modified]
-            .into_iter()
-            .find(|s| s.has(&p));
-        let (ob, oa) = (owners(&owners_before, &p), owners(&owners_after, &p));
-        let owned = |q: &[PathElement]| {
-            owners_before.of(q).next().is_some() || owners_after.of(q).next().is_some()
+    let (before_ids, before_sets) = owner_ids(&before);
+    let (after_ids, after_sets) = owner_ids(&after);
+    let mut walk = Walk {
+        forced,
+        forced_set: Set::from_unsorted_paths(forced.iter().map(|(p, _)| p.clone()).collect()),
+        me,
+        migrated,
+        before: before_ids,
+        after: after_ids,
+        path: Vec::new(),
+        out: Vec::new(),
+    };
+    let root = At {
+        all: &all,
+        changed: [Some(&c.added), Some(&c.removed), Some(&c.modified)],
+        before: before_sets.into_iter().map(Some).collect(),
+        after: after_sets.into_iter().map(Some).collect(),
+        live: Some(live),
+        result: Some(result),
+        under: [false; 2],
+        said: [false; 3],
+    };
+    walk.visit(&root);
+    walk.out
+}
+
+/// The walk's node: a path's place in every set and in both objects.
+struct At<'a> {
+    all: &'a Set,
+    /// Added, removed, modified.
+    changed: [Option<&'a Set>; 3],
+    before: Vec<Option<&'a Set>>,
+    after: Vec<Option<&'a Set>>,
+    live: Option<&'a Value>,
+    result: Option<&'a Value>,
+    /// Whether a path above or at this node was added, removed.
+    under: [bool; 2],
+    /// Per changed set: whether a path above or at this node is in it and owned.
+    said: [bool; 3],
+}
+
+struct Walk<'a> {
+    forced: &'a [(Path, ManagerId)],
+    forced_set: Set,
+    me: &'a ManagerId,
+    migrated: &'a [String],
+    before: Vec<ManagerId>,
+    after: Vec<ManagerId>,
+    path: Path,
+    out: Vec<Field>,
+}
+
+const ADDED: usize = 0;
+const REMOVED: usize = 1;
+const MODIFIED: usize = 2;
+
+fn has(s: Option<&Set>, pe: &PathElement) -> bool {
+    s.is_some_and(|s| s.has_member(pe))
+}
+
+impl<'a> Walk<'a> {
+    /// The objects are read without `metadata.managedFields`.
+    fn managed_fields(&self, pe: &PathElement) -> bool {
+        self.path.len() == 1
+            && self.path[0].as_field() == Some("metadata")
+            && pe.as_field() == Some("managedFields")
+    }
+
+    fn visit(&mut self, at: &At<'a>) {
+        if self.path.len() > crate::engine::MAX_DEPTH {
+            return;
+        }
+        let (mut live, mut result) = (find::Finder::new(at.live), find::Finder::new(at.result));
+        for m in at.all.members() {
+            let skip = self.managed_fields(m);
+            let before = if skip { None } else { live.child(m) };
+            let after = if skip { None } else { result.child(m) };
+            self.member(at, m, before, after);
+        }
+        for (pe, child) in at.all.children() {
+            let skip = self.managed_fields(pe);
+            let sub = |s: Option<&'a Set>| s.and_then(|s| s.child(pe));
+            let owned = at.before.iter().chain(&at.after).any(|s| has(*s, pe));
+            let next = At {
+                all: child,
+                changed: at.changed.map(sub),
+                before: at.before.iter().map(|s| sub(*s)).collect(),
+                after: at.after.iter().map(|s| sub(*s)).collect(),
+                live: if skip { None } else { live.child(pe) },
+                result: if skip { None } else { result.child(pe) },
+                under: [
+                    at.under[0] || has(at.changed[ADDED], pe),
+                    at.under[1] || has(at.changed[REMOVED], pe),
+                ],
+                said: [ADDED, REMOVED, MODIFIED]
+                    .map(|i| at.said[i] || (owned && has(at.changed[i], pe))),
+            };
+            self.path.push(pe.clone());
+            self.visit(&next);
+            self.path.pop();
+        }
+    }
+
+    /// The path of this node and `m`: its field of the plan, if any.
+    fn member(
+        &mut self,
+        at: &At<'a>,
+        m: &PathElement,
+        before: Option<&Value>,
+        after: Option<&Value>,
+    ) {
+        let owners = |sets: &[Option<&Set>], ids: &[ManagerId]| -> Vec<ManagerId> {
+            sets.iter()
+                .zip(ids)
+                .filter(|(s, _)| has(**s, m))
+                .map(|(_, id)| id.clone())
+                .collect()
         };
+        let (ob, oa) = (
+            owners(&at.before, &self.before),
+            owners(&at.after, &self.after),
+        );
+        let changed = [ADDED, REMOVED, MODIFIED]
+            .into_iter()
+            .find(|&i| has(at.changed[i], m));
         // An item added or removed whole (someone owns it as such) says it for what is
         // inside; a container nobody owns (a route) is said by what is inside it.
-        let said_above = |s: &Set| (1..p.len()).any(|n| s.has(&p[..n]) && owned(&p[..n]));
         match changed {
-            Some(s) if said_above(s) => continue,
-            Some(s)
+            Some(i) if at.said[i] => return,
+            Some(i)
                 if ob.is_empty()
                     && oa.is_empty()
-                    && descend(s, &p).is_some_and(|d| !d.is_empty()) =>
+                    && at.changed[i]
+                        .and_then(|s| s.child(m))
+                        .is_some_and(|d| !d.is_empty()) =>
             {
-                continue;
+                return;
             }
-            None if under(&c.added, &p) || under(&c.removed, &p) => continue,
+            None if at.under[0] || at.under[1] => return,
             _ => {}
         }
         // Nobody owns the identity (`stripmeta`): not a field of the plan.
         if ob.is_empty()
             && oa.is_empty()
-            && p.first()
-                .and_then(PathElement::as_field)
+            && self
+                .path
+                .first()
+                .unwrap_or(m)
+                .as_field()
                 .is_some_and(|f| ["apiVersion", "kind", "metadata"].contains(&f))
         {
-            continue;
+            return;
         }
+        let me = self.me;
+        let (added, removed, modified) = (
+            has(at.changed[ADDED], m),
+            has(at.changed[REMOVED], m),
+            has(at.changed[MODIFIED], m),
+        );
         let had = ob.contains(me);
         let upgraded = ob
             .iter()
-            .any(|o| o.operation == Operation::Update && migrated.contains(&o.manager));
-        let annotation = p
-            .last()
-            .and_then(PathElement::as_field)
+            .any(|o| o.operation == Operation::Update && self.migrated.contains(&o.manager));
+        let annotation = m
+            .as_field()
             .is_some_and(|f| f == crate::engine::ssa::lastapplied::ANNOTATION);
-        let (action, rule) = if let Some((_, m)) =
-            forced.iter().find(|(fp, _)| fp.as_slice() == p.as_slice())
-        {
-            (
+        self.path.push(m.clone());
+        let p = self.path.as_slice();
+        let forced = if self.forced_set.has(p) {
+            self.forced.iter().find(|(fp, _)| fp.as_slice() == p)
+        } else {
+            None
+        };
+        let decided = if let Some((_, m)) = forced {
+            Some((
                 Action::Conflict,
                 format!(
                     "conflict: {} owned it and the file sets another value; --force-conflicts takes it",
                     m.manager
                 ),
-            )
-        } else if annotation && (c.modified.has(&p) || c.added.has(&p) || ob != oa) {
-            (
+            ))
+        } else if annotation && (modified || added || ob != oa) {
+            Some((
                 Action::Set,
                 "rewritten by the API server from the applied object (lastAppliedUpdater); kubectl saves it as kubectl-last-applied so that no apply prunes it".to_owned(),
-            )
-        } else if c.removed.has(&p) {
+            ))
+        } else if removed {
             let rule = if had {
                 "pruned: you owned it, the file dropped it, and nobody else owns it".to_owned()
             } else if upgraded {
@@ -223,39 +352,37 @@ pub fn fields(
             } else {
                 "removed: its owners dropped it".to_owned()
             };
-            (Action::Remove, rule)
-        } else if (c.added.has(&p) || c.modified.has(&p))
+            Some((Action::Remove, rule))
+        } else if (added || modified)
             && oa.contains(me)
             && let Some(lost) = ob.iter().find(|o| *o != me && !oa.contains(o))
         {
             if upgraded && lost.manager == me.manager {
                 // `--migrate-manager`: the applier's own Update entry became its Apply entry
                 // before the apply, so no conflict was ever raised.
-                (
+                Some((
                     Action::Set,
                     format!(
                         "set: the file sets another value; {}'s ownership was moved to you before the apply (migration)",
                         names(&ob)
                     ),
-                )
+                ))
             } else {
                 // Taken without --force-conflicts: only kubectl's last-applied excusal forces.
-                (
+                Some((
                     Action::Conflict,
                     format!(
                         "conflict excused: {} owned it, but kubectl's last-applied annotation still holds the live value, so the API server forces the apply",
                         lost.manager
                     ),
-                )
+                ))
             }
-        } else if c.added.has(&p) {
-            (Action::Add, "added: the file sets it".to_owned())
-        } else if c.modified.has(&p) {
-            (Action::Set, "set: the file sets another value".to_owned())
+        } else if added {
+            Some((Action::Add, "added: the file sets it".to_owned()))
+        } else if modified {
+            Some((Action::Set, "set: the file sets another value".to_owned()))
         } else if ob != oa
-            && !(oa.is_empty()
-                && p.last().and_then(PathElement::as_field).is_some()
-                && value_at(&result, &p).is_some_and(Value::is_object))
+            && !(oa.is_empty() && m.as_field().is_some() && after.is_some_and(Value::is_object))
         {
             let rule = if had && !oa.contains(me) {
                 format!("kept: the file dropped it, but {} also owns it", names(&oa))
@@ -266,23 +393,25 @@ pub fn fields(
             } else {
                 "owners change; the value stays".to_owned()
             };
-            (Action::Keep, rule)
+            Some((Action::Keep, rule))
         } else {
-            continue;
+            None
         };
-        out.push(Field {
-            path: path_string(&p),
-            at: p.clone(),
-            action,
-            before: value_at(&live, &p).cloned(),
-            after: value_at(&result, &p).cloned(),
-            owners_before: ob,
-            owners_after: oa,
-            rule,
-            hidden_from_diff: false,
-        });
+        if let Some((action, rule)) = decided {
+            self.out.push(Field {
+                path: path_string(p),
+                at: p.to_vec(),
+                action,
+                before: before.cloned(),
+                after: after.cloned(),
+                owners_before: ob,
+                owners_after: oa,
+                rule,
+                hidden_from_diff: false,
+            });
+        }
+        self.path.pop();
     }
-    out
 }
 
 /// The fields by path, to find the one a path shows.
@@ -328,6 +457,44 @@ pub fn operation(id: &ManagerId) -> &'static str {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The walk's lookup finds what [`value_at`] finds, in long lists too: the first of
+    /// repeated keys, no item for a missing key field, floats and ints told apart.
+    #[test]
+    fn long_lists_are_looked_up_as_value_at_does() {
+        let mut items: Vec<String> = (0..20)
+            .map(|i| format!(r#"{{"name":"c{i}","port":{i},"n":{i}}}"#))
+            .collect();
+        items.push(r#"{"name":"c3","port":99,"n":100}"#.to_owned());
+        items.push(r#"{"name":"x","port":5.0,"n":101}"#.to_owned());
+        items.push(r#"{"port":7,"n":102}"#.to_owned());
+        let v: Value = serde_json::from_str(&format!("[{}]", items.join(","))).unwrap();
+        let key = |name: Option<&str>, port: Value| {
+            let mut fields = vec![("port".into(), port)];
+            if let Some(n) = name {
+                fields.push(("name".into(), Value::from(n)));
+            }
+            PathElement::key(fields)
+        };
+        let float: Value = serde_json::from_str("5.0").unwrap();
+        let mut finder = find::Finder::new(Some(&v));
+        for pe in [
+            key(Some("c3"), Value::from(3)),
+            key(None, Value::from(99)),
+            key(None, Value::from(7)),
+            key(Some("x"), Value::from(5)),
+            key(Some("x"), float),
+            key(Some("c3"), Value::from(4)),
+            PathElement::key(vec![("name".into(), Value::from("c3"))]),
+            PathElement::Index(21),
+        ] {
+            assert_eq!(
+                finder.child(&pe),
+                value_at(&v, std::slice::from_ref(&pe)),
+                "{pe}"
+            );
+        }
+    }
 
     #[test]
     fn values_at_paths() {

@@ -76,11 +76,14 @@ fn annotation_path() -> Set {
 /// `metadata.managedFields` as a list (empty when absent).
 #[must_use]
 pub fn managed_fields(obj: &Value) -> Vec<Value> {
+    entries(obj).to_vec()
+}
+
+/// [`managed_fields`] in place (no copy).
+fn entries(obj: &Value) -> &[Value] {
     obj.get("metadata")
         .and_then(|m| m.get("managedFields"))
-        .and_then(Value::as_array)
-        .cloned()
-        .unwrap_or_default()
+        .map_or(&[], |v| v.as_array().map_or(&[], Vec::as_slice))
 }
 
 /// What kubectl sends next, decided from the object the previous request left (its answer),
@@ -117,8 +120,7 @@ pub fn next_step(
                 .and_then(Value::as_str);
             if let Some(annotation) = annotation
                 && manager == "kubectl"
-                && csaupgrade::find_fields_owners(&managed_fields(object), "Apply", &path)
-                    .is_empty()
+                && csaupgrade::find_fields_owners(entries(object), "Apply", &path).is_empty()
             {
                 return Ok(Some(Next::SaveLastApplied(last_applied_body(
                     object, annotation,
@@ -136,18 +138,47 @@ pub fn next_step(
 /// `migrateToSSAIfNecessary`: the Update entries that own the annotation merged into the
 /// applier's, if that changes the entries.
 fn migration(object: &Value, manager: &str, path: &Set) -> Result<Option<Next>, RequestError> {
-    let mut from: Vec<String> =
-        csaupgrade::find_fields_owners(&managed_fields(object), "Update", path)
-            .into_iter()
-            .filter_map(|e| e.get("manager").and_then(Value::as_str).map(str::to_owned))
-            .collect();
+    let before = entries(object);
+    let mut from: Vec<String> = csaupgrade::find_fields_owners(before, "Update", path)
+        .into_iter()
+        .filter_map(|e| e.get("manager").and_then(Value::as_str).map(str::to_owned))
+        .collect();
     from.sort();
     from.dedup();
-    let mut upgraded = object.clone();
     let names: Vec<&str> = from.iter().map(String::as_str).collect();
-    csaupgrade::upgrade_managed_fields(&mut upgraded, &names, manager, "")?;
-    if managed_fields(&upgraded) == managed_fields(object) {
+    // The csaupgrade changes only `metadata.managedFields`: it runs on a shell holding them,
+    // and the object is copied only when they change.
+    let mut shell = Map::new();
+    if let Some(meta) = object.get("metadata").and_then(Value::as_object) {
+        let mut kept = Map::new();
+        if let Some(list) = meta.get("managedFields") {
+            kept.insert("managedFields", list.clone());
+        }
+        shell.insert("metadata", Value::Object(kept));
+    }
+    let mut shell = Value::Object(shell);
+    csaupgrade::upgrade_managed_fields(&mut shell, &names, manager, "")?;
+    let after = shell
+        .get_mut("metadata")
+        .and_then(Value::as_object_mut)
+        .and_then(|m| m.shift_remove("managedFields"));
+    if after
+        .as_ref()
+        .map_or(&[][..], |v| v.as_array().map_or(&[], Vec::as_slice))
+        == before
+    {
         return Ok(None);
+    }
+    let mut upgraded = object.clone();
+    if let Some(meta) = upgraded.get_mut("metadata").and_then(Value::as_object_mut) {
+        match after {
+            Some(list) => {
+                meta.insert("managedFields", list);
+            }
+            None => {
+                meta.shift_remove("managedFields");
+            }
+        }
     }
     Ok(Some(Next::UpgradeManagedFields { from, upgraded }))
 }

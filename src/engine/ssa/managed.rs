@@ -172,6 +172,12 @@ impl<'m> Owners<'m> {
             .map(|(i, _)| i)
     }
 
+    /// Every manager with its set, in identity-key order (what a walk over the sets carries
+    /// down instead of asking [`Owners::of`] per path).
+    pub fn sets(&self) -> impl Iterator<Item = (&ManagerId, &'m Set)> + '_ {
+        self.managers.iter().map(|(id, _, set)| (id, *set))
+    }
+
     /// The `i`-th manager and the time of its last change.
     #[must_use]
     pub fn get(&self, i: usize) -> Option<(&ManagerId, Option<&'m str>)> {

@@ -320,28 +320,29 @@ impl Request<'_> {
         let managed = decode(live.get("metadata").and_then(|m| m.get("managedFields")))?;
         let live = without_managed_fields(live);
         typed::validate(self.schema, self.root, &live, true)?;
-        let first = self.apply_untracked(&live, config, manager, force, managed.clone());
-        let (object, managed) = match first {
-            Err(RequestError::Conflicts(conflicts)) if manager == "kubectl" => {
-                match lastapplied::allowed_conflicts(self, &live) {
-                    Some(allowed) => {
-                        let outside: Vec<ApiConflict> = conflicts
-                            .0
-                            .iter()
-                            .filter(|c| !allowed.has(&c.path))
-                            .cloned()
-                            .collect();
-                        if outside.is_empty() {
-                            self.apply_untracked(&live, config, manager, true, managed)?
-                        } else {
-                            return Err(RequestError::Conflicts(ApiConflicts(outside)));
-                        }
-                    }
-                    None => return Err(RequestError::Conflicts(conflicts)),
-                }
+        // One forced apply: without force, the conflicts it took are the refusal (or, for
+        // kubectl, excused by the last-applied annotation, when the forced apply stands).
+        let (object, managed, conflicts) = self.apply_untracked(&live, config, manager, managed)?;
+        if !force && !conflicts.0.is_empty() {
+            let conflicts = api_conflicts(conflicts);
+            let allowed = if manager == "kubectl" {
+                lastapplied::allowed_conflicts(self, &live)
+            } else {
+                None
+            };
+            let Some(allowed) = allowed else {
+                return Err(RequestError::Conflicts(conflicts));
+            };
+            let outside: Vec<ApiConflict> = conflicts
+                .0
+                .iter()
+                .filter(|c| !allowed.has(&c.path))
+                .cloned()
+                .collect();
+            if !outside.is_empty() {
+                return Err(RequestError::Conflicts(ApiConflicts(outside)));
             }
-            other => other?,
-        };
+        }
         let object = if manager == "kubectl" {
             lastapplied::update_annotation(object, config)
         } else {
@@ -350,15 +351,14 @@ impl Request<'_> {
         Ok(with_managed_fields(object, &managed))
     }
 
-    /// skipNonApplied, then the tracked apply.
+    /// skipNonApplied, then the tracked apply, forced: with the conflicts the force took.
     fn apply_untracked(
         &self,
         live: &Value,
         config: &Value,
         manager: &str,
-        force: bool,
         mut managed: Managed,
-    ) -> Result<(Value, Managed), RequestError> {
+    ) -> Result<(Value, Managed, Conflicts), RequestError> {
         if managed.fields.is_empty() {
             managed = self.update_tracked(&Value::Null, live, BEFORE_FIRST_APPLY, managed)?;
         }
@@ -367,9 +367,9 @@ impl Request<'_> {
             ..ManagerId::apply(manager)
         }
         .key();
-        let (new, mut fields) = self
+        let (new, mut fields, conflicts) = self
             .updater()
-            .apply(live, config, self.api_version, &managed.fields, &key, force)
+            .apply_forced(live, config, self.api_version, &managed.fields, &key)
             .map_err(update_error)?;
         strip(&mut fields, &key);
         managed.fields = fields;
@@ -381,7 +381,7 @@ impl Request<'_> {
             None => live.clone(),
         };
         cap_update_managers(&mut managed);
-        Ok((object, managed))
+        Ok((object, managed, conflicts))
     }
 }
 
@@ -398,16 +398,20 @@ fn strip(fields: &mut ManagedFields, key: &str) {
 fn update_error(e: UpdateError) -> RequestError {
     match e {
         UpdateError::Typed(t) => RequestError::Typed(t),
-        UpdateError::Conflicts(Conflicts(list)) => RequestError::Conflicts(ApiConflicts(
-            list.into_iter()
-                .map(|Conflict { manager, path }| ApiConflict {
-                    manager: ManagerId::from_key(&manager)
-                        .unwrap_or_else(|| ManagerId::apply(&manager)),
-                    path,
-                })
-                .collect(),
-        )),
+        UpdateError::Conflicts(c) => RequestError::Conflicts(api_conflicts(c)),
     }
+}
+
+fn api_conflicts(Conflicts(list): Conflicts) -> ApiConflicts {
+    ApiConflicts(
+        list.into_iter()
+            .map(|Conflict { manager, path }| ApiConflict {
+                manager: ManagerId::from_key(&manager)
+                    .unwrap_or_else(|| ManagerId::apply(&manager)),
+                path,
+            })
+            .collect(),
+    )
 }
 
 /// capManagers: beyond [`MAX_UPDATE_MANAGERS`] Update entries, the oldest are merged, per

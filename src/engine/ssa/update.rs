@@ -161,8 +161,7 @@ impl<'a> Updater<'a> {
         version: &str,
         mut managers: ManagedFields,
         workflow: &str,
-        force: bool,
-    ) -> Result<(ManagedFields, Comparison), UpdateError> {
+    ) -> Result<(ManagedFields, Comparison, Conflicts), UpdateError> {
         let raw = self.compare(old, new)?;
         let mut versions: BTreeMap<String, Comparison> = BTreeMap::new();
         let own = exclude_cmp(raw.clone(), self.ignored_at(version));
@@ -184,17 +183,14 @@ impl<'a> Updater<'a> {
                 removed.insert(manager.clone(), cmp.removed.clone());
             }
         }
-        if !force && !conflicts.is_empty() {
-            let mut list = Vec::new();
-            for (manager, set) in &conflicts {
-                for path in set.paths() {
-                    list.push(Conflict {
-                        manager: manager.clone(),
-                        path,
-                    });
-                }
+        let mut list = Vec::new();
+        for (manager, set) in &conflicts {
+            for path in set.paths() {
+                list.push(Conflict {
+                    manager: manager.clone(),
+                    path,
+                });
             }
-            return Err(UpdateError::Conflicts(Conflicts(list)));
         }
         for (manager, set) in conflicts.iter().chain(&removed) {
             if let Some(vs) = managers.get_mut(manager) {
@@ -202,7 +198,7 @@ impl<'a> Updater<'a> {
             }
         }
         managers.retain(|_, vs| !vs.set.is_empty());
-        Ok((managers, own))
+        Ok((managers, own, Conflicts(list)))
     }
 
     /// `Updater.Update`: `new` replaces `live`; the updater takes what changed.
@@ -218,8 +214,7 @@ impl<'a> Updater<'a> {
         manager: &str,
     ) -> Result<ManagedFields, UpdateError> {
         let managers = self.reconcile(managers)?;
-        let (mut managers, cmp) =
-            self.update_managers(live, new, version, managers, manager, true)?;
+        let (mut managers, cmp, _) = self.update_managers(live, new, version, managers, manager)?;
         let previous = managers
             .get(manager)
             .map(|vs| vs.set.clone())
@@ -260,6 +255,27 @@ impl<'a> Updater<'a> {
         manager: &str,
         force: bool,
     ) -> Result<(Option<Value>, ManagedFields), UpdateError> {
+        let (new, managers, conflicts) =
+            self.apply_forced(live, config, version, managers, manager)?;
+        if !force && !conflicts.0.is_empty() {
+            return Err(UpdateError::Conflicts(conflicts));
+        }
+        Ok((new, managers))
+    }
+
+    /// [`Updater::apply`] forced, with the conflicts the force took (empty: the apply
+    /// without force gives the same). One merge and prune serve both answers.
+    ///
+    /// # Errors
+    /// [`UpdateError::Typed`] when a value does not fit the schema.
+    pub fn apply_forced(
+        &self,
+        live: &Value,
+        config: &Value,
+        version: &str,
+        managers: &ManagedFields,
+        manager: &str,
+    ) -> Result<(Option<Value>, ManagedFields, Conflicts), UpdateError> {
         let mut managers = self.reconcile(managers)?;
         let merged = typed::merge(self.schema, self.root, live, config)?.unwrap_or(Value::Null);
         let last = managers.get(manager).cloned();
@@ -273,11 +289,12 @@ impl<'a> Updater<'a> {
             },
         );
         let new = self.prune(merged, &managers, last.as_ref())?;
-        let (managers, _) = self.update_managers(live, &new, version, managers, manager, force)?;
+        let (managers, _, conflicts) =
+            self.update_managers(live, &new, version, managers, manager)?;
         if !self.return_input_on_noop && super::order::equals(live, &new) {
-            return Ok((None, managers));
+            return Ok((None, managers, conflicts));
         }
-        Ok((Some(new), managers))
+        Ok((Some(new), managers, conflicts))
     }
 
     /// Removes what the applier owned last time, applies no more, and nobody else owns.
