@@ -245,16 +245,30 @@ fn open(args: &OpenArgs) -> Result<Run, Error> {
         return Ok(Run::Tui(Box::new(request)));
     }
     let open = crate::session::open::open(&request)?;
-    match open {
+    let run = match open {
         Open::One(one) => {
             let text = plan::render(&one.plan, plan::Format::Text)?;
-            Ok(Run::Print(match one.example {
+            Run::Print(match one.example {
                 Some(e) => format!("example {}: {}\n{text}", e.name, e.about.trim()),
                 None => text,
-            }))
+            })
         }
-        Open::Many(many) => plan::print_many(&many.pairs, &many.plans, plan::Format::Text),
-    }
+        Open::Many(many) => plan::print_many(&many.pairs, &many.plans, plan::Format::Text)?,
+    };
+    // Without a terminal the text plan is client-side's: say so when the mode is not.
+    Ok(
+        match request.options.mode.as_ref().filter(|m| m.server_side) {
+            Some(mode) => with_warnings(
+                run,
+                vec![format!(
+                    "mode: {}; this text plan is client-side's: `{} plan` prints the server-side one",
+                    mode.describe(),
+                    invocation::name()
+                )],
+            ),
+            None => run,
+        },
+    )
 }
 
 /// How a command over many objects ends: [`Run::Print`] when all went well, else

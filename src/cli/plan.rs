@@ -131,6 +131,11 @@ fn resolve_mode(args: &PlanArgs) -> Result<ApplyMode, Error> {
 
 fn plan_in_mode(args: &PlanArgs, mode: &ApplyMode) -> Result<Run, Error> {
     if let Some(name) = &args.example {
+        if args.save.is_some() {
+            return Err(Error::Input(format!(
+                "--save plans against the cluster, to apply exactly what was reviewed: not with --example {name}"
+            )));
+        }
         return run_example(args, mode, name);
     }
     if mode.server_side {

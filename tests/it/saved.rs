@@ -240,3 +240,28 @@ fn saved_plan_edited_or_truncated_is_refused() {
     );
     assert!(s.api.writes().is_empty());
 }
+
+/// An example has no cluster to check again: `--save` with `--example` is refused, nothing
+/// written.
+#[test]
+fn saved_plan_refuses_an_example() {
+    let dir = tempfile::tempdir().unwrap();
+    let plan = dir.path().join("plan.json");
+    let (code, stdout, stderr) = crate::support::run_bin(
+        &[
+            "plan",
+            "--example",
+            "nginx-scale-image",
+            "--save",
+            plan.to_str().unwrap(),
+        ],
+        None,
+        dir.path(),
+    );
+    assert_eq!(code, 2, "{stdout}{stderr}");
+    assert!(
+        stderr.contains("not with --example nginx-scale-image"),
+        "{stderr}"
+    );
+    assert!(!plan.exists());
+}

@@ -216,3 +216,25 @@ fn tmux_tui_mode_follows_the_default_kuberc_unless_turned_off() {
     let (code, _) = session.exit();
     assert_eq!(code, 0);
 }
+
+/// Without a terminal the no-command run prints the client-side text plan; when the mode is
+/// server-side it says so on stderr (and nothing when it is client-side).
+#[test]
+fn tui_mode_without_a_terminal_names_a_server_side_mode() {
+    let local = dir().join("local.yaml");
+    let live = dir().join("live.yaml");
+    let (l, v) = (local.to_str().unwrap(), live.to_str().unwrap());
+    let cwd = dir();
+    let (code, stdout, stderr) =
+        crate::support::run_bin(&["-f", l, "--live", v, "--server-side"], None, &cwd);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(stderr.contains("mode: server-side"), "{stderr}");
+    assert!(
+        stderr.contains("this text plan is client-side's"),
+        "{stderr}"
+    );
+    let (code, plain, stderr) = crate::support::run_bin(&["-f", l, "--live", v], None, &cwd);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(stderr.is_empty(), "{stderr}");
+    assert_eq!(stdout, plain);
+}
