@@ -50,6 +50,35 @@ pub(super) fn is_break(c: char) -> bool {
     matches!(c, '\r' | '\n' | '\u{85}' | '\u{2028}' | '\u{2029}')
 }
 
+/// The index of the first byte from `i` on that is not ordinary (ASCII text), looking at eight
+/// bytes at a time while it can.
+fn skip_ordinary(b: &[u8], mut i: usize) -> usize {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    // Some byte of `v` is zero (exact for "some", the classic bit trick).
+    let zero_byte = |v: u64| v.wrapping_sub(ONES) & !v & HIGH;
+    while let Some(chunk) = b.get(i..i + 8) {
+        let Ok(bytes) = <[u8; 8]>::try_from(chunk) else {
+            break;
+        };
+        let v = u64::from_le_bytes(bytes);
+        // Every byte is below 0x80 (ASCII): one below 0x21 (blanks, breaks, controls) sets
+        // its high bit after the subtraction.
+        let special = (v.wrapping_sub(0x21 * ONES) & !v & HIGH)
+            | zero_byte(v ^ (0x7F * ONES))
+            | zero_byte(v ^ (u64::from(b':') * ONES))
+            | zero_byte(v ^ (u64::from(b'#') * ONES));
+        if special != 0 {
+            break;
+        }
+        i += 8;
+    }
+    while i < b.len() && is_ordinary(char::from(b[i])) {
+        i += 1;
+    }
+    i
+}
+
 /// A printable ASCII character that is no blank, break or indicator inside a scalar.
 fn is_ordinary(c: char) -> bool {
     matches!(c, '!'..='~') && c != ':' && c != '#'
@@ -107,10 +136,7 @@ pub(super) fn analyze_ascii(b: &[u8]) -> Analysis {
                 previous_space = false;
                 previous_break = false;
                 preceded_by_whitespace = false;
-                i += 1;
-                while i < n && is_ordinary(char::from(b[i])) {
-                    i += 1;
-                }
+                i = skip_ordinary(b, i + 1);
                 continue;
             }
             match c {

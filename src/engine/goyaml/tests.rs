@@ -258,6 +258,18 @@ fn ascii_analysis_matches_the_character_scan() {
         texts.extend(longer);
     }
     texts.extend(["---x", "...", "a: b", "a #b", "{\"k\":\"v\"}"].map(String::from));
+    // Longer texts (the scan looks at eight bytes at a time): two characters at every place
+    // of a 20-character ordinary text.
+    let ordinary = "abcdefghij0123456789";
+    for a in alphabet {
+        for b in alphabet {
+            for at in 0..=ordinary.len() {
+                let (head, tail) = ordinary.split_at(at);
+                texts.push(format!("{head}{a}{b}{tail}"));
+                texts.push(format!("{head}{a}{tail}{b}"));
+            }
+        }
+    }
     assert!(texts.len() > 50_000);
     for t in &texts {
         assert_eq!(
