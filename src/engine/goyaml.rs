@@ -98,6 +98,31 @@ impl YamlOut {
         &mut self.e.out
     }
 
+    /// A writer in this one's state with no text: it writes what this one would write next
+    /// (list items written on another thread; see [`YamlOut::follow`]).
+    #[must_use]
+    pub fn fork(&self) -> YamlOut {
+        let e = &self.e;
+        YamlOut {
+            e: Emitter {
+                out: String::new(),
+                column: e.column,
+                indent: e.indent,
+                indents: e.indents.clone(),
+                whitespace: e.whitespace,
+                indention: e.indention,
+            },
+        }
+    }
+
+    /// Continue after `other`'s text, which the caller has written after this one's: take its
+    /// state (the line's column and whitespace).
+    pub fn follow(&mut self, other: &YamlOut) {
+        self.e.column = other.e.column;
+        self.e.whitespace = other.e.whitespace;
+        self.e.indention = other.e.indention;
+    }
+
     /// Open a (non-empty) mapping: the document's root, a mapping's value or a list item.
     pub fn begin_mapping(&mut self) {
         self.e.increase_indent(false, false);

@@ -508,5 +508,8 @@ mod tests {
         let mut pretty = gojson::to_string_pretty(&value).unwrap();
         pretty.push('\n');
         assert!(render(&p, Format::Json).unwrap() == pretty);
+        // The YAML writer's batches on two threads likewise (more than one batch of fields).
+        assert!(p.tree.len() > 4096, "{}", p.tree.len());
+        assert!(render(&p, Format::Yaml).unwrap() == crate::engine::goyaml::to_yaml(&value));
     }
 }

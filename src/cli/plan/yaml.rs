@@ -105,11 +105,10 @@ fn plan<W: Write>(out: &mut Out<'_, W>, p: &Plan, depth: usize) -> std::io::Resu
         out.y.empty_list();
     } else {
         out.y.begin_list();
-        let mut paths = PathTexts::default();
-        for f in p.fields() {
-            out.y.item();
-            field(out, &f, paths.next(&p.tree, f.id), depth + 2);
-            out.flush_if_full()?;
+        if p.is_large() {
+            fields_on_two_threads(out, p, depth)?;
+        } else {
+            fields(out, p, 0..p.tree.len(), depth)?;
         }
         out.y.end_list();
     }
@@ -131,6 +130,75 @@ fn plan<W: Write>(out: &mut Out<'_, W>, p: &Plan, depth: usize) -> std::io::Resu
     warnings(out, &p.warnings);
     out.y.end_mapping();
     Ok(())
+}
+
+/// The items `range` (positions among the fields) of `fields`.
+fn fields<W: Write>(
+    out: &mut Out<'_, W>,
+    p: &Plan,
+    range: std::ops::Range<usize>,
+    depth: usize,
+) -> std::io::Result<()> {
+    let mut paths = PathTexts::default();
+    for f in p
+        .tree
+        .fields_from(range.start + 1, &p.docs())
+        .take(range.len())
+    {
+        out.y.item();
+        field(out, &f, paths.next(&p.tree, f.id), depth + 2);
+        out.flush_if_full()?;
+    }
+    Ok(())
+}
+
+/// Fields written a batch at a time.
+const BATCH: usize = 4096;
+
+/// [`fields`] of a large plan, as the JSON writer does it: every other batch is written on
+/// another thread, in order. Every item starts on a new line at the list's indentation
+/// whatever came before it, so a batch written from the list's opening state reads as if
+/// written after the batch before it.
+fn fields_on_two_threads<W: Write>(
+    out: &mut Out<'_, W>,
+    p: &Plan,
+    depth: usize,
+) -> std::io::Result<()> {
+    let n = p.tree.len();
+    let batch = |b: usize| b * BATCH..((b + 1) * BATCH).min(n);
+    let batches = n.div_ceil(BATCH);
+    let start = out.y.fork();
+    std::thread::scope(|scope| {
+        let (tx, rx) = std::sync::mpsc::sync_channel::<std::io::Result<(Vec<u8>, YamlOut)>>(2);
+        scope.spawn(move || {
+            for b in (1..batches).step_by(2) {
+                let mut text = Vec::new();
+                let mut other = Out {
+                    y: start.fork(),
+                    sink: &mut text,
+                };
+                let written = fields(&mut other, p, batch(b), depth).and_then(|()| other.flush());
+                let y = other.y;
+                // The writer stopped (it failed): nothing more to hand over.
+                if tx.send(written.map(|()| (text, y))).is_err() {
+                    break;
+                }
+            }
+        });
+        for b in 0..batches {
+            if b % 2 == 0 {
+                fields(out, p, batch(b), depth)?;
+            } else {
+                let (text, y) = rx
+                    .recv()
+                    .map_err(|_| std::io::Error::other("the writing thread stopped"))??;
+                out.flush()?;
+                out.sink.write_all(&text)?;
+                out.y.follow(&y);
+            }
+        }
+        Ok(())
+    })
 }
 
 /// One item of `fields`, a mapping at `depth`.

@@ -2,7 +2,7 @@
 //! block sequences and mappings, keys), choosing each scalar's style as go-yaml's
 //! `yaml_emitter_select_scalar_style` does.
 
-use super::analyze::{analyze, fold_nel};
+use super::analyze::{analyze, fold_nel, is_break};
 use super::keys::key_order;
 use super::resolve::{can_use_plain, number};
 use super::{BEST_INDENT, Ctx, Emitter, MAX_DEPTH, SIMPLE_KEY_MAX, Style};
@@ -19,10 +19,14 @@ impl Emitter {
         self.column = 0;
     }
 
+    /// Write `s` whole (it holds no line break): the column counts characters, as `put` does.
     pub(super) fn write_str(&mut self, s: &str) {
-        for c in s.chars() {
-            self.put(c);
-        }
+        self.out.push_str(s);
+        self.column += if s.is_ascii() {
+            s.len()
+        } else {
+            s.chars().count()
+        };
     }
 
     pub(super) fn increase_indent(&mut self, flow: bool, indentless: bool) {
@@ -129,7 +133,7 @@ impl Emitter {
     /// A mapping's key, up to its `:`.
     pub(super) fn key(&mut self, key: &str) {
         self.write_indent();
-        let simple = key.len() <= SIMPLE_KEY_MAX && !analyze(key).multiline;
+        let simple = key.len() <= SIMPLE_KEY_MAX && !key.contains(is_break);
         if simple {
             self.string(key, Ctx::SIMPLE_KEY);
             self.write_indicator(":", false, false, false);

@@ -11,22 +11,30 @@ impl Emitter {
             self.put(' ');
         }
         let mut spaces = false;
-        let mut chars = value.chars().peekable();
-        while let Some(c) = chars.next() {
-            if c == ' ' {
-                let next_is_space = chars.peek() == Some(&' ');
-                if allow_breaks && !spaces && self.column > BEST_WIDTH && !next_is_space {
-                    self.write_indent();
-                } else {
-                    self.put(c);
-                }
-                spaces = true;
-            } else {
-                // Line breaks never reach a plain scalar (they rule the style out).
-                self.put(c);
+        let bytes = value.as_bytes();
+        // Runs of characters other than spaces are written whole.
+        let mut run = 0;
+        for (i, &b) in bytes.iter().enumerate() {
+            if b != b' ' {
+                continue;
+            }
+            if run < i {
+                self.write_str(&value[run..i]);
                 self.indention = false;
                 spaces = false;
             }
+            run = i + 1;
+            let next_is_space = bytes.get(i + 1) == Some(&b' ');
+            if allow_breaks && !spaces && self.column > BEST_WIDTH && !next_is_space {
+                self.write_indent();
+            } else {
+                self.put(' ');
+            }
+            spaces = true;
+        }
+        // Line breaks never reach a plain scalar (they rule the style out).
+        if run < bytes.len() {
+            self.write_str(&value[run..]);
         }
         self.whitespace = false;
         self.indention = false;
@@ -35,11 +43,24 @@ impl Emitter {
     pub(super) fn single_quoted(&mut self, value: &str, allow_breaks: bool) {
         self.write_indicator("'", true, false, false);
         let mut spaces = false;
-        let len = value.len();
-        let mut iter = value.char_indices().peekable();
-        while let Some((i, c)) = iter.next() {
-            if c == ' ' {
-                let next_is_space = iter.peek().is_some_and(|(_, n)| *n == ' ');
+        let bytes = value.as_bytes();
+        let len = bytes.len();
+        // Runs of characters other than spaces and quotes are written whole. Line breaks never
+        // reach a single-quoted scalar here: a string holding one is written as a literal
+        // block, or double-quoted.
+        let mut run = 0;
+        for (i, &b) in bytes.iter().enumerate() {
+            if b != b' ' && b != b'\'' {
+                continue;
+            }
+            if run < i {
+                self.write_str(&value[run..i]);
+                self.indention = false;
+                spaces = false;
+            }
+            run = i + 1;
+            if b == b' ' {
+                let next_is_space = bytes.get(i + 1) == Some(&b' ');
                 if allow_breaks
                     && !spaces
                     && self.column > BEST_WIDTH
@@ -49,19 +70,19 @@ impl Emitter {
                 {
                     self.write_indent();
                 } else {
-                    self.put(c);
+                    self.put(' ');
                 }
                 spaces = true;
             } else {
-                // Line breaks never reach a single-quoted scalar here: a string holding one
-                // is written as a literal block, or double-quoted.
-                if c == '\'' {
-                    self.put('\'');
-                }
-                self.put(c);
+                self.put('\'');
+                self.put('\'');
                 self.indention = false;
                 spaces = false;
             }
+        }
+        if run < len {
+            self.write_str(&value[run..]);
+            self.indention = false;
         }
         self.write_indicator("'", false, false, false);
         self.whitespace = false;
@@ -74,8 +95,27 @@ impl Emitter {
         let len = value.len();
         // go-yaml's `is_bom` looks at the start of the value, wherever it is called.
         let bom = value.starts_with('\u{FEFF}');
-        let mut iter = value.char_indices().peekable();
-        while let Some((i, c)) = iter.next() {
+        // Runs of printable ASCII other than spaces, quotes and backslashes are written whole;
+        // any other character is looked at alone.
+        let bytes = value.as_bytes();
+        let mut run = 0;
+        let mut i = 0;
+        while i < len {
+            let b = bytes[i];
+            if !bom && (0x21..=0x7E).contains(&b) && b != b'"' && b != b'\\' {
+                i += 1;
+                continue;
+            }
+            if run < i {
+                self.write_str(&value[run..i]);
+                spaces = false;
+            }
+            let Some(c) = value[i..].chars().next() else {
+                break;
+            };
+            let at = i;
+            i += c.len_utf8();
+            run = i;
             if !is_printable(c) || bom || is_break(c) || c == '"' || c == '\\' {
                 self.put('\\');
                 match c {
@@ -108,9 +148,9 @@ impl Emitter {
                 }
                 spaces = false;
             } else if c == ' ' {
-                if allow_breaks && !spaces && self.column > BEST_WIDTH && i > 0 && i + 1 < len {
+                if allow_breaks && !spaces && self.column > BEST_WIDTH && at > 0 && at + 1 < len {
                     self.write_indent();
-                    if iter.peek().is_some_and(|(_, n)| *n == ' ') {
+                    if bytes.get(i) == Some(&b' ') {
                         self.put('\\');
                     }
                 } else {
@@ -121,6 +161,9 @@ impl Emitter {
                 self.put(c);
                 spaces = false;
             }
+        }
+        if run < len {
+            self.write_str(&value[run..]);
         }
         self.write_indicator("\"", false, false, false);
         self.whitespace = false;

@@ -239,3 +239,43 @@ fn matches_kubectl_on_tricky_keys_and_strings() {
 fn null_root() {
     assert_eq!(to_yaml(&Value::Null), "null\n");
 }
+
+/// The byte scan of ASCII text finds what the character scan finds: every string of up to
+/// four characters from those the analysis looks at.
+#[test]
+fn ascii_analysis_matches_the_character_scan() {
+    use super::analyze::{analyze_ascii, analyze_chars};
+    let alphabet = [
+        ' ', '\t', '\n', '\r', ':', '#', '-', '?', '.', 'a', '\'', '{', '\0', '\u{7f}', '~',
+    ];
+    let mut texts = vec![String::new()];
+    for _ in 0..4 {
+        let longer: Vec<String> = texts
+            .iter()
+            .filter(|t| t.len() == texts.last().map_or(0, String::len))
+            .flat_map(|t| alphabet.iter().map(move |c| format!("{t}{c}")))
+            .collect();
+        texts.extend(longer);
+    }
+    texts.extend(["---x", "...", "a: b", "a #b", "{\"k\":\"v\"}"].map(String::from));
+    // Longer texts (the scan looks at eight bytes at a time): two characters at every place
+    // of a 20-character ordinary text.
+    let ordinary = "abcdefghij0123456789";
+    for a in alphabet {
+        for b in alphabet {
+            for at in 0..=ordinary.len() {
+                let (head, tail) = ordinary.split_at(at);
+                texts.push(format!("{head}{a}{b}{tail}"));
+                texts.push(format!("{head}{a}{tail}{b}"));
+            }
+        }
+    }
+    assert!(texts.len() > 50_000);
+    for t in &texts {
+        assert_eq!(
+            analyze_ascii(t.as_bytes()),
+            analyze_chars(t, t.chars()),
+            "{t:?}"
+        );
+    }
+}
