@@ -5,7 +5,6 @@ use super::plan::PlanArgs;
 use super::plan::ssa::How;
 use super::{ApplyArgs, Run};
 use crate::error::Error;
-use crate::session::kuberc::{ModeRequest, resolve};
 #[cfg(feature = "cluster")]
 use crate::session::saved::SavedPlan;
 
@@ -16,10 +15,13 @@ use crate::session::saved::SavedPlan;
 /// Bad input, a kuberc kubectl would fail on, cluster errors (exit 2); a saved plan that no
 /// longer holds, a plan kubectl would refuse (exit 1).
 pub fn apply_command(args: &ApplyArgs) -> Result<Run, Error> {
-    let mode = resolve(&ModeRequest::from_env(
-        args.server_side,
-        args.kuberc.clone(),
-    ))?;
+    let mode = super::plan::ssa::ModeFlags {
+        server_side: args.server_side,
+        kuberc: args.kuberc.as_deref(),
+        field_manager: args.field_manager.as_deref(),
+        force_conflicts: args.force_conflicts,
+    }
+    .resolve()?;
     let warnings = mode.warnings.clone();
     if let Some(plan) = &args.plan {
         return apply_saved(args, plan).map(|run| super::with_warnings(run, warnings));
