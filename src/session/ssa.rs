@@ -323,7 +323,8 @@ pub fn plan_server_side(input: &SsaInput<'_>) -> Result<SsaOutcome, Error> {
         migrated: &migrated,
         api_version: &api_version,
     };
-    let hidden = checks::hidden_from_diff(&planned);
+    let hidden: std::collections::HashSet<String> =
+        checks::hidden_from_diff(&planned).into_iter().collect();
     warnings.extend(checks::after_apply(&planned));
     for f in &mut fields {
         f.hidden_from_diff = hidden.contains(&f.path);

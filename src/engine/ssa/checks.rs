@@ -26,6 +26,7 @@ use crate::engine::ssa::managed::{ManagerId, Operation};
 use crate::engine::ssa::path::{Path, PathElement, path_string};
 use crate::engine::ssa::request::BEFORE_FIRST_APPLY;
 use crate::value::Value;
+use std::collections::BTreeSet;
 
 /// The manager name kubectl's client-side apply writes with.
 pub const CLIENT_SIDE_MANAGER: &str = "kubectl-client-side-apply";
@@ -80,22 +81,38 @@ pub fn hidden_from_diff(p: &Planned<'_>) -> Vec<String> {
     {
         return Vec::new();
     }
-    let first = p.step_changes.first().map_or(&[][..], Vec::as_slice);
+    let first: BTreeSet<&str> = p
+        .step_changes
+        .first()
+        .map_or(&[][..], Vec::as_slice)
+        .iter()
+        .map(|(q, _)| q.as_str())
+        .collect();
     p.fields
         .iter()
         .filter(|f| f.action == Action::Remove)
-        .filter(|f| !first.iter().any(|(q, _)| related(&f.path, q)))
+        .filter(|f| !related_to_any(&f.path, &first))
         .map(|f| f.path.clone())
         .collect()
 }
 
-/// Whether one path is the other, or lies above or below it.
-fn related(a: &str, b: &str) -> bool {
-    let under = |x: &str, y: &str| {
-        x.strip_prefix(y)
-            .is_some_and(|rest| rest.starts_with('.') || rest.starts_with('['))
-    };
-    a == b || under(a, b) || under(b, a)
+/// Whether a path of `set` is `a`, or lies above or below it (`.spec` and `.spec.replicas`,
+/// `.spec.ports` and `.spec.ports[port=80]`): by lookups, not by a scan of the set.
+fn related_to_any(a: &str, set: &BTreeSet<&str>) -> bool {
+    let step = |c: u8| c == b'.' || c == b'[';
+    // `a` itself, and every path above it: its prefixes that end before a `.` or a `[`.
+    let above = a
+        .bytes()
+        .enumerate()
+        .filter(|&(i, c)| i > 0 && step(c))
+        .any(|(i, _)| a.get(..i).is_some_and(|q| set.contains(q)));
+    // Below it: the paths that start with `a` and go on with a `.` or a `[`.
+    above
+        || set.contains(a)
+        || set
+            .range(a..)
+            .take_while(|q| q.starts_with(a))
+            .any(|q| q.as_bytes().get(a.len()).copied().is_some_and(step))
 }
 
 /// Every check on a plan, in the order of the table above (the refusals come from
@@ -330,14 +347,25 @@ mod tests {
 
     #[test]
     fn paths_above_below_and_equal_are_related() {
+        let related = |a: &str, b: &str| related_to_any(a, &BTreeSet::from([b]));
         assert!(related(".data.legacy", ".data.legacy"));
         assert!(related(".data.legacy", ".data"));
         assert!(related(
             ".spec",
             ".spec.template.spec.containers[name=\"a\"]"
         ));
+        assert!(related(".spec.ports", ".spec.ports[port=80]"));
+        assert!(related(".spec.ports[port=80].name", ".spec.ports[port=80]"));
         assert!(!related(".data.legacy", ".data.leg"));
+        assert!(!related(".data.leg", ".data.legacy"));
         assert!(!related(".spec.replicas", ".spec.replicasX"));
+        assert!(!related(".spec.replicasX", ".spec.replicas"));
+        // Among many: found by lookups, a sibling that shares a prefix is not related.
+        let set = BTreeSet::from([".spec.replicasX", ".spec.replicasY.z", ".data"]);
+        assert!(!related_to_any(".spec.replicas", &set));
+        assert!(related_to_any(".data.x[k=\"a.b\"]", &set));
+        let set = BTreeSet::from([".spec.replicasX", ".spec.replicas.z"]);
+        assert!(related_to_any(".spec.replicas", &set));
     }
 
     #[test]
