@@ -255,15 +255,8 @@ mod imp {
         )?;
         let validation = args.cluster.validate;
         let mut requests = Vec::new();
-        for ((pair, loaded), plan) in planned
-            .pairs
-            .iter()
-            .zip(&planned.loaded)
-            .zip(&planned.plans)
-        {
-            let plan = plan
-                .as_ref()
-                .map_err(|e| e.clone().context(pair.key.to_string()))?;
+        for item in planned.each_planned() {
+            let (_, loaded, plan) = item?;
             let real = cluster::apply_request(&loaded.target, plan, validation, false)
                 .map_err(|e| error(&e))?;
             let dry = cluster::apply_request(&loaded.target, plan, validation, true)

@@ -162,15 +162,8 @@ mod imp {
     /// Each object's identity, live object and the requests kubectl would send.
     fn saved_objects(planned: &Planned, validation: Validation) -> Result<Vec<SavedObject>, Error> {
         let mut out = Vec::new();
-        for ((pair, loaded), plan) in planned
-            .pairs
-            .iter()
-            .zip(&planned.loaded)
-            .zip(&planned.plans)
-        {
-            let plan = plan
-                .as_ref()
-                .map_err(|e| e.clone().context(pair.key.to_string()))?;
+        for item in planned.each_planned() {
+            let (_, loaded, plan) = item?;
             let request = cluster::apply_request(&loaded.target, plan, validation, false)
                 .map_err(|e| crate::session::cluster::error(&e))?;
             let t = &loaded.target;

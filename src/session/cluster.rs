@@ -39,6 +39,19 @@ pub struct Planned {
     pub plans: Vec<Result<Plan, Error>>,
 }
 
+impl Planned {
+    /// Each object that was read, with its plan; the first that failed to plan is the error,
+    /// named by the object (the commands that send requests stop at it).
+    pub fn each_planned(&self) -> impl Iterator<Item = Result<(&Pair, &Loaded, &Plan), Error>> {
+        self.pairs.iter().zip(&self.loaded).zip(&self.plans).map(
+            |((pair, loaded), plan)| match plan {
+                Ok(plan) => Ok((pair, loaded, plan)),
+                Err(e) => Err(e.clone().context(pair.key.to_string())),
+            },
+        )
+    }
+}
+
 /// Connect with the settings.
 ///
 /// # Errors
