@@ -15,7 +15,6 @@
 //! | [`Error::Smp`], [`Error::JsonMerge`], [`Error::JsonPatch`], [`Error::GoJson`], [`Error::Edit`] | 1 | the engine's |
 //! | [`Error::Cluster`] | 2 | the cluster's one line ([`ClusterError`]) |
 //! | [`Error::Context`] | its source's | `CONTEXT: source` |
-//! | [`Error::Reopen`] | 2 | its source's |
 //! | [`Error::Changed`], [`Error::Write`] | 1 | a guarded write that did not happen ([`WriteError`]) |
 //! | [`Error::Terminal`] | 1 | `terminal: reason` |
 //! | [`Error::TempFile`], [`Error::EditorStart`], [`Error::EditorExit`] | 1 | the editor's file, start, exit status |
@@ -111,10 +110,6 @@ pub enum Error {
         #[source]
         source: Box<Error>,
     },
-    /// The files the TUI was opened on could not be read (or planned) again (exit 2: bad
-    /// input, whatever the reason).
-    #[error("{0}")]
-    Reopen(#[source] Box<Error>),
     /// The TUI's terminal failed (exit 1).
     #[error("terminal: {0}")]
     Terminal(#[source] Arc<io::Error>),
@@ -163,8 +158,7 @@ impl Error {
             | Error::Cluster(_)
             | Error::Io { .. }
             | Error::Schema(_)
-            | Error::ManagedFields { .. }
-            | Error::Reopen(_) => 2,
+            | Error::ManagedFields { .. } => 2,
             Error::Plan {
                 source: PlanError::Input { .. },
                 ..
@@ -335,7 +329,6 @@ mod tests {
             (Error::Cluster(ClusterError::NotBuilt), 2),
             (Error::Failed("x".into()).context("apps/Deployment web"), 1),
             (Error::Input("x".into()).context("apps/Deployment web"), 2),
-            (Error::Reopen(Box::new(Error::Failed("x".into()))), 2),
             (
                 Error::from(WriteError::Changed(PathBuf::from("live.yaml"))),
                 1,

@@ -52,8 +52,9 @@ impl Drop for Restore {
     }
 }
 
-/// Give a model its edit options and files: read the files (and the file a commit writes)
-/// once more, so the bytes a commit checks are the bytes of the documents shown.
+/// Give a model built elsewhere its edit options and files: read them (and the file a commit
+/// writes) as a reload does, so the bytes a commit checks are the bytes of the documents shown.
+/// (The runtime's own open reads each file once, in `Source::read_files`.)
 ///
 /// # Errors
 /// [`Error`] when a file cannot be read or parsed.
@@ -174,14 +175,18 @@ pub fn app_of(open: Open) -> Result<(App, Effects), Error> {
                 source,
                 plan,
                 files,
+                target_bytes,
                 cluster,
                 options,
                 server,
                 ..
             } = *one;
             let Some(opened) = cluster else {
-                let mut model = prepare(Model::with_plan(source, plan), options, files)
-                    .map_err(|e| Error::Reopen(Box::new(e)))?;
+                // The session read the files once: what is shown, and the bytes a commit checks.
+                let mut model = Model::with_plan(source, plan);
+                model.edit.options = options;
+                model.edit.files = files;
+                model.edit.target_bytes = target_bytes;
                 if let Some(server) = &server {
                     crate::app::show_server_answer(&mut model, server);
                 }

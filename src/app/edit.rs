@@ -12,14 +12,7 @@ use crate::engine::edit;
 use crate::engine::plan::FieldPath;
 use crate::session::{EditOptions, Error, Files};
 
-/// What a commit writes.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum TargetKind {
-    /// The live object's file, with only its annotation rewritten.
-    LiveFile,
-    /// The last-applied document alone (`--write-last-applied`).
-    Document,
-}
+pub use crate::session::files::TargetKind;
 
 /// A write in progress: what was sent to the runtime, for when it reports back.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -62,11 +55,10 @@ impl EditState {
     /// Where a commit writes, if anywhere.
     #[must_use]
     pub fn target(&self) -> Option<(&Path, TargetKind)> {
-        if let Some(p) = &self.options.write_last_applied {
-            return Some((p, TargetKind::Document));
-        }
-        let live = self.files.as_ref()?.live.as_deref()?;
-        Some((live, TargetKind::LiveFile))
+        crate::session::files::write_target(
+            self.files.as_ref(),
+            self.options.write_last_applied.as_deref(),
+        )
     }
 }
 

@@ -16,7 +16,7 @@ use crate::value::Value;
 use clap::{Args, ValueEnum};
 
 use super::Run;
-use super::input::{is_list, one_object_of, read_bytes, read_object};
+use super::input::{is_list, one_object_of, read_documents, read_object};
 use super::objects;
 use crate::document::Document;
 use crate::engine::plan::{self, LastApplied, LiveLastApplied, Plan, PlanContext};
@@ -210,7 +210,7 @@ impl<'a> OneFile<'a> {
     fn read(path: &'a Path) -> OneFile<'a> {
         OneFile {
             path,
-            docs: read_values(path),
+            docs: read_documents(path),
             last_applied: None,
         }
     }
@@ -240,16 +240,6 @@ impl<'a> OneFile<'a> {
     fn object(self) -> Result<Value, Error> {
         one_object_of(self.path, self.docs?)
     }
-}
-
-/// A file's documents as [`super::input::read_documents`] reads them, without their spans (a plan wants the
-/// values only).
-fn read_values(path: &Path) -> Result<Vec<Document>, Error> {
-    let bytes = read_bytes(path)?;
-    Ok(crate::document::parse_values_bytes(
-        &bytes,
-        &path.display().to_string(),
-    )?)
 }
 
 /// The one-object invocation: one `-f` file and at most one `--live` file, neither holding

@@ -1,9 +1,10 @@
 //! RFC 6902 JSON Patch: apply one (`kubectl patch --type json`), and write the one that turns
 //! a document into another (to show what changes from live to result).
 //!
-//! Both use the `json-patch` crate (`json_patch::patch`, `json_patch::diff`), which passes the
-//! standard json-patch-tests suite. Around it: a depth check (the crate recurses without a
-//! limit) and a patch that must be a list of operations.
+//! Applying uses the `json-patch` crate (`json_patch::patch`), which passes the standard
+//! json-patch-tests suite; around it, a depth check (the crate recurses without a limit) and a
+//! patch that must be a list of operations. Writing one is `json_patch::diff`'s algorithm on
+//! the documents themselves (no `serde_json` copies), held equal to the crate's by a test.
 
 use crate::value::Value;
 
@@ -44,17 +45,90 @@ pub fn apply_json_patch(doc: &Value, patch: &Value) -> Result<Value, JsonPatchEr
 }
 
 /// An RFC 6902 patch turning `from` into `to`: `add`/`remove`/`replace` operations, object
-/// keys in `to`'s order, list items compared by index. Identical documents give `[]`.
+/// keys in `to`'s order (then the removed ones in `from`'s), list items compared by index
+/// (surplus items removed at the first surplus index). Identical documents give `[]`.
 /// Documents nesting deeper than [`MAX_DEPTH`] get a single whole-document `replace`.
+///
+/// The operations are `json_patch::diff`'s, in its order (a test holds them equal), found on
+/// the documents themselves: no copy of either is made (the crate wants two `serde_json`
+/// values, two copies of megabyte documents).
 pub fn diff_json_patch(from: &Value, to: &Value) -> Value {
-    let whole = || crate::json!([{ "op": "replace", "path": "", "value": to }]);
     if too_deep(from) || too_deep(to) {
-        return whole();
+        return crate::json!([{ "op": "replace", "path": "", "value": to }]);
     }
-    let (Ok(from), Ok(to)) = (serde_json::to_value(from), serde_json::to_value(to)) else {
-        return whole();
-    };
-    crate::value::to_value(json_patch::diff(&from, &to)).unwrap_or_else(|_| whole())
+    let mut ops = Vec::new();
+    diff_into(from, to, &mut String::new(), &mut ops);
+    Value::Array(ops)
+}
+
+/// The operations turning `from` into `to` at `pointer` (JSON Pointer text), appended to
+/// `ops`. Depth: bounded by the caller's [`too_deep`] check.
+fn diff_into(from: &Value, to: &Value, pointer: &mut String, ops: &mut Vec<Value>) {
+    match (from, to) {
+        (Value::Object(a), Value::Object(b)) => {
+            for (key, after) in b.iter() {
+                let len = push_token(pointer, key);
+                match a.get(key) {
+                    Some(before) => diff_into(before, after, pointer, ops),
+                    None => ops.push(op("add", pointer, Some(after))),
+                }
+                pointer.truncate(len);
+            }
+            for key in a.keys() {
+                if !b.contains_key(key) {
+                    let len = push_token(pointer, key);
+                    ops.push(op("remove", pointer, None));
+                    pointer.truncate(len);
+                }
+            }
+        }
+        (Value::Array(a), Value::Array(b)) => {
+            let common = a.len().min(b.len());
+            for (i, (before, after)) in a.iter().zip(b).enumerate() {
+                let len = push_token(pointer, &i.to_string());
+                diff_into(before, after, pointer, ops);
+                pointer.truncate(len);
+            }
+            // Surplus items go one by one from the same index; new ones are added in order.
+            for _ in b.len()..a.len() {
+                let len = push_token(pointer, &common.to_string());
+                ops.push(op("remove", pointer, None));
+                pointer.truncate(len);
+            }
+            for (i, after) in b.iter().enumerate().skip(a.len()) {
+                let len = push_token(pointer, &i.to_string());
+                ops.push(op("add", pointer, Some(after)));
+                pointer.truncate(len);
+            }
+        }
+        _ if from == to => {}
+        _ => ops.push(op("replace", pointer, Some(to))),
+    }
+}
+
+/// Append `/token` to `pointer`, escaped (`~` → `~0`, `/` → `~1`); returns the length before.
+fn push_token(pointer: &mut String, token: &str) -> usize {
+    let len = pointer.len();
+    pointer.push('/');
+    for c in token.chars() {
+        match c {
+            '~' => pointer.push_str("~0"),
+            '/' => pointer.push_str("~1"),
+            c => pointer.push(c),
+        }
+    }
+    len
+}
+
+/// One operation, its keys in the order the crate writes them (`op`, `path`, `value`).
+fn op(name: &str, pointer: &str, value: Option<&Value>) -> Value {
+    let mut m = crate::value::Map::with_capacity(3);
+    m.insert("op", Value::from(name));
+    m.insert("path", Value::from(pointer));
+    if let Some(v) = value {
+        m.insert("value", v.clone());
+    }
+    Value::Object(m)
 }
 
 /// Does `v` hold a container nested inside [`MAX_DEPTH`] or more others? (Iterative.)
@@ -142,6 +216,42 @@ mod tests {
         );
         assert_eq!(apply_json_patch(&from, &patch), Ok(to));
         assert_eq!(diff_json_patch(&from, &from), json!([]));
+    }
+
+    /// The crate's own diff, for the test that holds ours equal to it.
+    fn crate_diff(from: &Value, to: &Value) -> Value {
+        let (from, to) = (
+            serde_json::to_value(from).unwrap(),
+            serde_json::to_value(to).unwrap(),
+        );
+        crate::value::to_value(json_patch::diff(&from, &to)).unwrap()
+    }
+
+    #[test]
+    fn diff_is_the_crates_diff() {
+        let docs = [
+            json!({}),
+            json!({"a": 1, "b": [1, 2, 3], "c": {"d": "x", "e/f": null}}),
+            json!({"b": [1, 2], "a": 1.0, "c": {"d": "y", "g~h": [true]}, "n": [{"x": 1}]}),
+            json!({"a": [], "b": [1, 2, 3, 4, 5], "c": "s", "n": [{"x": 2}, {"y": 1}]}),
+            json!({"a": {"b": {"c": [1, [2, [3]]]}}, "": 0, "b": [[1], {"z": []}]}),
+            json!([1, 2, {"a": 1}]),
+            json!("scalar"),
+            json!(null),
+        ];
+        for from in &docs {
+            for to in &docs {
+                let ours = diff_json_patch(from, to);
+                assert_eq!(ours, crate_diff(from, to), "{from} → {to}");
+                if to.is_object() || to.is_array() {
+                    assert_eq!(
+                        apply_json_patch(from, &ours).as_ref(),
+                        Ok(to),
+                        "{from} → {to}"
+                    );
+                }
+            }
+        }
     }
 
     #[test]

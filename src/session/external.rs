@@ -375,6 +375,7 @@ pub fn open(planned: Vec<Planned>, options: &EditOptions) -> Open {
             plan: plan.clone(),
             example: None,
             files: None,
+            target_bytes: None,
             cluster: None,
             options,
             server,

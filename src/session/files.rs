@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use crate::value::Value;
 
 use super::Error;
-use super::input::{object_of_bytes, one_object_of_bytes};
+use super::input::{object_of_bytes, one_object_of_bytes, read_bytes};
 use super::plan::Docs;
 
 /// The files the TUI was opened on (`-f LOCAL --live LIVE [--last-applied F]`).
@@ -17,6 +17,28 @@ pub struct Files {
     /// `None`: `--no-live` (a create).
     pub live: Option<PathBuf>,
     pub last_applied: Option<PathBuf>,
+}
+
+/// What a commit writes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TargetKind {
+    /// The live object's file, with only its annotation rewritten.
+    LiveFile,
+    /// The last-applied document alone (`--write-last-applied`).
+    Document,
+}
+
+/// Where a commit writes, if anywhere: `--write-last-applied FILE`, else the live file.
+#[must_use]
+pub fn write_target<'a>(
+    files: Option<&'a Files>,
+    write_last_applied: Option<&'a Path>,
+) -> Option<(&'a Path, TargetKind)> {
+    if let Some(p) = write_last_applied {
+        return Some((p, TargetKind::Document));
+    }
+    let live = files?.live.as_deref()?;
+    Some((live, TargetKind::LiveFile))
 }
 
 /// What to read again (the reload key).
@@ -46,40 +68,40 @@ pub struct Loaded {
     pub target_bytes: Option<Vec<u8>>,
 }
 
-/// Parse what the runtime read for `request`.
+/// Parse what the runtime read for `request` (the local and live files on two threads).
 ///
 /// # Errors
 /// [`Error::Input`] naming the file and the place.
-pub fn parse(request: &ReloadRequest, raw: RawFiles) -> Result<Loaded, Error> {
-    let docs = match &request.files {
-        None => None,
-        Some(files) => {
-            let name = |p: &PathBuf| p.display().to_string();
-            let local = raw
-                .local
-                .as_deref()
-                .ok_or_else(|| Error::Input(format!("{}: not read", name(&files.local))))?;
-            let live = match (&files.live, raw.live.as_deref()) {
-                (Some(path), Some(bytes)) => Some(one_object(&name(path), bytes)?),
-                (Some(path), None) => return Err(no_such_file(path)),
-                (None, _) => None,
-            };
-            let last_applied = match (&files.last_applied, raw.last_applied.as_deref()) {
-                (Some(path), Some(bytes)) => Some(object(&name(path), bytes)?),
-                (Some(path), None) => return Err(no_such_file(path)),
-                (None, _) => None,
-            };
-            Some(Docs {
-                local: one_object(&name(&files.local), local)?,
-                live,
-                last_applied,
-            })
-        }
+pub fn parse(request: &ReloadRequest, raw: &RawFiles) -> Result<Option<Docs>, Error> {
+    let Some(files) = &request.files else {
+        return Ok(None);
     };
-    Ok(Loaded {
-        docs,
-        target_bytes: raw.target,
-    })
+    let name = |p: &PathBuf| p.display().to_string();
+    let local = raw
+        .local
+        .as_deref()
+        .ok_or_else(|| Error::Input(format!("{}: not read", name(&files.local))))?;
+    let live = match (&files.live, raw.live.as_deref()) {
+        (Some(path), Some(bytes)) => Some((path, bytes)),
+        (Some(path), None) => return Err(no_such_file(path)),
+        (None, _) => None,
+    };
+    let last_applied = match (&files.last_applied, raw.last_applied.as_deref()) {
+        (Some(path), Some(bytes)) => Some(object(&name(path), bytes)?),
+        (Some(path), None) => return Err(no_such_file(path)),
+        (None, _) => None,
+    };
+    let (local, live) = std::thread::scope(|s| {
+        let live = live.map(|(path, bytes)| s.spawn(move || one_object(&name(path), bytes)));
+        let local = one_object(&name(&files.local), local);
+        let live = live.map(|h| h.join().unwrap_or_else(|p| std::panic::resume_unwind(p)));
+        (local, live)
+    });
+    Ok(Some(Docs {
+        local: local?,
+        live: live.transpose()?,
+        last_applied,
+    }))
 }
 
 /// One document that is an object (a last-applied configuration).
@@ -103,38 +125,55 @@ fn no_such_file(path: &Path) -> Error {
     Error::read(path, std::io::ErrorKind::NotFound.into())
 }
 
-/// Read what a reload asks for (each file once; a missing file is `None`).
+/// Read what `request` asks for, each file once, and parse it: the documents (files mode) and
+/// the write target's bytes, which are the very bytes its document was parsed from when the
+/// target is one of the files (the live file).
 ///
 /// # Errors
 /// [`Error::Io`] naming the file, or as [`parse`].
 pub fn load(request: &ReloadRequest) -> Result<Loaded, Error> {
-    let mut cache: Vec<(PathBuf, Option<Vec<u8>>)> = Vec::new();
-    let mut read = |path: &Path| -> Result<Option<Vec<u8>>, Error> {
-        if let Some((_, bytes)) = cache.iter().find(|(p, _)| p == path) {
-            return Ok(bytes.clone());
-        }
-        let bytes = match std::fs::read(path) {
-            Ok(b) => Some(b),
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
-            Err(e) => return Err(Error::io(path, e)),
-        };
-        cache.push((path.to_owned(), bytes.clone()));
-        Ok(bytes)
-    };
     let mut raw = RawFiles::default();
+    // Which of the files the target is, if any: its bytes are moved, not read again.
+    let mut target_is = None;
     if let Some(f) = &request.files {
-        raw.local = read(&f.local)?;
-        if let Some(live) = &f.live {
-            raw.live = read(live)?;
-        }
-        if let Some(la) = &f.last_applied {
-            raw.last_applied = read(la)?;
-        }
+        raw.local = read_if_there(&f.local)?;
+        raw.live = f.live.as_deref().map(read_if_there).transpose()?.flatten();
+        raw.last_applied = f
+            .last_applied
+            .as_deref()
+            .map(read_if_there)
+            .transpose()?
+            .flatten();
+        let target = request.target.as_deref();
+        target_is = [
+            Some(f.local.as_path()),
+            f.live.as_deref(),
+            f.last_applied.as_deref(),
+        ]
+        .iter()
+        .position(|p| p.is_some() && *p == target);
     }
-    if let Some(target) = &request.target {
-        raw.target = read(target)?;
+    if target_is.is_none()
+        && let Some(target) = &request.target
+    {
+        raw.target = read_if_there(target)?;
     }
-    parse(request, raw)
+    let docs = parse(request, &raw)?;
+    let target_bytes = match target_is {
+        Some(0) => raw.local,
+        Some(1) => raw.live,
+        Some(_) => raw.last_applied,
+        None => raw.target,
+    };
+    Ok(Loaded { docs, target_bytes })
+}
+
+/// A file's bytes as `-f` reads them (size limit, not a directory); `None`: it does not exist.
+fn read_if_there(path: &Path) -> Result<Option<Vec<u8>>, Error> {
+    match std::fs::metadata(path) {
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
+        _ => read_bytes(path).map(Some),
+    }
 }
 
 #[cfg(test)]
@@ -169,7 +208,7 @@ mod tests {
             local: Some(b"kind: A\n".to_vec()),
             ..RawFiles::default()
         };
-        let e = parse(&request, raw).unwrap_err();
+        let e = parse(&request, &raw).unwrap_err();
         assert_eq!(e.to_string(), "v.yaml: no such file");
         assert_eq!(e.exit_code(), 2);
     }

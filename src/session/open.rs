@@ -16,11 +16,12 @@ use std::path::{Path, PathBuf};
 
 use super::Error;
 use super::external::ServerAnswer;
+use super::files::{ReloadRequest, load};
 use super::input::{is_list, read_one_object};
 use super::objects::{self, Key, Object, Pair};
 use super::plan::{self, Docs};
 use super::progress::{Event, Progress};
-use super::source::{FileArgs, Source};
+use super::source::Source;
 use super::{Files, cluster};
 use crate::cluster::Conn;
 use crate::document::Document;
@@ -84,6 +85,9 @@ pub struct One {
     pub example: Option<&'static Example>,
     /// The files it reloads from and commits to (`-f LOCAL --live LIVE`).
     pub files: Option<Files>,
+    /// The bytes of the file a commit writes, read with the documents (`None`: no such file,
+    /// or nothing to write).
+    pub target_bytes: Option<Vec<u8>>,
     /// Cluster mode: the object on the server, and the connection kept for the run.
     pub cluster: Option<Box<cluster::Opened>>,
     pub options: EditOptions,
@@ -191,7 +195,21 @@ pub fn open_reporting(request: &OpenRequest, progress: &Progress) -> Result<Open
         None => None,
     };
     match (example, request.local.as_slice()) {
-        (Some(e), _) => one(Source::from_example(e)?, Some(e), None, request),
+        (Some(e), _) => {
+            // An example's commit writes only --write-last-applied FILE: read it now.
+            let reload = ReloadRequest {
+                files: None,
+                target: request.options.write_last_applied.clone(),
+            };
+            let target_bytes = load(&reload)?.target_bytes;
+            one(
+                Source::from_example(e)?,
+                Some(e),
+                None,
+                target_bytes,
+                request,
+            )
+        }
         (None, []) => Err(Error::Input("no examples built in".into())),
         (None, [local]) if request.live.is_empty() && !request.no_live && !many_sources(local) => {
             // One read decides: several objects open the list; one opens its panes; none, or a
@@ -206,21 +224,15 @@ pub fn open_reporting(request: &OpenRequest, progress: &Progress) -> Result<Open
             }
         }
         (None, [local]) if single_candidate(&request.local, &request.live, request.recursive) => {
-            let files = FileArgs {
-                local,
-                live: request.live.first().map(PathBuf::as_path),
-                no_live: request.no_live,
-                last_applied: request.last_applied.as_deref(),
+            // Each file is read once: its documents are shown, and the write target's bytes
+            // (the live file's, unless --write-last-applied) guard the commit.
+            let files = Files {
+                local: local.clone(),
+                live: request.live.first().cloned(),
+                last_applied: request.last_applied.clone(),
             };
-            match Source::from_files(files) {
-                Ok(source) => {
-                    let files = Files {
-                        local: local.clone(),
-                        live: request.live.first().cloned(),
-                        last_applied: request.last_applied.clone(),
-                    };
-                    one(source, None, Some(files), request)
-                }
+            match Source::read_files(&files, request.options.write_last_applied.as_deref()) {
+                Ok((source, target_bytes)) => one(source, None, Some(files), target_bytes, request),
                 Err(e) => many(request, Some(e), progress),
             }
         }
@@ -233,6 +245,7 @@ fn one(
     source: Source,
     example: Option<&'static Example>,
     files: Option<Files>,
+    target_bytes: Option<Vec<u8>>,
     request: &OpenRequest,
 ) -> Result<Open, Error> {
     let plan = plan::compute(&source.docs, None, true)?;
@@ -241,6 +254,7 @@ fn one(
         plan,
         example,
         files,
+        target_bytes,
         cluster: None,
         options: request.options.clone(),
         server: None,
@@ -277,6 +291,7 @@ fn one_from_cluster(
         plan,
         example: None,
         files: None,
+        target_bytes: None,
         cluster: Some(Box::new(opened)),
         options: EditOptions {
             write_last_applied: None,

@@ -4,7 +4,7 @@
 use std::path::Path;
 
 use super::Error;
-use super::input::{read_object, read_one_object};
+use super::files::{Files, Loaded, ReloadRequest, load, write_target};
 use super::plan::Docs;
 use crate::examples::Example;
 
@@ -49,45 +49,38 @@ impl Source {
     }
 }
 
-/// The files of one object, as the command line names them.
-#[derive(Clone, Copy, Debug)]
-pub struct FileArgs<'a> {
-    pub local: &'a Path,
-    /// `None` with `no_live`: a create.
-    pub live: Option<&'a Path>,
-    pub no_live: bool,
-    pub last_applied: Option<&'a Path>,
-}
-
 impl Source {
-    /// The documents named by `-f`, `--live`, `--last-applied`.
+    /// Read `files` once: their documents, and the bytes of the file a commit writes
+    /// (`--write-last-applied FILE`, else the live file; `None` if it does not exist), which
+    /// are the bytes its document was parsed from.
     ///
     /// # Errors
-    /// [`Error::Input`]: an unreadable file, a file holding other than one object, no live
-    /// object and no `--no-live`.
-    pub fn from_files(files: FileArgs<'_>) -> Result<Source, Error> {
-        let live = match (files.live, files.no_live) {
-            (Some(path), _) => Some(read_one_object(path)?),
-            (None, true) => None,
-            (None, false) => {
-                return Err(Error::Input(
-                    "no live object: pass --live FILE, or --no-live for a create".into(),
-                ));
-            }
+    /// [`Error::Input`]: an unreadable file, a file holding other than one object.
+    pub fn read_files(
+        files: &Files,
+        write_last_applied: Option<&Path>,
+    ) -> Result<(Source, Option<Vec<u8>>), Error> {
+        let reload = ReloadRequest {
+            files: Some(files.clone()),
+            target: write_target(Some(files), write_last_applied).map(|(p, _)| p.to_owned()),
         };
-        let local = files.local;
-        let title = match files.live {
-            Some(l) => format!("{} → {}", local.display(), l.display()),
-            None => format!("{} (create)", local.display()),
+        let Loaded { docs, target_bytes } = load(&reload)?;
+        let docs =
+            docs.ok_or_else(|| Error::Input(format!("{}: not read", files.local.display())))?;
+        Ok((Source::of_files(files, docs), target_bytes))
+    }
+
+    /// The documents read from `files` (-f, --live, --last-applied), named by them.
+    fn of_files(files: &Files, docs: Docs) -> Source {
+        let local = files.local.display();
+        let title = match &files.live {
+            Some(l) => format!("{local} → {}", l.display()),
+            None => format!("{local} (create)"),
         };
-        Ok(Source {
+        Source {
             title,
             about: String::new(),
-            docs: Docs {
-                local: read_one_object(local)?,
-                live,
-                last_applied: files.last_applied.map(read_object).transpose()?,
-            },
-        })
+            docs,
+        }
     }
 }

@@ -9,9 +9,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command as Process;
 
 use applyscope::app::editor::HEADER;
-use applyscope::app::{
-    Command, Docs, EditOptions, Files, Message, Mode, ModeKind, Model, ReloadRequest, Source,
-};
+use applyscope::app::{Command, Docs, EditOptions, Message, Mode, ModeKind, Model, Source};
 use applyscope::engine::plan::{Action, LAST_APPLIED, encode_annotation};
 use applyscope::value::Value;
 
@@ -72,29 +70,26 @@ fn perform(h: &mut Harness) -> usize {
     n
 }
 
-/// The TUI opened on files in `dir` (`-f local.yaml --live live.yaml`), as the CLI opens it.
+/// The TUI opened on files in `dir` (`-f local.yaml --live live.yaml`), as the CLI opens it:
+/// the command line's request, the session's open (each file read once), the runtime's screen.
 fn open_files(dir: &Path, local: &str, live: &str, options: EditOptions) -> Harness {
     std::fs::write(dir.join("local.yaml"), local).unwrap();
     std::fs::write(dir.join("live.yaml"), live).unwrap();
-    let files = Files {
-        local: dir.join("local.yaml"),
-        live: Some(dir.join("live.yaml")),
-        last_applied: None,
+    let args = ["applyscope", "-f", "local.yaml", "--live", "live.yaml"];
+    let cli =
+        <applyscope::cli::Cli as clap::Parser>::try_parse_from(args.iter().map(|a| match *a {
+            "local.yaml" | "live.yaml" => dir.join(a).display().to_string(),
+            a => a.to_owned(),
+        }))
+        .unwrap();
+    let mut request = cli.open.request().unwrap();
+    request.options = options;
+    let open = applyscope::session::open::open(&request).unwrap();
+    let (app, _) = applyscope::tui::app_of(open).unwrap();
+    let applyscope::app::App::One(model) = app else {
+        panic!("one object")
     };
-    let loaded = applyscope::session::files::load(&ReloadRequest {
-        files: Some(files.clone()),
-        target: None,
-    })
-    .unwrap();
-    let docs = loaded.docs.unwrap();
-    let source = Source {
-        title: "files".into(),
-        about: String::new(),
-        docs,
-    };
-    let model =
-        applyscope::tui::prepare(Model::new(source).unwrap(), options, Some(files)).unwrap();
-    Harness::of(model)
+    Harness::of(*model)
 }
 
 /// Case 03 (replicas in last-applied, gone from the file, live scaled to 5) as files: the live
@@ -109,6 +104,27 @@ fn case_03_files(dir: &Path, options: EditOptions) -> (Harness, String) {
         )
     );
     (open_files(dir, &local, &live, options), live)
+}
+
+/// The open reads each file once: the bytes a commit checks are the bytes it parsed (the live
+/// file's, or `--write-last-applied`'s file's, read with the documents).
+#[test]
+fn the_open_keeps_the_bytes_of_the_file_a_commit_writes() {
+    let dir = tempfile::tempdir().unwrap();
+    let (h, live) = case_03_files(dir.path(), EditOptions::default());
+    assert_eq!(h.model.edit.target_bytes.as_deref(), Some(live.as_bytes()));
+    let out = dir.path().join("last-applied.yaml");
+    std::fs::write(&out, "a: 1\n").unwrap();
+    let other = tempfile::tempdir().unwrap();
+    let options = EditOptions {
+        write_last_applied: Some(out.clone()),
+        ..EditOptions::default()
+    };
+    let (h, _) = case_03_files(other.path(), options);
+    assert_eq!(
+        h.model.edit.target_bytes.as_deref(),
+        Some(b"a: 1\n".as_slice())
+    );
 }
 
 fn annotation_in(path: &Path) -> String {
