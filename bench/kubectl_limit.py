@@ -10,7 +10,6 @@ APPLYSCOPE_SHARED=DIR) for the fake server.
 """
 
 import os
-import resource
 import statistics
 import subprocess
 import sys

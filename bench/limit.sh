@@ -12,6 +12,10 @@
 # 2. K objects of about 1 KB (default 10,000) in two folders: `plan -f local/ --live live/ -o json`,
 #    wall time and peak RSS.
 #
+# 3. The references in the same run: kubectl's one process on the big object
+#    (bench/kubectl_limit.py, needs kubectl and ../shared/oracle) and the TUI's first frame and
+#    peak memory on it (bench/tui_first_frame.sh, needs tmux); each is reported SKIPPED if not.
+#
 # Needs python3 and GNU time (/usr/bin/time). Builds with `cargo build --release` unless
 # APPLYSCOPE_BIN names a binary. Prints a Markdown table; keeps everything in the work folder.
 set -euo pipefail
@@ -82,6 +86,7 @@ run() {
     local label=$1 out=$2; shift 2
     APPLYSCOPE_TIMINGS=1 /usr/bin/time -f "%e %M" -o "$work/time.txt" "$bin" "$@" >"$out" 2>"$work/stderr.txt" || true
     read -r wall rss <"$work/time.txt"
+    cp "$work/time.txt" "$out.txt"
     local stages read ratio
     stages=$(grep -h '^timings:' "$work/stderr.txt" | sed 's/^timings: //' || true)
     read=$(sed -n 's/.*read \([0-9.]*\) s.*/\1/p' <<<"$stages")
@@ -99,6 +104,30 @@ for o in json yaml text; do
     run "plan -o $o" "$work/big.$o" plan -f "$big/local.json" --live "$big/live.json" -o "$o"
 done
 run "plan --server-side -o json" "$work/big-ssa.json" plan --server-side -f "$big/local.json" --live "$big/live.json" -o json
+
+# The references in the same run: kubectl's one process (issue 16: plan -o json at least 40x
+# faster) and the TUI's first frame (within 2x plan -o json; peak memory under 10x the bytes
+# read). Each is skipped, by name, when what it needs is missing.
+json_wall=$(awk '{ print $1 }' "$work/big.json.txt")
+echo
+echo "| reference | wall | peak RSS | ratio |"
+echo "|---|---|---|---|"
+kubectl=${KUBECTL:-$(command -v kubectl || true)}
+shared=${APPLYSCOPE_SHARED:-$here/../../shared}
+if [ -n "$kubectl" ] && [ -d "$shared/oracle" ]; then
+    read -r _ kwall krss _ < <(APPLYSCOPE_SHARED="$shared" python3 "$here/kubectl_limit.py" "$kubectl" "$big/local.json" "$big/live.json" "$work/kubectl" 3)
+    printf '| kubectl apply --dry-run=client -o json (1 process, fake API; median of 3) | %s s | %s MB | kubectl ÷ plan -o json: %s |\n' "$kwall" "$krss" "$(awk -v k="$kwall" -v a="$json_wall" 'BEGIN { printf "%.1fx", k / a }')"
+else
+    echo "| kubectl: SKIPPED (needs kubectl and ../shared/oracle) | - | - | - |"
+fi
+if command -v tmux >/dev/null; then
+    read -r _ twall trss < <("$here/tui_first_frame.sh" "$bin" "$big/local.json" "$big/live.json" 3)
+    printf '| TUI first frame (tmux 200×50; median of 3) | %s s | %s MB | ÷ plan -o json: %s; RSS ÷ bytes read: %s |\n' "$twall" "$trss" \
+        "$(awk -v t="$twall" -v a="$json_wall" 'BEGIN { printf "%.1fx", t / a }')" \
+        "$(awk -v r="$trss" -v b="$inputs" 'BEGIN { printf "%.1fx", r * 1048576 / b }')"
+else
+    echo "| TUI first frame: SKIPPED (needs tmux) | - | - | - |"
+fi
 echo
 echo "$objects objects of about 1 KB: local $(mb "$(bytes "$many/local")") of YAML, live $(mb "$(bytes "$many/live")") of JSON"
 echo
