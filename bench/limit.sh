@@ -7,7 +7,7 @@
 #    12 MB with its annotation, both JSON, from bench/gen.py): `plan -o json|yaml|text` and
 #    `plan --server-side -o json` (the live object without managedFields: the first server-side
 #    apply of it), each with its wall time, peak RSS, output size, the stages
-#    (APPLYSCOPE_TIMINGS=1: read, plan, write) and the ratio of the whole to the read stage
+#    (APPLYSCOPE_TIMINGS=1: read, annotation, three-way, apply, walk+lints, write) and the ratio of the whole to the read stage
 #    (one parse of the inputs: the floor).
 # 2. K objects of about 1 KB (default 10,000) in two folders: `plan -f local/ --live live/ -o json`,
 #    wall time and peak RSS.

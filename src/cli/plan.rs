@@ -321,9 +321,10 @@ fn run_one(
         live_last_applied,
     };
     stages.end("read");
-    let plan =
-        plan::plan_owned(local, context, Schema::embedded()).map_err(|e| plan_error(e, &names))?;
-    stages.end("plan");
+    let plan = plan::plan_owned_staged(local, context, Schema::embedded(), &mut |name| {
+        stages.end(name);
+    })
+    .map_err(|e| plan_error(e, &names))?;
     // The process ends once this is printed: leave the memory to the system instead of
     // freeing every node (about a million allocations at 10 MB, half a second).
     let plan = std::mem::ManuallyDrop::new(plan);

@@ -149,7 +149,14 @@ const PARALLEL_FROM: usize = 1 << 20;
 /// # Errors
 /// [`PlanError`]: input mismatches, kubectl failures, `--overwrite=false` conflicts.
 pub fn plan(input: &PlanInput<'_>, schema: &Schema) -> Result<Plan, PlanError> {
-    Ok(stage_with(input.local.clone(), input.context(), schema, true)?.into_plan())
+    let staged = stage_with(
+        input.local.clone(),
+        input.context(),
+        schema,
+        true,
+        &mut |_| {},
+    )?;
+    Ok(staged.into_plan())
 }
 
 /// Plan one object, taking the local object and the live one (they become the plan's
@@ -163,18 +170,42 @@ pub fn plan_owned(
     context: PlanContext<'_>,
     schema: &Schema,
 ) -> Result<Plan, PlanError> {
-    Ok(stage_with(local, context, schema, false)?.into_plan())
+    plan_owned_staged(local, context, schema, &mut |_| {})
 }
+
+/// [`plan_owned`], telling `stage_done` the name of each stage as it ends, so a front end can
+/// time them (the engine has no clock): [`STAGES`], in that order (a create has no three-way
+/// diff and no apply).
+///
+/// # Errors
+/// As [`plan`].
+pub fn plan_owned_staged(
+    local: Value,
+    context: PlanContext<'_>,
+    schema: &Schema,
+    stage_done: &mut dyn FnMut(&'static str),
+) -> Result<Plan, PlanError> {
+    let plan = stage_with(local, context, schema, false, stage_done)?.into_plan();
+    stage_done(STAGES[3]);
+    Ok(plan)
+}
+
+/// The stages of a plan: kubectl's modified object and its annotation, the three-way diff
+/// (beside the copy of live it is applied to), the apply, and the walk of every field into the
+/// plan's tree with the lints beside it (one stage: they run at once).
+pub const STAGES: [&str; 4] = ["annotation", "three-way", "apply", "walk+lints"];
 
 fn stage_with<'a, 's>(
     local: Value,
     input: PlanContext<'a>,
     schema: &'s Schema,
     keep_halves: bool,
+    stage_done: &mut dyn FnMut(&'static str),
 ) -> Result<Staged<'a, 's>, PlanError> {
     let nulls = Warning::annotations_null(&local);
     let (annotation, modified) = annotation::encode_into(prepare_local(local, &input, schema)?)
         .map_err(|e| input_error(InputDoc::Local, e.to_string()))?;
+    stage_done(STAGES[0]);
     // The file's object and kubectl's "modified" differ only in the annotation.
     let local = &modified;
     let meta = strategic_root(schema, local);
@@ -241,6 +272,7 @@ fn stage_with<'a, 's>(
         || three_way(original_doc, &modified, &current, meta, how),
     );
     let (patch, halves) = patch?;
+    stage_done(STAGES[1]);
     let copy = || copy.unwrap_or_else(|| current.as_ref().clone());
 
     let unchanged = patch.as_object().is_some_and(crate::value::Map::is_empty);
@@ -256,6 +288,7 @@ fn stage_with<'a, 's>(
             })?,
         }
     };
+    stage_done(STAGES[2]);
 
     Ok(Staged {
         meta,

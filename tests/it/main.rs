@@ -39,6 +39,7 @@ mod ssa_markdown;
 mod ssa_plan;
 mod ssa_vectors;
 mod support;
+mod timings;
 mod tmux;
 mod tui;
 mod tui_mode;

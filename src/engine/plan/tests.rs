@@ -233,3 +233,31 @@ fn probe_handler_change_without_annotation_warns() {
     assert!(codes.contains(&Code::MissingAnnotation), "{codes:?}");
     assert!(codes.contains(&Code::UnionTwoMembers), "{codes:?}");
 }
+
+#[test]
+fn a_plan_names_its_stages_as_they_end() {
+    let (last, local) = (
+        deployment(json!({"replicas": 3})),
+        deployment(json!({"replicas": 5})),
+    );
+    let mut live = last.clone();
+    let staged = |local: Value, live: Option<&Value>| {
+        let mut names = Vec::new();
+        let context = super::PlanContext {
+            live: live.map(std::borrow::Cow::Borrowed),
+            last_applied: LastApplied::Given(&last),
+            namespace: None,
+            overwrite: true,
+            live_last_applied: None,
+        };
+        let plan =
+            super::plan_owned_staged(local, context, Schema::embedded(), &mut |n| names.push(n));
+        (plan.unwrap(), names)
+    };
+    live["status"] = json!({"replicas": 3});
+    let (p, names) = staged(local.clone(), Some(&live));
+    assert_eq!(names, super::STAGES);
+    assert_eq!(field(&p, "spec.replicas").action, Action::Set);
+    let (_, names) = staged(local, None);
+    assert_eq!(names, [super::STAGES[0], super::STAGES[3]], "a create");
+}
