@@ -4,6 +4,7 @@ mod entries;
 mod json;
 mod many;
 pub mod markdown;
+mod piped;
 pub mod ssa;
 mod stages;
 mod text;
@@ -24,7 +25,7 @@ use crate::engine::schema::Schema;
 use crate::error::Error;
 use crate::session::kuberc::ApplyMode;
 use crate::session::open::{holds_many_objects, single_candidate};
-use crate::session::plan::{DocNames, Docs, plan_all, plan_error};
+use crate::session::plan::{DocNames, Docs, plan_all_printed, plan_error};
 use crate::session::progress::Event;
 
 pub use many::{Many, print_many};
@@ -162,10 +163,16 @@ fn plan_in_mode(args: &PlanArgs, mode: &ApplyMode) -> Result<Run, Error> {
         match single(args) {
             Some((local, live)) => run_one(args, local, live, stages)?,
             None => {
-                let run = run_many(args);
-                stages.end("read+plan+write");
+                // The text's mode line goes first, before the plans are streamed.
+                let header = (mode.from_kuberc() && args.output == Format::Text)
+                    .then(|| format!("mode: {}\n", mode.describe()));
+                let run = run_many(args, header.as_deref(), &mut stages);
                 stages.print();
-                run?
+                let run = run?;
+                return Ok(match header {
+                    Some(_) => run,
+                    None => announce(run, mode, args.output),
+                });
             }
         }
     };
@@ -429,7 +436,18 @@ fn run_cluster(_: &PlanArgs) -> Result<Run, Error> {
 
 /// Many objects: every object's plan, in the order of the files; exit 1 when one of them would
 /// fail (the others are still printed), 2 on bad input.
-fn run_many(args: &PlanArgs) -> Result<Run, Error> {
+///
+/// Every input is read and matched before anything is written, so bad input (a file that does
+/// not parse, the same object twice) writes nothing. Then the objects are planned a chunk at a
+/// time and each chunk written straight to stdout: only each object's summary line (text)
+/// and the failures' lines are kept to the end, not the plans or the output; the objects wait
+/// packed ([`objects::read_held`]) and are thawed with their chunk.
+fn run_many(
+    args: &PlanArgs,
+    header: Option<&str>,
+    stages: &mut stages::Stages,
+) -> Result<Run, Error> {
+    use std::io::IsTerminal as _;
     if args.last_applied.is_some() {
         return Err(Error::Input(
             "--last-applied works with one object (one -f file holding one object)".into(),
@@ -440,26 +458,40 @@ fn run_many(args: &PlanArgs) -> Result<Run, Error> {
     }
     let namespace = args.namespace.as_deref();
     let mut stdin_used = false;
-    let locals = objects::read_all(&args.local, args.recursive, &mut stdin_used)?;
-    let lives = objects::read_all(&args.live, args.recursive, &mut stdin_used)?;
-    let pairs = objects::pair(locals, lives, namespace)?;
-    // Planned and written a chunk at a time: only the output and each object's summary line
-    // are kept, not every plan (1,000 plans hold their fields and values at once otherwise).
-    let mut many = Many::new(args.output);
+    let locals = objects::read_held(&args.local, args.recursive, &mut stdin_used)?;
+    let lives = objects::read_held(&args.live, args.recursive, &mut stdin_used)?;
+    let held = objects::pair_held(locals, lives, namespace)?;
+    stages.end("read");
+    let stdout = std::io::stdout();
+    // On a terminal the plans scrolling by are the progress (a progress line would break them).
+    let shown = if stdout.is_terminal() {
+        super::progress::ProgressArgs { quiet: true }.show()
+    } else {
+        args.progress.show()
+    };
+    let mut many = Many::new(args.output, piped::Piped::new(stdout));
     many.reveal = args.show_secrets;
-    let shown = args.progress.show();
-    let (mut done, total) = (0, pairs.len());
+    if let Some(header) = header {
+        many.header(header);
+    }
+    let total = held.len();
     shown
         .progress()
         .report_with(|| Event::Step("planning".into()));
-    for chunk in pairs.chunks(MANY_CHUNK) {
-        let plans = plan_all(chunk, namespace, args.overwrite);
-        many.add(chunk, &plans)?;
+    let mut held = held.into_iter();
+    let mut done = 0;
+    while done < total {
+        let chunk: Vec<_> = held.by_ref().take(MANY_CHUNK).collect();
         done += chunk.len();
+        let pairs = objects::load(chunk)?;
+        let plans = plan_all_printed(&pairs, namespace, args.overwrite);
+        many.add(&pairs, &plans)?;
         shown.progress().report(Event::Count { done, total });
     }
     drop(shown);
-    Ok(many.finish(&pairs))
+    let (_, end) = many.finish();
+    stages.end("plan+write");
+    Ok(end.run(String::new()))
 }
 
 /// Write a plan in the chosen format.
