@@ -25,13 +25,10 @@ use crate::engine::schema::Schema;
 use crate::error::Error;
 use crate::session::kuberc::ApplyMode;
 use crate::session::open::{holds_many_objects, single_candidate};
-use crate::session::plan::{DocNames, Docs, plan_all_printed, plan_error};
-use crate::session::progress::Event;
+use crate::session::plan::{DocNames, Docs, plan_error};
 
 pub use many::{Many, print_many};
 pub use text::text;
-
-use many::MANY_CHUNK;
 
 #[derive(Debug, Args)]
 pub struct PlanArgs {
@@ -166,7 +163,7 @@ fn plan_in_mode(args: &PlanArgs, mode: &ApplyMode) -> Result<Run, Error> {
                 // The text's mode line goes first, before the plans are streamed.
                 let header = (mode.from_kuberc() && args.output == Format::Text)
                     .then(|| format!("mode: {}\n", mode.describe()));
-                let run = run_many(args, header.as_deref(), &mut stages);
+                let run = many::run(args, header.as_deref(), &mut stages);
                 stages.print();
                 let run = run?;
                 return Ok(match header {
@@ -432,66 +429,6 @@ fn run_cluster(args: &PlanArgs) -> Result<Run, Error> {
 #[cfg(not(feature = "cluster"))]
 fn run_cluster(_: &PlanArgs) -> Result<Run, Error> {
     Err(super::cluster::not_built())
-}
-
-/// Many objects: every object's plan, in the order of the files; exit 1 when one of them would
-/// fail (the others are still printed), 2 on bad input.
-///
-/// Every input is read and matched before anything is written, so bad input (a file that does
-/// not parse, the same object twice) writes nothing. Then the objects are planned a chunk at a
-/// time and each chunk written straight to stdout: only each object's summary line (text)
-/// and the failures' lines are kept to the end, not the plans or the output; the objects wait
-/// packed ([`objects::read_held`]) and are thawed with their chunk.
-fn run_many(
-    args: &PlanArgs,
-    header: Option<&str>,
-    stages: &mut stages::Stages,
-) -> Result<Run, Error> {
-    use std::io::IsTerminal as _;
-    if args.last_applied.is_some() {
-        return Err(Error::Input(
-            "--last-applied works with one object (one -f file holding one object)".into(),
-        ));
-    }
-    if args.live.is_empty() && !args.no_live {
-        return Err(no_live_error());
-    }
-    let namespace = args.namespace.as_deref();
-    let mut stdin_used = false;
-    let locals = objects::read_held(&args.local, args.recursive, &mut stdin_used)?;
-    let lives = objects::read_held(&args.live, args.recursive, &mut stdin_used)?;
-    let held = objects::pair_held(locals, lives, namespace)?;
-    stages.end("read");
-    let stdout = std::io::stdout();
-    // On a terminal the plans scrolling by are the progress (a progress line would break them).
-    let shown = if stdout.is_terminal() {
-        super::progress::ProgressArgs { quiet: true }.show()
-    } else {
-        args.progress.show()
-    };
-    let mut many = Many::new(args.output, piped::Piped::new(stdout));
-    many.reveal = args.show_secrets;
-    if let Some(header) = header {
-        many.header(header);
-    }
-    let total = held.len();
-    shown
-        .progress()
-        .report_with(|| Event::Step("planning".into()));
-    let mut held = held.into_iter();
-    let mut done = 0;
-    while done < total {
-        let chunk: Vec<_> = held.by_ref().take(MANY_CHUNK).collect();
-        done += chunk.len();
-        let pairs = objects::load(chunk)?;
-        let plans = plan_all_printed(&pairs, namespace, args.overwrite);
-        many.add(&pairs, &plans)?;
-        shown.progress().report(Event::Count { done, total });
-    }
-    drop(shown);
-    let (_, end) = many.finish();
-    stages.end("plan+write");
-    Ok(end.run(String::new()))
 }
 
 /// Write a plan in the chosen format.

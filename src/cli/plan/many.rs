@@ -5,17 +5,80 @@
 use std::fmt::Write as _;
 use std::io::Write;
 
-use super::{Format, json, markdown, text, yaml};
+use super::{Format, PlanArgs, json, markdown, text, yaml};
 use crate::cli::Run;
 use crate::engine::plan::Plan;
 use crate::error::Error;
+use crate::session::objects;
 use crate::session::objects::{Key, Pair};
 use crate::session::plan::parallel_map;
+use crate::session::plan::plan_all_printed;
+use crate::session::progress::Event;
 use crate::session::risk::Summary;
 use crate::value::Value;
 
 /// How many objects `plan` over many objects plans before writing them.
 pub(super) const MANY_CHUNK: usize = 64;
+
+/// Many objects: every object's plan, in the order of the files; exit 1 when one of them would
+/// fail (the others are still printed), 2 on bad input.
+///
+/// Every input is read and matched before anything is written, so bad input (a file that does
+/// not parse, the same object twice) writes nothing. Then the objects are planned a chunk at a
+/// time and each chunk written straight to stdout: only each object's summary line (text)
+/// and the failures' lines are kept to the end, not the plans or the output; the objects wait
+/// packed ([`objects::read_held`]) and are thawed with their chunk.
+pub(super) fn run(
+    args: &PlanArgs,
+    header: Option<&str>,
+    stages: &mut super::stages::Stages,
+) -> Result<Run, Error> {
+    use std::io::IsTerminal as _;
+    if args.last_applied.is_some() {
+        return Err(Error::Input(
+            "--last-applied works with one object (one -f file holding one object)".into(),
+        ));
+    }
+    if args.live.is_empty() && !args.no_live {
+        return Err(super::no_live_error());
+    }
+    let namespace = args.namespace.as_deref();
+    let mut stdin_used = false;
+    let locals = objects::read_held(&args.local, args.recursive, &mut stdin_used)?;
+    let lives = objects::read_held(&args.live, args.recursive, &mut stdin_used)?;
+    let held = objects::pair_held(locals, lives, namespace)?;
+    stages.end("read");
+    let stdout = std::io::stdout();
+    // On a terminal the plans scrolling by are the progress (a progress line would break them).
+    let shown = if stdout.is_terminal() {
+        crate::cli::progress::ProgressArgs { quiet: true }.show()
+    } else {
+        args.progress.show()
+    };
+    let mut many = Many::new(args.output, super::piped::Piped::new(stdout));
+    many.reveal = args.show_secrets;
+    if let Some(header) = header {
+        many.header(header);
+    }
+    let total = held.len();
+    shown
+        .progress()
+        .report_with(|| Event::Step("planning".into()));
+    let mut held = held.into_iter();
+    let mut done = 0;
+    while done < total {
+        let chunk: Vec<_> = held.by_ref().take(MANY_CHUNK).collect();
+        done += chunk.len();
+        let pairs = objects::load(chunk)?;
+        let plans = plan_all_printed(&pairs, namespace, args.overwrite);
+        many.add(&pairs, &plans)?;
+        shown.progress().report(Event::Count { done, total });
+    }
+    drop(shown);
+    let (_, end) = many.finish();
+    stages.end("plan+write");
+    Ok(end.run(String::new()))
+}
 
 /// One object's entry in the many-object output (JSON lines, YAML documents), but its plan
 /// (which goes under `plan`).
@@ -309,7 +372,7 @@ fn summary(rows: &mut [Row]) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::super::{Format, MANY_CHUNK};
+    use super::super::Format;
     use super::*;
     use crate::engine::plan::{LAST_APPLIED, encode_annotation};
     use crate::json;
