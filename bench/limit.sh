@@ -9,8 +9,8 @@
 #    apply of it), each with its wall time, peak RSS, output size, the stages
 #    (APPLYSCOPE_TIMINGS=1: read, plan, write) and the ratio of the whole to the read stage
 #    (one parse of the inputs: the floor).
-# 2. K objects of about 1 KB (default 10,000) in two folders: `plan -f local/ --live live/ -o json`,
-#    wall time and peak RSS.
+# 2. K objects of about 1 KB (default 10,000) in two folders: `plan -f local/ --live live/ -o json`
+#    and `-o yaml`, wall time, peak RSS and the stages (read; plan+write, streamed).
 #
 # Needs python3 and GNU time (/usr/bin/time). Builds with `cargo build --release` unless
 # APPLYSCOPE_BIN names a binary. Prints a Markdown table; keeps everything in the work folder.
@@ -105,3 +105,4 @@ echo
 echo "| command | wall | peak RSS | output | stages | wall / read |"
 echo "|---|---|---|---|---|---|"
 run "plan -f local/ --live live/ -o json" "$work/many.json" plan -f "$many/local" --live "$many/live" -o json
+run "plan -f local/ --live live/ -o yaml" "$work/many.yaml" plan -f "$many/local" --live "$many/live" -o yaml
