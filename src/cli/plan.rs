@@ -27,7 +27,7 @@ use crate::session::kuberc::ApplyMode;
 use crate::session::open::{holds_many_objects, single_candidate};
 use crate::session::plan::{DocNames, Docs, plan_error};
 
-pub use many::{Many, print_many};
+pub use many::{End, Many, print_many};
 pub use text::text;
 
 #[derive(Debug, Args)]

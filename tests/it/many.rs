@@ -475,3 +475,44 @@ fn a_bad_file_late_in_a_directory_writes_nothing() {
     assert_eq!(code, 2, "the bad annotations");
     assert_eq!(out.lines().count(), 150 + 5);
 }
+
+/// A kuberc that chooses the mode: the text's mode line still comes first, above the streamed
+/// plans; the other formats say it on stderr.
+#[test]
+fn a_kuberc_mode_line_heads_the_streamed_text() {
+    let kuberc = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/kuberc/files/csa.yaml");
+    let dir = files(&[("all.yaml", &format!("{CM}---\n{NS}"))]);
+    let args = |format: &'static str| {
+        [
+            "--kuberc",
+            kuberc,
+            "-o",
+            format,
+            "-f",
+            "all.yaml",
+            "--no-live",
+        ]
+    };
+    // As `run`, with kuberc reading left on (`run` turns it off).
+    let run = |args: &[&str]| {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_applyscope"))
+            .arg("plan")
+            .args(args)
+            .current_dir(dir.path())
+            .env_remove("KUBERC")
+            .env_remove("KUBECTL_KUBERC")
+            .output()
+            .unwrap();
+        let text = |b: Vec<u8>| String::from_utf8(b).unwrap();
+        (out.status.code(), text(out.stdout), text(out.stderr))
+    };
+    let (code, out, err) = run(&args("text"));
+    assert_eq!((code, err.as_str()), (Some(0), ""));
+    let mode = format!("mode: client-side apply (--kuberc {kuberc})");
+    assert_eq!(out.lines().next(), Some(mode.as_str()), "{out}");
+    assert_eq!(out.matches("mode: ").count(), 1, "{out}");
+    let (code, out, err) = run(&args("json"));
+    assert_eq!(code, Some(0));
+    assert_eq!(err, format!("applyscope: {mode}\n"));
+    assert_eq!(lines(&out).len(), 2);
+}
