@@ -9,8 +9,8 @@
 #    apply of it), each with its wall time, peak RSS, output size, the stages
 #    (APPLYSCOPE_TIMINGS=1: read, annotation, three-way, apply, walk+lints, write) and the ratio of the whole to the read stage
 #    (one parse of the inputs: the floor).
-# 2. K objects of about 1 KB (default 10,000) in two folders: `plan -f local/ --live live/ -o json`,
-#    wall time and peak RSS.
+# 2. K objects of about 1 KB (default 10,000) in two folders: `plan -f local/ --live live/ -o json`
+#    and `-o yaml`, wall time, peak RSS and the stages (read; plan+write, streamed).
 #
 # 3. The references in the same run: kubectl's one process on the big object
 #    (bench/kubectl_limit.py, needs kubectl and ../shared/oracle) and the TUI's first frame and
@@ -134,3 +134,4 @@ echo
 echo "| command | wall | peak RSS | output | stages | wall / read |"
 echo "|---|---|---|---|---|---|"
 run "plan -f local/ --live live/ -o json" "$work/many.json" plan -f "$many/local" --live "$many/live" -o json
+run "plan -f local/ --live live/ -o yaml" "$work/many.yaml" plan -f "$many/local" --live "$many/live" -o yaml

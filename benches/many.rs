@@ -6,6 +6,8 @@
 //! 300 ConfigMaps (a changed, a removed and an added key), each with its live object and the
 //! last-applied annotation kubectl would have written.
 //! - `read_pair_plan_print`: parse both YAML streams, match objects, plan, write JSON lines;
+//! - `thaw_packed` / `parse_local`: the local objects thawed from their packed bytes (as
+//!   `plan` over many objects holds them until their turn), or parsed again from YAML;
 //! - `plan_parallel` / `plan_sequential`: planning alone, on every core or on one;
 //! - `diff_all`: plan, then both YAML sides and the unified diff of every object.
 //! - `list_first_frame`: the TUI's object list: parse, match, plan, sum up and sort the rows,
@@ -22,6 +24,7 @@ use applyscope::json;
 use applyscope::session::objects::{self, Pair};
 use applyscope::session::plan::{plan_all, plan_pair};
 use applyscope::value::Value;
+use applyscope::value::packed::Packed;
 
 const OBJECTS: usize = 1_000;
 
@@ -188,6 +191,30 @@ fn diff_all(bencher: divan::Bencher) {
 fn read_pair(bencher: divan::Bencher) {
     let (local, live) = inputs();
     bencher.bench(|| pairs(&local, &live));
+}
+
+/// What `plan` over many objects pays per object for not holding it parsed: thawing its packed
+/// bytes (`value::packed`), against parsing its YAML again (`read_pair`'s local half).
+#[divan::bench(sample_count = 5)]
+fn thaw_packed(bencher: divan::Bencher) {
+    let (local, _) = inputs();
+    let packed: Vec<Packed> = objects::objects_of(local.as_bytes(), "local.yaml")
+        .unwrap()
+        .iter()
+        .map(|o| Packed::pack(&o.value).unwrap())
+        .collect();
+    bencher.bench(|| {
+        packed
+            .iter()
+            .map(|p| p.unpack().unwrap())
+            .collect::<Vec<_>>()
+    });
+}
+
+#[divan::bench(sample_count = 5)]
+fn parse_local(bencher: divan::Bencher) {
+    let (local, _) = inputs();
+    bencher.bench(|| objects::objects_of(local.as_bytes(), "local.yaml").unwrap());
 }
 
 #[divan::bench(sample_count = 5)]

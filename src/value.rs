@@ -24,12 +24,14 @@
 //! | `value/index.rs` | [`ValueIndex`]: `value["key"]`, `value[0]` |
 //! | `value/convert.rs` | `From` conversions, [`to_value`], `json!`, `Display` as JSON |
 //! | `value/serde_impls.rs` | `Serialize`/`Deserialize` |
+//! | `value/packed.rs` | [`packed::Packed`]: a value frozen into bytes, thawed exactly |
 
 use compact_str::CompactString;
 
 mod convert;
 mod index;
 mod map;
+pub mod packed;
 mod serde_impls;
 
 pub use convert::to_value;

@@ -4,6 +4,7 @@ mod entries;
 mod json;
 mod many;
 pub mod markdown;
+mod piped;
 pub mod ssa;
 mod stages;
 mod text;
@@ -24,13 +25,10 @@ use crate::engine::schema::Schema;
 use crate::error::Error;
 use crate::session::kuberc::ApplyMode;
 use crate::session::open::{holds_many_objects, single_candidate};
-use crate::session::plan::{DocNames, Docs, plan_all, plan_error};
-use crate::session::progress::Event;
+use crate::session::plan::{DocNames, Docs, plan_error};
 
-pub use many::{Many, print_many};
+pub use many::{End, Many, print_many};
 pub use text::text;
-
-use many::MANY_CHUNK;
 
 #[derive(Debug, Args)]
 pub struct PlanArgs {
@@ -162,10 +160,16 @@ fn plan_in_mode(args: &PlanArgs, mode: &ApplyMode) -> Result<Run, Error> {
         match single(args) {
             Some((local, live)) => run_one(args, local, live, stages)?,
             None => {
-                let run = run_many(args);
-                stages.end("read+plan+write");
+                // The text's mode line goes first, before the plans are streamed.
+                let header = (mode.from_kuberc() && args.output == Format::Text)
+                    .then(|| format!("mode: {}\n", mode.describe()));
+                let run = many::run(args, header.as_deref(), &mut stages);
                 stages.print();
-                run?
+                let run = run?;
+                return Ok(match header {
+                    Some(_) => run,
+                    None => announce(run, mode, args.output),
+                });
             }
         }
     };
@@ -416,41 +420,6 @@ fn run_cluster(args: &PlanArgs) -> Result<Run, Error> {
 #[cfg(not(feature = "cluster"))]
 fn run_cluster(_: &PlanArgs) -> Result<Run, Error> {
     Err(super::cluster::not_built())
-}
-
-/// Many objects: every object's plan, in the order of the files; exit 1 when one of them would
-/// fail (the others are still printed), 2 on bad input.
-fn run_many(args: &PlanArgs) -> Result<Run, Error> {
-    if args.last_applied.is_some() {
-        return Err(Error::Input(
-            "--last-applied works with one object (one -f file holding one object)".into(),
-        ));
-    }
-    if args.live.is_empty() && !args.no_live {
-        return Err(no_live_error());
-    }
-    let namespace = args.namespace.as_deref();
-    let mut stdin_used = false;
-    let locals = objects::read_all(&args.local, args.recursive, &mut stdin_used)?;
-    let lives = objects::read_all(&args.live, args.recursive, &mut stdin_used)?;
-    let pairs = objects::pair(locals, lives, namespace)?;
-    // Planned and written a chunk at a time: only the output and each object's summary line
-    // are kept, not every plan (1,000 plans hold their fields and values at once otherwise).
-    let mut many = Many::new(args.output);
-    many.reveal = args.show_secrets;
-    let shown = args.progress.show();
-    let (mut done, total) = (0, pairs.len());
-    shown
-        .progress()
-        .report_with(|| Event::Step("planning".into()));
-    for chunk in pairs.chunks(MANY_CHUNK) {
-        let plans = plan_all(chunk, namespace, args.overwrite);
-        many.add(chunk, &plans)?;
-        done += chunk.len();
-        shown.progress().report(Event::Count { done, total });
-    }
-    drop(shown);
-    Ok(many.finish(&pairs))
 }
 
 /// Write a plan in the chosen format.

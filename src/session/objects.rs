@@ -11,15 +11,18 @@
 //!   namespace is in `-n`'s namespace, else `default`, when its kind is namespaced. A local
 //!   object with no live match is a create. The same object twice is an input error.
 
-use std::io::Read as _;
-use std::path::{Path, PathBuf};
+mod read;
+
+use std::collections::HashMap;
 
 use crate::value::Value;
 
 use super::Error;
-use super::input::{MAX_INPUT_BYTES, flatten_lists, kind_name, read_bytes};
+use super::plan::parallel_map;
 use crate::engine::object::ObjectRef;
 use crate::engine::schema::Schema;
+
+pub use read::{Held, objects_of, read_all, read_held};
 
 /// One object read from an argument.
 #[derive(Clone, Debug)]
@@ -67,139 +70,6 @@ impl Key {
     }
 }
 
-/// Reads every argument's objects, in argument order.
-///
-/// # Errors
-/// [`Error::Input`] naming the file: unreadable, not YAML/JSON, an object without `kind` or
-/// `apiVersion`, `-` given twice.
-pub fn read_all(
-    paths: &[PathBuf],
-    recursive: bool,
-    stdin_used: &mut bool,
-) -> Result<Vec<Object>, Error> {
-    let mut out = Vec::new();
-    for path in paths {
-        if path.as_os_str() == "-" {
-            if *stdin_used {
-                return Err(Error::Input(
-                    "-: standard input can be read only once".into(),
-                ));
-            }
-            *stdin_used = true;
-            let mut bytes = Vec::new();
-            std::io::stdin()
-                .lock()
-                .take(MAX_INPUT_BYTES + 1)
-                .read_to_end(&mut bytes)
-                .map_err(|e| Error::io(Path::new("-"), e))?;
-            if bytes.len() as u64 > MAX_INPUT_BYTES {
-                return Err(Error::Input(format!(
-                    "-: more than the {} MB applyscope reads",
-                    MAX_INPUT_BYTES / 1_000_000
-                )));
-            }
-            out.extend(objects_of(&bytes, "-")?);
-        } else if path.is_dir() {
-            let before = out.len();
-            read_dir(path, recursive, &mut out)?;
-            if out.len() == before {
-                return Err(Error::Input(format!(
-                    "{}: is a directory holding no objects in .yaml, .yml or .json files{}",
-                    path.display(),
-                    if recursive {
-                        ""
-                    } else {
-                        " (-R reads subdirectories)"
-                    }
-                )));
-            }
-        } else {
-            let bytes = read_bytes(path)?;
-            out.extend(objects_of(&bytes, &path.display().to_string())?);
-        }
-    }
-    Ok(out)
-}
-
-/// A directory's manifests in name order; subdirectories only when recursive (symbolic links to
-/// directories are not followed, as `filepath.Walk` does not follow them).
-fn read_dir(dir: &Path, recursive: bool, out: &mut Vec<Object>) -> Result<(), Error> {
-    let entries = std::fs::read_dir(dir).map_err(|e| Error::io(dir, e))?;
-    let mut paths: Vec<PathBuf> = Vec::new();
-    for entry in entries {
-        let entry = entry.map_err(|e| Error::io(dir, e))?;
-        paths.push(entry.path());
-    }
-    paths.sort_by(|a, b| a.file_name().cmp(&b.file_name()));
-    for path in paths {
-        let is_dir = std::fs::symlink_metadata(&path).is_ok_and(|m| m.is_dir());
-        if is_dir {
-            if recursive {
-                read_dir(&path, recursive, out)?;
-            }
-            continue;
-        }
-        if path.is_dir() {
-            continue;
-        }
-        let manifest = path
-            .extension()
-            .and_then(|e| e.to_str())
-            .is_some_and(|e| matches!(e, "json" | "yaml" | "yml"));
-        if manifest {
-            let bytes = read_bytes(&path)?;
-            out.extend(objects_of(&bytes, &path.display().to_string())?);
-        }
-    }
-    Ok(())
-}
-
-/// The objects of one file's bytes.
-///
-/// # Errors
-/// [`Error::Document`] (or [`Error::Input`]) naming the file and the place.
-pub fn objects_of(bytes: &[u8], name: &str) -> Result<Vec<Object>, Error> {
-    let docs = crate::document::parse_documents_bytes(bytes, name)?;
-    let mut values = Vec::new();
-    for (i, doc) in docs.into_iter().enumerate() {
-        if !doc.value.is_object() {
-            return Err(Error::Input(format!(
-                "{name}: document {}: expected an object, found {}",
-                i + 1,
-                kind_name(&doc.value)
-            )));
-        }
-        values.extend(flatten_lists(doc.value));
-    }
-    let many = values.len() > 1;
-    values
-        .into_iter()
-        .enumerate()
-        .map(|(i, value)| {
-            let source = if many {
-                format!("{name}#{}", i + 1)
-            } else {
-                name.to_owned()
-            };
-            if !value.is_object() {
-                return Err(Error::Input(format!(
-                    "{source}: expected an object, found {}",
-                    kind_name(&value)
-                )));
-            }
-            let r = ObjectRef::of(&value);
-            for (field, what) in [(r.kind, "Kind"), (r.api_version, "apiVersion")] {
-                if field.is_empty() {
-                    return Err(Error::Input(format!(
-                        "{source}: Object '{what}' is missing"
-                    )));
-                }
-            }
-            Ok(Object { value, source })
-        })
-        .collect()
-}
-
 /// One local object and its live object (`None`: a create).
 #[derive(Clone, Debug)]
 pub struct Pair {
@@ -217,57 +87,153 @@ pub fn pair(
     lives: Vec<Object>,
     namespace: Option<&str>,
 ) -> Result<Vec<Pair>, Error> {
+    let matched = match_all(locals, lives, namespace)?;
+    Ok(matched
+        .into_iter()
+        .map(|(key, local, live)| Pair { key, local, live })
+        .collect())
+}
+
+/// A [`Pair`] whose objects are still [`Held`] (as [`read_held`] read them).
+#[derive(Debug)]
+pub struct HeldPair {
+    pub key: Key,
+    pub local: Held,
+    pub live: Option<Held>,
+}
+
+/// [`pair`] for objects read by [`read_held`]: the same matching and the same errors.
+///
+/// # Errors
+/// As [`pair`].
+pub fn pair_held(
+    locals: Vec<Held>,
+    lives: Vec<Held>,
+    namespace: Option<&str>,
+) -> Result<Vec<HeldPair>, Error> {
+    let matched = match_all(locals, lives, namespace)?;
+    Ok(matched
+        .into_iter()
+        .map(|(key, local, live)| HeldPair { key, local, live })
+        .collect())
+}
+
+/// The [`Pair`]s of `held`, in order: the objects thawed, on every core.
+///
+/// # Errors
+/// When a [`Held`] object does not thaw (it cannot: its bytes are the ones packed).
+pub fn load(held: Vec<HeldPair>) -> Result<Vec<Pair>, Error> {
+    let parsed = parallel_map(&held, |p| {
+        (p.local.thawed(), p.live.as_ref().and_then(Held::thawed))
+    });
+    held.into_iter()
+        .zip(parsed)
+        .map(|(p, (local, live))| {
+            let local = match local {
+                Some(parsed) => parsed?,
+                None => p.local.into_object()?,
+            };
+            let live = match (live, p.live) {
+                (Some(parsed), _) => Some(parsed?),
+                (None, live) => live.map(Held::into_object).transpose()?,
+            };
+            Ok(Pair {
+                key: p.key,
+                local,
+                live,
+            })
+        })
+        .collect()
+}
+
+/// What matching needs of an object read from an argument.
+trait Matched {
+    /// Its key as written (no namespace given yet).
+    fn written_key(&self) -> Key;
+    fn api_version(&self) -> &str;
+    fn source(&self) -> &str;
+}
+
+impl Matched for Object {
+    fn written_key(&self) -> Key {
+        Key::of(&self.value)
+    }
+    fn api_version(&self) -> &str {
+        ObjectRef::of(&self.value).api_version
+    }
+    fn source(&self) -> &str {
+        &self.source
+    }
+}
+
+impl Matched for Held {
+    fn written_key(&self) -> Key {
+        self.key.clone()
+    }
+    fn api_version(&self) -> &str {
+        &self.api_version
+    }
+    fn source(&self) -> &str {
+        &self.source
+    }
+}
+
+/// Each local object with its key on the server and its live object, in the local objects'
+/// order.
+fn match_all<T: Matched>(
+    locals: Vec<T>,
+    lives: Vec<T>,
+    namespace: Option<&str>,
+) -> Result<Vec<(Key, T, Option<T>)>, Error> {
     let schema = Schema::embedded();
-    let mut live_by_key: std::collections::HashMap<Key, Object> =
-        std::collections::HashMap::with_capacity(lives.len());
+    let mut live_by_key: HashMap<Key, T> = HashMap::with_capacity(lives.len());
     for live in lives {
-        let mut key = Key::of(&live.value);
+        let mut key = live.written_key();
         // A server always sets the namespace of a namespaced object; a hand-written live file
         // may leave it out.
         if key.namespace.is_empty()
-            && schema.is_namespaced(ObjectRef::of(&live.value).api_version, &key.kind) == Some(true)
+            && schema.is_namespaced(live.api_version(), &key.kind) == Some(true)
         {
             key.namespace = namespace.unwrap_or("default").to_owned();
         }
         if let Some(first) = live_by_key.get(&key) {
             return Err(Error::Input(format!(
                 "{}: {key} is also in {}",
-                live.source, first.source
+                live.source(),
+                first.source()
             )));
         }
         live_by_key.insert(key, live);
     }
-    let mut seen: std::collections::HashMap<Key, String> =
-        std::collections::HashMap::with_capacity(locals.len());
+    let mut seen: HashMap<Key, String> = HashMap::with_capacity(locals.len());
     let mut out = Vec::with_capacity(locals.len());
     for local in locals {
-        let key = local_key(&local.value, namespace, schema, &live_by_key);
+        let key = local_key(&local, namespace, schema, &live_by_key);
         if let Some(first) = seen.get(&key) {
             return Err(Error::Input(format!(
                 "{}: {key} is also in {first}",
-                local.source
+                local.source()
             )));
         }
-        seen.insert(key.clone(), local.source.clone());
+        seen.insert(key.clone(), local.source().to_owned());
         let live = live_by_key.remove(&key);
-        out.push(Pair { key, local, live });
+        out.push((key, local, live));
     }
     Ok(out)
 }
 
 /// The key a local object will have on the server.
-fn local_key(
-    obj: &Value,
+fn local_key<T: Matched>(
+    obj: &T,
     namespace: Option<&str>,
     schema: &Schema,
-    lives: &std::collections::HashMap<Key, Object>,
+    lives: &HashMap<Key, T>,
 ) -> Key {
-    let mut key = Key::of(obj);
+    let mut key = obj.written_key();
     if !key.namespace.is_empty() {
         return key;
     }
-    let api_version = ObjectRef::of(obj).api_version;
-    let namespaced = match schema.is_namespaced(api_version, &key.kind) {
+    let namespaced = match schema.is_namespaced(obj.api_version(), &key.kind) {
         Some(n) => n,
         // Unknown kinds (custom resources): cluster-scoped when a live object says so.
         None => !lives.contains_key(&key),

@@ -5,8 +5,11 @@
 //! each object's plan is independent, the work is CPU-bound and the embedded schema is shared
 //! read-only, so no thread pool crate is needed.
 
-use crate::engine::plan::{self as engine_plan, InputDoc, LastApplied, Plan, PlanError, PlanInput};
+use crate::engine::plan::{
+    self as engine_plan, InputDoc, LastApplied, Plan, PlanContext, PlanError, PlanInput,
+};
 use crate::engine::schema::Schema;
+use std::borrow::Cow;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 use crate::value::Value;
@@ -162,7 +165,34 @@ pub fn plan_pair(p: &Pair, namespace: Option<&str>, overwrite: bool) -> Result<P
         live: p.live.as_ref().map(|l| l.value.clone()),
         last_applied: None,
     };
-    let names = DocNames {
+    compute_named(&docs, namespace, overwrite, &names_of(p))
+}
+
+/// [`plan_all`] for the command line's outputs, which show no three-way halves: each local
+/// object is copied once (it becomes the plan's document), the live one is only read, and the
+/// halves are not kept. The plans are otherwise [`plan_all`]'s.
+#[must_use]
+pub fn plan_all_printed(
+    pairs: &[Pair],
+    namespace: Option<&str>,
+    overwrite: bool,
+) -> Vec<Result<Plan, Error>> {
+    parallel_map(pairs, |p| {
+        let context = PlanContext {
+            live: p.live.as_ref().map(|l| Cow::Borrowed(&l.value)),
+            last_applied: LastApplied::FromLive,
+            namespace,
+            overwrite,
+            live_last_applied: None,
+        };
+        engine_plan::plan_owned(p.local.value.clone(), context, Schema::embedded())
+            .map_err(|e| plan_error(e, &names_of(p)))
+    })
+}
+
+/// The names of a pair's documents, for messages.
+fn names_of(p: &Pair) -> DocNames {
+    DocNames {
         local: p.local.source.clone(),
         live: p
             .live
@@ -170,8 +200,7 @@ pub fn plan_pair(p: &Pair, namespace: Option<&str>, overwrite: bool) -> Result<P
             .map(|l| l.source.clone())
             .unwrap_or_default(),
         last_applied: String::new(),
-    };
-    compute_named(&docs, namespace, overwrite, &names)
+    }
 }
 
 /// `f` over `items` on one worker per core (work shared through an atomic counter, so slow and

@@ -166,6 +166,12 @@ impl Map {
         None
     }
 
+    /// Append a key known not to be present (a packed object's keys, which came from a map:
+    /// [`super::packed`]).
+    pub(super) fn push_unique(&mut self, key: Str, value: Value) {
+        self.push_new(key, value);
+    }
+
     /// Append a key known not to be present.
     fn push_new(&mut self, key: Str, value: Value) -> usize {
         let i = self.entries.len();

@@ -324,3 +324,195 @@ fn an_unwritable_standard_output_ends_as_before() {
         "{err}"
     );
 }
+
+/// `n` ConfigMaps in `local/`, one file each, with their live copies in `live/` (every 5th
+/// changes a value, every 9th has no live copy, every 11th live annotation is not JSON: that
+/// object fails), plus a file of two documents and a `List`, and a Secret.
+fn many_files(n: usize) -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    let (local, live) = (dir.path().join("local"), dir.path().join("live"));
+    std::fs::create_dir_all(&local).unwrap();
+    std::fs::create_dir_all(&live).unwrap();
+    let cm = |i: usize, value: &str| {
+        format!(
+            "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: cm-{i:03}\ndata:\n  key: {value}\n  other: \"{i}\"\n"
+        )
+    };
+    for i in 0..n {
+        let value = if i % 5 == 0 { "new" } else { "old" };
+        std::fs::write(local.join(format!("cm-{i:03}.yaml")), cm(i, value)).unwrap();
+        if i % 9 == 0 {
+            continue;
+        }
+        let annotation = if i % 11 == 0 {
+            "{not json".to_owned()
+        } else {
+            format!(
+                r#"{{"apiVersion":"v1","data":{{"key":"old","other":"{i}"}},"kind":"ConfigMap","metadata":{{"annotations":{{}},"name":"cm-{i:03}","namespace":"default"}}}}"#
+            )
+        };
+        let live_json = applyscope::json!({"apiVersion": "v1", "kind": "ConfigMap",
+            "metadata": {"name": format!("cm-{i:03}"), "namespace": "default", "uid": format!("u-{i}"),
+                "annotations": {"kubectl.kubernetes.io/last-applied-configuration": annotation}},
+            "data": {"key": "old", "other": i.to_string()}});
+        std::fs::write(live.join(format!("cm-{i:03}.json")), live_json.to_string()).unwrap();
+    }
+    let two = format!("{CM}---\n{NS}");
+    std::fs::write(local.join("two.yaml"), two).unwrap();
+    let list = "apiVersion: v1\nkind: List\nitems:\n- {apiVersion: v1, kind: ServiceAccount, metadata: {name: a}}\n- {apiVersion: v1, kind: ServiceAccount, metadata: {name: b}}\n";
+    std::fs::write(local.join("list.yaml"), list).unwrap();
+    let secret =
+        "apiVersion: v1\nkind: Secret\nmetadata: {name: s}\nstringData: {password: hunter2}\n";
+    std::fs::write(local.join("secret.yaml"), secret).unwrap();
+    dir
+}
+
+/// The many-object output is written a chunk at a time as the objects are planned (each held
+/// packed until its chunk): byte for byte the output of planning every object at once and
+/// writing it whole, in every format, with the same failures and exit status.
+#[test]
+fn streamed_output_is_the_whole_output_byte_for_byte() {
+    use applyscope::cli::{Run, plan};
+    use applyscope::session::{objects, plan::plan_all};
+    let dir = many_files(150);
+    let p = dir.path();
+    let mut stdin_used = false;
+    let locals = objects::read_all(&[p.join("local")], false, &mut stdin_used).unwrap();
+    let lives = objects::read_all(&[p.join("live")], false, &mut stdin_used).unwrap();
+    let pairs = objects::pair(locals, lives, None).unwrap();
+    assert_eq!(pairs.len(), 150 + 5);
+    let plans = plan_all(&pairs, None, true);
+    let sources = |run: Run| match run {
+        Run::Report {
+            stdout,
+            stderr,
+            code,
+        } => (stdout, stderr, i32::from(code)),
+        Run::Print(stdout) => (stdout, Vec::new(), 0),
+        _ => unreachable!(),
+    };
+    let (local, live) = (p.join("local"), p.join("live"));
+    for (format, name) in [
+        (plan::Format::Json, "json"),
+        (plan::Format::Yaml, "yaml"),
+        (plan::Format::Text, "text"),
+        (plan::Format::Markdown, "markdown"),
+    ] {
+        let (whole, failures, code) = sources(plan::print_many(&pairs, &plans, format).unwrap());
+        let (got_code, out, err) = run(
+            &[
+                "-o",
+                name,
+                "-f",
+                local.to_str().unwrap(),
+                "--live",
+                live.to_str().unwrap(),
+            ],
+            None,
+            p,
+        );
+        assert!(out == whole, "{name}: the streamed output differs");
+        assert_eq!(got_code, code, "{name}");
+        assert_eq!(code, 2, "a bad annotation is bad input");
+        let said: Vec<String> = failures
+            .iter()
+            .map(|f| format!("applyscope: {f}"))
+            .collect();
+        assert_eq!(err.lines().collect::<Vec<_>>(), said, "{name}");
+        assert_eq!(failures.len(), 150usize.div_ceil(11) - 2, "{name}");
+    }
+}
+
+/// Bad input anywhere, even in the last files, is found before anything is written: one line
+/// naming the first bad file (in reading order), exit 2, nothing on stdout.
+#[test]
+fn a_bad_file_late_in_a_directory_writes_nothing() {
+    let dir = many_files(150);
+    let p = dir.path();
+    let args = |format: &'static str| ["-o", format, "-f", "local", "--live", "live"];
+    std::fs::write(
+        p.join("local/cm-140.yaml"),
+        "apiVersion: v1\nkind: ConfigMap\ndata: [unclosed\n",
+    )
+    .unwrap();
+    std::fs::write(p.join("local/cm-145.yaml"), "kind: ConfigMap\n").unwrap();
+    for format in ["json", "yaml", "text", "markdown"] {
+        let (code, out, err) = run(&args(format), None, p);
+        assert_eq!((code, out.as_str()), (2, ""), "{format}: {err}");
+        assert_eq!(err.lines().count(), 1, "{err}");
+        assert!(err.starts_with("applyscope: local/cm-140.yaml:"), "{err}");
+    }
+    std::fs::write(
+        p.join("local/cm-140.yaml"),
+        "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: cm-140}\n",
+    )
+    .unwrap();
+    let (code, out, err) = run(&args("json"), None, p);
+    assert_eq!((code, out.as_str()), (2, ""), "{err}");
+    assert_eq!(
+        err,
+        "applyscope: local/cm-145.yaml: Object 'apiVersion' is missing\n"
+    );
+    // The same object twice, in the last file of the live objects.
+    std::fs::write(
+        p.join("local/cm-145.yaml"),
+        "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: cm-145}\n",
+    )
+    .unwrap();
+    std::fs::write(
+        p.join("live/zz.yaml"),
+        "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: cm-001, namespace: default}\n",
+    )
+    .unwrap();
+    let (code, out, err) = run(&args("json"), None, p);
+    assert_eq!((code, out.as_str()), (2, ""), "{err}");
+    assert_eq!(
+        err,
+        "applyscope: live/zz.yaml: ConfigMap default/cm-001 is also in live/cm-001.json\n"
+    );
+    std::fs::remove_file(p.join("live/zz.yaml")).unwrap();
+    let (code, out, _) = run(&args("json"), None, p);
+    assert_eq!(code, 2, "the bad annotations");
+    assert_eq!(out.lines().count(), 150 + 5);
+}
+
+/// A kuberc that chooses the mode: the text's mode line still comes first, above the streamed
+/// plans; the other formats say it on stderr.
+#[test]
+fn a_kuberc_mode_line_heads_the_streamed_text() {
+    let kuberc = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/kuberc/files/csa.yaml");
+    let dir = files(&[("all.yaml", &format!("{CM}---\n{NS}"))]);
+    let args = |format: &'static str| {
+        [
+            "--kuberc",
+            kuberc,
+            "-o",
+            format,
+            "-f",
+            "all.yaml",
+            "--no-live",
+        ]
+    };
+    // As `run`, with kuberc reading left on (`run` turns it off).
+    let run = |args: &[&str]| {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_applyscope"))
+            .arg("plan")
+            .args(args)
+            .current_dir(dir.path())
+            .env_remove("KUBERC")
+            .env_remove("KUBECTL_KUBERC")
+            .output()
+            .unwrap();
+        let text = |b: Vec<u8>| String::from_utf8(b).unwrap();
+        (out.status.code(), text(out.stdout), text(out.stderr))
+    };
+    let (code, out, err) = run(&args("text"));
+    assert_eq!((code, err.as_str()), (Some(0), ""));
+    let mode = format!("mode: client-side apply (--kuberc {kuberc})");
+    assert_eq!(out.lines().next(), Some(mode.as_str()), "{out}");
+    assert_eq!(out.matches("mode: ").count(), 1, "{out}");
+    let (code, out, err) = run(&args("json"));
+    assert_eq!(code, Some(0));
+    assert_eq!(err, format!("applyscope: {mode}\n"));
+    assert_eq!(lines(&out).len(), 2);
+}

@@ -3,17 +3,82 @@
 //! report; the failures' lines and the worst exit status kept for the end.
 
 use std::fmt::Write as _;
+use std::io::Write;
 
-use super::{Format, json, markdown, text, yaml};
+use super::{Format, PlanArgs, json, markdown, text, yaml};
 use crate::cli::Run;
 use crate::engine::plan::Plan;
 use crate::error::Error;
-use crate::session::objects::Pair;
+use crate::session::objects;
+use crate::session::objects::{Key, Pair};
 use crate::session::plan::parallel_map;
+use crate::session::plan::plan_all_printed;
+use crate::session::progress::Event;
+use crate::session::risk::Summary;
 use crate::value::Value;
 
 /// How many objects `plan` over many objects plans before writing them.
 pub(super) const MANY_CHUNK: usize = 64;
+
+/// Many objects: every object's plan, in the order of the files; exit 1 when one of them would
+/// fail (the others are still printed), 2 on bad input.
+///
+/// Every input is read and matched before anything is written, so bad input (a file that does
+/// not parse, the same object twice) writes nothing. Then the objects are planned a chunk at a
+/// time and each chunk written straight to stdout: only each object's summary line (text)
+/// and the failures' lines are kept to the end, not the plans or the output; the objects wait
+/// packed ([`objects::read_held`]) and are thawed with their chunk.
+pub(super) fn run(
+    args: &PlanArgs,
+    header: Option<&str>,
+    stages: &mut super::stages::Stages,
+) -> Result<Run, Error> {
+    use std::io::IsTerminal as _;
+    if args.last_applied.is_some() {
+        return Err(Error::Input(
+            "--last-applied works with one object (one -f file holding one object)".into(),
+        ));
+    }
+    if args.live.is_empty() && !args.no_live {
+        return Err(super::no_live_error());
+    }
+    let namespace = args.namespace.as_deref();
+    let mut stdin_used = false;
+    let locals = objects::read_held(&args.local, args.recursive, &mut stdin_used)?;
+    let lives = objects::read_held(&args.live, args.recursive, &mut stdin_used)?;
+    let held = objects::pair_held(locals, lives, namespace)?;
+    stages.end("read");
+    let stdout = std::io::stdout();
+    // On a terminal the plans scrolling by are the progress (a progress line would break them).
+    let shown = if stdout.is_terminal() {
+        crate::cli::progress::ProgressArgs { quiet: true }.show()
+    } else {
+        args.progress.show()
+    };
+    let mut many = Many::new(args.output, super::piped::Piped::new(stdout));
+    many.reveal = args.show_secrets;
+    if let Some(header) = header {
+        many.header(header);
+    }
+    let total = held.len();
+    shown
+        .progress()
+        .report_with(|| Event::Step("planning".into()));
+    let mut held = held.into_iter();
+    let mut done = 0;
+    while done < total {
+        let chunk: Vec<_> = held.by_ref().take(MANY_CHUNK).collect();
+        done += chunk.len();
+        let pairs = objects::load(chunk)?;
+        let plans = plan_all_printed(&pairs, namespace, args.overwrite);
+        many.add(&pairs, &plans)?;
+        shown.progress().report(Event::Count { done, total });
+    }
+    drop(shown);
+    let (_, end) = many.finish();
+    stages.end("plan+write");
+    Ok(end.run(String::new()))
+}
 
 /// One object's entry in the many-object output (JSON lines, YAML documents), but its plan
 /// (which goes under `plan`).
@@ -58,38 +123,91 @@ pub fn print_many(
     plans: &[Result<Plan, Error>],
     format: Format,
 ) -> Result<Run, Error> {
-    let mut many = Many::new(format);
+    let mut many = Many::new(format, Vec::new());
     many.add(pairs, plans)?;
-    Ok(many.finish(pairs))
+    let (out, end) = many.finish();
+    let out = String::from_utf8(out).map_err(|e| Error::Failed(e.to_string()))?;
+    Ok(end.run(out))
 }
 
-/// The many-object output, written as the plans come: `json`, one line per object (JSON
-/// lines); `yaml`, one document per object; `text`, each object's plan then a summary,
-/// riskiest first. It keeps what the end needs: each failure's line, the worst exit status and
-/// each object's summary.
-pub struct Many {
+/// The many-object output, written to `sink` as the plans come: `json`, one line per object
+/// (JSON lines); `yaml`, one document per object; `text`, each object's plan then a summary,
+/// riskiest first; `markdown`, the report at the end (its table comes first). It keeps what
+/// the end needs: each failure's line, the worst exit status and, for text, each object's
+/// summary row.
+pub struct Many<W: Write> {
     format: Format,
     /// `--show-secrets`: `-o text` shows a Secret's values.
     pub reveal: bool,
-    /// `-o markdown`: the report, written whole at the end (its table comes first).
+    /// `-o markdown`: the report, written whole at the end.
     report: Option<markdown::Report>,
-    out: String,
+    sink: W,
+    /// Why the sink stopped taking the output (a closed pipe): nothing more is written, the
+    /// plans are still made for their failures' lines.
+    broken: Option<std::io::Error>,
     errors: Vec<String>,
     code: i32,
-    summaries: Vec<crate::session::risk::Summary>,
+    rows: Vec<Row>,
 }
 
-impl Many {
+/// One object's row in the text summary.
+struct Row {
+    key: Key,
+    source: String,
+    summary: Summary,
+}
+
+/// How a many-object output ended, for `main`: the failures' lines and the exit status.
+#[must_use]
+pub struct End {
+    errors: Vec<String>,
+    code: i32,
+    broken: bool,
+}
+
+impl End {
+    /// The run, `stdout` being what the sink did not print already (empty when it did).
     #[must_use]
-    pub fn new(format: Format) -> Many {
+    pub fn run(self, stdout: String) -> Run {
+        if !self.broken {
+            return crate::cli::finish(stdout, self.errors, self.code);
+        }
+        // As when the whole output failed to print at the end: status 1, or 2 with the
+        // failures' lines when an object failed.
+        let failed = self.code != 0 || !self.errors.is_empty();
+        Run::Report {
+            stdout: String::new(),
+            stderr: self.errors,
+            code: if failed { 2 } else { 1 },
+        }
+    }
+}
+
+impl<W: Write> Many<W> {
+    #[must_use]
+    pub fn new(format: Format, sink: W) -> Many<W> {
         Many {
             format,
             reveal: false,
             report: None,
-            out: String::new(),
+            sink,
+            broken: None,
             errors: Vec::new(),
             code: 0,
-            summaries: Vec::new(),
+            rows: Vec::new(),
+        }
+    }
+
+    /// Write `text` first (the kuberc's mode line above the text output).
+    pub fn header(&mut self, text: &str) {
+        self.write(text.as_bytes());
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        if self.broken.is_none()
+            && let Err(e) = self.sink.write_all(bytes)
+        {
+            self.broken = Some(e);
         }
     }
 
@@ -98,7 +216,6 @@ impl Many {
     /// # Errors
     /// [`Error::Failed`] when a plan cannot be written.
     pub fn add(&mut self, pairs: &[Pair], plans: &[Result<Plan, Error>]) -> Result<(), Error> {
-        use crate::session::risk::Summary;
         let format = self.format;
         if format == Format::Markdown {
             let reveal = self.reveal;
@@ -107,23 +224,18 @@ impl Many {
                 .get_or_insert_with(|| markdown::Report::new("plan", reveal));
             for (pair, plan) in pairs.iter().zip(plans) {
                 report.add(&pair.key, &pair.local.source, plan.as_ref(), None);
-                if let Err(e) = plan {
-                    self.errors.push(format!("{}: {e}", pair.key));
-                    self.code = self.code.max(e.exit_code());
-                }
             }
-            return Ok(());
-        }
-        let items: Vec<(&Pair, &Result<Plan, Error>)> = pairs.iter().zip(plans).collect();
-        // Writing a plan costs more than planning it: each object's text is made in parallel too.
-        let reveal = self.reveal;
-        let parts = parallel_map(&items, |(pair, plan)| {
-            render_one(pair, plan, format, reveal)
-        });
-        let parts = parts.into_iter().collect::<Result<Vec<String>, Error>>()?;
-        self.out.reserve(parts.iter().map(String::len).sum());
-        for part in parts {
-            self.out.push_str(&part);
+        } else if self.broken.is_none() {
+            let items: Vec<(&Pair, &Result<Plan, Error>)> = pairs.iter().zip(plans).collect();
+            // Writing a plan costs more than planning it: each object's text is made in
+            // parallel too.
+            let reveal = self.reveal;
+            let parts = parallel_map(&items, |(pair, plan)| {
+                render_one(pair, plan, format, reveal)
+            });
+            for part in parts {
+                self.write(part?.as_bytes());
+            }
         }
         for (pair, plan) in pairs.iter().zip(plans) {
             if let Err(e) = plan {
@@ -131,25 +243,40 @@ impl Many {
                 self.code = self.code.max(e.exit_code());
             }
             if format == Format::Text {
-                self.summaries.push(match plan {
-                    Ok(p) => Summary::of_plan(p),
-                    Err(e) => Summary::failed(&e.to_string()),
+                self.rows.push(Row {
+                    key: pair.key.clone(),
+                    source: pair.local.source.clone(),
+                    summary: match plan {
+                        Ok(p) => Summary::of_plan(p),
+                        Err(e) => Summary::failed(&e.to_string()),
+                    },
                 });
             }
         }
         Ok(())
     }
 
-    /// The output, for `pairs` (every object added, in order); see [`super::finish`].
-    #[must_use]
-    pub fn finish(mut self, pairs: &[Pair]) -> Run {
+    /// Write the end (the text summary, the markdown report) and flush: the sink, and how the
+    /// run ends.
+    pub fn finish(mut self) -> (W, End) {
         if self.format == Format::Text {
-            self.out.push_str(&summary(pairs, &self.summaries));
+            let table = summary(&mut self.rows);
+            self.write(table.as_bytes());
         }
         if let Some(report) = self.report.take() {
-            self.out = report.finish();
+            self.write(report.finish().as_bytes());
         }
-        crate::cli::finish(self.out, self.errors, self.code)
+        if self.broken.is_none()
+            && let Err(e) = self.sink.flush()
+        {
+            self.broken = Some(e);
+        }
+        let end = End {
+            errors: self.errors,
+            code: self.code,
+            broken: self.broken.is_some(),
+        };
+        (self.sink, end)
     }
 }
 
@@ -194,21 +321,19 @@ fn render_one(
     })
 }
 
-/// The summary table of the many-object text output: `summaries[i]` is `pairs[i]`'s.
-fn summary(pairs: &[Pair], summaries: &[crate::session::risk::Summary]) -> String {
+/// The summary table of the many-object text output, riskiest first.
+fn summary(rows: &mut [Row]) -> String {
     use crate::session::risk::{Op, Tally, riskier_first};
-    let mut rows: Vec<(&Pair, &crate::session::risk::Summary)> =
-        pairs.iter().zip(summaries).collect();
     // The TUI list's order (`session::risk`): failures, then what the server will reject,
     // other warnings, removals, changes, additions; ties by kind, namespace, name.
-    rows.sort_by(|a, b| riskier_first((a.1, &a.0.key), (b.1, &b.0.key)));
-    let action = |s: &crate::session::risk::Summary| match s.op {
+    rows.sort_by(|a, b| riskier_first((&a.summary, &a.key), (&b.summary, &b.key)));
+    let action = |s: &Summary| match s.op {
         Op::Create => "create",
         Op::Patch(_) => "patch",
         Op::Unchanged => "unchanged",
         Op::Fails => "FAILS",
     };
-    let tally = Tally::of(rows.iter().map(|(_, s)| *s));
+    let tally = Tally::of(rows.iter().map(|r| &r.summary));
     let mut out = format!(
         "summary: {} objects: {} create, {} patch, {} unchanged, {} fail; riskiest first\n",
         rows.len(),
@@ -222,7 +347,12 @@ fn summary(pairs: &[Pair], summaries: &[crate::session::risk::Summary]) -> Strin
         "{:<9} {:<9} {:>5} {:>5} {:>5} {:>6} {:>8}  object",
         "risk", "action", "add", "set", "clear", "delete", "warnings"
     );
-    for (pair, s) in rows {
+    for Row {
+        key,
+        source,
+        summary: s,
+    } in rows.iter()
+    {
         let _ = writeln!(
             out,
             "{:<9} {:<9} {:>5} {:>5} {:>5} {:>6} {:>8}  {} ({})",
@@ -233,8 +363,8 @@ fn summary(pairs: &[Pair], summaries: &[crate::session::risk::Summary]) -> Strin
             s.clear,
             s.delete,
             s.warnings,
-            pair.key,
-            pair.local.source
+            key,
+            source
         );
     }
     out
@@ -242,7 +372,7 @@ fn summary(pairs: &[Pair], summaries: &[crate::session::risk::Summary]) -> Strin
 
 #[cfg(test)]
 mod tests {
-    use super::super::{Format, MANY_CHUNK};
+    use super::super::Format;
     use super::*;
     use crate::engine::plan::{LAST_APPLIED, encode_annotation};
     use crate::json;
@@ -281,14 +411,11 @@ mod tests {
         objects::pair(locals, lives, None).unwrap()
     }
 
-    /// What [`Many`] holds before it ends: the output (with the summary for text), the
-    /// failures and the exit status.
-    fn written(many: Many, pairs: &[Pair]) -> (String, Vec<String>, i32) {
-        let mut out = many.out;
-        if many.format == Format::Text {
-            out.push_str(&summary(pairs, &many.summaries));
-        }
-        (out, many.errors, many.code)
+    /// What [`Many`] wrote, the failures and the exit status.
+    fn written(many: Many<Vec<u8>>) -> (String, Vec<String>, i32) {
+        let (out, end) = many.finish();
+        assert!(!end.broken);
+        (String::from_utf8(out).unwrap(), end.errors, end.code)
     }
 
     #[test]
@@ -296,15 +423,15 @@ mod tests {
         let pairs = pairs(2 * MANY_CHUNK + 5);
         let plans = plan_all(&pairs, None, true);
         assert!(plans.iter().filter(|p| p.is_err()).count() > 3);
-        for format in [Format::Json, Format::Yaml, Format::Text] {
-            let mut whole = Many::new(format);
+        for format in [Format::Json, Format::Yaml, Format::Text, Format::Markdown] {
+            let mut whole = Many::new(format, Vec::new());
             whole.add(&pairs, &plans).unwrap();
-            let mut chunked = Many::new(format);
+            let mut chunked = Many::new(format, Vec::new());
             for (chunk, plans) in pairs.chunks(MANY_CHUNK).zip(plans.chunks(MANY_CHUNK)) {
                 chunked.add(chunk, plans).unwrap();
             }
-            let (out, errors, code) = written(chunked, &pairs);
-            assert_eq!((out.clone(), errors.clone(), code), written(whole, &pairs));
+            let (out, errors, code) = written(chunked);
+            assert_eq!((out.clone(), errors.clone(), code), written(whole));
             assert_eq!(errors.len(), pairs.len().div_ceil(7));
             assert_eq!(code, 2, "a bad annotation is bad input");
             if format == Format::Text {
