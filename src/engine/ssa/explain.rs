@@ -138,25 +138,26 @@ fn names(ids: &[ManagerId]) -> String {
 ///
 /// One walk of every path any manager owned or owns, or the comparison holds, with the node
 /// of every set and both objects' values carried down (no lookup from the root per path).
+/// `before` and `after`: the managers of `live` and `result` ([`managed_of`]), decoded once by
+/// the caller.
 #[must_use]
 pub fn fields(
-    live: &Value,
-    result: &Value,
+    (live, before): (&Value, &Managed),
+    (result, after): (&Value, &Managed),
     c: &Comparison,
     forced: &[(Path, ManagerId)],
     me: &ManagerId,
     migrated: &[String],
 ) -> Vec<Field> {
-    let (before, after) = (managed_of(live), managed_of(result));
     let mut all = Set::new();
-    for m in [&before, &after] {
+    for m in [before, after] {
         for vs in m.fields.values() {
             all = all.union(&vs.set);
         }
     }
     all = all.union(&c.added).union(&c.modified).union(&c.removed);
-    let (before_ids, before_sets) = owner_ids(&before);
-    let (after_ids, after_sets) = owner_ids(&after);
+    let (before_ids, before_sets) = owner_ids(before);
+    let (after_ids, after_sets) = owner_ids(after);
     let mut walk = Walk {
         forced,
         forced_set: Set::from_unsorted_paths(forced.iter().map(|(p, _)| p.clone()).collect()),

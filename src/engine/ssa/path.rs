@@ -9,13 +9,15 @@
 
 use std::cmp::Ordering;
 use std::fmt;
+use std::sync::Arc;
 
 use super::order;
 use crate::engine::gojson;
 use crate::value::{Str, Value};
 
-/// The key fields of a `list-type: map` item, sorted by name.
-pub type KeyFields = Vec<(Str, Value)>;
+/// The key fields of a `list-type: map` item, sorted by name. Shared: a path element is
+/// copied into every set that holds it, and a copy is a count, not an allocation.
+pub type KeyFields = Arc<[(Str, Value)]>;
 
 /// One step of a path.
 #[derive(Clone, Debug)]
@@ -37,9 +39,9 @@ impl PathElement {
 
     /// A key element, its fields sorted by name (`value.FieldList.Sort`, stable).
     #[must_use]
-    pub fn key(mut fields: KeyFields) -> PathElement {
+    pub fn key(mut fields: Vec<(Str, Value)>) -> PathElement {
         fields.sort_by(|a, b| a.0.cmp(&b.0));
-        PathElement::Key(fields)
+        PathElement::Key(fields.into())
     }
 
     fn kind_rank(&self) -> u8 {
@@ -111,7 +113,7 @@ impl PathElement {
                     .map_err(|e| PathElementError::Invalid(format!("{s}: {e}")))?;
                 match value {
                     Value::Object(m) => Ok(PathElement::key(m.into_iter().collect())),
-                    Value::Null => Ok(PathElement::Key(Vec::new())),
+                    Value::Null => Ok(PathElement::Key(Arc::from([]))),
                     _ => Err(PathElementError::Invalid(format!(
                         "{s}: a key must be a JSON object"
                     ))),
@@ -192,7 +194,10 @@ impl Eq for PathElement {}
 
 /// `value.FieldList.Compare`.
 fn compare_keys(a: &KeyFields, b: &KeyFields) -> Ordering {
-    for ((an, av), (bn, bv)) in a.iter().zip(b) {
+    if Arc::ptr_eq(a, b) {
+        return Ordering::Equal;
+    }
+    for ((an, av), (bn, bv)) in a.iter().zip(b.iter()) {
         let c = an.as_bytes().cmp(bn.as_bytes());
         if c != Ordering::Equal {
             return c;
