@@ -166,6 +166,7 @@ pub fn fields(
         before: before_ids,
         after: after_ids,
         path: Vec::new(),
+        text: String::new(),
         out: Vec::new(),
     };
     let root = At {
@@ -205,6 +206,8 @@ struct Walk<'a> {
     before: Vec<ManagerId>,
     after: Vec<ManagerId>,
     path: Path,
+    /// `path` as the API server prints it, kept along (each field's is this and one element).
+    text: String,
     out: Vec<Field>,
 }
 
@@ -253,9 +256,12 @@ impl<'a> Walk<'a> {
                 said: [ADDED, REMOVED, MODIFIED]
                     .map(|i| at.said[i] || (owned && has(at.changed[i], pe))),
             };
+            let len = self.text.len();
+            pe.write_to(&mut self.text);
             self.path.push(pe.clone());
             self.visit(&next);
             self.path.pop();
+            self.text.truncate(len);
         }
     }
 
@@ -399,8 +405,13 @@ impl<'a> Walk<'a> {
             None
         };
         if let Some((action, rule)) = decided {
+            let mut path = String::with_capacity(self.text.len() + 16);
+            path.push_str(&self.text);
+            if let Some(last) = p.last() {
+                last.write_to(&mut path);
+            }
             self.out.push(Field {
-                path: path_string(p),
+                path,
                 at: p.to_vec(),
                 action,
                 before: before.cloned(),

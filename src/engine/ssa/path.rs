@@ -213,25 +213,66 @@ fn compare_keys(a: &KeyFields, b: &KeyFields) -> Ordering {
 impl fmt::Display for PathElement {
     /// `PathElement.String`: `.name`, `[name="a",port=80]`, `[="a"]`, `[3]`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let mut out = String::new();
+        self.write_to(&mut out);
+        f.write_str(&out)
+    }
+}
+
+impl PathElement {
+    /// Appends the element as [`fmt::Display`] prints it (no intermediate strings: a plan's
+    /// walk writes the path of every field).
+    pub fn write_to(&self, out: &mut String) {
         match self {
-            PathElement::Field(name) => write!(f, ".{name}"),
-            PathElement::Key(fields) => {
-                let parts: Vec<String> = fields
-                    .iter()
-                    .map(|(k, v)| format!("{k}={}", order::to_string(v)))
-                    .collect();
-                write!(f, "[{}]", parts.join(","))
+            PathElement::Field(name) => {
+                out.push('.');
+                out.push_str(name);
             }
-            PathElement::Value(v) => write!(f, "[={}]", order::to_string(v)),
-            PathElement::Index(i) => write!(f, "[{i}]"),
+            PathElement::Key(fields) => {
+                out.push('[');
+                for (i, (k, v)) in fields.iter().enumerate() {
+                    if i > 0 {
+                        out.push(',');
+                    }
+                    out.push_str(k);
+                    out.push('=');
+                    push_value(v, out);
+                }
+                out.push(']');
+            }
+            PathElement::Value(v) => {
+                out.push_str("[=");
+                push_value(v, out);
+                out.push(']');
+            }
+            PathElement::Index(i) => {
+                use fmt::Write as _;
+                let _ = write!(out, "[{i}]");
+            }
         }
+    }
+}
+
+/// A value as [`order::to_string`] prints it; a string of plain characters without a copy.
+fn push_value(v: &Value, out: &mut String) {
+    match v {
+        Value::String(s) if s.bytes().all(|b| (0x20..0x7f).contains(&b) && b != b'"' && b != b'\\') => {
+            out.push('"');
+            out.push_str(s);
+            out.push('"');
+        }
+        _ => out.push_str(&order::to_string(v)),
     }
 }
 
 /// `Path.String`: the elements printed one after another (`.spec.ports[port=443].name`).
 #[must_use]
 pub fn path_string(path: &[PathElement]) -> String {
-    path.iter().map(ToString::to_string).collect()
+    let mut out = String::new();
+    for pe in path {
+        pe.write_to(&mut out);
+    }
+    out
 }
 
 #[cfg(test)]
