@@ -256,7 +256,10 @@ impl PathElement {
 /// A value as [`order::to_string`] prints it; a string of plain characters without a copy.
 fn push_value(v: &Value, out: &mut String) {
     match v {
-        Value::String(s) if s.bytes().all(|b| (0x20..0x7f).contains(&b) && b != b'"' && b != b'\\') => {
+        Value::String(s)
+            if s.bytes()
+                .all(|b| (0x20..0x7f).contains(&b) && b != b'"' && b != b'\\') =>
+        {
             out.push('"');
             out.push_str(s);
             out.push('"');

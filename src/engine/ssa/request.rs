@@ -261,7 +261,13 @@ impl Request<'_> {
         let current = "current-operation";
         let mut fields = self
             .updater()
-            .update(live, new, self.api_version, &managed.fields, current)
+            .update_owned(
+                live,
+                new,
+                self.api_version,
+                std::mem::take(&mut managed.fields),
+                current,
+            )
             .map_err(update_error)?;
         strip(&mut fields, current);
         if let Some(vs) = fields.remove(current) {
@@ -369,7 +375,13 @@ impl Request<'_> {
         .key();
         let (new, mut fields, conflicts) = self
             .updater()
-            .apply_forced(live, config, self.api_version, &managed.fields, &key)
+            .apply_forced_owned(
+                live,
+                config,
+                self.api_version,
+                std::mem::take(&mut managed.fields),
+                &key,
+            )
             .map_err(update_error)?;
         strip(&mut fields, &key);
         managed.fields = fields;
