@@ -279,16 +279,23 @@ pub fn plan_server_side(input: &SsaInput<'_>) -> Result<SsaOutcome, Error> {
     };
     let mut step_changes = Vec::new();
     let mut prev = &live;
+    let mut only = None;
     for step in &steps {
         // The csaupgrade changes only managedFields.
         if matches!(step.kind, StepKind::UpgradeManagedFields { .. }) {
             step_changes.push(Vec::new());
         } else {
-            step_changes.push(changes(&compare(prev, &step.object)?));
+            let c = compare(prev, &step.object)?;
+            step_changes.push(changes(&c));
+            only = Some(c);
         }
         prev = &step.object;
     }
-    let comparison = compare(&live, steps.last().map_or(&live, |s| &s.object))?;
+    // One request: its comparison is the whole command's.
+    let comparison = match only {
+        Some(c) if steps.len() == 1 => c,
+        _ => compare(&live, steps.last().map_or(&live, |s| &s.object))?,
+    };
     let mut taken = taken.into_iter();
     put_back(&mut live, taken.next().flatten());
     for (step, t) in steps.iter_mut().zip(taken) {
