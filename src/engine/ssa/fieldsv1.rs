@@ -113,9 +113,9 @@ pub(super) fn has_field_path(node: &Value, path: &[PathElement]) -> bool {
     }
     node.as_object().is_some_and(|m| {
         m.contains_key(".")
-            || !m.keys().any(|k| {
-                matches!(k.as_bytes(), [b'f' | b'k' | b'v' | b'i', b':', ..])
-            })
+            || !m
+                .keys()
+                .any(|k| matches!(k.as_bytes(), [b'f' | b'k' | b'v' | b'i', b':', ..]))
     })
 }
 

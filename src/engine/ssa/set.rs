@@ -267,6 +267,19 @@ impl Set {
         }
     }
 
+    /// Whether every path of `self` is in one of `others`: what `self − others[0] − …` being
+    /// empty says ([`Set::difference`] drops members only), without building the differences.
+    #[must_use]
+    pub fn is_covered_by(&self, others: &[&Set]) -> bool {
+        self.members
+            .iter()
+            .all(|m| others.iter().any(|o| o.has_member(m)))
+            && self.children.iter().all(|(pe, c)| {
+                let below: Vec<&Set> = others.iter().filter_map(|o| o.child(pe)).collect();
+                c.is_covered_by(&below)
+            })
+    }
+
     /// `Set.Leaves`: the members that have nothing below them.
     #[must_use]
     pub fn leaves(&self) -> Set {

@@ -340,7 +340,7 @@ impl<'a> Updater<'a> {
                 applied: true,
             },
         );
-        let new = self.prune(merged, &managers, last.as_ref())?;
+        let new = self.prune(merged, &managers, last)?;
         let (managers, _, conflicts) =
             self.update_managers(live, &new, version, managers, manager)?;
         if !self.return_input_on_noop && super::order::equals(live, &new) {
@@ -354,12 +354,12 @@ impl<'a> Updater<'a> {
         &self,
         merged: Value,
         managers: &ManagedFields,
-        last: Option<&VersionedSet>,
+        last: Option<VersionedSet>,
     ) -> Result<Value, TypedError> {
         let Some(last) = last.filter(|l| !l.set.is_empty()) else {
             return Ok(merged);
         };
-        let last_set = self.ensure(last.set.clone());
+        let last_set = self.ensure(last.set);
         // What every manager owns, per API version, named fields as members.
         let mut owned: BTreeMap<&str, Set> = BTreeMap::new();
         for vs in managers.values() {
@@ -371,10 +371,8 @@ impl<'a> Updater<'a> {
         }
         // Nothing the applier owned is left unowned (it dropped nothing, or others own what it
         // dropped): the steps below would remove items only to add them all back.
-        let unowned = owned
-            .values()
-            .fold(last_set.clone(), |rest, set| rest.difference(set));
-        if unowned.is_empty() {
+        let sets: Vec<&Set> = owned.values().collect();
+        if last_set.is_covered_by(&sets) {
             return Ok(merged);
         }
         let merged_set = self.ensure(self.field_set(&merged)?);
