@@ -72,14 +72,10 @@ pub fn managed_of(obj: &Value) -> Managed {
 /// The object without `metadata.managedFields` (an empty object for none).
 #[must_use]
 pub fn without_managed_fields(obj: &Value) -> Value {
-    let mut obj = obj.clone();
-    if let Some(meta) = obj.get_mut("metadata").and_then(Value::as_object_mut) {
-        meta.shift_remove("managedFields");
-    }
     if obj.is_null() {
-        obj = Value::Object(Map::new());
+        return Value::Object(Map::new());
     }
-    obj
+    crate::engine::ssa::request::without_managed_fields(obj)
 }
 
 /// The paths a comparison added, changed and removed, with their action.

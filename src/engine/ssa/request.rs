@@ -175,13 +175,30 @@ pub struct Request<'a> {
     pub subresource: &'a str,
 }
 
-/// An object without its `metadata.managedFields`.
-fn without_managed_fields(obj: &Value) -> Value {
-    let mut obj = obj.clone();
-    if let Some(meta) = obj.get_mut("metadata").and_then(Value::as_object_mut) {
-        meta.shift_remove("managedFields");
+/// An object without its `metadata.managedFields` (copied without them: they can be as big
+/// as the object).
+#[must_use]
+pub fn without_managed_fields(obj: &Value) -> Value {
+    let Value::Object(top) = obj else {
+        return obj.clone();
+    };
+    let mut out = Map::with_capacity(top.len());
+    for (k, v) in top {
+        let v = match v {
+            Value::Object(meta) if k == "metadata" => {
+                let mut kept = Map::with_capacity(meta.len());
+                for (mk, mv) in meta {
+                    if mk != "managedFields" {
+                        kept.insert(mk.clone(), mv.clone());
+                    }
+                }
+                Value::Object(kept)
+            }
+            v => v.clone(),
+        };
+        out.insert(k.clone(), v);
     }
-    obj
+    Value::Object(out)
 }
 
 fn with_managed_fields(mut obj: Value, managed: &Managed) -> Value {
