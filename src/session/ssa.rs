@@ -9,7 +9,7 @@ pub mod cluster;
 
 use crate::engine::plan::{Code, Warning};
 use crate::engine::ssa::checks::{self, Planned, config::Refusal};
-use crate::engine::ssa::explain::{changes, fields};
+use crate::engine::ssa::explain::{changes, fields, managed_of};
 use crate::engine::ssa::kubectl::{Step, StepKind};
 use crate::engine::ssa::kubernetes;
 use crate::engine::ssa::managed::{self, ManagerId};
@@ -196,12 +196,12 @@ fn choose<'s>(
 /// file and the entry), [`Error::Input`] for an object the API server would refuse.
 pub fn plan_server_side(input: &SsaInput<'_>) -> Result<SsaOutcome, Error> {
     let live = input.live.cloned().unwrap_or(Value::Null);
-    managed::decode_entries(live.get("metadata").and_then(|m| m.get("managedFields"))).map_err(
-        |source| Error::ManagedFields {
+    // Read once: a bad entry is named here, and the plan's walk and checks ask these.
+    let before = managed::decode(live.get("metadata").and_then(|m| m.get("managedFields")))
+        .map_err(|source| Error::ManagedFields {
             input: input.live_name.to_owned(),
             source,
-        },
-    )?;
+        })?;
     let s = |v: &Value, k: &str| v.get(k).and_then(Value::as_str).unwrap_or("").to_owned();
     let (api_version, kind) = (s(input.local, "apiVersion"), s(input.local, "kind"));
     let mut warnings = Vec::new();
@@ -279,16 +279,23 @@ pub fn plan_server_side(input: &SsaInput<'_>) -> Result<SsaOutcome, Error> {
     };
     let mut step_changes = Vec::new();
     let mut prev = &live;
+    let mut only = None;
     for step in &steps {
         // The csaupgrade changes only managedFields.
         if matches!(step.kind, StepKind::UpgradeManagedFields { .. }) {
             step_changes.push(Vec::new());
         } else {
-            step_changes.push(changes(&compare(prev, &step.object)?));
+            let c = compare(prev, &step.object)?;
+            step_changes.push(changes(&c));
+            only = Some(c);
         }
         prev = &step.object;
     }
-    let comparison = compare(&live, steps.last().map_or(&live, |s| &s.object))?;
+    // One request: its comparison is the whole command's.
+    let comparison = match only {
+        Some(c) if steps.len() == 1 => c,
+        _ => compare(&live, steps.last().map_or(&live, |s| &s.object))?,
+    };
     let mut taken = taken.into_iter();
     put_back(&mut live, taken.next().flatten());
     for (step, t) in steps.iter_mut().zip(taken) {
@@ -310,11 +317,21 @@ pub fn plan_server_side(input: &SsaInput<'_>) -> Result<SsaOutcome, Error> {
         .flatten()
         .collect();
     let me = ManagerId::apply(input.manager);
-    let mut fields = fields(&live, &result, &comparison, &forced, &me, &migrated);
+    let after = managed_of(&result);
+    let mut fields = fields(
+        (&live, &before),
+        (&result, &after),
+        &comparison,
+        &forced,
+        &me,
+        &migrated,
+    );
     let planned = Planned {
         local: input.local,
         live: &live,
         result: &result,
+        before: &before,
+        after: &after,
         steps: &steps,
         step_changes: &step_changes,
         fields: &fields,

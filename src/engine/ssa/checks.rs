@@ -20,9 +20,9 @@ pub mod config;
 pub mod result;
 
 use crate::engine::plan::{Code, Warning, WayOut};
-use crate::engine::ssa::explain::{self, Action, Field, managed_of};
+use crate::engine::ssa::explain::{self, Action, Field};
 use crate::engine::ssa::kubectl::{LAST_APPLIED_MANAGER, Step, StepKind};
-use crate::engine::ssa::managed::{ManagerId, Operation};
+use crate::engine::ssa::managed::{Managed, ManagerId, Operation};
 use crate::engine::ssa::path::{Path, PathElement, path_string};
 use crate::engine::ssa::request::BEFORE_FIRST_APPLY;
 use crate::value::Value;
@@ -38,6 +38,9 @@ pub struct Planned<'a> {
     /// The live object before (`Null`: a create).
     pub live: &'a Value,
     pub result: &'a Value,
+    /// The managers of `live` and of `result` ([`managed_of`]), decoded once.
+    pub before: &'a Managed,
+    pub after: &'a Managed,
     pub steps: &'a [Step],
     /// What each step changed, in the order of `steps`.
     pub step_changes: &'a [Vec<(String, Action)>],
@@ -294,8 +297,7 @@ fn controller_owns(p: &Planned<'_>) -> Vec<Warning> {
 /// a client-side entry instead of merging it, and the API server drops an entry whose version
 /// is no longer served: the field then belongs to nobody and no apply prunes it.
 fn old_api_version(p: &Planned<'_>) -> Vec<Warning> {
-    let before = managed_of(p.live);
-    let after = managed_of(p.result);
+    let (before, after) = (p.before, p.after);
     let mut out = Vec::new();
     for (key, vs) in &before.fields {
         let Some(id) = ManagerId::from_key(key) else {

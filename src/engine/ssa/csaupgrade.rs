@@ -11,6 +11,7 @@
 
 use super::fieldsv1;
 use super::managed::ManagedFieldsError;
+use super::path::PathElement;
 use super::set::Set;
 use crate::value::Value;
 
@@ -55,20 +56,34 @@ pub fn upgrade_managed_fields(
     let Some(meta) = obj.get_mut("metadata").and_then(Value::as_object_mut) else {
         return Ok(());
     };
-    let mut entries = match meta.get("managedFields") {
+    let entries = match meta.get_mut("managedFields") {
         None | Some(Value::Null) => return Ok(()),
-        Some(Value::Array(list)) => list.clone(),
+        Some(Value::Array(list)) => std::mem::take(list),
         Some(_) => return Err(ManagedFieldsError::NotAList),
     };
-    for csa in csa_managers {
-        entries = upgrade_one(entries, csa, ssa_manager, subresource)?;
-    }
+    let entries = upgrade_entries(entries, csa_managers, ssa_manager, subresource)?;
     if entries.is_empty() {
         meta.shift_remove("managedFields");
     } else {
         meta.insert("managedFields", Value::Array(entries));
     }
     Ok(())
+}
+
+/// [`upgrade_managed_fields`] on the entries themselves (`metadata.managedFields`).
+///
+/// # Errors
+/// When a FieldsV1 it merges does not parse.
+pub fn upgrade_entries(
+    mut entries: Vec<Value>,
+    csa_managers: &[&str],
+    ssa_manager: &str,
+    subresource: &str,
+) -> Result<Vec<Value>, ManagedFieldsError> {
+    for csa in csa_managers {
+        entries = upgrade_one(entries, csa, ssa_manager, subresource)?;
+    }
+    Ok(entries)
 }
 
 fn upgrade_one(
@@ -125,5 +140,32 @@ pub fn find_fields_owners<'a>(
         .filter(|(_, e)| s(e, "operation") == operation)
         .filter(|(i, e)| entry_set(*i, e).is_ok_and(|set| fields.difference(&set).is_empty()))
         .map(|(_, e)| e)
+        .collect()
+}
+
+/// [`find_fields_owners`] on entries known to parse (each written by a request, which read
+/// the ones before it): a set of field names only (`f:` keys, spelt one way) is looked up in
+/// the FieldsV1 as it is, without reading the whole entry; any other set as there.
+#[must_use]
+pub fn find_fields_owners_read<'a>(
+    entries: &'a [Value],
+    operation: &str,
+    fields: &Set,
+) -> Vec<&'a Value> {
+    let paths = fields.paths();
+    if !paths
+        .iter()
+        .flatten()
+        .all(|pe| matches!(pe, PathElement::Field(_)))
+    {
+        return find_fields_owners(entries, operation, fields);
+    }
+    entries
+        .iter()
+        .filter(|e| s(e, "operation") == operation)
+        .filter(|e| {
+            let root = e.get("fieldsV1").unwrap_or(&Value::Null);
+            paths.iter().all(|p| fieldsv1::has_field_path(root, p))
+        })
         .collect()
 }

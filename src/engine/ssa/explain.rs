@@ -72,14 +72,10 @@ pub fn managed_of(obj: &Value) -> Managed {
 /// The object without `metadata.managedFields` (an empty object for none).
 #[must_use]
 pub fn without_managed_fields(obj: &Value) -> Value {
-    let mut obj = obj.clone();
-    if let Some(meta) = obj.get_mut("metadata").and_then(Value::as_object_mut) {
-        meta.shift_remove("managedFields");
-    }
     if obj.is_null() {
-        obj = Value::Object(Map::new());
+        return Value::Object(Map::new());
     }
-    obj
+    crate::engine::ssa::request::without_managed_fields(obj)
 }
 
 /// The paths a comparison added, changed and removed, with their action.
@@ -125,46 +121,58 @@ pub fn value_at<'v>(v: &'v Value, path: &[PathElement]) -> Option<&'v Value> {
     Some(cur)
 }
 
-fn names(ids: &[ManagerId]) -> String {
-    ids.iter()
-        .map(|m| m.manager.as_str())
-        .collect::<Vec<_>>()
-        .join(", ")
-}
-
 /// Every field the apply touched or whose owners changed: its action, values, owners and rule.
 /// `forced`: the conflicts `--force-conflicts` took; `migrated`: the client-side managers the
 /// csaupgrade moved to `me`.
 ///
 /// One walk of every path any manager owned or owns, or the comparison holds, with the node
 /// of every set and both objects' values carried down (no lookup from the root per path).
+/// `before` and `after`: the managers of `live` and `result` ([`managed_of`]), decoded once by
+/// the caller.
 #[must_use]
 pub fn fields(
-    live: &Value,
-    result: &Value,
+    (live, before): (&Value, &Managed),
+    (result, after): (&Value, &Managed),
     c: &Comparison,
     forced: &[(Path, ManagerId)],
     me: &ManagerId,
     migrated: &[String],
 ) -> Vec<Field> {
-    let (before, after) = (managed_of(live), managed_of(result));
     let mut all = Set::new();
-    for m in [&before, &after] {
+    for m in [before, after] {
         for vs in m.fields.values() {
             all = all.union(&vs.set);
         }
     }
     all = all.union(&c.added).union(&c.modified).union(&c.removed);
-    let (before_ids, before_sets) = owner_ids(&before);
-    let (after_ids, after_sets) = owner_ids(&after);
+    let (before_ids, before_sets) = owner_ids(before);
+    let (after_ids, after_sets) = owner_ids(after);
+    // Owners are compared as indices into one table of the managers before and after.
+    let mut ids: Vec<ManagerId> = Vec::new();
+    let mut index_of = |id: ManagerId| match ids.iter().position(|o| *o == id) {
+        Some(i) => i,
+        None => {
+            ids.push(id);
+            ids.len() - 1
+        }
+    };
+    let before_ix: Vec<usize> = before_ids.into_iter().map(&mut index_of).collect();
+    let after_ix: Vec<usize> = after_ids.into_iter().map(&mut index_of).collect();
+    let me_ix = ids.iter().position(|o| o == me);
+    let upgraded = ids
+        .iter()
+        .map(|o| o.operation == Operation::Update && migrated.contains(&o.manager))
+        .collect();
     let mut walk = Walk {
         forced,
         forced_set: Set::from_unsorted_paths(forced.iter().map(|(p, _)| p.clone()).collect()),
-        me,
-        migrated,
-        before: before_ids,
-        after: after_ids,
+        me: me_ix,
+        ids,
+        upgraded,
+        before: before_ix,
+        after: after_ix,
         path: Vec::new(),
+        text: String::new(),
         out: Vec::new(),
     };
     let root = At {
@@ -199,11 +207,18 @@ struct At<'a> {
 struct Walk<'a> {
     forced: &'a [(Path, ManagerId)],
     forced_set: Set,
-    me: &'a ManagerId,
-    migrated: &'a [String],
-    before: Vec<ManagerId>,
-    after: Vec<ManagerId>,
+    /// The applier's index in `ids`, if it owned or owns anything.
+    me: Option<usize>,
+    /// Every manager before and after, once.
+    ids: Vec<ManagerId>,
+    /// Per manager of `ids`: an Update entry the csaupgrade migrated.
+    upgraded: Vec<bool>,
+    /// The index in `ids` of each manager before, after.
+    before: Vec<usize>,
+    after: Vec<usize>,
     path: Path,
+    /// `path` as the API server prints it, kept along (each field's is this and one element).
+    text: String,
     out: Vec<Field>,
 }
 
@@ -252,9 +267,12 @@ impl<'a> Walk<'a> {
                 said: [ADDED, REMOVED, MODIFIED]
                     .map(|i| at.said[i] || (owned && has(at.changed[i], pe))),
             };
+            let len = self.text.len();
+            pe.write_to(&mut self.text);
             self.path.push(pe.clone());
             self.visit(&next);
             self.path.pop();
+            self.text.truncate(len);
         }
     }
 
@@ -266,11 +284,11 @@ impl<'a> Walk<'a> {
         before: Option<&Value>,
         after: Option<&Value>,
     ) {
-        let owners = |sets: &[Option<&Set>], ids: &[ManagerId]| -> Vec<ManagerId> {
+        let owners = |sets: &[Option<&Set>], ids: &[usize]| -> Vec<usize> {
             sets.iter()
                 .zip(ids)
                 .filter(|(s, _)| has(**s, m))
-                .map(|(_, id)| id.clone())
+                .map(|(_, id)| *id)
                 .collect()
         };
         let (ob, oa) = (
@@ -309,15 +327,21 @@ impl<'a> Walk<'a> {
             return;
         }
         let me = self.me;
+        let mine = |o: &[usize]| me.is_some_and(|me| o.contains(&me));
+        let ids = &self.ids;
+        let names = |o: &[usize]| {
+            o.iter()
+                .map(|&i| ids[i].manager.as_str())
+                .collect::<Vec<_>>()
+                .join(", ")
+        };
         let (added, removed, modified) = (
             has(at.changed[ADDED], m),
             has(at.changed[REMOVED], m),
             has(at.changed[MODIFIED], m),
         );
-        let had = ob.contains(me);
-        let upgraded = ob
-            .iter()
-            .any(|o| o.operation == Operation::Update && self.migrated.contains(&o.manager));
+        let had = mine(&ob);
+        let upgraded = ob.iter().any(|&o| self.upgraded[o]);
         let annotation = m
             .as_field()
             .is_some_and(|f| f == crate::engine::ssa::lastapplied::ANNOTATION);
@@ -354,10 +378,10 @@ impl<'a> Walk<'a> {
             };
             Some((Action::Remove, rule))
         } else if (added || modified)
-            && oa.contains(me)
-            && let Some(lost) = ob.iter().find(|o| *o != me && !oa.contains(o))
+            && mine(&oa)
+            && let Some(&lost) = ob.iter().find(|&&o| Some(o) != me && !oa.contains(&o))
         {
-            if upgraded && lost.manager == me.manager {
+            if upgraded && me.is_some_and(|me| ids[lost].manager == ids[me].manager) {
                 // `--migrate-manager`: the applier's own Update entry became its Apply entry
                 // before the apply, so no conflict was ever raised.
                 Some((
@@ -373,7 +397,7 @@ impl<'a> Walk<'a> {
                     Action::Conflict,
                     format!(
                         "conflict excused: {} owned it, but kubectl's last-applied annotation still holds the live value, so the API server forces the apply",
-                        lost.manager
+                        ids[lost].manager
                     ),
                 ))
             }
@@ -384,11 +408,11 @@ impl<'a> Walk<'a> {
         } else if ob != oa
             && !(oa.is_empty() && m.as_field().is_some() && after.is_some_and(Value::is_object))
         {
-            let rule = if had && !oa.contains(me) {
+            let rule = if had && !mine(&oa) {
                 format!("kept: the file dropped it, but {} also owns it", names(&oa))
-            } else if !had && oa.contains(me) && ob.iter().any(|o| !oa.contains(o)) {
+            } else if !had && mine(&oa) && ob.iter().any(|o| !oa.contains(o)) {
                 format!("ownership moved from {} (csaupgrade or forced)", names(&ob))
-            } else if !had && oa.contains(me) {
+            } else if !had && mine(&oa) {
                 format!("shared: the file sets the value {} already set", names(&ob))
             } else {
                 "owners change; the value stays".to_owned()
@@ -398,14 +422,19 @@ impl<'a> Walk<'a> {
             None
         };
         if let Some((action, rule)) = decided {
+            let mut path = String::with_capacity(self.text.len() + 16);
+            path.push_str(&self.text);
+            if let Some(last) = p.last() {
+                last.write_to(&mut path);
+            }
             self.out.push(Field {
-                path: path_string(p),
+                path,
                 at: p.to_vec(),
                 action,
                 before: before.cloned(),
                 after: after.cloned(),
-                owners_before: ob,
-                owners_after: oa,
+                owners_before: ob.iter().map(|&i| ids[i].clone()).collect(),
+                owners_after: oa.iter().map(|&i| ids[i].clone()).collect(),
                 rule,
                 hidden_from_diff: false,
             });

@@ -90,6 +90,35 @@ fn read_node(map: &Map, depth: usize) -> Result<(Option<Set>, bool), FieldsError
     Ok((Some(Set::from_unsorted_parts(members, children)), is_member))
 }
 
+/// Whether the FieldsV1 object `node` (one that parses) holds `path`, a path of field
+/// elements, as the set read from it would ([`read_node`]: a node is a member when it has `.`
+/// or no key of a known kind).
+pub(super) fn has_field_path(node: &Value, path: &[PathElement]) -> bool {
+    let Some((last, route)) = path.split_last() else {
+        return false;
+    };
+    let mut node = node;
+    for pe in route.iter().chain(std::iter::once(last)) {
+        let Some(name) = pe.as_field() else {
+            return false;
+        };
+        let Some(child) = node
+            .as_object()
+            .and_then(|m| m.iter().find(|(k, _)| k.strip_prefix("f:") == Some(name)))
+            .map(|(_, v)| v)
+        else {
+            return false;
+        };
+        node = child;
+    }
+    node.as_object().is_some_and(|m| {
+        m.contains_key(".")
+            || !m
+                .keys()
+                .any(|k| matches!(k.as_bytes(), [b'f' | b'k' | b'v' | b'i', b':', ..]))
+    })
+}
+
 /// Writes a set as the API server stores it (`Set.ToJSON`), byte for byte.
 #[must_use]
 pub fn to_json(set: &Set) -> String {

@@ -120,7 +120,7 @@ pub fn next_step(
                 .and_then(Value::as_str);
             if let Some(annotation) = annotation
                 && manager == "kubectl"
-                && csaupgrade::find_fields_owners(entries(object), "Apply", &path).is_empty()
+                && csaupgrade::find_fields_owners_read(entries(object), "Apply", &path).is_empty()
             {
                 return Ok(Some(Next::SaveLastApplied(last_applied_body(
                     object, annotation,
@@ -139,36 +139,20 @@ pub fn next_step(
 /// applier's, if that changes the entries.
 fn migration(object: &Value, manager: &str, path: &Set) -> Result<Option<Next>, RequestError> {
     let before = entries(object);
-    let mut from: Vec<String> = csaupgrade::find_fields_owners(before, "Update", path)
+    let mut from: Vec<String> = csaupgrade::find_fields_owners_read(before, "Update", path)
         .into_iter()
         .filter_map(|e| e.get("manager").and_then(Value::as_str).map(str::to_owned))
         .collect();
     from.sort();
     from.dedup();
     let names: Vec<&str> = from.iter().map(String::as_str).collect();
-    // The csaupgrade changes only `metadata.managedFields`: it runs on a shell holding them,
-    // and the object is copied only when they change.
-    let mut shell = Map::new();
-    if let Some(meta) = object.get("metadata").and_then(Value::as_object) {
-        let mut kept = Map::new();
-        if let Some(list) = meta.get("managedFields") {
-            kept.insert("managedFields", list.clone());
-        }
-        shell.insert("metadata", Value::Object(kept));
-    }
-    let mut shell = Value::Object(shell);
-    csaupgrade::upgrade_managed_fields(&mut shell, &names, manager, "")?;
-    let after = shell
-        .get_mut("metadata")
-        .and_then(Value::as_object_mut)
-        .and_then(|m| m.shift_remove("managedFields"));
-    if after
-        .as_ref()
-        .map_or(&[][..], |v| v.as_array().map_or(&[], Vec::as_slice))
-        == before
-    {
+    // The csaupgrade changes only `metadata.managedFields`: it runs on them alone, and the
+    // object is copied only when they change.
+    let after = csaupgrade::upgrade_entries(before.to_vec(), &names, manager, "")?;
+    if after == before {
         return Ok(None);
     }
+    let after = (!after.is_empty()).then_some(Value::Array(after));
     let mut upgraded = object.clone();
     if let Some(meta) = upgraded.get_mut("metadata").and_then(Value::as_object_mut) {
         match after {

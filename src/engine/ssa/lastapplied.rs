@@ -11,6 +11,7 @@
 //!   annotation gets it rewritten as the applied configuration (without the annotation),
 //!   written by Go's `json.Encoder`; deleted instead when the annotations would exceed 256 KiB.
 
+use super::path::PathElement;
 use super::request::Request;
 use super::set::Set;
 use super::typed;
@@ -30,10 +31,30 @@ fn annotation(obj: &Value) -> Option<&str> {
         .filter(|s| !s.is_empty())
 }
 
+/// The conflicts the last-applied annotation excuses: its fields whose value is still live
+/// (`allowedConflictsFromLastApplied`: the annotation's field set minus what its comparison
+/// with the live object modified, added or removed, asked path by path instead of built).
+pub struct Allowed {
+    set: Set,
+    cmp: typed::Comparison,
+}
+
+impl Allowed {
+    /// Is the conflict at `path` excused? (A difference of sets drops members only, so a path
+    /// is in `set − a − b − c` when it is in `set` and in none of the others.)
+    #[must_use]
+    pub fn has(&self, path: &[PathElement]) -> bool {
+        self.set.has(path)
+            && !self.cmp.modified.has(path)
+            && !self.cmp.added.has(path)
+            && !self.cmp.removed.has(path)
+    }
+}
+
 /// `allowedConflictsFromLastApplied`: the last-applied fields whose value is still live;
 /// `None` when the annotation cannot be used.
 #[must_use]
-pub fn allowed_conflicts(req: &Request<'_>, live: &Value) -> Option<Set> {
+pub fn allowed_conflicts(req: &Request<'_>, live: &Value) -> Option<Allowed> {
     let text = annotation(live)?;
     let last: Value = serde_json::from_str(text).ok()?;
     let version = last.get("apiVersion").and_then(Value::as_str).unwrap_or("");
@@ -46,11 +67,7 @@ pub fn allowed_conflicts(req: &Request<'_>, live: &Value) -> Option<Set> {
     typed::validate(req.schema, root, &last, false).ok()?;
     let set = typed::to_field_set(req.schema, root, &last).ok()?;
     let cmp = typed::compare(req.schema, root, &last, live).ok()?;
-    Some(
-        set.difference(&cmp.modified)
-            .difference(&cmp.added)
-            .difference(&cmp.removed),
-    )
+    Some(Allowed { set, cmp })
 }
 
 /// `lastAppliedUpdater`: rewrites the annotation of `object` (if it has one) from `config`.

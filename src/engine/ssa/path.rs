@@ -9,13 +9,15 @@
 
 use std::cmp::Ordering;
 use std::fmt;
+use std::sync::Arc;
 
 use super::order;
 use crate::engine::gojson;
 use crate::value::{Str, Value};
 
-/// The key fields of a `list-type: map` item, sorted by name.
-pub type KeyFields = Vec<(Str, Value)>;
+/// The key fields of a `list-type: map` item, sorted by name. Shared: a path element is
+/// copied into every set that holds it, and a copy is a count, not an allocation.
+pub type KeyFields = Arc<[(Str, Value)]>;
 
 /// One step of a path.
 #[derive(Clone, Debug)]
@@ -37,9 +39,9 @@ impl PathElement {
 
     /// A key element, its fields sorted by name (`value.FieldList.Sort`, stable).
     #[must_use]
-    pub fn key(mut fields: KeyFields) -> PathElement {
+    pub fn key(mut fields: Vec<(Str, Value)>) -> PathElement {
         fields.sort_by(|a, b| a.0.cmp(&b.0));
-        PathElement::Key(fields)
+        PathElement::Key(fields.into())
     }
 
     fn kind_rank(&self) -> u8 {
@@ -111,7 +113,7 @@ impl PathElement {
                     .map_err(|e| PathElementError::Invalid(format!("{s}: {e}")))?;
                 match value {
                     Value::Object(m) => Ok(PathElement::key(m.into_iter().collect())),
-                    Value::Null => Ok(PathElement::Key(Vec::new())),
+                    Value::Null => Ok(PathElement::Key(Arc::from([]))),
                     _ => Err(PathElementError::Invalid(format!(
                         "{s}: a key must be a JSON object"
                     ))),
@@ -192,7 +194,10 @@ impl Eq for PathElement {}
 
 /// `value.FieldList.Compare`.
 fn compare_keys(a: &KeyFields, b: &KeyFields) -> Ordering {
-    for ((an, av), (bn, bv)) in a.iter().zip(b) {
+    if Arc::ptr_eq(a, b) {
+        return Ordering::Equal;
+    }
+    for ((an, av), (bn, bv)) in a.iter().zip(b.iter()) {
         let c = an.as_bytes().cmp(bn.as_bytes());
         if c != Ordering::Equal {
             return c;
@@ -208,25 +213,69 @@ fn compare_keys(a: &KeyFields, b: &KeyFields) -> Ordering {
 impl fmt::Display for PathElement {
     /// `PathElement.String`: `.name`, `[name="a",port=80]`, `[="a"]`, `[3]`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let mut out = String::new();
+        self.write_to(&mut out);
+        f.write_str(&out)
+    }
+}
+
+impl PathElement {
+    /// Appends the element as [`fmt::Display`] prints it (no intermediate strings: a plan's
+    /// walk writes the path of every field).
+    pub fn write_to(&self, out: &mut String) {
         match self {
-            PathElement::Field(name) => write!(f, ".{name}"),
-            PathElement::Key(fields) => {
-                let parts: Vec<String> = fields
-                    .iter()
-                    .map(|(k, v)| format!("{k}={}", order::to_string(v)))
-                    .collect();
-                write!(f, "[{}]", parts.join(","))
+            PathElement::Field(name) => {
+                out.push('.');
+                out.push_str(name);
             }
-            PathElement::Value(v) => write!(f, "[={}]", order::to_string(v)),
-            PathElement::Index(i) => write!(f, "[{i}]"),
+            PathElement::Key(fields) => {
+                out.push('[');
+                for (i, (k, v)) in fields.iter().enumerate() {
+                    if i > 0 {
+                        out.push(',');
+                    }
+                    out.push_str(k);
+                    out.push('=');
+                    push_value(v, out);
+                }
+                out.push(']');
+            }
+            PathElement::Value(v) => {
+                out.push_str("[=");
+                push_value(v, out);
+                out.push(']');
+            }
+            PathElement::Index(i) => {
+                use fmt::Write as _;
+                let _ = write!(out, "[{i}]");
+            }
         }
+    }
+}
+
+/// A value as [`order::to_string`] prints it; a string of plain characters without a copy.
+fn push_value(v: &Value, out: &mut String) {
+    match v {
+        Value::String(s)
+            if s.bytes()
+                .all(|b| (0x20..0x7f).contains(&b) && b != b'"' && b != b'\\') =>
+        {
+            out.push('"');
+            out.push_str(s);
+            out.push('"');
+        }
+        _ => out.push_str(&order::to_string(v)),
     }
 }
 
 /// `Path.String`: the elements printed one after another (`.spec.ports[port=443].name`).
 #[must_use]
 pub fn path_string(path: &[PathElement]) -> String {
-    path.iter().map(ToString::to_string).collect()
+    let mut out = String::new();
+    for pe in path {
+        pe.write_to(&mut out);
+    }
+    out
 }
 
 #[cfg(test)]

@@ -175,13 +175,30 @@ pub struct Request<'a> {
     pub subresource: &'a str,
 }
 
-/// An object without its `metadata.managedFields`.
-fn without_managed_fields(obj: &Value) -> Value {
-    let mut obj = obj.clone();
-    if let Some(meta) = obj.get_mut("metadata").and_then(Value::as_object_mut) {
-        meta.shift_remove("managedFields");
+/// An object without its `metadata.managedFields` (copied without them: they can be as big
+/// as the object).
+#[must_use]
+pub fn without_managed_fields(obj: &Value) -> Value {
+    let Value::Object(top) = obj else {
+        return obj.clone();
+    };
+    let mut out = Map::with_capacity(top.len());
+    for (k, v) in top {
+        let v = match v {
+            Value::Object(meta) if k == "metadata" => {
+                let mut kept = Map::with_capacity(meta.len());
+                for (mk, mv) in meta {
+                    if mk != "managedFields" {
+                        kept.insert(mk.clone(), mv.clone());
+                    }
+                }
+                Value::Object(kept)
+            }
+            v => v.clone(),
+        };
+        out.insert(k.clone(), v);
     }
-    obj
+    Value::Object(out)
 }
 
 fn with_managed_fields(mut obj: Value, managed: &Managed) -> Value {
@@ -261,7 +278,13 @@ impl Request<'_> {
         let current = "current-operation";
         let mut fields = self
             .updater()
-            .update(live, new, self.api_version, &managed.fields, current)
+            .update_owned(
+                live,
+                new,
+                self.api_version,
+                std::mem::take(&mut managed.fields),
+                current,
+            )
             .map_err(update_error)?;
         strip(&mut fields, current);
         if let Some(vs) = fields.remove(current) {
@@ -369,7 +392,13 @@ impl Request<'_> {
         .key();
         let (new, mut fields, conflicts) = self
             .updater()
-            .apply_forced(live, config, self.api_version, &managed.fields, &key)
+            .apply_forced_owned(
+                live,
+                config,
+                self.api_version,
+                std::mem::take(&mut managed.fields),
+                &key,
+            )
             .map_err(update_error)?;
         strip(&mut fields, &key);
         managed.fields = fields;

@@ -267,6 +267,19 @@ impl Set {
         }
     }
 
+    /// Whether every path of `self` is in one of `others`: what `self − others[0] − …` being
+    /// empty says ([`Set::difference`] drops members only), without building the differences.
+    #[must_use]
+    pub fn is_covered_by(&self, others: &[&Set]) -> bool {
+        self.members
+            .iter()
+            .all(|m| others.iter().any(|o| o.has_member(m)))
+            && self.children.iter().all(|(pe, c)| {
+                let below: Vec<&Set> = others.iter().filter_map(|o| o.child(pe)).collect();
+                c.is_covered_by(&below)
+            })
+    }
+
     /// `Set.Leaves`: the members that have nothing below them.
     #[must_use]
     pub fn leaves(&self) -> Set {
@@ -289,35 +302,41 @@ impl Set {
     /// schema also becomes a member (prune treats a struct as owned by whoever owns inside it).
     #[must_use]
     pub fn ensure_named_fields_are_members(&self, schema: &Schema, tr: TypeRef) -> Set {
+        self.clone().into_named_fields_as_members(schema, tr)
+    }
+
+    /// [`Set::ensure_named_fields_are_members`] in place: the set is changed, not copied.
+    #[must_use]
+    pub fn into_named_fields_as_members(mut self, schema: &Schema, tr: TypeRef) -> Set {
+        self.name_fields_as_members(schema, tr);
+        self
+    }
+
+    fn name_fields_as_members(&mut self, schema: &Schema, tr: TypeRef) {
         let atom = schema.resolve(tr);
         let map = atom.as_ref().and_then(|a| a.map());
         let list = atom.as_ref().and_then(|a| a.list());
-        let mut members = self.members.clone();
-        for (pe, _) in &self.children {
-            if let (PathElement::Field(name), Some(m)) = (pe, map)
-                && m.field(name).is_some()
-                && let Err(at) = members.binary_search(pe)
-            {
-                members.insert(at, pe.clone());
-            }
-        }
-        let children = self
+        let added: Vec<PathElement> = self
             .children
             .iter()
-            .map(|(pe, c)| {
-                let child_tr = match (pe, map, list) {
-                    (PathElement::Field(name), Some(m), _) => Some(m.field_type(name)),
-                    (PathElement::Key(_), _, Some(l)) => Some(l.elem),
-                    _ => None,
-                };
-                let c = match child_tr {
-                    Some(t) => c.ensure_named_fields_are_members(schema, t),
-                    None => c.ensure_named_fields_are_members(schema, schema.empty_ref()),
-                };
-                (pe.clone(), c)
+            .filter(|(pe, _)| match (pe, map) {
+                (PathElement::Field(name), Some(m)) => m.field(name).is_some(),
+                _ => false,
             })
+            .filter(|(pe, _)| !self.has_member(pe))
+            .map(|(pe, _)| pe.clone())
             .collect();
-        Set { members, children }
+        if !added.is_empty() {
+            self.members = merge_sorted(&self.members, &added);
+        }
+        for (pe, c) in &mut self.children {
+            let child_tr = match (&*pe, map, list) {
+                (PathElement::Field(name), Some(m), _) => m.field_type(name),
+                (PathElement::Key(_), _, Some(l)) => l.elem,
+                _ => schema.empty_ref(),
+            };
+            c.name_fields_as_members(schema, child_tr);
+        }
     }
 }
 

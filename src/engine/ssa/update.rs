@@ -131,26 +131,24 @@ impl<'a> Updater<'a> {
         typed::to_field_set(self.schema, self.root, v)
     }
 
-    fn ensure(&self, s: &Set) -> Set {
-        s.ensure_named_fields_are_members(self.schema, self.root)
+    /// Named fields as members, in place.
+    fn ensure(&self, s: Set) -> Set {
+        s.into_named_fields_as_members(self.schema, self.root)
     }
 
     fn remove(&self, v: &Value, s: &Set) -> Value {
         typed::remove_items(self.schema, self.root, v, s)
     }
 
-    /// `reconcileManagedFieldsWithSchemaChanges`.
-    fn reconcile(&self, managers: &ManagedFields) -> Result<ManagedFields, TypedError> {
-        let mut out = ManagedFields::new();
-        for (name, vs) in managers {
-            let set = typed::reconcile_field_set(self.schema, self.root, &vs.set)?;
-            let vs = match set {
-                Some(set) => VersionedSet { set, ..vs.clone() },
-                None => vs.clone(),
-            };
-            out.insert(name.clone(), vs);
+    /// `reconcileManagedFieldsWithSchemaChanges`, in place (a set that needs no change is
+    /// not copied).
+    fn reconcile(&self, mut managers: ManagedFields) -> Result<ManagedFields, TypedError> {
+        for vs in managers.values_mut() {
+            if let Some(set) = typed::reconcile_field_set(self.schema, self.root, &vs.set)? {
+                vs.set = set;
+            }
         }
-        Ok(out)
+        Ok(managers)
     }
 
     /// The common half of apply and update (`Updater.update`).
@@ -163,38 +161,61 @@ impl<'a> Updater<'a> {
         workflow: &str,
     ) -> Result<(ManagedFields, Comparison, Conflicts), UpdateError> {
         let raw = self.compare(old, new)?;
-        let mut versions: BTreeMap<String, Comparison> = BTreeMap::new();
-        let own = exclude_cmp(raw.clone(), self.ignored_at(version));
-        versions.insert(version.to_owned(), own.clone());
-        let mut conflicts: BTreeMap<String, Set> = BTreeMap::new();
-        let mut removed: BTreeMap<String, Set> = BTreeMap::new();
+        let exclude = |v: &str| match self.ignored_at(v) {
+            Some(set) if !set.is_empty() => Comparison {
+                removed: raw.removed.recursive_difference(set),
+                modified: raw.modified.recursive_difference(set),
+                added: raw.added.recursive_difference(set),
+            },
+            _ => raw.clone(),
+        };
+        // Per API version: the comparison without its ignored fields, and what it modified or
+        // added (computed once per version, not per manager).
+        let own = exclude(version);
+        let own_changed = own.modified.union(&own.added);
+        let mut others: BTreeMap<&str, (Comparison, Set)> = BTreeMap::new();
+        let mut conflicts: Vec<(&String, Set)> = Vec::new();
+        let mut changed_sets: Vec<(String, Set)> = Vec::new();
         for (manager, vs) in &managers {
             if manager == workflow {
                 continue;
             }
-            let cmp = versions
-                .entry(vs.api_version.clone())
-                .or_insert_with(|| exclude_cmp(raw.clone(), self.ignored_at(&vs.api_version)));
-            let conflict = vs.set.intersection(&cmp.modified.union(&cmp.added));
+            let (cmp, changed) = if vs.api_version == version {
+                (&own, &own_changed)
+            } else {
+                let (c, ch) = others.entry(&vs.api_version).or_insert_with(|| {
+                    let c = exclude(&vs.api_version);
+                    let ch = c.modified.union(&c.added);
+                    (c, ch)
+                });
+                (&*c, &*ch)
+            };
+            let conflict = vs.set.intersection(changed);
+            let mut set = None;
             if !conflict.is_empty() {
-                conflicts.insert(manager.clone(), conflict);
+                set = Some(vs.set.difference(&conflict));
+                conflicts.push((manager, conflict));
             }
             if !cmp.removed.is_empty() {
-                removed.insert(manager.clone(), cmp.removed.clone());
+                set = Some(set.as_ref().unwrap_or(&vs.set).difference(&cmp.removed));
+            }
+            if let Some(set) = set {
+                changed_sets.push((manager.clone(), set));
             }
         }
         let mut list = Vec::new();
         for (manager, set) in &conflicts {
             for path in set.paths() {
                 list.push(Conflict {
-                    manager: manager.clone(),
+                    manager: (*manager).clone(),
                     path,
                 });
             }
         }
-        for (manager, set) in conflicts.iter().chain(&removed) {
-            if let Some(vs) = managers.get_mut(manager) {
-                vs.set = vs.set.difference(set);
+        drop(others);
+        for (manager, set) in changed_sets {
+            if let Some(vs) = managers.get_mut(&manager) {
+                vs.set = set;
             }
         }
         managers.retain(|_, vs| !vs.set.is_empty());
@@ -211,6 +232,21 @@ impl<'a> Updater<'a> {
         new: &Value,
         version: &str,
         managers: &ManagedFields,
+        manager: &str,
+    ) -> Result<ManagedFields, UpdateError> {
+        self.update_owned(live, new, version, managers.clone(), manager)
+    }
+
+    /// [`Updater::update`] of managers the caller gives away (not copied).
+    ///
+    /// # Errors
+    /// As [`Updater::update`].
+    pub fn update_owned(
+        &self,
+        live: &Value,
+        new: &Value,
+        version: &str,
+        managers: ManagedFields,
         manager: &str,
     ) -> Result<ManagedFields, UpdateError> {
         let managers = self.reconcile(managers)?;
@@ -276,9 +312,25 @@ impl<'a> Updater<'a> {
         managers: &ManagedFields,
         manager: &str,
     ) -> Result<(Option<Value>, ManagedFields, Conflicts), UpdateError> {
+        self.apply_forced_owned(live, config, version, managers.clone(), manager)
+    }
+
+    /// [`Updater::apply_forced`] of managers the caller gives away (not copied).
+    ///
+    /// # Errors
+    /// As [`Updater::apply_forced`].
+    pub fn apply_forced_owned(
+        &self,
+        live: &Value,
+        config: &Value,
+        version: &str,
+        managers: ManagedFields,
+        manager: &str,
+    ) -> Result<(Option<Value>, ManagedFields, Conflicts), UpdateError> {
         let mut managers = self.reconcile(managers)?;
         let merged = typed::merge(self.schema, self.root, live, config)?.unwrap_or(Value::Null);
-        let last = managers.get(manager).cloned();
+        // Replaced below: taken, not copied.
+        let last = managers.remove(manager);
         let set = self.exclude(self.field_set(config)?, version);
         managers.insert(
             manager.to_owned(),
@@ -288,7 +340,7 @@ impl<'a> Updater<'a> {
                 applied: true,
             },
         );
-        let new = self.prune(merged, &managers, last.as_ref())?;
+        let new = self.prune(merged, &managers, last)?;
         let (managers, _, conflicts) =
             self.update_managers(live, &new, version, managers, manager)?;
         if !self.return_input_on_noop && super::order::equals(live, &new) {
@@ -302,12 +354,12 @@ impl<'a> Updater<'a> {
         &self,
         merged: Value,
         managers: &ManagedFields,
-        last: Option<&VersionedSet>,
+        last: Option<VersionedSet>,
     ) -> Result<Value, TypedError> {
         let Some(last) = last.filter(|l| !l.set.is_empty()) else {
             return Ok(merged);
         };
-        let last_set = self.ensure(&last.set);
+        let last_set = self.ensure(last.set);
         // What every manager owns, per API version, named fields as members.
         let mut owned: BTreeMap<&str, Set> = BTreeMap::new();
         for vs in managers.values() {
@@ -315,17 +367,15 @@ impl<'a> Updater<'a> {
             *entry = entry.union(&vs.set);
         }
         for set in owned.values_mut() {
-            *set = self.ensure(set);
+            *set = self.ensure(std::mem::take(set));
         }
         // Nothing the applier owned is left unowned (it dropped nothing, or others own what it
         // dropped): the steps below would remove items only to add them all back.
-        let unowned = owned
-            .values()
-            .fold(last_set.clone(), |rest, set| rest.difference(set));
-        if unowned.is_empty() {
+        let sets: Vec<&Set> = owned.values().collect();
+        if last_set.is_covered_by(&sets) {
             return Ok(merged);
         }
-        let merged_set = self.ensure(&self.field_set(&merged)?);
+        let merged_set = self.ensure(self.field_set(&merged)?);
         let pruned = self.remove(&merged, &last_set);
         let pruned =
             self.add_back_owned(&merged, &merged_set, pruned, &last.api_version, &owned)?;
@@ -345,7 +395,7 @@ impl<'a> Updater<'a> {
         let first = owned.get_key_value(pruned_version);
         let rest = owned.iter().filter(|(v, _)| **v != pruned_version);
         for (_, managed) in first.into_iter().chain(rest) {
-            let pruned_set = self.ensure(&self.field_set(&pruned)?);
+            let pruned_set = self.ensure(self.field_set(&pruned)?);
             let keep = pruned_set.union(managed);
             pruned = self.remove(merged, &merged_set.difference(&keep));
         }
@@ -361,15 +411,8 @@ impl<'a> Updater<'a> {
         pruned: &Value,
         last: &Set,
     ) -> Result<Value, TypedError> {
-        let pruned_set = self.ensure(&self.field_set(pruned)?);
+        let pruned_set = self.ensure(self.field_set(pruned)?);
         let gone = merged_set.difference(&pruned_set).intersection(last);
         Ok(self.remove(merged, &gone))
-    }
-}
-
-fn exclude_cmp(cmp: Comparison, ignored: Option<&Set>) -> Comparison {
-    match ignored {
-        Some(set) => cmp.exclude_fields(set),
-        None => cmp,
     }
 }

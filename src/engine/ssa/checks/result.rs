@@ -11,7 +11,7 @@
 //! | a Deployment's `strategy.type: Recreate` with a `rollingUpdate`; two ports of one container with one name (kubernetes#131147) | `ssa-result-invalid` |
 
 use crate::engine::plan::{Code, Warning, WayOut};
-use crate::engine::ssa::explain::{self, managed_of};
+use crate::engine::ssa::explain;
 use crate::engine::ssa::managed::{Managed, ManagerId};
 use crate::engine::ssa::path::{PathElement, path_string};
 use crate::engine::ssa::set::Set;
@@ -75,10 +75,9 @@ fn keepers(m: &Managed, path: &[PathElement], me: &ManagerId) -> Vec<ManagerId> 
 
 /// The warnings for a plan's merged object.
 pub(super) fn check(p: &Planned<'_>) -> Vec<Warning> {
-    let managed = managed_of(p.result);
     broken(p.result)
         .iter()
-        .filter_map(|b| one(p, &managed, b))
+        .filter_map(|b| one(p, p.after, b))
         .collect()
 }
 

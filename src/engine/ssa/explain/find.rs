@@ -1,8 +1,9 @@
 //! One step of [`super::value_at`] from a value, with the items of a long list found by a hash
 //! of their key fields instead of a scan (a plan of 6,000 containers asks for each of them).
 
-use std::collections::HashMap;
-use std::fmt::Write as _;
+use std::hash::{BuildHasher, Hash, Hasher};
+
+use crate::engine::gofmt::FastMap;
 
 use crate::engine::ssa::path::PathElement;
 use crate::value::{Str, Value};
@@ -13,8 +14,10 @@ const SCANNED_MAX: usize = 8;
 /// The children of one value, looked up by path element.
 pub(super) struct Finder<'v> {
     value: Option<&'v Value>,
-    /// Per list of key names: the first item holding each combination of key values.
-    by_names: Vec<(Vec<Str>, HashMap<String, usize>)>,
+    /// Per list of key names: the first item holding each combination of key values, by a
+    /// hash of them (a collision only sends the lookup to the scan).
+    by_names: Vec<(Vec<Str>, FastMap<u64, usize>)>,
+    hasher: foldhash::fast::FixedState,
 }
 
 impl<'v> Finder<'v> {
@@ -22,6 +25,7 @@ impl<'v> Finder<'v> {
         Finder {
             value,
             by_names: Vec::new(),
+            hasher: foldhash::fast::FixedState::default(),
         }
     }
 
@@ -48,7 +52,8 @@ impl<'v> Finder<'v> {
         }
         // Only keys of strings, integers, booleans and nulls are hashed: for those, equal
         // values are equal text (a float's -0.0 is not), so a miss is no item.
-        let Some(want) = signature(keys.iter().map(|(k, v)| (k.as_str(), Some(v)))) else {
+        let hasher = &self.hasher;
+        let Some(want) = signature(hasher, keys.iter().map(|(k, v)| (k.as_str(), Some(v)))) else {
             return scan();
         };
         let at = match self.by_names.iter().position(|(names, _)| {
@@ -60,10 +65,10 @@ impl<'v> Finder<'v> {
             Some(at) => at,
             None => {
                 let names: Vec<Str> = keys.iter().map(|(k, _)| k.clone()).collect();
-                let mut index = HashMap::with_capacity(items.len());
+                let mut index = FastMap::with_capacity_and_hasher(items.len(), Default::default());
                 for (i, item) in items.iter().enumerate() {
                     let fields = names.iter().map(|n| (n.as_str(), item.get(n.as_str())));
-                    if let Some(sig) = signature(fields) {
+                    if let Some(sig) = signature(hasher, fields) {
                         index.entry(sig).or_insert(i);
                     }
                 }
@@ -76,22 +81,34 @@ impl<'v> Finder<'v> {
     }
 }
 
-/// The key fields as text, `None` when one is missing or not a plain scalar.
-fn signature<'a>(fields: impl Iterator<Item = (&'a str, Option<&'a Value>)>) -> Option<String> {
-    let mut out = String::new();
+/// A hash of the key fields, `None` when one is missing or not a plain scalar.
+fn signature<'a>(
+    hasher: &foldhash::fast::FixedState,
+    fields: impl Iterator<Item = (&'a str, Option<&'a Value>)>,
+) -> Option<u64> {
+    let mut h = hasher.build_hasher();
     for (name, v) in fields {
-        let _ = write!(out, "{}:{name}", name.len());
+        name.hash(&mut h);
         match v? {
-            Value::Null => out.push('n'),
-            Value::Bool(b) => out.push(if *b { 't' } else { 'f' }),
-            Value::Number(n) if n.is_i64() || n.is_u64() => {
-                let _ = write!(out, "i{n};");
+            Value::Null => h.write_u8(0),
+            Value::Bool(b) => {
+                h.write_u8(1);
+                b.hash(&mut h);
+            }
+            Value::Number(n) if n.is_i64() => {
+                h.write_u8(2);
+                n.as_i64()?.hash(&mut h);
+            }
+            Value::Number(n) if n.is_u64() => {
+                h.write_u8(2);
+                n.as_u64()?.hash(&mut h);
             }
             Value::String(s) => {
-                let _ = write!(out, "s{}:{s}", s.len());
+                h.write_u8(3);
+                s.as_str().hash(&mut h);
             }
             _ => return None,
         }
     }
-    Some(out)
+    Some(h.finish())
 }

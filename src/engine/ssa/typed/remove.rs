@@ -37,7 +37,7 @@ pub fn extract_items_with_keys(schema: &Schema, tr: TypeRef, v: &Value, set: &Se
         }
         for (i, pe) in path.iter().enumerate() {
             if let PathElement::Key(fields) = pe {
-                for (name, _) in fields {
+                for (name, _) in fields.iter() {
                     let mut p = path[..=i].to_vec();
                     p.push(PathElement::Field(name.clone()));
                     keys.push(p);
