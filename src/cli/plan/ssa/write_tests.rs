@@ -8,7 +8,7 @@ use std::io::Write;
 use super::How;
 use super::reference::{many_value, plan_value, pretty};
 use super::write::{Item, Tally, json_many, json_one};
-use super::yaml::{KEY_ORDER, yaml_many, yaml_one};
+use super::yaml::{BATCH, KEY_ORDER, yaml_many, yaml_one};
 use crate::cli::Run;
 use crate::engine::goyaml::to_yaml;
 use crate::engine::plan::{Code, Warning, WayOut};
@@ -136,6 +136,35 @@ fn one_plan_is_written_as_its_value_was() {
             let mut yaml = Vec::new();
             yaml_one(mode.as_ref(), &p, &how.manager, &mut yaml).unwrap();
             assert_eq!(text(yaml), to_yaml(&whole));
+        }
+    }
+}
+
+/// A plan of more fields than two batches (its YAML fields written on two threads): the
+/// fields of [`every_key`]'s, over and over.
+#[test]
+fn a_large_plan_is_written_as_its_value_was() {
+    let mut p = every_key(plans().swap_remove(0));
+    let n = p.fields.len();
+    for i in 0..3 * BATCH + 5 {
+        let mut f = p.fields[i % n].clone();
+        f.hidden_from_diff = i % 3 == 0;
+        f.path = format!("{}[{i}]", f.path);
+        p.fields.push(f);
+    }
+    for how in hows() {
+        let mode = how.mode_value();
+        let whole = Value::Object(how.with_mode(plan_value(&p, &how.manager)));
+        let mut yaml = Vec::new();
+        yaml_one(mode.as_ref(), &p, &how.manager, &mut yaml).unwrap();
+        let want = to_yaml(&whole);
+        assert_eq!(text(yaml), want);
+        let mut json = Vec::new();
+        json_one(mode.as_ref(), &p, &how.manager, &mut json).unwrap();
+        assert_eq!(text(json), pretty(whole));
+        for room in [1 << 16, want.len() / 2, want.len() - 1] {
+            let e = yaml_one(mode.as_ref(), &p, &how.manager, &mut Closing { room }).unwrap_err();
+            assert_eq!(e.kind(), std::io::ErrorKind::BrokenPipe, "{room}");
         }
     }
 }

@@ -16,6 +16,9 @@ use crate::value::Value;
 /// Hand the text to the sink once it holds this much.
 const CHUNK: usize = 1 << 16;
 
+/// Fields written a batch at a time (on two threads past two batches).
+pub(super) const BATCH: usize = 4096;
+
 /// The outputs' keys in go-yaml's order (`sorter.go`; a test holds it to `goyaml`'s).
 pub(super) const KEY_ORDER: [&str; 13] = [
     "conflicts",
@@ -158,6 +161,11 @@ impl<W: Write> Out<'_, W> {
                     out.step(step, changes, manager, depth + 1)
                 })?;
             }
+            Entry::Fields(fields) if fields.len() > 2 * BATCH => {
+                self.y.begin_list();
+                self.fields_on_two_threads(fields, depth + 1)?;
+                self.y.end_list();
+            }
             Entry::Fields(fields) => self.list(fields.iter(), |out, f| {
                 out.field(f, depth + 1);
                 Ok(())
@@ -190,6 +198,59 @@ impl<W: Write> Out<'_, W> {
         }
         self.y.end_list();
         Ok(())
+    }
+
+    /// Fields, items of a list, each a mapping at `depth`.
+    fn fields(&mut self, fields: &[Field], depth: usize) -> std::io::Result<()> {
+        for f in fields {
+            self.y.item();
+            self.y.begin_mapping();
+            self.field(f, depth);
+            self.y.end_mapping();
+            self.flush_if_full()?;
+        }
+        Ok(())
+    }
+
+    /// [`Out::fields`] of a large plan, as the client-side writers do: every other batch is
+    /// written on another thread, in order. Every item starts on a new line at the list's
+    /// indentation whatever came before it, so a batch written from the list's opening state
+    /// reads as if written after the batch before it.
+    fn fields_on_two_threads(&mut self, fields: &[Field], depth: usize) -> std::io::Result<()> {
+        let batches: Vec<&[Field]> = fields.chunks(BATCH).collect();
+        let batches = batches.as_slice();
+        let start = self.y.fork();
+        std::thread::scope(|scope| {
+            let (tx, rx) = std::sync::mpsc::sync_channel::<std::io::Result<(Vec<u8>, YamlOut)>>(2);
+            scope.spawn(move || {
+                for batch in batches.iter().skip(1).step_by(2) {
+                    let mut text = Vec::new();
+                    let mut other = Out {
+                        y: start.fork(),
+                        sink: &mut text,
+                    };
+                    let written = other.fields(batch, depth).and_then(|()| other.flush());
+                    let y = other.y;
+                    // The writer stopped (it failed): nothing more to hand over.
+                    if tx.send(written.map(|()| (text, y))).is_err() {
+                        break;
+                    }
+                }
+            });
+            for (b, batch) in batches.iter().enumerate() {
+                if b % 2 == 0 {
+                    self.fields(batch, depth)?;
+                } else {
+                    let (text, y) = rx
+                        .recv()
+                        .map_err(|_| std::io::Error::other("the writing thread stopped"))??;
+                    self.flush()?;
+                    self.sink.write_all(&text)?;
+                    self.y.follow(&y);
+                }
+            }
+            Ok(())
+        })
     }
 
     /// A list of strings (`[]` when empty).
