@@ -98,7 +98,7 @@ impl Item {
         entries
     }
 
-    /// The line on stderr and the exit status it asks for (0 when planned).
+    /// The line on stderr and the exit status it asks for, unless it was planned.
     pub fn failure(&self) -> Option<(String, u8)> {
         let code = match &self.outcome {
             Ok(SsaOutcome::Planned(_)) => return None,
@@ -171,22 +171,16 @@ pub(super) fn json_many(
     sink: &mut impl Write,
 ) -> bool {
     let objects = Objects {
-        items: RefCell::new(items),
+        items: RefCell::new(items.inspect(|item| tally.record(item))),
         manager,
-        tally: RefCell::new(std::mem::take(tally)),
     };
     let mut entries = Vec::with_capacity(2);
     if let Some(mode) = mode {
         entries.push(("mode", Entry::Value(mode)));
     }
     let written = json_document(&ManyDoc(entries, &objects), sink);
-    let Objects {
-        items, tally: t, ..
-    } = objects;
-    *tally = t.into_inner();
-    for item in items.into_inner() {
-        tally.record(&item);
-    }
+    // Those not written are still planned, for their failures' lines.
+    objects.items.into_inner().for_each(drop);
     written.is_err()
 }
 
@@ -250,7 +244,6 @@ impl<I: Iterator<Item = Item>> Serialize for ManyDoc<'_, '_, I> {
 struct Objects<'a, I> {
     items: RefCell<I>,
     manager: &'a str,
-    tally: RefCell<Tally>,
 }
 
 impl<I: Iterator<Item = Item>> Serialize for Objects<'_, I> {
@@ -261,9 +254,6 @@ impl<I: Iterator<Item = Item>> Serialize for Objects<'_, I> {
             .map_err(|_| S::Error::custom("the objects are written once"))?;
         let mut seq = s.serialize_seq(None)?;
         for item in items.by_ref() {
-            if let Ok(mut tally) = self.tally.try_borrow_mut() {
-                tally.record(&item);
-            }
             seq.serialize_element(&Entries(&item.entries(self.manager)))?;
         }
         seq.end()
