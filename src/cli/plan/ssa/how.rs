@@ -71,9 +71,21 @@ impl How {
     /// `mode: {serverSide, source, kuberc}` first in the output, when a kuberc chose.
     #[must_use]
     pub fn with_mode(&self, map: Map) -> Map {
-        let Some(mode) = &self.mode else {
+        let Some(mode) = self.mode_value() else {
             return map;
         };
+        let mut out = Map::new();
+        out.insert("mode", mode);
+        let mut map = map;
+        out.append(&mut map);
+        out
+    }
+
+    /// The outputs' `mode` (`serverSide`, `source`, `kuberc`, `description`), when a kuberc
+    /// chose.
+    #[must_use]
+    pub fn mode_value(&self) -> Option<Value> {
+        let mode = self.mode.as_ref()?;
         let mut m = Map::new();
         m.insert("serverSide", Value::Bool(mode.server_side));
         m.insert("source", Value::from(mode.source.kind()));
@@ -81,10 +93,6 @@ impl How {
             m.insert("kuberc", Value::from(path.display().to_string()));
         }
         m.insert("description", Value::from(mode.describe()));
-        let mut out = Map::new();
-        out.insert("mode", Value::Object(m));
-        let mut map = map;
-        out.append(&mut map);
-        out
+        Some(Value::Object(m))
     }
 }

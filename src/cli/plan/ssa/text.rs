@@ -109,7 +109,7 @@ pub(super) fn text(plan: &SsaPlan, reveal: bool) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::cli::plan::ssa::{plan_value, pretty};
+    use crate::cli::plan::ssa::reference::{plan_value, pretty};
     use crate::session::ssa::{SsaInput, SsaOutcome, plan_server_side};
 
     fn planned(local: &str) -> SsaPlan {

@@ -5,7 +5,6 @@
 use std::fmt::Write as _;
 
 use crate::engine::plan::Warning;
-use crate::value::{Map, Value};
 
 /// A refusal on stderr: the API server's error as kubectl prints it, then each coded warning.
 pub(super) fn refused_lines(message: &str, warnings: &[Warning]) -> Vec<String> {
@@ -34,29 +33,4 @@ pub(crate) fn warning_line(w: &Warning) -> String {
         let _ = write!(s, " [{}]", tail.join("; "));
     }
     s
-}
-
-/// The warnings as `-o json|yaml` write them: `code`, `severity`, `path`, `manager` (when
-/// known), `wayOut` (when any), `message`.
-pub(super) fn warnings_value(warnings: &[Warning]) -> Value {
-    Value::Array(
-        warnings
-            .iter()
-            .map(|w| {
-                let mut m = Map::new();
-                m.insert("code", Value::from(w.code.as_str()));
-                m.insert("severity", Value::from(w.code.severity().as_str()));
-                m.insert("path", w.path.as_deref().map_or(Value::Null, Value::from));
-                if let Some(manager) = &w.manager {
-                    m.insert("manager", Value::from(manager.as_str()));
-                }
-                if !w.way_out.is_empty() {
-                    let ways = w.way_out.iter().map(|x| Value::from(x.as_str()));
-                    m.insert("wayOut", Value::Array(ways.collect()));
-                }
-                m.insert("message", Value::from(w.message.as_str()));
-                Value::Object(m)
-            })
-            .collect(),
-    )
 }

@@ -1,0 +1,353 @@
+//! The streamed `-o json|yaml` of [`super::write`] and [`super::yaml`] against the outputs
+//! built as one value ([`super::reference`]), byte for byte: every built-in example's plan
+//! (and its refusal or conflicts), plans with every optional key, with and without the
+//! kuberc's `mode`; and the sink failing part way.
+
+use std::io::Write;
+
+use super::How;
+use super::reference::{many_value, plan_value, pretty};
+use super::write::{Item, Tally, json_many, json_one};
+use super::yaml::{BATCH, KEY_ORDER, yaml_many, yaml_one};
+use crate::cli::Run;
+use crate::engine::goyaml::to_yaml;
+use crate::engine::plan::{Code, Warning, WayOut};
+use crate::engine::ssa::kubectl::StepKind;
+use crate::engine::ssa::managed::{ManagerId, Operation};
+use crate::error::Error;
+use crate::session::kuberc::{ApplyMode, KubercFrom, ModeSource};
+use crate::session::ssa::{SsaInput, SsaOutcome, SsaPlan, plan_server_side};
+use crate::value::{Map, Value};
+
+type Planned = (String, String, Result<SsaOutcome, Error>);
+
+/// Every example planned as `plan --server-side --example NAME` plans it, and again with
+/// `--force-conflicts` (its conflicts then planned).
+fn examples() -> Vec<Planned> {
+    let mut out = Vec::new();
+    for example in crate::examples::EXAMPLES {
+        let source = crate::session::source::Source::from_example(example).unwrap();
+        for force in [false, true] {
+            let input = SsaInput {
+                local: &source.docs.local,
+                live: source.docs.live.as_ref(),
+                local_name: "local.yaml",
+                live_name: "live.yaml",
+                manager: "kubectl",
+                force,
+                migrate: &[],
+                time: "2026-11-25T10:00:00Z",
+                schema: None,
+            };
+            let name = format!("{} (force {force})", example.name);
+            out.push((name, example.name.into(), plan_server_side(&input)));
+        }
+    }
+    out
+}
+
+/// A plan with every optional key: a field hidden from the diff with owners of an apiVersion
+/// and a subresource, a warning without a path and with a manager and ways out, the steps
+/// that name whom they take from (none, two), a step without managedFields.
+fn every_key(mut p: SsaPlan) -> SsaPlan {
+    let mut f = p.fields[0].clone();
+    f.hidden_from_diff = true;
+    f.before = Some(crate::json!({"a": [1, 2.5, "x\ny"], "b": null}));
+    f.owners_before = vec![ManagerId {
+        manager: "hpa".into(),
+        operation: Operation::Update,
+        api_version: "autoscaling/v2".into(),
+        subresource: "scale".into(),
+    }];
+    f.owners_after.clear();
+    p.fields.push(f);
+    p.warnings.push(Warning {
+        code: Code::MissingAnnotation,
+        path: None,
+        field: None,
+        message: "a: b\n'c'".into(),
+        manager: Some("hpa".into()),
+        way_out: vec![WayOut::Force, WayOut::EditFile],
+    });
+    let mut step = p.steps[0].clone();
+    step.kind = StepKind::UpgradeManagedFields { from: Vec::new() };
+    step.object = Value::Null;
+    p.steps.push(step.clone());
+    p.step_changes.push(Vec::new());
+    step.kind = StepKind::MigrateManagers {
+        from: vec!["helm".into(), "true".into()],
+    };
+    p.steps.push(step);
+    p.step_changes.push(p.step_changes[0].clone());
+    p
+}
+
+fn plans() -> Vec<SsaPlan> {
+    let mut plans: Vec<SsaPlan> = examples()
+        .into_iter()
+        .filter_map(|(_, _, o)| match o {
+            Ok(SsaOutcome::Planned(p)) => Some(*p),
+            _ => None,
+        })
+        .collect();
+    assert!(plans.len() > 10, "{}", plans.len());
+    let extra = every_key(plans[0].clone());
+    plans.push(extra);
+    plans
+}
+
+/// A kuberc chose the mode: `mode` heads the outputs.
+fn kuberc_how() -> How {
+    let mode = ApplyMode {
+        server_side: true,
+        source: ModeSource::Kuberc {
+            path: "/home/me/.kube/kuberc".into(),
+            from: KubercFrom::Home,
+        },
+        field_manager: Some("me".into()),
+        force_conflicts: None,
+        warnings: Vec::new(),
+    };
+    How::from_flags(None, None, &mode)
+}
+
+fn hows() -> [How; 2] {
+    let plain = How {
+        manager: "kubectl".into(),
+        force: false,
+        mode: None,
+    };
+    [plain, kuberc_how()]
+}
+
+fn text(out: Vec<u8>) -> String {
+    String::from_utf8(out).unwrap()
+}
+
+#[test]
+fn one_plan_is_written_as_its_value_was() {
+    for how in hows() {
+        let mode = how.mode_value();
+        for p in plans() {
+            let whole = Value::Object(how.with_mode(plan_value(&p, &how.manager)));
+            let mut json = Vec::new();
+            json_one(mode.as_ref(), &p, &how.manager, &mut json).unwrap();
+            assert_eq!(text(json), pretty(whole.clone()));
+            let mut yaml = Vec::new();
+            yaml_one(mode.as_ref(), &p, &how.manager, &mut yaml).unwrap();
+            assert_eq!(text(yaml), to_yaml(&whole));
+        }
+    }
+}
+
+/// A plan of more fields than two batches (its YAML fields written on two threads): the
+/// fields of [`every_key`]'s, over and over.
+#[test]
+fn a_large_plan_is_written_as_its_value_was() {
+    let mut p = every_key(plans().swap_remove(0));
+    let n = p.fields.len();
+    for i in 0..3 * BATCH + 5 {
+        let mut f = p.fields[i % n].clone();
+        f.hidden_from_diff = i % 3 == 0;
+        f.path = format!("{}[{i}]", f.path);
+        p.fields.push(f);
+    }
+    for how in hows() {
+        let mode = how.mode_value();
+        let whole = Value::Object(how.with_mode(plan_value(&p, &how.manager)));
+        let mut yaml = Vec::new();
+        yaml_one(mode.as_ref(), &p, &how.manager, &mut yaml).unwrap();
+        let want = to_yaml(&whole);
+        assert_eq!(text(yaml), want);
+        let mut json = Vec::new();
+        json_one(mode.as_ref(), &p, &how.manager, &mut json).unwrap();
+        assert_eq!(text(json), pretty(whole));
+        for room in [1 << 16, want.len() / 2, want.len() - 1] {
+            let e = yaml_one(mode.as_ref(), &p, &how.manager, &mut Closing { room }).unwrap_err();
+            assert_eq!(e.kind(), std::io::ErrorKind::BrokenPipe, "{room}");
+        }
+    }
+}
+
+/// The many-object items: every example's outcome (conflicts and refusals among them), a
+/// plan with every optional key, an object that could not be planned.
+fn items() -> Vec<Planned> {
+    let mut items = examples();
+    let kinds = |want: fn(&Result<SsaOutcome, Error>) -> bool| items.iter().any(|i| want(&i.2));
+    assert!(kinds(|o| matches!(o, Ok(SsaOutcome::Conflicts { .. }))));
+    assert!(kinds(|o| matches!(o, Ok(SsaOutcome::Refused(_)))));
+    let extra = every_key(plans().swap_remove(0));
+    items.push((
+        "extra".into(),
+        "x.yaml".into(),
+        Ok(SsaOutcome::Planned(Box::new(extra))),
+    ));
+    let bad = Err(Error::Input("x.yaml: line 3: bad".into()));
+    items.push(("bad".into(), "x.yaml".into(), bad));
+    items
+}
+
+fn streamed(items: &[Planned]) -> impl Iterator<Item = Item> + '_ {
+    items
+        .iter()
+        .map(|(k, s, o)| Item::new(k.clone(), s.clone(), o.clone()))
+}
+
+#[test]
+fn many_plans_are_written_as_their_value_was() {
+    let items = items();
+    for how in hows() {
+        let mode = how.mode_value();
+        let whole = Value::Object(how.with_mode(many_value(&items, &how.manager)));
+        let (mut json, mut tally) = (Vec::new(), Tally::default());
+        let broken = json_many(
+            mode.as_ref(),
+            streamed(&items),
+            &how.manager,
+            &mut tally,
+            &mut json,
+        );
+        assert!(!broken);
+        assert_eq!(text(json), pretty(whole.clone()));
+        let (mut yaml, mut yaml_tally) = (Vec::new(), Tally::default());
+        let broken = yaml_many(
+            mode.as_ref(),
+            streamed(&items),
+            &how.manager,
+            &mut yaml_tally,
+            &mut yaml,
+        );
+        assert!(!broken);
+        assert_eq!(text(yaml), to_yaml(&whole));
+        assert_eq!(tally.stderr, yaml_tally.stderr);
+        // Each failure's line, as before: the object, then the message.
+        let failed = items
+            .iter()
+            .filter(|i| !matches!(i.2, Ok(SsaOutcome::Planned(_))));
+        assert_eq!(tally.stderr.len(), failed.count());
+        let bad = |l: &String| l.starts_with("bad: ") && l.ends_with("x.yaml: line 3: bad");
+        assert!(tally.stderr.iter().any(bad), "{:?}", tally.stderr);
+        assert_eq!(tally.code, 2);
+    }
+    // No objects: `objects: []`.
+    let whole = Value::Object(many_value(&[], "kubectl"));
+    let (mut json, mut yaml) = (Vec::new(), Vec::new());
+    json_many(
+        None,
+        streamed(&[]),
+        "kubectl",
+        &mut Tally::default(),
+        &mut json,
+    );
+    yaml_many(
+        None,
+        streamed(&[]),
+        "kubectl",
+        &mut Tally::default(),
+        &mut yaml,
+    );
+    assert_eq!(text(json), pretty(whole.clone()));
+    assert_eq!(text(yaml), to_yaml(&whole));
+}
+
+/// A sink that takes `room` bytes, then fails as a closed pipe does.
+struct Closing {
+    room: usize,
+}
+
+impl Write for Closing {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        if self.room == 0 {
+            return Err(std::io::ErrorKind::BrokenPipe.into());
+        }
+        let n = buf.len().min(self.room);
+        self.room -= n;
+        Ok(n)
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+/// The sink fails at the start, part way or at the end: the one plan's writers say so; the
+/// many objects' say so and still plan every object for its failure's line; the run then
+/// ends as the client-side plan's does (1, or 2 with the lines when an object failed).
+#[test]
+fn a_sink_that_fails_is_reported() {
+    let items = items();
+    let p = plans().swap_remove(0);
+    let whole = Value::Object(plan_value(&p, "kubectl"));
+    let (json_size, yaml_size) = (pretty(whole.clone()).len(), to_yaml(&whole).len());
+    for room in [0, 10, 70_000, json_size - 1, yaml_size - 1] {
+        if room < json_size {
+            let e = json_one(None, &p, "kubectl", &mut Closing { room }).unwrap_err();
+            assert_eq!(e.kind(), std::io::ErrorKind::BrokenPipe, "{room}");
+        }
+        if room < yaml_size {
+            let e = yaml_one(None, &p, "kubectl", &mut Closing { room }).unwrap_err();
+            assert_eq!(e.kind(), std::io::ErrorKind::BrokenPipe, "{room}");
+        }
+        let mut tally = Tally::default();
+        assert!(json_many(
+            None,
+            streamed(&items),
+            "kubectl",
+            &mut tally,
+            &mut Closing { room }
+        ));
+        let mut yaml_tally = Tally::default();
+        assert!(yaml_many(
+            None,
+            streamed(&items),
+            "kubectl",
+            &mut yaml_tally,
+            &mut Closing { room }
+        ));
+        assert_eq!(
+            tally.stderr.len(),
+            items
+                .iter()
+                .filter(|i| !matches!(i.2, Ok(SsaOutcome::Planned(_))))
+                .count()
+        );
+        assert_eq!(tally.stderr, yaml_tally.stderr);
+        match tally.run(true) {
+            Run::Report { stdout, code, .. } => assert_eq!((stdout.as_str(), code), ("", 2)),
+            _ => panic!("a report"),
+        }
+    }
+    let planned = streamed(&items).filter(|i| matches!(i.outcome, Ok(SsaOutcome::Planned(_))));
+    let mut tally = Tally::default();
+    assert!(json_many(
+        None,
+        planned,
+        "kubectl",
+        &mut tally,
+        &mut Closing { room: 5 }
+    ));
+    match tally.run(true) {
+        Run::Report {
+            stdout,
+            stderr,
+            code,
+        } => {
+            assert_eq!((stdout.as_str(), stderr.len(), code), ("", 0, 1));
+        }
+        _ => panic!("a report"),
+    }
+}
+
+/// The outputs' keys are written in go-yaml's order.
+#[test]
+fn the_key_order_is_goyamls() {
+    let mut m = Map::new();
+    for key in KEY_ORDER.iter().rev() {
+        m.insert(*key, Value::Null);
+    }
+    let keys: Vec<String> = to_yaml(&Value::Object(m))
+        .lines()
+        .map(|l| l.trim_end_matches(": null").to_owned())
+        .collect();
+    assert_eq!(keys, KEY_ORDER);
+}

@@ -1,0 +1,382 @@
+//! `plan --server-side -o yaml` written a piece at a time with [`YamlOut`], exactly as
+//! `goyaml` writes the whole output as one value: the entries of [`super::write`] in go-yaml's
+//! key order, the plan's values borrowed, the text handed to the sink in chunks.
+
+use std::io::Write;
+
+use super::step_head;
+use super::write::{Entry, Item, Tally, managed_fields, plan_entries};
+use crate::engine::goyaml::YamlOut;
+use crate::engine::plan::Warning;
+use crate::engine::ssa::kubectl::{Step, StepKind};
+use crate::engine::ssa::managed::ManagerId;
+use crate::session::ssa::{Action, Field, SsaPlan, operation};
+use crate::value::Value;
+
+/// Hand the text to the sink once it holds this much.
+const CHUNK: usize = 1 << 16;
+
+/// Fields written a batch at a time (on two threads past two batches).
+pub(super) const BATCH: usize = 4096;
+
+/// The outputs' keys in go-yaml's order (`sorter.go`; a test holds it to `goyaml`'s).
+pub(super) const KEY_ORDER: [&str; 13] = [
+    "conflicts",
+    "error",
+    "fields",
+    "mode",
+    "object",
+    "objects",
+    "patch",
+    "patchType",
+    "refused",
+    "result",
+    "source",
+    "steps",
+    "warnings",
+];
+
+fn rank(key: &str) -> usize {
+    KEY_ORDER
+        .iter()
+        .position(|k| *k == key)
+        .unwrap_or(usize::MAX)
+}
+
+struct Out<'w, W: Write> {
+    y: YamlOut,
+    sink: &'w mut W,
+}
+
+/// One object's plan as `-o yaml` prints it, with `mode` when given.
+///
+/// # Errors
+/// The sink's.
+pub(super) fn yaml_one(
+    mode: Option<&Value>,
+    plan: &SsaPlan,
+    manager: &str,
+    sink: &mut impl Write,
+) -> std::io::Result<()> {
+    let mut out = Out {
+        y: YamlOut::new(),
+        sink,
+    };
+    let mut entries = Vec::with_capacity(7);
+    if let Some(mode) = mode {
+        entries.push(("mode", Entry::Value(mode)));
+    }
+    entries.extend(plan_entries(plan, manager));
+    out.y.begin_mapping();
+    out.entries(entries, 0)?;
+    out.y.end_mapping();
+    out.y.finish();
+    out.flush()?;
+    out.sink.flush()
+}
+
+/// Many objects' plans as `-o yaml` prints them (`mode`, `objects`), each planned (by `items`)
+/// as it is written. When the sink fails the rest are still planned, for their failures'
+/// lines; the result says whether it failed.
+pub(super) fn yaml_many(
+    mode: Option<&Value>,
+    items: impl Iterator<Item = Item>,
+    manager: &str,
+    tally: &mut Tally,
+    sink: &mut impl Write,
+) -> bool {
+    let mut out = Out {
+        y: YamlOut::new(),
+        sink,
+    };
+    let mut broken = false;
+    out.y.begin_mapping();
+    if let Some(mode) = mode {
+        out.y.key("mode");
+        out.y.value(mode, 1);
+    }
+    out.y.key("objects");
+    let mut items = items.peekable();
+    if items.peek().is_none() {
+        out.y.empty_list();
+    } else {
+        out.y.begin_list();
+        for item in items {
+            tally.record(&item);
+            if broken {
+                continue;
+            }
+            out.y.item();
+            out.y.begin_mapping();
+            let written = out.entries(item.entries(manager), 2);
+            out.y.end_mapping();
+            if written.and_then(|()| out.flush_if_full()).is_err() {
+                broken = true;
+            }
+        }
+        out.y.end_list();
+    }
+    out.y.end_mapping();
+    out.y.finish();
+    broken || out.flush().and_then(|()| out.sink.flush()).is_err()
+}
+
+impl<W: Write> Out<'_, W> {
+    fn flush_if_full(&mut self) -> std::io::Result<()> {
+        if self.y.text().len() >= CHUNK {
+            self.flush()?;
+        }
+        Ok(())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        let text = self.y.text();
+        self.sink.write_all(text.as_bytes())?;
+        text.clear();
+        Ok(())
+    }
+
+    /// A mapping's entries (the mapping at `depth`), in go-yaml's order.
+    fn entries(
+        &mut self,
+        mut entries: Vec<(&str, Entry<'_>)>,
+        depth: usize,
+    ) -> std::io::Result<()> {
+        entries.sort_by_key(|(key, _)| rank(key));
+        for (key, entry) in entries {
+            self.y.key(key);
+            self.entry(&entry, depth + 1)?;
+        }
+        Ok(())
+    }
+
+    /// An entry's value, at `depth`.
+    fn entry(&mut self, entry: &Entry<'_>, depth: usize) -> std::io::Result<()> {
+        match entry {
+            Entry::Str(s) => self.y.str_value(s),
+            Entry::Value(v) => self.y.value(v, depth),
+            Entry::Steps(plan, manager) => {
+                let steps = plan.steps.iter().zip(&plan.step_changes);
+                self.list(steps, |out, (step, changes)| {
+                    out.step(step, changes, manager, depth + 1)
+                })?;
+            }
+            Entry::Fields(fields) if fields.len() > 2 * BATCH => {
+                self.y.begin_list();
+                self.fields_on_two_threads(fields, depth + 1)?;
+                self.y.end_list();
+            }
+            Entry::Fields(fields) => self.list(fields.iter(), |out, f| {
+                out.field(f, depth + 1);
+                Ok(())
+            })?,
+            Entry::Warnings(warnings) => self.list(warnings.iter(), |out, w| {
+                out.warning(w);
+                Ok(())
+            })?,
+        }
+        self.flush_if_full()
+    }
+
+    /// A list of mappings, each written by `item` (`[]` when empty).
+    fn list<T>(
+        &mut self,
+        items: impl ExactSizeIterator<Item = T>,
+        mut item: impl FnMut(&mut Self, T) -> std::io::Result<()>,
+    ) -> std::io::Result<()> {
+        if items.len() == 0 {
+            self.y.empty_list();
+            return Ok(());
+        }
+        self.y.begin_list();
+        for x in items {
+            self.y.item();
+            self.y.begin_mapping();
+            item(self, x)?;
+            self.y.end_mapping();
+            self.flush_if_full()?;
+        }
+        self.y.end_list();
+        Ok(())
+    }
+
+    /// Fields, items of a list, each a mapping at `depth`.
+    fn fields(&mut self, fields: &[Field], depth: usize) -> std::io::Result<()> {
+        for f in fields {
+            self.y.item();
+            self.y.begin_mapping();
+            self.field(f, depth);
+            self.y.end_mapping();
+            self.flush_if_full()?;
+        }
+        Ok(())
+    }
+
+    /// [`Out::fields`] of a large plan, as the client-side writers do: every other batch is
+    /// written on another thread, in order. Every item starts on a new line at the list's
+    /// indentation whatever came before it, so a batch written from the list's opening state
+    /// reads as if written after the batch before it.
+    fn fields_on_two_threads(&mut self, fields: &[Field], depth: usize) -> std::io::Result<()> {
+        let batches: Vec<&[Field]> = fields.chunks(BATCH).collect();
+        let batches = batches.as_slice();
+        let start = self.y.fork();
+        std::thread::scope(|scope| {
+            let (tx, rx) = std::sync::mpsc::sync_channel::<std::io::Result<(Vec<u8>, YamlOut)>>(2);
+            scope.spawn(move || {
+                for batch in batches.iter().skip(1).step_by(2) {
+                    let mut text = Vec::new();
+                    let mut other = Out {
+                        y: start.fork(),
+                        sink: &mut text,
+                    };
+                    let written = other.fields(batch, depth).and_then(|()| other.flush());
+                    let y = other.y;
+                    // The writer stopped (it failed): nothing more to hand over.
+                    if tx.send(written.map(|()| (text, y))).is_err() {
+                        break;
+                    }
+                }
+            });
+            for (b, batch) in batches.iter().enumerate() {
+                if b % 2 == 0 {
+                    self.fields(batch, depth)?;
+                } else {
+                    let (text, y) = rx
+                        .recv()
+                        .map_err(|_| std::io::Error::other("the writing thread stopped"))??;
+                    self.flush()?;
+                    self.sink.write_all(&text)?;
+                    self.y.follow(&y);
+                }
+            }
+            Ok(())
+        })
+    }
+
+    /// A list of strings (`[]` when empty).
+    fn strings<'s>(&mut self, items: impl ExactSizeIterator<Item = &'s str>) {
+        if items.len() == 0 {
+            self.y.empty_list();
+            return;
+        }
+        self.y.begin_list();
+        for s in items {
+            self.y.item();
+            self.y.str_value(s);
+        }
+        self.y.end_list();
+    }
+
+    /// A step, a mapping at `depth`.
+    fn step(
+        &mut self,
+        step: &Step,
+        changes: &[(String, Action)],
+        manager: &str,
+        depth: usize,
+    ) -> std::io::Result<()> {
+        let (name, by, patch_type) = step_head(&step.kind, manager);
+        self.y.key("body");
+        self.y.value(&step.body, depth + 1);
+        self.y.key("changed");
+        self.list(changes.iter(), |out, (path, action)| {
+            out.y.key("action");
+            out.y.str_value(action.as_str());
+            out.y.key("path");
+            out.y.str_value(path);
+            Ok(())
+        })?;
+        if let StepKind::UpgradeManagedFields { from } | StepKind::MigrateManagers { from } =
+            &step.kind
+        {
+            self.y.key("from");
+            self.strings(from.iter().map(String::as_str));
+        }
+        if let Some(mf) = managed_fields(step) {
+            self.y.key("managedFields");
+            self.y.value(mf, depth + 1);
+        }
+        self.y.key("manager");
+        self.y.str_value(&by);
+        self.y.key("patchType");
+        self.y.str_value(patch_type);
+        self.y.key("request");
+        self.y.str_value(name);
+        Ok(())
+    }
+
+    /// A field, a mapping at `depth`.
+    fn field(&mut self, f: &Field, depth: usize) {
+        self.y.key("action");
+        self.y.str_value(f.action.as_str());
+        if let Some(v) = &f.after {
+            self.y.key("after");
+            self.y.value(v, depth + 1);
+        }
+        if let Some(v) = &f.before {
+            self.y.key("before");
+            self.y.value(v, depth + 1);
+        }
+        if f.hidden_from_diff {
+            self.y.key("hiddenFromDiff");
+            self.y.plain_value("true");
+        }
+        self.y.key("ownersAfter");
+        self.owners(&f.owners_after);
+        self.y.key("ownersBefore");
+        self.owners(&f.owners_before);
+        self.y.key("path");
+        self.y.str_value(&f.path);
+        self.y.key("rule");
+        self.y.str_value(&f.rule);
+    }
+
+    fn owners(&mut self, ids: &[ManagerId]) {
+        if ids.is_empty() {
+            self.y.empty_list();
+            return;
+        }
+        self.y.begin_list();
+        for id in ids {
+            self.y.item();
+            self.y.begin_mapping();
+            if !id.api_version.is_empty() {
+                self.y.key("apiVersion");
+                self.y.str_value(&id.api_version);
+            }
+            self.y.key("manager");
+            self.y.str_value(&id.manager);
+            self.y.key("operation");
+            self.y.str_value(operation(id));
+            if !id.subresource.is_empty() {
+                self.y.key("subresource");
+                self.y.str_value(&id.subresource);
+            }
+            self.y.end_mapping();
+        }
+        self.y.end_list();
+    }
+
+    /// A warning, a mapping.
+    fn warning(&mut self, w: &Warning) {
+        self.y.key("code");
+        self.y.str_value(w.code.as_str());
+        if let Some(manager) = &w.manager {
+            self.y.key("manager");
+            self.y.str_value(manager);
+        }
+        self.y.key("message");
+        self.y.str_value(&w.message);
+        self.y.key("path");
+        match &w.path {
+            Some(path) => self.y.str_value(path),
+            None => self.y.plain_value("null"),
+        }
+        self.y.key("severity");
+        self.y.str_value(w.code.severity().as_str());
+        if !w.way_out.is_empty() {
+            self.y.key("wayOut");
+            self.strings(w.way_out.iter().map(|x| x.as_str()));
+        }
+    }
+}
