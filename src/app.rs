@@ -6,6 +6,7 @@ pub mod cluster;
 pub mod commit;
 pub mod edit;
 pub mod editor;
+pub mod keys;
 pub mod list;
 pub mod loading;
 mod marks;
@@ -164,7 +165,7 @@ pub enum Command {
 /// less the box's borders).
 fn help_max_scroll(model: &Model) -> usize {
     let inner = usize::from(model.size.1).saturating_sub(4);
-    crate::keymap::help_len().saturating_sub(inner)
+    keys::help_len().saturating_sub(inner)
 }
 
 /// Is this action a change to the live object?

@@ -5,9 +5,9 @@ use std::fmt::Write as _;
 use std::path::Path;
 
 use applyscope::app::ModeKind;
-use applyscope::keymap::BINDINGS;
+use applyscope::app::keys::BINDINGS;
 
-const START: &str = "<!-- keys:start (generated from src/keymap.rs by tests/it/readme.rs) -->\n";
+const START: &str = "<!-- keys:start (generated from src/app/keys.rs by tests/it/readme.rs) -->\n";
 const END: &str = "<!-- keys:end -->";
 
 fn table() -> String {

@@ -2,10 +2,11 @@
 //! snapshots (gutter glyphs show every action without colour), one style snapshot, the
 //! secret/escape guarantees, and a tmux smoke test of the real binary.
 
+use applyscope::app::keys::BINDINGS;
 use applyscope::app::{App, Message, Mode, ModeKind, Model, PaneKind, Source};
 use applyscope::engine::plan::Action;
 use applyscope::examples::EXAMPLES;
-use applyscope::keymap::{self, BINDINGS};
+use applyscope::keymap;
 use applyscope::session::Docs;
 
 use crate::tui_support::Harness;
@@ -370,7 +371,7 @@ fn help_scrolls_to_its_end_and_says_where_it_is() {
     let mut h = Harness::example(NGINX);
     h.resize(60, 20);
     h.press("?");
-    let total = applyscope::keymap::help_len();
+    let total = applyscope::app::keys::help_len();
     assert!(total > 16, "help fits: nothing to scroll");
     let first_page = h.text();
     assert!(
