@@ -114,17 +114,25 @@ echo "| reference | wall | peak RSS | ratio |"
 echo "|---|---|---|---|"
 kubectl=${KUBECTL:-$(command -v kubectl || true)}
 shared=${APPLYSCOPE_SHARED:-$here/../../shared}
-if [ -n "$kubectl" ] && [ -d "$shared/oracle" ]; then
-    read -r _ kwall krss _ < <(APPLYSCOPE_SHARED="$shared" python3 "$here/kubectl_limit.py" "$kubectl" "$big/local.json" "$big/live.json" "$work/kubectl" 3)
-    printf '| kubectl apply --dry-run=client -o json (1 process, fake API; median of 3) | %s s | %s MB | kubectl ÷ plan -o json: %s |\n' "$kwall" "$krss" "$(awk -v k="$kwall" -v a="$json_wall" 'BEGIN { printf "%.1fx", k / a }')"
+if [ -n "$kubectl" ] && [ -x "$kubectl" ] && [ -d "$shared/oracle" ]; then
+    if line=$(APPLYSCOPE_SHARED="$shared" python3 "$here/kubectl_limit.py" "$kubectl" "$big/local.json" "$big/live.json" "$work/kubectl" 3); then
+        read -r _ kwall krss _ <<<"$line"
+        printf '| kubectl apply --dry-run=client -o json (1 process, fake API; median of 3) | %s s | %s MB | kubectl ÷ plan -o json: %s |\n' "$kwall" "$krss" "$(awk -v k="$kwall" -v a="$json_wall" 'BEGIN { printf "%.1fx", k / a }')"
+    else
+        echo "| kubectl: FAILED (see above) | - | - | - |"
+    fi
 else
     echo "| kubectl: SKIPPED (needs kubectl and ../shared/oracle) | - | - | - |"
 fi
 if command -v tmux >/dev/null; then
-    read -r _ twall trss < <("$here/tui_first_frame.sh" "$bin" "$big/local.json" "$big/live.json" 3)
-    printf '| TUI first frame (tmux 200×50; median of 3) | %s s | %s MB | ÷ plan -o json: %s; RSS ÷ bytes read: %s |\n' "$twall" "$trss" \
-        "$(awk -v t="$twall" -v a="$json_wall" 'BEGIN { printf "%.1fx", t / a }')" \
-        "$(awk -v r="$trss" -v b="$inputs" 'BEGIN { printf "%.1fx", r * 1048576 / b }')"
+    if line=$("$here/tui_first_frame.sh" "$bin" "$big/local.json" "$big/live.json" 3); then
+        read -r _ twall trss <<<"$line"
+        printf '| TUI first frame (tmux 200×50; median of 3) | %s s | %s MB | ÷ plan -o json: %s; RSS ÷ bytes read: %s |\n' "$twall" "$trss" \
+            "$(awk -v t="$twall" -v a="$json_wall" 'BEGIN { printf "%.1fx", t / a }')" \
+            "$(awk -v r="$trss" -v b="$inputs" 'BEGIN { printf "%.1fx", r * 1048576 / b }')"
+    else
+        echo "| TUI first frame: FAILED (see above) | - | - | - |"
+    fi
 else
     echo "| TUI first frame: SKIPPED (needs tmux) | - | - | - |"
 fi
