@@ -144,7 +144,8 @@ pub(super) fn open(model: &mut Model) -> (Mode, Vec<Command>) {
 pub fn preview(model: &Model) -> CommitPreview {
     let annotation = annotation_preview(model);
     let doc = model.last_applied_doc();
-    let (old, new) = masked_pair(model, model.edit.base.as_ref(), &doc);
+    let base = model.edit.base(model.plan.last_applied.as_ref());
+    let (old, new) = masked_pair(model, base, &doc);
     let old_yaml = old.as_ref().map_or_else(String::new, jsonmerge::to_yaml);
     let diff = diff_lines(&old_yaml, &jsonmerge::to_yaml(&new));
     let hidden = model.secret && !model.reveal;

@@ -33,7 +33,7 @@ pub struct EditState {
     /// writes only if the file still holds them.
     pub target_bytes: Option<Vec<u8>>,
     /// Last-applied as committed (on disk, or as loaded): edits are marked against it.
-    pub base: Option<Value>,
+    pub base: Base,
     /// The documents (`Docs::last_applied`) before each edit, oldest first.
     pub undo: Vec<Option<Value>>,
     /// Undone documents, most recently undone last.
@@ -43,12 +43,34 @@ pub struct EditState {
     pub cluster: Option<Box<super::cluster::ClusterSession>>,
 }
 
+/// Last-applied as committed. Until the first edit it is the plan's own last-applied, and no
+/// copy of it is kept (a megabyte annotation would be held twice); an edit takes the plan's
+/// document over as it was before the edit.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub enum Base {
+    /// The plan's last-applied: nothing edited since it was committed (or loaded).
+    #[default]
+    Plan,
+    /// The committed document, the plan's last-applied being an edit of it.
+    Kept(Option<Value>),
+}
+
 impl EditState {
+    /// Last-applied as committed, given the plan's (`plan_last_applied`).
     #[must_use]
-    pub fn new(base: Option<Value>) -> EditState {
-        EditState {
-            base,
-            ..EditState::default()
+    pub fn base<'a>(&'a self, plan_last_applied: Option<&'a Value>) -> Option<&'a Value> {
+        match &self.base {
+            Base::Plan => plan_last_applied,
+            Base::Kept(doc) => doc.as_ref(),
+        }
+    }
+
+    /// Does the plan's last-applied differ from the committed one?
+    #[must_use]
+    pub fn differs(&self, plan_last_applied: Option<&Value>) -> bool {
+        match &self.base {
+            Base::Plan => false,
+            Base::Kept(doc) => doc.as_ref() != plan_last_applied,
         }
     }
 
@@ -266,7 +288,7 @@ pub fn edit_note(model: &Model) -> Option<String> {
     };
     Some(format!(
         "last-applied edited {where_} (not committed): was {}, now {}",
-        show(model.edit.base.as_ref()),
+        show(model.edit.base(model.plan.last_applied.as_ref())),
         show(model.plan.last_applied.as_ref())
     ))
 }

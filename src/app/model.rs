@@ -195,7 +195,7 @@ impl Model {
     /// Build the model of a computed plan.
     #[must_use]
     pub fn with_plan(source: Source, plan: Plan) -> Model {
-        let edit = EditState::new(plan.last_applied.clone());
+        let edit = EditState::default();
         Model::build(source.title, source.about, source.docs, plan, edit, false)
     }
 
@@ -271,7 +271,7 @@ impl Model {
             .collect();
         // The committed last-applied's nodes too, so edits that removed something have a node
         // (its lines are not kept: only the nodes they add).
-        if let (Some(base), true) = (&edit.base, pending) {
+        if let (Some(base), true) = (edit.base(last_applied), pending) {
             let how = Render {
                 doc: None,
                 counterpart: Some(&docs.local),
@@ -295,7 +295,8 @@ impl Model {
             }
         }
         let (edited, edit_lines) = if pending {
-            let edited = marks::edited(&plan.tree, edit.base.as_ref(), plan.last_applied.as_ref());
+            let base = edit.base(plan.last_applied.as_ref());
+            let edited = marks::edited(&plan.tree, base, plan.last_applied.as_ref());
             let lines = panes
                 .iter()
                 .find(|p| p.kind == PaneKind::LastApplied)

@@ -2,6 +2,7 @@
 //! selected path or its nearest ancestor, the focused pane, folds, the why panel, revealed
 //! secrets).
 
+use super::edit::Base;
 use super::model::Model;
 use crate::engine::plan::Seg;
 use crate::session::{Docs, Error};
@@ -27,7 +28,10 @@ impl Model {
     fn replan_with(&mut self, docs: Docs, rebase: bool) -> Result<(), Error> {
         let plan = super::cluster::compute_plan(&self.edit, &docs)?;
         if rebase {
-            self.edit.base.clone_from(&plan.last_applied);
+            self.edit.base = Base::Plan;
+        } else if matches!(self.edit.base, Base::Plan) {
+            // The first edit since the commit: the committed document is the plan's until now.
+            self.edit.base = Base::Kept(self.plan.last_applied.take());
         }
         // The selected node and its ancestors, and the folds, as steps: found again in the new
         // plan's tree.
@@ -44,7 +48,7 @@ impl Model {
             .map(|id| tree.field_path(*id).0)
             .collect();
         let edit = std::mem::take(&mut self.edit);
-        let pending = edit.base != plan.last_applied;
+        let pending = edit.differs(plan.last_applied.as_ref());
         let mut next = Model::build(
             std::mem::take(&mut self.title),
             std::mem::take(&mut self.about),

@@ -148,6 +148,8 @@ fn x_drops_replicas_and_the_plan_is_recomputed_keeping_the_view() {
     h.press("w <Tab>");
     let focus = h.model.focus;
     assert_eq!(action(&h, "spec.replicas"), Action::Set);
+    let committed = last_applied(&h).pointer("/spec/replicas").unwrap().clone();
+    assert_eq!(applyscope::app::edit::edit_note(&h.model), None);
     h.press("x");
     assert!(
         notice(&h).starts_with("dropped spec.replicas from last-applied"),
@@ -156,6 +158,14 @@ fn x_drops_replicas_and_the_plan_is_recomputed_keeping_the_view() {
     );
     assert!(last_applied(&h).pointer("/spec/replicas").is_none());
     assert!(h.model.edits_pending());
+    // The committed document is what the plan held before the edit (taken over, not copied).
+    assert_eq!(
+        applyscope::app::edit::edit_note(&h.model).as_deref(),
+        Some(
+            format!("last-applied edited here (not committed): was {committed}, now absent")
+                .as_str()
+        )
+    );
     let edited: Vec<String> = h
         .model
         .edited
