@@ -26,12 +26,16 @@ pub struct PatchDoc {
 #[must_use]
 pub fn patch_docs(plan: &Plan, live: Option<&Value>, secret: bool, reveal: bool) -> Vec<PatchDoc> {
     let mask = secret && !reveal;
+    // Copied only to be masked: a document shown as it is is written from the plan's own.
     let yaml = |v: &Value| -> Vec<String> {
-        let mut v = v.clone();
-        if mask {
+        let text = if mask {
+            let mut v = v.clone();
             secret::mask_object(&mut v);
-        }
-        to_yaml(&v).lines().map(escape).collect()
+            to_yaml(&v)
+        } else {
+            to_yaml(v)
+        };
+        text.lines().map(escape).collect()
     };
     let sent = match (plan.created(), &plan.patch, plan.patch_type) {
         (Some(created), _, _) => PatchDoc {
