@@ -15,8 +15,9 @@
 
 use super::csaupgrade;
 use super::lastapplied::ANNOTATION;
+use super::managed::decode;
 use super::path::PathElement;
-use super::request::{Request, RequestError};
+use super::request::{Answer, Live, Request, RequestError};
 use super::set::Set;
 use crate::value::{Map, Value};
 
@@ -180,34 +181,62 @@ pub fn apply_server_side(
     manager: &str,
     force: bool,
 ) -> Result<Vec<Step>, RequestError> {
+    // The last request's answer: the next request reads its object and managers as they are
+    // (not FieldsV1 again, nor a copy of the object without them).
+    let mut last = req.apply_read(Live::Stored(live), file, manager, force)?;
     let mut steps = vec![Step {
         kind: StepKind::Apply,
         body: file.clone(),
-        object: req.apply(live, file, manager, force)?,
+        object: last.stored(),
     }];
-    while let Some(last) = steps.last() {
-        let Some(next) = next_step(&last.kind, &last.object, manager)? else {
+    while let Some(done) = steps.last() {
+        let Some(next) = next_step(&done.kind, &done.object, manager)? else {
             break;
         };
-        let step = match next {
+        match next {
             // `helper.Patch` with no options: never forced.
-            Next::SaveLastApplied(body) => Step {
-                kind: StepKind::SaveLastApplied,
-                object: req.apply(&last.object, &body, LAST_APPLIED_MANAGER, false)?,
-                body,
-            },
-            Next::UpgradeManagedFields { from, upgraded } => Step {
-                kind: StepKind::UpgradeManagedFields { from },
-                body: Value::Array(managed_fields(&upgraded)),
-                object: upgraded,
-            },
-            Next::ApplyAgain => Step {
-                kind: StepKind::ApplyAgain,
-                object: req.apply(&last.object, file, manager, force)?,
-                body: file.clone(),
-            },
-        };
-        steps.push(step);
+            Next::SaveLastApplied(body) => {
+                let Answer { object, managed } = last;
+                let live = Live::Read {
+                    object: &object,
+                    managed,
+                };
+                last = req.apply_read(live, &body, LAST_APPLIED_MANAGER, false)?;
+                steps.push(Step {
+                    kind: StepKind::SaveLastApplied,
+                    object: last.stored(),
+                    body,
+                });
+            }
+            // Only the managedFields change: the object stays the last answer's.
+            Next::UpgradeManagedFields { from, upgraded } => {
+                last.managed = decode(
+                    upgraded
+                        .get("metadata")
+                        .and_then(|m| m.get("managedFields")),
+                )?;
+                steps.push(Step {
+                    kind: StepKind::UpgradeManagedFields { from },
+                    body: Value::Array(managed_fields(&upgraded)),
+                    object: upgraded,
+                });
+            }
+            // The last request (`next_step` ends after it).
+            Next::ApplyAgain => {
+                let Answer { object, managed } = last;
+                let live = Live::Read {
+                    object: &object,
+                    managed,
+                };
+                let again = req.apply_read(live, file, manager, force)?;
+                steps.push(Step {
+                    kind: StepKind::ApplyAgain,
+                    object: again.into_stored(),
+                    body: file.clone(),
+                });
+                break;
+            }
+        }
     }
     Ok(steps)
 }
@@ -238,7 +267,6 @@ pub fn last_applied_body(object: &Value, annotation: &str) -> Value {
 mod tests {
     use super::*;
     use crate::engine::ssa::kubernetes;
-    use crate::engine::ssa::managed::decode;
 
     fn v(s: &str) -> Value {
         serde_json::from_str(s).unwrap()
