@@ -15,7 +15,7 @@
 
 use super::csaupgrade;
 use super::lastapplied::ANNOTATION;
-use super::managed::decode;
+use super::managed::Managed;
 use super::path::PathElement;
 use super::request::{Answer, Live, Request, RequestError};
 use super::set::Set;
@@ -111,6 +111,17 @@ pub fn next_step(
     object: &Value,
     manager: &str,
 ) -> Result<Option<Next>, RequestError> {
+    next_step_read(done, object, manager, None)
+}
+
+/// [`next_step`], the object's managers already decoded in `managed` (when given): the
+/// csaupgrade takes its sets from them, and leaves them as the upgraded object's.
+fn next_step_read(
+    done: &StepKind,
+    object: &Value,
+    manager: &str,
+    managed: Option<&mut Managed>,
+) -> Result<Option<Next>, RequestError> {
     let path = annotation_path();
     match done {
         StepKind::Apply => {
@@ -127,9 +138,9 @@ pub fn next_step(
                     object, annotation,
                 ))));
             }
-            migration(object, manager, &path)
+            migration(object, manager, &path, managed)
         }
-        StepKind::SaveLastApplied => migration(object, manager, &path),
+        StepKind::SaveLastApplied => migration(object, manager, &path, managed),
         StepKind::UpgradeManagedFields { .. } => Ok(Some(Next::ApplyAgain)),
         // Not kubectl's: what follows a migration is planned by `super::migrate`.
         StepKind::ApplyAgain | StepKind::MigrateManagers { .. } => Ok(None),
@@ -138,7 +149,12 @@ pub fn next_step(
 
 /// `migrateToSSAIfNecessary`: the Update entries that own the annotation merged into the
 /// applier's, if that changes the entries.
-fn migration(object: &Value, manager: &str, path: &Set) -> Result<Option<Next>, RequestError> {
+fn migration(
+    object: &Value,
+    manager: &str,
+    path: &Set,
+    managed: Option<&mut Managed>,
+) -> Result<Option<Next>, RequestError> {
     let before = entries(object);
     let mut from: Vec<String> = csaupgrade::find_fields_owners_read(before, "Update", path)
         .into_iter()
@@ -149,7 +165,20 @@ fn migration(object: &Value, manager: &str, path: &Set) -> Result<Option<Next>, 
     let names: Vec<&str> = from.iter().map(String::as_str).collect();
     // The csaupgrade changes only `metadata.managedFields`: it runs on them alone, and the
     // object is copied only when they change.
-    let after = csaupgrade::upgrade_entries(before.to_vec(), &names, manager, "")?;
+    let after = match managed {
+        Some(managed) => {
+            let (after, upgraded) = csaupgrade::upgrade_entries_read(
+                before.to_vec(),
+                &names,
+                manager,
+                "",
+                std::mem::take(managed),
+            )?;
+            *managed = upgraded;
+            after
+        }
+        None => csaupgrade::upgrade_entries(before.to_vec(), &names, manager, "")?,
+    };
     if after == before {
         return Ok(None);
     }
@@ -190,7 +219,9 @@ pub fn apply_server_side(
         object: last.stored(),
     }];
     while let Some(done) = steps.last() {
-        let Some(next) = next_step(&done.kind, &done.object, manager)? else {
+        let Some(next) =
+            next_step_read(&done.kind, &done.object, manager, Some(&mut last.managed))?
+        else {
             break;
         };
         match next {
@@ -208,13 +239,9 @@ pub fn apply_server_side(
                     body,
                 });
             }
-            // Only the managedFields change: the object stays the last answer's.
+            // Only the managedFields change: the object stays the last answer's, its managers
+            // upgraded by `next_step_read`.
             Next::UpgradeManagedFields { from, upgraded } => {
-                last.managed = decode(
-                    upgraded
-                        .get("metadata")
-                        .and_then(|m| m.get("managedFields")),
-                )?;
                 steps.push(Step {
                     kind: StepKind::UpgradeManagedFields { from },
                     body: Value::Array(managed_fields(&upgraded)),
@@ -267,6 +294,7 @@ pub fn last_applied_body(object: &Value, annotation: &str) -> Value {
 mod tests {
     use super::*;
     use crate::engine::ssa::kubernetes;
+    use crate::engine::ssa::managed::decode;
 
     fn v(s: &str) -> Value {
         serde_json::from_str(s).unwrap()
