@@ -9,10 +9,13 @@
 //! apiVersion**, then every `(csa, Update)` entry of the subresource is deleted (their sets at
 //! other versions are dropped). An empty list becomes absent.
 
+use std::borrow::Cow;
+
 use super::fieldsv1;
-use super::managed::ManagedFieldsError;
+use super::managed::{Managed, ManagedFieldsError, ManagerId, Operation};
 use super::path::PathElement;
 use super::set::Set;
+use super::update::VersionedSet;
 use crate::value::Value;
 
 fn s<'a>(e: &'a Value, k: &str) -> &'a str {
@@ -81,49 +84,152 @@ pub fn upgrade_entries(
     subresource: &str,
 ) -> Result<Vec<Value>, ManagedFieldsError> {
     for csa in csa_managers {
-        entries = upgrade_one(entries, csa, ssa_manager, subresource)?;
+        entries = upgrade_one(entries, csa, ssa_manager, subresource, None)?.0;
     }
     Ok(entries)
 }
 
+/// [`upgrade_entries`] on entries already decoded into `managed`: their sets are taken from
+/// it (not parsed), and it is returned as the upgraded entries decode.
+///
+/// # Errors
+/// As [`upgrade_entries`].
+pub fn upgrade_entries_read(
+    mut entries: Vec<Value>,
+    csa_managers: &[&str],
+    ssa_manager: &str,
+    subresource: &str,
+    mut managed: Managed,
+) -> Result<(Vec<Value>, Managed), ManagedFieldsError> {
+    for csa in csa_managers {
+        let (after, target) = upgrade_one(entries, csa, ssa_manager, subresource, Some(&managed))?;
+        entries = after;
+        if let Some(target) = target {
+            managed = mirror(&entries, managed, target)?;
+        }
+    }
+    Ok((entries, managed))
+}
+
+/// `decode` of `entries`, the sets taken from `old` by identity, but for `target`'s (its
+/// identity key and new set).
+fn mirror(
+    entries: &[Value],
+    mut old: Managed,
+    (target, set): Upgraded,
+) -> Result<Managed, ManagedFieldsError> {
+    let mut out = Managed::default();
+    let mut set = Some(set);
+    for (index, e) in entries.iter().enumerate() {
+        let id = identity(e);
+        let key = id.key();
+        let fields = match (key == target).then(|| set.take()).flatten() {
+            Some(set) => set,
+            None => match old.fields.remove(&key) {
+                Some(vs) => vs.set,
+                None => entry_set(index, e)?,
+            },
+        };
+        out.times.insert(
+            key.clone(),
+            e.get("time").and_then(Value::as_str).map(str::to_owned),
+        );
+        out.fields.insert(
+            key,
+            VersionedSet {
+                set: fields,
+                api_version: s(e, "apiVersion").to_owned(),
+                applied: id.operation == Operation::Apply,
+            },
+        );
+    }
+    Ok(out)
+}
+
+/// An entry's identity (`BuildManagerIdentifier`), of an entry known to decode.
+fn identity(e: &Value) -> ManagerId {
+    let apply = s(e, "operation") == "Apply";
+    ManagerId {
+        manager: s(e, "manager").to_owned(),
+        operation: if apply {
+            Operation::Apply
+        } else {
+            Operation::Update
+        },
+        api_version: if apply {
+            String::new()
+        } else {
+            s(e, "apiVersion").to_owned()
+        },
+        subresource: s(e, "subresource").to_owned(),
+    }
+}
+
+/// Entry `index`'s set: from `decoded` when it holds the entry's manager, else parsed.
+fn set_of<'m>(
+    index: usize,
+    e: &Value,
+    decoded: Option<&'m Managed>,
+) -> Result<Cow<'m, Set>, ManagedFieldsError> {
+    match decoded.and_then(|m| m.fields.get(&identity(e).key())) {
+        Some(vs) => Ok(Cow::Borrowed(&vs.set)),
+        None => entry_set(index, e).map(Cow::Owned),
+    }
+}
+
+/// The entry a merge changed: its identity key and its new set.
+type Upgraded = (String, Set);
+
+/// One client-side manager merged; with the target's identity key and new set when it
+/// changed anything.
 fn upgrade_one(
     mut entries: Vec<Value>,
     csa: &str,
     ssa: &str,
     subresource: &str,
-) -> Result<Vec<Value>, ManagedFieldsError> {
-    let target = match entries
+    decoded: Option<&Managed>,
+) -> Result<(Vec<Value>, Option<Upgraded>), ManagedFieldsError> {
+    // A client-side entry turned into the applier's: its set read under its old identity.
+    let (target, pre) = match entries
         .iter()
         .position(|e| is(e, ssa, "Apply", subresource))
     {
-        Some(i) => i,
+        Some(i) => (i, None),
         None => {
             let Some(i) = entries
                 .iter()
                 .position(|e| is(e, csa, "Update", subresource))
             else {
-                return Ok(entries);
+                return Ok((entries, None));
             };
+            let pre = decoded
+                .and_then(|m| m.fields.get(&identity(&entries[i]).key()))
+                .map(|vs| Cow::Borrowed(&vs.set));
             if let Some(e) = entries[i].as_object_mut() {
                 e.insert("operation", Value::from("Apply"));
                 e.insert("manager", Value::from(ssa));
             }
-            i
+            (i, pre)
         }
     };
     let version = s(&entries[target], "apiVersion").to_owned();
-    let mut set = entry_set(target, &entries[target])?;
+    let mut set = match pre {
+        Some(set) => set,
+        None => set_of(target, &entries[target], decoded)?,
+    };
     if let Some(i) = entries
         .iter()
         .position(|e| is(e, csa, "Update", subresource) && s(e, "apiVersion") == version)
     {
-        set = set.union(&entry_set(i, &entries[i])?);
+        set = Cow::Owned(set.union(&*set_of(i, &entries[i], decoded)?));
     }
+    let set = set.into_owned();
     if let Some(e) = entries[target].as_object_mut() {
         e.insert("fieldsV1", fieldsv1::to_value(&set));
     }
+    let key = identity(&entries[target]).key();
     entries.retain(|e| !is(e, csa, "Update", subresource));
-    Ok(entries)
+    Ok((entries, Some((key, set))))
 }
 
 /// `FindFieldsOwners`: the entries of this operation whose set holds every path of `fields`
@@ -168,4 +274,39 @@ pub fn find_fields_owners_read<'a>(
             paths.iter().all(|p| fieldsv1::has_field_path(root, p))
         })
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::ssa::managed::decode;
+
+    /// The upgrade on decoded managers leaves the entries the parsing one does, and the
+    /// managers those entries decode to.
+    #[test]
+    fn the_upgrade_on_decoded_managers_is_the_upgrade() {
+        let entries: Value = serde_json::from_str(
+            r#"[
+            {"manager":"kubectl-client-side-apply","operation":"Update","apiVersion":"apps/v1","time":"2026-01-01T00:00:00Z","fieldsType":"FieldsV1","fieldsV1":{"f:spec":{"f:replicas":{},"f:paused":{}}}},
+            {"manager":"kubectl-client-side-apply","operation":"Update","apiVersion":"apps/v1beta1","time":"2026-01-01T00:00:00Z","fieldsType":"FieldsV1","fieldsV1":{"f:spec":{"f:minReadySeconds":{}}}},
+            {"manager":"kubectl","operation":"Apply","apiVersion":"apps/v1","time":"2026-01-02T00:00:00Z","fieldsType":"FieldsV1","fieldsV1":{"f:spec":{"f:template":{}}}},
+            {"manager":"other","operation":"Update","apiVersion":"apps/v1","fieldsType":"FieldsV1","fieldsV1":{"f:status":{}}}
+        ]"#,
+        )
+        .unwrap();
+        let list = entries.as_array().unwrap().clone();
+        for ssa in ["kubectl", "helm"] {
+            let names = ["kubectl-client-side-apply", "absent"];
+            let parsed = upgrade_entries(list.clone(), &names, ssa, "").unwrap();
+            let managed = decode(Some(&entries)).unwrap();
+            let (read, upgraded) =
+                upgrade_entries_read(list.clone(), &names, ssa, "", managed).unwrap();
+            assert_eq!(read, parsed, "{ssa}");
+            assert_eq!(
+                upgraded,
+                decode(Some(&Value::Array(parsed))).unwrap(),
+                "{ssa}"
+            );
+        }
+    }
 }

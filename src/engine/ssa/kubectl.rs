@@ -15,8 +15,9 @@
 
 use super::csaupgrade;
 use super::lastapplied::ANNOTATION;
+use super::managed::Managed;
 use super::path::PathElement;
-use super::request::{Request, RequestError};
+use super::request::{Answer, Live, Request, RequestError};
 use super::set::Set;
 use crate::value::{Map, Value};
 
@@ -110,6 +111,17 @@ pub fn next_step(
     object: &Value,
     manager: &str,
 ) -> Result<Option<Next>, RequestError> {
+    next_step_read(done, object, manager, None)
+}
+
+/// [`next_step`], the object's managers already decoded in `managed` (when given): the
+/// csaupgrade takes its sets from them, and leaves them as the upgraded object's.
+fn next_step_read(
+    done: &StepKind,
+    object: &Value,
+    manager: &str,
+    managed: Option<&mut Managed>,
+) -> Result<Option<Next>, RequestError> {
     let path = annotation_path();
     match done {
         StepKind::Apply => {
@@ -126,9 +138,9 @@ pub fn next_step(
                     object, annotation,
                 ))));
             }
-            migration(object, manager, &path)
+            migration(object, manager, &path, managed)
         }
-        StepKind::SaveLastApplied => migration(object, manager, &path),
+        StepKind::SaveLastApplied => migration(object, manager, &path, managed),
         StepKind::UpgradeManagedFields { .. } => Ok(Some(Next::ApplyAgain)),
         // Not kubectl's: what follows a migration is planned by `super::migrate`.
         StepKind::ApplyAgain | StepKind::MigrateManagers { .. } => Ok(None),
@@ -137,7 +149,12 @@ pub fn next_step(
 
 /// `migrateToSSAIfNecessary`: the Update entries that own the annotation merged into the
 /// applier's, if that changes the entries.
-fn migration(object: &Value, manager: &str, path: &Set) -> Result<Option<Next>, RequestError> {
+fn migration(
+    object: &Value,
+    manager: &str,
+    path: &Set,
+    managed: Option<&mut Managed>,
+) -> Result<Option<Next>, RequestError> {
     let before = entries(object);
     let mut from: Vec<String> = csaupgrade::find_fields_owners_read(before, "Update", path)
         .into_iter()
@@ -148,7 +165,20 @@ fn migration(object: &Value, manager: &str, path: &Set) -> Result<Option<Next>, 
     let names: Vec<&str> = from.iter().map(String::as_str).collect();
     // The csaupgrade changes only `metadata.managedFields`: it runs on them alone, and the
     // object is copied only when they change.
-    let after = csaupgrade::upgrade_entries(before.to_vec(), &names, manager, "")?;
+    let after = match managed {
+        Some(managed) => {
+            let (after, upgraded) = csaupgrade::upgrade_entries_read(
+                before.to_vec(),
+                &names,
+                manager,
+                "",
+                std::mem::take(managed),
+            )?;
+            *managed = upgraded;
+            after
+        }
+        None => csaupgrade::upgrade_entries(before.to_vec(), &names, manager, "")?,
+    };
     if after == before {
         return Ok(None);
     }
@@ -180,34 +210,60 @@ pub fn apply_server_side(
     manager: &str,
     force: bool,
 ) -> Result<Vec<Step>, RequestError> {
+    // The last request's answer: the next request reads its object and managers as they are
+    // (not FieldsV1 again, nor a copy of the object without them).
+    let mut last = req.apply_read(Live::Stored(live), file, manager, force)?;
     let mut steps = vec![Step {
         kind: StepKind::Apply,
         body: file.clone(),
-        object: req.apply(live, file, manager, force)?,
+        object: last.stored(),
     }];
-    while let Some(last) = steps.last() {
-        let Some(next) = next_step(&last.kind, &last.object, manager)? else {
+    while let Some(done) = steps.last() {
+        let Some(next) =
+            next_step_read(&done.kind, &done.object, manager, Some(&mut last.managed))?
+        else {
             break;
         };
-        let step = match next {
+        match next {
             // `helper.Patch` with no options: never forced.
-            Next::SaveLastApplied(body) => Step {
-                kind: StepKind::SaveLastApplied,
-                object: req.apply(&last.object, &body, LAST_APPLIED_MANAGER, false)?,
-                body,
-            },
-            Next::UpgradeManagedFields { from, upgraded } => Step {
-                kind: StepKind::UpgradeManagedFields { from },
-                body: Value::Array(managed_fields(&upgraded)),
-                object: upgraded,
-            },
-            Next::ApplyAgain => Step {
-                kind: StepKind::ApplyAgain,
-                object: req.apply(&last.object, file, manager, force)?,
-                body: file.clone(),
-            },
-        };
-        steps.push(step);
+            Next::SaveLastApplied(body) => {
+                let Answer { object, managed } = last;
+                let live = Live::Read {
+                    object: &object,
+                    managed,
+                };
+                last = req.apply_read(live, &body, LAST_APPLIED_MANAGER, false)?;
+                steps.push(Step {
+                    kind: StepKind::SaveLastApplied,
+                    object: last.stored(),
+                    body,
+                });
+            }
+            // Only the managedFields change: the object stays the last answer's, its managers
+            // upgraded by `next_step_read`.
+            Next::UpgradeManagedFields { from, upgraded } => {
+                steps.push(Step {
+                    kind: StepKind::UpgradeManagedFields { from },
+                    body: Value::Array(managed_fields(&upgraded)),
+                    object: upgraded,
+                });
+            }
+            // The last request (`next_step` ends after it).
+            Next::ApplyAgain => {
+                let Answer { object, managed } = last;
+                let live = Live::Read {
+                    object: &object,
+                    managed,
+                };
+                let again = req.apply_read(live, file, manager, force)?;
+                steps.push(Step {
+                    kind: StepKind::ApplyAgain,
+                    object: again.into_stored(),
+                    body: file.clone(),
+                });
+                break;
+            }
+        }
     }
     Ok(steps)
 }

@@ -16,13 +16,18 @@ use std::collections::BTreeMap;
 use std::fmt;
 
 use super::lastapplied;
-use super::managed::{Managed, ManagedFieldsError, ManagerId, decode, encode};
+use super::managed::{Managed, ManagedFieldsError, ManagerId, decode};
 use super::path::{Path, PathElement, path_string};
 use super::schema::{Schema, TypeRef};
 use super::set::Set;
 use super::typed::{self, TypedError};
 use super::update::{Conflict, Conflicts, ManagedFields, UpdateError, Updater, VersionedSet};
 use crate::value::{Map, Value};
+
+mod stored;
+
+use stored::with_managed_fields;
+pub use stored::{Answer, Live, without_managed_fields};
 
 /// One conflict as the API server reports it.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -175,55 +180,6 @@ pub struct Request<'a> {
     pub subresource: &'a str,
 }
 
-/// An object without its `metadata.managedFields` (copied without them: they can be as big
-/// as the object).
-#[must_use]
-pub fn without_managed_fields(obj: &Value) -> Value {
-    let Value::Object(top) = obj else {
-        return obj.clone();
-    };
-    let mut out = Map::with_capacity(top.len());
-    for (k, v) in top {
-        let v = match v {
-            Value::Object(meta) if k == "metadata" => {
-                let mut kept = Map::with_capacity(meta.len());
-                for (mk, mv) in meta {
-                    if mk != "managedFields" {
-                        kept.insert(mk.clone(), mv.clone());
-                    }
-                }
-                Value::Object(kept)
-            }
-            v => v.clone(),
-        };
-        out.insert(k.clone(), v);
-    }
-    Value::Object(out)
-}
-
-fn with_managed_fields(mut obj: Value, managed: &Managed) -> Value {
-    let encoded = encode(managed);
-    if obj.is_null() {
-        obj = Value::Object(Map::new());
-    }
-    if let Some(m) = obj.as_object_mut() {
-        let meta = m
-            .entry("metadata")
-            .or_insert_with(|| Value::Object(Map::new()));
-        if let Some(meta) = meta.as_object_mut() {
-            match encoded {
-                Some(list) => {
-                    meta.insert("managedFields", list);
-                }
-                None => {
-                    meta.shift_remove("managedFields");
-                }
-            }
-        }
-    }
-    obj
-}
-
 fn is_empty_object(v: &Value) -> bool {
     v.is_null() || v.as_object().is_some_and(Map::is_empty)
 }
@@ -314,6 +270,22 @@ impl Request<'_> {
         manager: &str,
         force: bool,
     ) -> Result<Value, RequestError> {
+        self.apply_read(Live::Stored(live), config, manager, force)
+            .map(Answer::into_stored)
+    }
+
+    /// [`Request::apply`] on a live object as stored or as a previous request left it; the
+    /// answer keeps its managers decoded.
+    ///
+    /// # Errors
+    /// As [`Request::apply`].
+    pub fn apply_read(
+        &self,
+        live: Live<'_>,
+        config: &Value,
+        manager: &str,
+        force: bool,
+    ) -> Result<Answer, RequestError> {
         let version = config
             .get("apiVersion")
             .and_then(Value::as_str)
@@ -340,8 +312,7 @@ impl Request<'_> {
                 source,
             }
         })?;
-        let managed = decode(live.get("metadata").and_then(|m| m.get("managedFields")))?;
-        let live = without_managed_fields(live);
+        let (managed, live) = live.split()?;
         typed::validate(self.schema, self.root, &live, true)?;
         // One forced apply: without force, the conflicts it took are the refusal (or, for
         // kubectl, excused by the last-applied annotation, when the forced apply stands).
@@ -371,7 +342,7 @@ impl Request<'_> {
         } else {
             object
         };
-        Ok(with_managed_fields(object, &managed))
+        Ok(Answer { object, managed })
     }
 
     /// skipNonApplied, then the tracked apply, forced: with the conflicts the force took.

@@ -137,6 +137,13 @@ impl Walker<'_> {
                 .push("schema error: no type found matching".to_owned());
             return node.finish();
         };
+        // Equal values hold nothing removed, modified or added: not walked (most of an
+        // object is the same from one request to the next).
+        if let (Some(l), Some(r)) = (lhs, rhs)
+            && l == r
+        {
+            return node.finish();
+        }
         let al = deduce(&r, lhs);
         let ar = deduce(&r, rhs);
         let in_leaf = if rhs.is_none() {
