@@ -1,5 +1,6 @@
 //! `applyscope plan`: what `kubectl apply` would send, the result, every field's action and why.
 
+mod chunked;
 mod entries;
 mod json;
 mod many;

@@ -1,7 +1,7 @@
 //! `plan -o yaml` (and the many-object YAML documents) written a field at a time: what
 //! `goyaml` writes of the whole plan as one value (a 10 MB object has half a million fields: as
-//! one value they took 1.7 GB), laid out here with [`YamlOut`] and handed to the sink in
-//! chunks.
+//! one value they took 1.7 GB), laid out here with `goyaml`'s `YamlOut` and handed to the sink
+//! in chunks (`super::chunked`).
 
 use std::io::Write;
 
@@ -9,33 +9,11 @@ use crate::value::Map;
 #[cfg(test)]
 use crate::value::Value;
 
+use super::chunked::Out;
 use super::entries::{self, Scalar};
-use crate::engine::goyaml::YamlOut;
 use crate::engine::plan::{Field, PathTexts, Plan, Reason, Warning};
 
-/// Hand the text to the sink once it holds this much.
-const CHUNK: usize = 1 << 16;
-
-struct Out<'w, W: Write> {
-    y: YamlOut,
-    sink: &'w mut W,
-}
-
-impl<W: Write> Out<'_, W> {
-    fn flush_if_full(&mut self) -> std::io::Result<()> {
-        if self.y.text().len() >= CHUNK {
-            self.flush()?;
-        }
-        Ok(())
-    }
-
-    fn flush(&mut self) -> std::io::Result<()> {
-        let text = self.y.text();
-        self.sink.write_all(text.as_bytes())?;
-        text.clear();
-        Ok(())
-    }
-
+impl Out<'_> {
     fn scalar(&mut self, v: &Scalar<'_>) {
         match v {
             Scalar::Str(s) => self.y.str_value(s),
@@ -50,10 +28,7 @@ impl<W: Write> Out<'_, W> {
 /// # Errors
 /// The sink's.
 pub fn write(p: &Plan, sink: &mut impl Write) -> std::io::Result<()> {
-    let mut out = Out {
-        y: YamlOut::new(),
-        sink,
-    };
+    let mut out = Out::new(sink);
     plan(&mut out, p, 0)?;
     out.y.finish();
     out.flush()?;
@@ -67,10 +42,7 @@ pub fn write(p: &Plan, sink: &mut impl Write) -> std::io::Result<()> {
 /// The sink's.
 pub fn write_entry(entry: &Map, p: Option<&Plan>, sink: &mut impl Write) -> std::io::Result<()> {
     sink.write_all(b"---\n")?;
-    let mut out = Out {
-        y: YamlOut::new(),
-        sink,
-    };
+    let mut out = Out::new(sink);
     let mut keys: Vec<&str> = entry.keys().map(|k| k.as_str()).collect();
     if p.is_some() {
         keys.push("plan");
@@ -91,7 +63,7 @@ pub fn write_entry(entry: &Map, p: Option<&Plan>, sink: &mut impl Write) -> std:
 }
 
 /// The plan, a mapping at `depth`.
-fn plan<W: Write>(out: &mut Out<'_, W>, p: &Plan, depth: usize) -> std::io::Result<()> {
+fn plan(out: &mut Out<'_>, p: &Plan, depth: usize) -> std::io::Result<()> {
     out.y.begin_mapping();
     out.y.key("annotation");
     out.y.str_value(p.annotation());
@@ -133,8 +105,8 @@ fn plan<W: Write>(out: &mut Out<'_, W>, p: &Plan, depth: usize) -> std::io::Resu
 }
 
 /// The items `range` (positions among the fields) of `fields`.
-fn fields<W: Write>(
-    out: &mut Out<'_, W>,
+fn fields(
+    out: &mut Out<'_>,
     p: &Plan,
     range: std::ops::Range<usize>,
     depth: usize,
@@ -155,54 +127,15 @@ fn fields<W: Write>(
 /// Fields written a batch at a time.
 const BATCH: usize = 4096;
 
-/// [`fields`] of a large plan, as the JSON writer does it: every other batch is written on
-/// another thread, in order. Every item starts on a new line at the list's indentation
-/// whatever came before it, so a batch written from the list's opening state reads as if
-/// written after the batch before it.
-fn fields_on_two_threads<W: Write>(
-    out: &mut Out<'_, W>,
-    p: &Plan,
-    depth: usize,
-) -> std::io::Result<()> {
+/// [`fields`] of a large plan, as the JSON writer does it: every other batch on another thread.
+fn fields_on_two_threads(out: &mut Out<'_>, p: &Plan, depth: usize) -> std::io::Result<()> {
     let n = p.tree.len();
     let batch = |b: usize| b * BATCH..((b + 1) * BATCH).min(n);
-    let batches = n.div_ceil(BATCH);
-    let start = out.y.fork();
-    std::thread::scope(|scope| {
-        let (tx, rx) = std::sync::mpsc::sync_channel::<std::io::Result<(Vec<u8>, YamlOut)>>(2);
-        scope.spawn(move || {
-            for b in (1..batches).step_by(2) {
-                let mut text = Vec::new();
-                let mut other = Out {
-                    y: start.fork(),
-                    sink: &mut text,
-                };
-                let written = fields(&mut other, p, batch(b), depth).and_then(|()| other.flush());
-                let y = other.y;
-                // The writer stopped (it failed): nothing more to hand over.
-                if tx.send(written.map(|()| (text, y))).is_err() {
-                    break;
-                }
-            }
-        });
-        for b in 0..batches {
-            if b % 2 == 0 {
-                fields(out, p, batch(b), depth)?;
-            } else {
-                let (text, y) = rx
-                    .recv()
-                    .map_err(|_| std::io::Error::other("the writing thread stopped"))??;
-                out.flush()?;
-                out.sink.write_all(&text)?;
-                out.y.follow(&y);
-            }
-        }
-        Ok(())
-    })
+    out.on_two_threads(n.div_ceil(BATCH), |out, b| fields(out, p, batch(b), depth))
 }
 
 /// One item of `fields`, a mapping at `depth`.
-fn field<W: Write>(out: &mut Out<'_, W>, f: &Field<'_, '_>, path: &str, depth: usize) {
+fn field(out: &mut Out<'_>, f: &Field<'_, '_>, path: &str, depth: usize) {
     out.y.begin_mapping();
     out.y.key("action");
     out.y.str_value(f.action.name());
@@ -221,7 +154,7 @@ fn field<W: Write>(out: &mut Out<'_, W>, f: &Field<'_, '_>, path: &str, depth: u
     out.y.end_mapping();
 }
 
-fn reason<W: Write>(out: &mut Out<'_, W>, r: &Reason) {
+fn reason(out: &mut Out<'_>, r: &Reason) {
     out.y.begin_mapping();
     for (key, value) in entries::reason(r) {
         out.y.key(key);
@@ -230,7 +163,7 @@ fn reason<W: Write>(out: &mut Out<'_, W>, r: &Reason) {
     out.y.end_mapping();
 }
 
-fn warnings<W: Write>(out: &mut Out<'_, W>, warnings: &[Warning]) {
+fn warnings(out: &mut Out<'_>, warnings: &[Warning]) {
     if warnings.is_empty() {
         out.y.empty_list();
         return;

@@ -6,15 +6,12 @@ use std::io::Write;
 
 use super::step_head;
 use super::write::{Entry, Item, Tally, managed_fields, plan_entries};
-use crate::engine::goyaml::YamlOut;
+use crate::cli::plan::chunked::Out;
 use crate::engine::plan::Warning;
 use crate::engine::ssa::kubectl::{Step, StepKind};
 use crate::engine::ssa::managed::ManagerId;
 use crate::session::ssa::{Action, Field, SsaPlan, operation};
 use crate::value::Value;
-
-/// Hand the text to the sink once it holds this much.
-const CHUNK: usize = 1 << 16;
 
 /// Fields written a batch at a time (on two threads past two batches).
 pub(super) const BATCH: usize = 4096;
@@ -43,11 +40,6 @@ fn rank(key: &str) -> usize {
         .unwrap_or(usize::MAX)
 }
 
-struct Out<'w, W: Write> {
-    y: YamlOut,
-    sink: &'w mut W,
-}
-
 /// One object's plan as `-o yaml` prints it, with `mode` when given.
 ///
 /// # Errors
@@ -58,10 +50,7 @@ pub(super) fn yaml_one(
     manager: &str,
     sink: &mut impl Write,
 ) -> std::io::Result<()> {
-    let mut out = Out {
-        y: YamlOut::new(),
-        sink,
-    };
+    let mut out = Out::new(sink);
     let mut entries = Vec::with_capacity(7);
     if let Some(mode) = mode {
         entries.push(("mode", Entry::Value(mode)));
@@ -85,10 +74,7 @@ pub(super) fn yaml_many(
     tally: &mut Tally,
     sink: &mut impl Write,
 ) -> bool {
-    let mut out = Out {
-        y: YamlOut::new(),
-        sink,
-    };
+    let mut out = Out::new(sink);
     let mut broken = false;
     out.y.begin_mapping();
     if let Some(mode) = mode {
@@ -121,21 +107,7 @@ pub(super) fn yaml_many(
     broken || out.flush().and_then(|()| out.sink.flush()).is_err()
 }
 
-impl<W: Write> Out<'_, W> {
-    fn flush_if_full(&mut self) -> std::io::Result<()> {
-        if self.y.text().len() >= CHUNK {
-            self.flush()?;
-        }
-        Ok(())
-    }
-
-    fn flush(&mut self) -> std::io::Result<()> {
-        let text = self.y.text();
-        self.sink.write_all(text.as_bytes())?;
-        text.clear();
-        Ok(())
-    }
-
+impl Out<'_> {
     /// A mapping's entries (the mapping at `depth`), in go-yaml's order.
     fn entries(
         &mut self,
@@ -212,44 +184,14 @@ impl<W: Write> Out<'_, W> {
         Ok(())
     }
 
-    /// [`Out::fields`] of a large plan, as the client-side writers do: every other batch is
-    /// written on another thread, in order. Every item starts on a new line at the list's
-    /// indentation whatever came before it, so a batch written from the list's opening state
-    /// reads as if written after the batch before it.
+    /// [`Out::fields`] of a large plan, as the client-side writers do: every other batch on
+    /// another thread.
     fn fields_on_two_threads(&mut self, fields: &[Field], depth: usize) -> std::io::Result<()> {
         let batches: Vec<&[Field]> = fields.chunks(BATCH).collect();
         let batches = batches.as_slice();
-        let start = self.y.fork();
-        std::thread::scope(|scope| {
-            let (tx, rx) = std::sync::mpsc::sync_channel::<std::io::Result<(Vec<u8>, YamlOut)>>(2);
-            scope.spawn(move || {
-                for batch in batches.iter().skip(1).step_by(2) {
-                    let mut text = Vec::new();
-                    let mut other = Out {
-                        y: start.fork(),
-                        sink: &mut text,
-                    };
-                    let written = other.fields(batch, depth).and_then(|()| other.flush());
-                    let y = other.y;
-                    // The writer stopped (it failed): nothing more to hand over.
-                    if tx.send(written.map(|()| (text, y))).is_err() {
-                        break;
-                    }
-                }
-            });
-            for (b, batch) in batches.iter().enumerate() {
-                if b % 2 == 0 {
-                    self.fields(batch, depth)?;
-                } else {
-                    let (text, y) = rx
-                        .recv()
-                        .map_err(|_| std::io::Error::other("the writing thread stopped"))??;
-                    self.flush()?;
-                    self.sink.write_all(&text)?;
-                    self.y.follow(&y);
-                }
-            }
-            Ok(())
+        self.on_two_threads(batches.len(), |out, b| match batches.get(b) {
+            Some(batch) => out.fields(batch, depth),
+            None => Ok(()),
         })
     }
 
