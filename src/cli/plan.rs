@@ -260,21 +260,20 @@ fn single(args: &PlanArgs) -> Option<(OneFile<'_>, Option<OneFile<'_>>)> {
     let live = live.map(PathBuf::as_path);
     // The two files are read side by side (a 10 MB object and its 18 MB live copy take about
     // 0.8 s and 0.4 s to read).
-    let (local, live) = std::thread::scope(|s| {
-        let pre_parse = args.last_applied.is_none();
-        let live = live.map(|p| {
-            s.spawn(move || {
+    let pre_parse = args.last_applied.is_none();
+    let (live, local) = crate::engine::smp::both(
+        live.is_some(),
+        || {
+            live.map(|p| {
                 if pre_parse {
                     OneFile::read_live(p)
                 } else {
                     OneFile::read(p)
                 }
             })
-        });
-        let local = OneFile::read(local);
-        let live = live.map(|h| h.join().unwrap_or_else(|p| std::panic::resume_unwind(p)));
-        (local, live)
-    });
+        },
+        || OneFile::read(local),
+    );
     if local.holds_many_objects() || live.as_ref().is_some_and(OneFile::holds_many_objects) {
         return None;
     }

@@ -91,12 +91,11 @@ pub fn parse(request: &ReloadRequest, raw: &RawFiles) -> Result<Option<Docs>, Er
         (Some(path), None) => return Err(no_such_file(path)),
         (None, _) => None,
     };
-    let (local, live) = std::thread::scope(|s| {
-        let live = live.map(|(path, bytes)| s.spawn(move || one_object(&name(path), bytes)));
-        let local = one_object(&name(&files.local), local);
-        let live = live.map(|h| h.join().unwrap_or_else(|p| std::panic::resume_unwind(p)));
-        (local, live)
-    });
+    let (live, local) = crate::engine::smp::both(
+        live.is_some(),
+        || live.map(|(path, bytes)| one_object(&name(path), bytes)),
+        || one_object(&name(&files.local), local),
+    );
     Ok(Some(Docs {
         local: local?,
         live: live.transpose()?,
