@@ -37,7 +37,7 @@ use crate::keymap::{self, Key};
 use crate::session::cluster::{Connection, Opened};
 use crate::session::files::load;
 use crate::session::open::{One, Open};
-use crate::session::{EditOptions, Error, Files, OpenRequest, ReloadRequest};
+use crate::session::{Error, OpenRequest};
 use crate::theme::Theme;
 use crate::ui;
 pub use worker::Loader;
@@ -50,28 +50,6 @@ impl Drop for Restore {
         let _ = execute!(io::stdout(), DisableMouseCapture);
         ratatui::restore();
     }
-}
-
-/// Give a model built elsewhere its edit options and files: read them (and the file a commit
-/// writes) as a reload does, so the bytes a commit checks are the bytes of the documents shown.
-/// (The runtime's own open reads each file once, in `Source::read_files`.)
-///
-/// # Errors
-/// [`Error`] when a file cannot be read or parsed.
-pub fn prepare(
-    mut model: Model,
-    options: EditOptions,
-    files: Option<Files>,
-) -> Result<Model, Error> {
-    model.edit.options = options;
-    model.edit.files = files;
-    let request = ReloadRequest {
-        files: model.edit.files.clone(),
-        target: model.edit.target().map(|(p, _)| p.to_owned()),
-    };
-    let loaded = load(&request)?;
-    model.attach(loaded)?;
-    Ok(model)
 }
 
 /// What runs the commands that need no terminal (a write, a reload, a cluster request), with

@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command as Process;
 
 use applyscope::app::editor::HEADER;
-use applyscope::app::{Command, Docs, EditOptions, Message, Mode, ModeKind, Model, Source};
+use applyscope::app::{Command, Docs, EditOptions, Message, Mode, ModeKind};
 use applyscope::engine::plan::{Action, LAST_APPLIED, encode_annotation};
 use applyscope::value::Value;
 
@@ -70,18 +70,10 @@ fn perform(h: &mut Harness) -> usize {
     n
 }
 
-/// The TUI opened on files in `dir` (`-f local.yaml --live live.yaml`), as the CLI opens it:
-/// the command line's request, the session's open (each file read once), the runtime's screen.
-fn open_files(dir: &Path, local: &str, live: &str, options: EditOptions) -> Harness {
-    std::fs::write(dir.join("local.yaml"), local).unwrap();
-    std::fs::write(dir.join("live.yaml"), live).unwrap();
-    let args = ["applyscope", "-f", "local.yaml", "--live", "live.yaml"];
-    let cli =
-        <applyscope::cli::Cli as clap::Parser>::try_parse_from(args.iter().map(|a| match *a {
-            "local.yaml" | "live.yaml" => dir.join(a).display().to_string(),
-            a => a.to_owned(),
-        }))
-        .unwrap();
+/// The TUI opened on `args` as the CLI opens it, with `options`: the command line's request,
+/// the session's open (each file read once), the runtime's screen.
+fn open_as_cli(args: &[String], options: EditOptions) -> Harness {
+    let cli = <applyscope::cli::Cli as clap::Parser>::try_parse_from(args).unwrap();
     let mut request = cli.open.request().unwrap();
     request.options = options;
     let open = applyscope::session::open::open(&request).unwrap();
@@ -90,6 +82,21 @@ fn open_files(dir: &Path, local: &str, live: &str, options: EditOptions) -> Harn
         panic!("one object")
     };
     Harness::of(*model)
+}
+
+/// The TUI opened on files in `dir` (`-f local.yaml --live live.yaml`), as the CLI opens it.
+fn open_files(dir: &Path, local: &str, live: &str, options: EditOptions) -> Harness {
+    std::fs::write(dir.join("local.yaml"), local).unwrap();
+    std::fs::write(dir.join("live.yaml"), live).unwrap();
+    let path = |name: &str| dir.join(name).display().to_string();
+    let args = [
+        "applyscope".to_owned(),
+        "-f".to_owned(),
+        path("local.yaml"),
+        "--live".to_owned(),
+        path("live.yaml"),
+    ];
+    open_as_cli(&args, options)
 }
 
 /// Case 03 (replicas in last-applied, gone from the file, live scaled to 5) as files: the live
@@ -715,13 +722,12 @@ fn examples_can_be_edited_but_have_no_file_to_write() {
 fn write_last_applied_writes_the_document_alone() {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("last-applied.yaml");
-    let example = applyscope::examples::find(HPA).unwrap();
-    let model = Model::new(Source::from_example(example).unwrap()).unwrap();
     let options = EditOptions {
         write_last_applied: Some(out.clone()),
         ..EditOptions::default()
     };
-    let mut h = Harness::of(applyscope::tui::prepare(model, options, None).unwrap());
+    let args = ["applyscope", "--example", HPA].map(str::to_owned);
+    let mut h = open_as_cli(&args, options);
     select(&mut h, "spec.replicas");
     h.press("x W y");
     let [Command::WriteFile { path, expected, .. }] = h.commands.as_slice() else {
