@@ -136,12 +136,18 @@ pub fn resolve(mode: ModeKind, key: Key) -> Option<Message> {
     }
 }
 
+/// A key notation of the table in the short form the screen shows (`<S-Tab>` for `<BackTab>`;
+/// a notation that does not parse, such as search's `any`, as written).
+fn short(notation: &str) -> String {
+    parse_key(notation).map_or_else(|_| notation.to_owned(), |k| k.to_string())
+}
+
 /// The first key bound to a message in a mode, in the short form (`W`).
 #[must_use]
 pub fn key_for(mode: ModeKind, message: &Message) -> Option<String> {
     bindings(mode)
         .find(|b| b.message == *message)
-        .map(|b| parse_key(b.key).map_or_else(|_| b.key.to_owned(), |k| k.to_string()))
+        .map(|b| short(b.key))
 }
 
 /// The hint bar of a mode: `j move  n change  …`.
@@ -150,7 +156,7 @@ pub fn hints(mode: ModeKind) -> Vec<(String, &'static str)> {
     bindings(mode)
         .filter(|b| !b.hint.is_empty())
         .map(|b| {
-            let key = parse_key(b.key).map_or_else(|_| b.key.to_owned(), |k| k.to_string());
+            let key = short(b.key);
             (key, b.hint)
         })
         .collect()
@@ -163,10 +169,7 @@ pub fn help_rows(mode: ModeKind) -> Vec<(String, &'static str)> {
     help_groups(mode)
         .into_iter()
         .map(|(keys, description)| {
-            let shown: Vec<String> = keys
-                .iter()
-                .map(|k| parse_key(k).map_or_else(|_| (*k).to_owned(), |k| k.to_string()))
-                .collect();
+            let shown: Vec<String> = keys.iter().map(|k| short(k)).collect();
             (shown.join(", "), description)
         })
         .collect()
