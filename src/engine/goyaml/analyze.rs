@@ -122,19 +122,15 @@ pub(super) fn analyze_ascii(b: &[u8]) -> Analysis {
         b'?' | b':' | b'-' if followed_by_whitespace(0) => block_indicators = true,
         _ => {}
     }
-    let (mut line_breaks, mut special_characters) = (false, false);
-    let (mut leading_space, mut leading_break) = (false, false);
-    let (mut trailing_space, mut trailing_break) = (false, false);
-    let (mut break_space, mut space_break) = (false, false);
-    let (mut previous_space, mut previous_break) = (false, false);
+    let mut special_characters = false;
+    let mut ws = Spaces::default();
     let mut preceded_by_whitespace = true;
     let mut i = 0;
     while i < n {
         let c = b[i];
         if i > 0 {
             if is_ordinary(char::from(c)) {
-                previous_space = false;
-                previous_break = false;
+                ws.other();
                 preceded_by_whitespace = false;
                 i = skip_ordinary(b, i + 1);
                 continue;
@@ -148,38 +144,11 @@ pub(super) fn analyze_ascii(b: &[u8]) -> Analysis {
         if !(c == b'\n' || (b' '..=b'~').contains(&c)) {
             special_characters = true;
         }
-        let (is_first, is_last) = (i == 0, i + 1 == n);
-        if c == b' ' {
-            leading_space |= is_first;
-            trailing_space |= is_last;
-            break_space |= previous_break;
-            previous_space = true;
-            previous_break = false;
-        } else if brk(c) {
-            line_breaks = true;
-            leading_break |= is_first;
-            trailing_break |= is_last;
-            space_break |= previous_space;
-            previous_space = false;
-            previous_break = true;
-        } else {
-            previous_space = false;
-            previous_break = false;
-        }
+        ws.step(c == b' ', brk(c), i == 0, i + 1 == n);
         preceded_by_whitespace = blank(c) || brk(c) || c == 0;
         i += 1;
     }
-    Flags {
-        line_breaks,
-        special_characters,
-        block_indicators,
-        leading: leading_space || leading_break,
-        trailing_space,
-        trailing_break,
-        break_space,
-        space_break,
-    }
-    .analysis()
+    ws.flags(special_characters, block_indicators).analysis()
 }
 
 /// [`analyze`] over `chars`, the characters of `value`.
@@ -194,11 +163,8 @@ pub(super) fn analyze_chars(value: &str, chars: impl Iterator<Item = char>) -> A
         };
     }
     let mut block_indicators = value.starts_with("---") || value.starts_with("...");
-    let (mut line_breaks, mut special_characters) = (false, false);
-    let (mut leading_space, mut leading_break) = (false, false);
-    let (mut trailing_space, mut trailing_break) = (false, false);
-    let (mut break_space, mut space_break) = (false, false);
-    let (mut previous_space, mut previous_break) = (false, false);
+    let mut special_characters = false;
+    let mut ws = Spaces::default();
     let mut preceded_by_whitespace = true;
     // One pass over the characters, looking one ahead (no copy of the text: a scalar can be
     // a megabyte annotation).
@@ -207,8 +173,7 @@ pub(super) fn analyze_chars(value: &str, chars: impl Iterator<Item = char>) -> A
     while let Some(c) = chars.next() {
         if !first && is_ordinary(c) {
             // Most characters: they only end a run of blanks or breaks. Skip the run of them.
-            previous_space = false;
-            previous_break = false;
+            ws.other();
             preceded_by_whitespace = false;
             while chars.next_if(|&c| is_ordinary(c)).is_some() {}
             continue;
@@ -233,37 +198,69 @@ pub(super) fn analyze_chars(value: &str, chars: impl Iterator<Item = char>) -> A
         if !is_printable(c) {
             special_characters = true;
         }
-        if c == ' ' {
-            leading_space |= first;
-            trailing_space |= last;
-            break_space |= previous_break;
-            previous_space = true;
-            previous_break = false;
-        } else if is_break(c) {
-            line_breaks = true;
-            leading_break |= first;
-            trailing_break |= last;
-            space_break |= previous_space;
-            previous_space = false;
-            previous_break = true;
-        } else {
-            previous_space = false;
-            previous_break = false;
-        }
+        ws.step(c == ' ', is_break(c), first, last);
         preceded_by_whitespace = is_blank(c) || is_break(c) || c == '\0';
         first = false;
     }
-    Flags {
-        line_breaks,
-        special_characters,
-        block_indicators,
-        leading: leading_space || leading_break,
-        trailing_space,
-        trailing_break,
-        break_space,
-        space_break,
+    ws.flags(special_characters, block_indicators).analysis()
+}
+
+/// The spaces and breaks a scan has seen, as go-yaml's analyzer tracks them.
+#[derive(Default)]
+#[allow(clippy::struct_excessive_bools)]
+struct Spaces {
+    line_breaks: bool,
+    leading_space: bool,
+    leading_break: bool,
+    trailing_space: bool,
+    trailing_break: bool,
+    break_space: bool,
+    space_break: bool,
+    previous_space: bool,
+    previous_break: bool,
+}
+
+impl Spaces {
+    /// A character that is a space, a break, or neither; whether it is the first or the last.
+    #[inline(always)]
+    fn step(&mut self, space: bool, brk: bool, first: bool, last: bool) {
+        if space {
+            self.leading_space |= first;
+            self.trailing_space |= last;
+            self.break_space |= self.previous_break;
+            self.previous_space = true;
+            self.previous_break = false;
+        } else if brk {
+            self.line_breaks = true;
+            self.leading_break |= first;
+            self.trailing_break |= last;
+            self.space_break |= self.previous_space;
+            self.previous_space = false;
+            self.previous_break = true;
+        } else {
+            self.other();
+        }
     }
-    .analysis()
+
+    /// A character that is neither a space nor a break.
+    #[inline(always)]
+    fn other(&mut self) {
+        self.previous_space = false;
+        self.previous_break = false;
+    }
+
+    fn flags(&self, special_characters: bool, block_indicators: bool) -> Flags {
+        Flags {
+            line_breaks: self.line_breaks,
+            special_characters,
+            block_indicators,
+            leading: self.leading_space || self.leading_break,
+            trailing_space: self.trailing_space,
+            trailing_break: self.trailing_break,
+            break_space: self.break_space,
+            space_break: self.space_break,
+        }
+    }
 }
 
 /// What the scan of a scalar found.
