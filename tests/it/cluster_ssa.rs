@@ -7,11 +7,10 @@
 
 use std::process::{Command, Output};
 
-use applyscope::engine::ssa::kubernetes;
-use applyscope::engine::ssa::request::Request;
 use serde_json::{Value, json};
 
-use crate::fakeapi::{FakeApi, go_json, lib, status_body};
+use crate::fakeapi::ssa::engine;
+use crate::fakeapi::{FakeApi, go_json, status_body};
 
 const LA: &str = "kubectl.kubernetes.io/last-applied-configuration";
 const CM_PATH: &str = "/api/v1/namespaces/team/configmaps/test";
@@ -32,32 +31,6 @@ fn out(o: &Output) -> String {
 
 fn err(o: &Output) -> String {
     String::from_utf8_lossy(&o.stderr).into_owned()
-}
-
-/// One request (`None`: a create) by the engine, as the API server would run it.
-pub fn engine(live: Option<&Value>, new: &Value, manager: &str, apply: bool) -> Value {
-    let kube = kubernetes::embedded();
-    let (a, k) = (
-        new["apiVersion"].as_str().unwrap(),
-        new["kind"].as_str().unwrap(),
-    );
-    let types = |a: &str, k: &str| kube.root_for_gvk(a, k);
-    let req = Request {
-        schema: &kube.schema,
-        root: kube.root_for_gvk(a, k).unwrap(),
-        api_version: a,
-        types: &types,
-        ignored: None,
-        time: "2026-11-20T10:00:00Z",
-        subresource: "",
-    };
-    let live = live.map_or(applyscope::value::Value::Null, lib);
-    let v = if apply {
-        req.apply(&live, &lib(new), manager, false).unwrap()
-    } else {
-        req.update(&live, &lib(new), manager).unwrap()
-    };
-    serde_json::to_value(&v).unwrap()
 }
 
 struct Setup {
