@@ -2,7 +2,6 @@
 //! there is one), and writes nothing on stdout.
 
 use std::path::Path;
-use std::process::Command;
 
 const OK: &str = "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: x}\ndata: {a: b}\n";
 
@@ -46,12 +45,11 @@ fn rows() -> Vec<(&'static str, Vec<u8>, &'static str)> {
 }
 
 fn plan(local: &Path, live: &Path) -> std::process::Output {
-    Command::new(env!("CARGO_BIN_EXE_applyscope"))
+    crate::support::bin()
         .args(["plan", "-o", "json", "--local"])
         .arg(local)
         .arg("--live")
         .arg(live)
-        .env_remove("RUST_BACKTRACE")
         .output()
         .unwrap()
 }
@@ -173,7 +171,7 @@ fn strategic_patch_apply_on_a_non_object_is_an_invalid_json_document() {
     std::fs::write(&bad, "<THIS IS NOT JSON>\n").unwrap();
     std::fs::write(&obj, "{}\n").unwrap();
     for (document, patch, named) in [(&obj, &bad, &bad), (&bad, &obj, &bad)] {
-        let out = Command::new(env!("CARGO_BIN_EXE_applyscope"))
+        let out = crate::support::bin()
             .args(["patch", "apply", "--type", "strategic", "--patch"])
             .arg(patch)
             .arg(document)

@@ -2,7 +2,6 @@
 //! `three-way` and `apply` with the test schema given as `--schema F --definition NAME`.
 
 use std::path::Path;
-use std::process::Command;
 
 use applyscope::value::Value;
 
@@ -22,10 +21,7 @@ impl Cli {
     }
 
     fn run(&self, args: &[&std::ffi::OsStr]) -> (i32, Value, String) {
-        let out = Command::new(env!("CARGO_BIN_EXE_applyscope"))
-            .args(args)
-            .output()
-            .unwrap();
+        let out = crate::support::bin().args(args).output().unwrap();
         let stdout: Value = serde_json::from_slice(&out.stdout).unwrap_or(Value::Null);
         (
             out.status.code().unwrap_or(-1),
@@ -196,7 +192,7 @@ fn cli_bad_input_exits_2_naming_the_file() {
     let dir = tempfile::tempdir().unwrap();
     let bad = dir.path().join("bad.yaml");
     std::fs::write(&bad, "a: [1, 2\n").unwrap();
-    let out = Command::new(env!("CARGO_BIN_EXE_applyscope"))
+    let out = crate::support::bin()
         .args(["patch", "diff", "--original"])
         .arg(&bad)
         .arg("--modified")

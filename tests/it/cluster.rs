@@ -6,32 +6,16 @@
 #![cfg(feature = "cluster")]
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::Output;
 
 use serde_json::{Value, json};
 
-use crate::fakeapi::{FakeApi, go_json, kind, status_body};
+use crate::fakeapi::{Cluster, FakeApi, go_json, kind, status_body};
+use crate::support::{bin, output, stderr, stdout};
 
 const LA: &str = "kubectl.kubernetes.io/last-applied-configuration";
 const WRITE_QUERY: &str = "fieldManager=kubectl-client-side-apply&fieldValidation=Strict";
 const DRY_QUERY: &str = "dryRun=All&fieldManager=kubectl-client-side-apply&fieldValidation=Strict";
-
-fn run(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_applyscope"))
-        .args(args)
-        .env_remove("KUBECONFIG")
-        .env("HOME", "/nonexistent")
-        .output()
-        .unwrap()
-}
-
-fn stdout(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stdout).into_owned()
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
-}
 
 fn write(dir: &Path, name: &str, text: &str) -> PathBuf {
     let p = dir.join(name);
@@ -57,27 +41,11 @@ pub fn live_web() -> Value {
     })
 }
 
-struct Setup {
-    api: FakeApi,
-    dir: tempfile::TempDir,
-    kubeconfig: String,
-    local: String,
-}
-
-fn setup(live: Option<Value>) -> Setup {
-    let api = FakeApi::start();
-    if let Some(l) = live {
-        api.put(l);
-    }
-    let dir = tempfile::tempdir().unwrap();
-    let kubeconfig = api.kubeconfig(dir.path(), "team");
-    let local = write(dir.path(), "web.yaml", LOCAL);
-    Setup {
-        api,
-        kubeconfig: kubeconfig.display().to_string(),
-        local: local.display().to_string(),
-        dir,
-    }
+/// The server holding `live`, [`LOCAL`] written to `web.yaml` beside the kubeconfig.
+fn setup(live: Option<Value>) -> Cluster {
+    let s = Cluster::start(live);
+    s.write("web.yaml", LOCAL);
+    s
 }
 
 const WEB: &str = "/apis/apps/v1/namespaces/team/deployments/web";
@@ -85,15 +53,7 @@ const WEB: &str = "/apis/apps/v1/namespaces/team/deployments/web";
 #[test]
 fn cluster_plan_reads_the_live_object_and_sends_nothing() {
     let s = setup(Some(live_web()));
-    let out = run(&[
-        "plan",
-        "-f",
-        &s.local,
-        "--kubeconfig",
-        &s.kubeconfig,
-        "-o",
-        "json",
-    ]);
+    let out = s.run(&["plan", "-f", "web.yaml", "-o", "json"]);
     assert!(out.status.success(), "{}", stderr(&out));
     let plan: Value = serde_json::from_str(&stdout(&out)).unwrap();
     assert_eq!(plan["patchType"], "application/strategic-merge-patch+json");
@@ -125,7 +85,7 @@ fn cluster_plan_reads_the_live_object_and_sends_nothing() {
     assert!(s.api.writes().is_empty());
 
     // The TUI's command line on the same file, without a terminal: the text plan.
-    let out = run(&["-f", &s.local, "--kubeconfig", &s.kubeconfig]);
+    let out = s.run(&["-f", "web.yaml"]);
     assert!(out.status.success(), "{}", stderr(&out));
     assert!(
         stdout(&out).starts_with("plan: PATCH application/strategic-merge-patch+json"),
@@ -134,7 +94,7 @@ fn cluster_plan_reads_the_live_object_and_sends_nothing() {
     );
     // An empty file: the one-object reading's error, naming it, exit 2.
     let empty = write(s.dir.path(), "empty.yaml", "");
-    let out = run(&["-f", empty.to_str().unwrap(), "--kubeconfig", &s.kubeconfig]);
+    let out = s.run(&["-f", empty.to_str().unwrap()]);
     assert_eq!(out.status.code(), Some(2));
     assert!(stderr(&out).contains("empty.yaml"), "{}", stderr(&out));
     assert!(s.api.writes().is_empty());
@@ -143,15 +103,7 @@ fn cluster_plan_reads_the_live_object_and_sends_nothing() {
 #[test]
 fn cluster_plan_of_a_missing_object_is_a_create() {
     let s = setup(None);
-    let out = run(&[
-        "plan",
-        "-f",
-        &s.local,
-        "--kubeconfig",
-        &s.kubeconfig,
-        "-o",
-        "json",
-    ]);
+    let out = s.run(&["plan", "-f", "web.yaml", "-o", "json"]);
     assert!(out.status.success(), "{}", stderr(&out));
     let plan: Value = serde_json::from_str(&stdout(&out)).unwrap();
     assert_eq!(plan["created"]["metadata"]["namespace"], "team");
@@ -161,15 +113,7 @@ fn cluster_plan_of_a_missing_object_is_a_create() {
 #[test]
 fn cluster_diff_reads_the_live_object() {
     let s = setup(Some(live_web()));
-    let out = run(&[
-        "diff",
-        "-f",
-        &s.local,
-        "--kubeconfig",
-        &s.kubeconfig,
-        "--color",
-        "never",
-    ]);
+    let out = s.run(&["diff", "-f", "web.yaml", "--color", "never"]);
     assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
     let text = stdout(&out);
     assert!(
@@ -188,7 +132,7 @@ fn cluster_diff_reads_the_live_object() {
 #[test]
 fn cluster_apply_without_yes_prints_and_sends_nothing() {
     let s = setup(Some(live_web()));
-    let out = run(&["apply", "-f", &s.local, "--kubeconfig", &s.kubeconfig]);
+    let out = s.run(&["apply", "-f", "web.yaml"]);
     assert!(out.status.success(), "{}", stderr(&out));
     let text = stdout(&out);
     assert!(
@@ -202,14 +146,7 @@ fn cluster_apply_without_yes_prints_and_sends_nothing() {
 #[test]
 fn cluster_apply_sends_a_dry_run_then_the_patch() {
     let s = setup(Some(live_web()));
-    let out = run(&[
-        "apply",
-        "-f",
-        &s.local,
-        "--kubeconfig",
-        &s.kubeconfig,
-        "--yes",
-    ]);
+    let out = s.run(&["apply", "-f", "web.yaml", "--yes"]);
     assert!(out.status.success(), "{}", stderr(&out));
     let writes = s.api.writes();
     assert_eq!(writes.len(), 2, "{writes:?}");
@@ -244,14 +181,7 @@ fn cluster_apply_sends_a_dry_run_then_the_patch() {
 #[test]
 fn cluster_apply_creates_with_post() {
     let s = setup(None);
-    let out = run(&[
-        "apply",
-        "-f",
-        &s.local,
-        "--kubeconfig",
-        &s.kubeconfig,
-        "--yes",
-    ]);
+    let out = s.run(&["apply", "-f", "web.yaml", "--yes"]);
     assert!(out.status.success(), "{}", stderr(&out));
     let writes = s.api.writes();
     assert_eq!(writes.len(), 2);
@@ -274,23 +204,15 @@ fn cluster_apply_creates_with_post() {
 #[test]
 fn cluster_last_applied_drop_patches_only_the_annotation_guarded_by_resource_version() {
     let s = setup(Some(live_web()));
-    let args = [
-        "last-applied",
-        "drop",
-        "-f",
-        &s.local,
-        "--kubeconfig",
-        &s.kubeconfig,
-        "spec.replicas",
-    ];
-    let out = run(&args);
+    let args = ["last-applied", "drop", "-f", "web.yaml", "spec.replicas"];
+    let out = s.run(&args);
     assert!(out.status.success(), "{}", stderr(&out));
     assert!(stdout(&out).contains("nothing sent: pass --yes"));
     assert!(s.api.writes().is_empty());
 
     let mut yes = args.to_vec();
     yes.push("--yes");
-    let out = run(&yes);
+    let out = s.run(&yes);
     assert!(out.status.success(), "{}", stderr(&out));
     let writes = s.api.writes();
     assert_eq!(writes.len(), 1);
@@ -321,13 +243,11 @@ fn cluster_last_applied_commit_after_a_concurrent_change_is_a_409_and_nothing_ch
         409,
         status_body(409, "Conflict", "the object has been modified"),
     );
-    let out = run(&[
+    let out = s.run(&[
         "last-applied",
         "drop",
         "-f",
-        &s.local,
-        "--kubeconfig",
-        &s.kubeconfig,
+        "web.yaml",
         "spec.replicas",
         "--yes",
     ]);
@@ -341,14 +261,7 @@ fn cluster_last_applied_commit_after_a_concurrent_change_is_a_409_and_nothing_ch
 #[test]
 fn cluster_last_applied_view_reads_from_the_cluster() {
     let s = setup(Some(live_web()));
-    let out = run(&[
-        "last-applied",
-        "view",
-        "-f",
-        &s.local,
-        "--kubeconfig",
-        &s.kubeconfig,
-    ]);
+    let out = s.run(&["last-applied", "view", "-f", "web.yaml"]);
     assert!(out.status.success(), "{}", stderr(&out));
     assert!(stdout(&out).contains("replicas: 3"));
 }
@@ -364,15 +277,14 @@ fn one_line_exit_2(out: &Output) -> String {
 #[test]
 fn cluster_errors_are_one_line_and_exit_2() {
     let s = setup(Some(live_web()));
-    let plan_error =
-        |file: &str| one_line_exit_2(&run(&["plan", "-f", file, "--kubeconfig", &s.kubeconfig]));
+    let plan_error = |file: &str| one_line_exit_2(&s.run(&["plan", "-f", file]));
     s.api.fail_next(
         "GET",
         WEB,
         403,
         status_body(403, "Forbidden", "user \"x\" cannot get resource"),
     );
-    let err = plan_error(&s.local);
+    let err = plan_error("web.yaml");
     assert!(
         err.contains("403 Forbidden: not allowed to get deployments.apps \"web\""),
         "{err}"
@@ -384,7 +296,7 @@ fn cluster_errors_are_one_line_and_exit_2() {
         401,
         status_body(401, "Unauthorized", "Unauthorized"),
     );
-    let err = plan_error(&s.local);
+    let err = plan_error("web.yaml");
     assert!(
         err.contains("401 Unauthorized: cannot get deployments.apps"),
         "{err}"
@@ -395,14 +307,7 @@ fn cluster_errors_are_one_line_and_exit_2() {
         {"field": "spec.replicas", "message": "must be greater than or equal to 0"},
         {"field": "spec.template.spec.containers[0].image", "message": "Required value"}]});
     s.api.fail_next("PATCH", WEB, 422, invalid);
-    let err = one_line_exit_2(&run(&[
-        "apply",
-        "-f",
-        &s.local,
-        "--kubeconfig",
-        &s.kubeconfig,
-        "--yes",
-    ]));
+    let err = one_line_exit_2(&s.run(&["apply", "-f", "web.yaml", "--yes"]));
     assert!(
         err.contains("server dry run of Deployment team/web: 422 Invalid"),
         "{err}"
@@ -452,7 +357,7 @@ fn cluster_unreachable_server_and_missing_config_are_one_line_errors() {
     );
     let local = write(dir.path(), "web.yaml", LOCAL);
     let started = std::time::Instant::now();
-    let err = one_line_exit_2(&run(&[
+    let err = one_line_exit_2(&output(&[
         "plan",
         "-f",
         local.to_str().unwrap(),
@@ -462,7 +367,7 @@ fn cluster_unreachable_server_and_missing_config_are_one_line_errors() {
     assert!(err.contains("cannot reach the server"), "{err}");
     assert!(started.elapsed().as_secs() < 20);
 
-    let err = one_line_exit_2(&run(&[
+    let err = one_line_exit_2(&output(&[
         "plan",
         "-f",
         local.to_str().unwrap(),
@@ -470,7 +375,7 @@ fn cluster_unreachable_server_and_missing_config_are_one_line_errors() {
         "/nonexistent/kc",
     ]));
     assert!(err.contains("/nonexistent/kc"), "{err}");
-    let err = one_line_exit_2(&run(&[
+    let err = one_line_exit_2(&output(&[
         "plan",
         "-f",
         local.to_str().unwrap(),
@@ -513,7 +418,7 @@ fn widget_v3(smp: bool) -> Value {
     })
 }
 
-fn widget_setup(v3: Option<Value>) -> Setup {
+fn widget_setup(v3: Option<Value>) -> Cluster {
     let s = setup(None);
     let live = json!({"apiVersion": "example.com/v1", "kind": "Widget",
         "metadata": {"name": "w", "namespace": "team", "resourceVersion": "3"},
@@ -539,7 +444,7 @@ fn cluster_openapi_v3_decides_the_patch_type_and_merge_keys() {
     let s = widget_setup(Some(widget_v3(true)));
     let w = s.dir.path().join("w.yaml");
     let w = w.to_str().unwrap();
-    let out = run(&["apply", "-f", w, "--kubeconfig", &s.kubeconfig, "--yes"]);
+    let out = s.run(&["apply", "-f", w, "--yes"]);
     assert!(out.status.success(), "{}", stderr(&out));
     let writes = s.api.writes();
     assert_eq!(
@@ -582,14 +487,7 @@ fn cluster_openapi_v3_decides_the_patch_type_and_merge_keys() {
     // merge patch, the list replaced whole.
     let s = widget_setup(Some(widget_v3(false)));
     let w = s.dir.path().join("w.yaml");
-    let out = run(&[
-        "apply",
-        "-f",
-        w.to_str().unwrap(),
-        "--kubeconfig",
-        &s.kubeconfig,
-        "--yes",
-    ]);
+    let out = s.run(&["apply", "-f", w.to_str().unwrap(), "--yes"]);
     assert!(out.status.success(), "{}", stderr(&out));
     let writes = s.api.writes();
     assert_eq!(
@@ -609,12 +507,10 @@ fn cluster_openapi_v3_decides_the_patch_type_and_merge_keys() {
     // --openapi-patch=false: the server's documents are not read.
     let s = widget_setup(Some(widget_v3(true)));
     let w = s.dir.path().join("w.yaml");
-    let out = run(&[
+    let out = s.run(&[
         "apply",
         "-f",
         w.to_str().unwrap(),
-        "--kubeconfig",
-        &s.kubeconfig,
         "--yes",
         "--openapi-patch=false",
     ]);
@@ -643,15 +539,7 @@ fn cluster_multi_document_files_load_every_object() {
             "{LOCAL}---\napiVersion: v1\nkind: ConfigMap\nmetadata: {{name: c}}\ndata: {{a: '2'}}\n---\napiVersion: v1\nkind: ConfigMap\nmetadata: {{name: new}}\ndata: {{a: '3'}}\n"
         ),
     );
-    let out = run(&[
-        "plan",
-        "-f",
-        multi.to_str().unwrap(),
-        "--kubeconfig",
-        &s.kubeconfig,
-        "-o",
-        "json",
-    ]);
+    let out = s.run(&["plan", "-f", multi.to_str().unwrap(), "-o", "json"]);
     assert!(out.status.success(), "{}", stderr(&out));
     let lines: Vec<Value> = stdout(&out)
         .lines()
@@ -671,7 +559,7 @@ fn cluster_multi_document_files_load_every_object() {
 
     // The TUI on the same file opens the object list on the cluster's objects; without a
     // terminal it prints the list's plans and summary.
-    let out = run(&["-f", multi.to_str().unwrap(), "--kubeconfig", &s.kubeconfig]);
+    let out = s.run(&["-f", multi.to_str().unwrap()]);
     assert!(out.status.success(), "{}", stderr(&out));
     let text = stdout(&out);
     assert!(
@@ -753,10 +641,7 @@ fn cluster_apply_matches_kubectl_recordings() {
             "--validate=false".into(),
         ];
         args.extend(flags.split_whitespace().map(str::to_owned));
-        let out = Command::new(env!("CARGO_BIN_EXE_applyscope"))
-            .args(&args)
-            .output()
-            .unwrap();
+        let out = bin().args(&args).output().unwrap();
         assert!(out.status.success(), "{name}: {}", stderr(&out));
         let writes = api.writes();
         let real: Vec<_> = writes
@@ -824,7 +709,7 @@ fn cluster_openapi_v2_gives_kubectls_patch() {
     api.put(expected["live"].clone());
     let tmp = tempfile::tempdir().unwrap();
     let kc = api.kubeconfig(tmp.path(), "default");
-    let out = run(&[
+    let out = output(&[
         "apply",
         "-f",
         case.join("modified.yaml").to_str().unwrap(),
@@ -857,7 +742,7 @@ fn cluster_apply_and_dry_run_queries_match_kubectls() {
     api.put(expected["live"].clone());
     let tmp = tempfile::tempdir().unwrap();
     let kc = api.kubeconfig(tmp.path(), "default");
-    let out = run(&[
+    let out = output(&[
         "apply",
         "-f",
         case.join("modified.yaml").to_str().unwrap(),
@@ -902,10 +787,11 @@ fn cluster_tls_error_is_one_line() {
             s.api.port
         ),
     );
-    let err = one_line_exit_2(&run(&[
+    let local = s.path("web.yaml");
+    let err = one_line_exit_2(&output(&[
         "plan",
         "-f",
-        &s.local,
+        local.to_str().unwrap(),
         "--kubeconfig",
         kc.to_str().unwrap(),
     ]));
@@ -922,15 +808,7 @@ fn cluster_namespaces_follow_kubectl() {
         "ns.yaml",
         &LOCAL.replace("  name: web\n", "  name: web\n  namespace: team\n"),
     );
-    let out = run(&[
-        "plan",
-        "-f",
-        other.to_str().unwrap(),
-        "--kubeconfig",
-        &s.kubeconfig,
-        "-n",
-        "prod",
-    ]);
+    let out = s.run(&["plan", "-f", other.to_str().unwrap(), "-n", "prod"]);
     assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
     assert!(
         stderr(&out).contains("does not match the namespace \"prod\""),
@@ -938,17 +816,7 @@ fn cluster_namespaces_follow_kubectl() {
         stderr(&out)
     );
     // -n names the namespace of a file that names none.
-    let out = run(&[
-        "plan",
-        "-f",
-        &s.local,
-        "--kubeconfig",
-        &s.kubeconfig,
-        "-n",
-        "prod",
-        "-o",
-        "json",
-    ]);
+    let out = s.run(&["plan", "-f", "web.yaml", "-n", "prod", "-o", "json"]);
     assert!(out.status.success(), "{}", stderr(&out));
     assert!(
         s.api
@@ -962,15 +830,7 @@ fn cluster_namespaces_follow_kubectl() {
         "role.yaml",
         "apiVersion: rbac.authorization.k8s.io/v1\nkind: ClusterRole\nmetadata: {name: reader}\nrules: []\n",
     );
-    let out = run(&[
-        "plan",
-        "-f",
-        role.to_str().unwrap(),
-        "--kubeconfig",
-        &s.kubeconfig,
-        "-o",
-        "json",
-    ]);
+    let out = s.run(&["plan", "-f", role.to_str().unwrap(), "-o", "json"]);
     assert!(out.status.success(), "{}", stderr(&out));
     let plan: Value = serde_json::from_str(&stdout(&out)).unwrap();
     assert!(plan["created"]["metadata"].get("namespace").is_none());
@@ -1030,7 +890,7 @@ fn cluster_crd_objects_follow_the_servers_openapi() {
         let dir = tempfile::tempdir().unwrap();
         let kc = api.kubeconfig(dir.path(), "default");
         let f = write(dir.path(), "crd.yaml", local);
-        let out = run(&[
+        let out = output(&[
             "plan",
             "-f",
             f.to_str().unwrap(),
@@ -1051,29 +911,13 @@ fn cluster_a_server_that_does_not_answer_times_out() {
     let s = setup(Some(live_web()));
     s.api.hang_next("GET", WEB, 4);
     let started = std::time::Instant::now();
-    let err = one_line_exit_2(&run(&[
-        "plan",
-        "-f",
-        &s.local,
-        "--kubeconfig",
-        &s.kubeconfig,
-        "--request-timeout",
-        "1s",
-    ]));
+    let err = one_line_exit_2(&s.run(&["plan", "-f", "web.yaml", "--request-timeout", "1s"]));
     assert!(err.contains("timed out"), "{err}");
     assert!(
         started.elapsed() < std::time::Duration::from_secs(4),
         "{:?}",
         started.elapsed()
     );
-    let out = run(&[
-        "plan",
-        "-f",
-        &s.local,
-        "--kubeconfig",
-        &s.kubeconfig,
-        "--request-timeout",
-        "0",
-    ]);
+    let out = s.run(&["plan", "-f", "web.yaml", "--request-timeout", "0"]);
     assert_eq!(out.status.code(), Some(2));
 }

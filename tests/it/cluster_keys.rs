@@ -3,62 +3,15 @@
 
 #![cfg(feature = "cluster")]
 
-use applyscope::app::cluster::ClusterSession;
-use applyscope::app::{Mode, Model};
-use applyscope::cluster::Conn;
+use applyscope::app::Mode;
 use serde_json::{Value, json};
 
 use crate::cluster::{LOCAL, live_web};
-use crate::fakeapi::{FakeApi, go_json, lib, status_body};
+use crate::fakeapi::{FakeApi, go_json, status_body};
 use crate::tui_support::Harness;
 
 const WEB: &str = "/apis/apps/v1/namespaces/team/deployments/web";
 const LA: &str = "kubectl.kubernetes.io/last-applied-configuration";
-
-/// Run the commands `update` returned (and those their reports return) through the runtime.
-fn run_commands(h: &mut Harness) -> usize {
-    let mut n = 0;
-    while !h.commands.is_empty() {
-        for c in std::mem::take(&mut h.commands) {
-            if let Some(report) = h.effects.perform(&c) {
-                n += 1;
-                h.send(report);
-            }
-        }
-    }
-    n
-}
-
-fn open(api: &FakeApi, dir: &std::path::Path) -> Harness {
-    let conn = Conn {
-        kubeconfig: Some(api.kubeconfig(dir, "team")),
-        ..Conn::default()
-    };
-    let local = applyscope::document::parse_documents(LOCAL, "web.yaml")
-        .unwrap()
-        .remove(0)
-        .value;
-    opened(applyscope::session::cluster::open_one(&conn, local, None, true, "web.yaml").unwrap())
-}
-
-/// The harness of an object opened from the cluster, its commands sent through the connection
-/// it was read with (as `tui::run` does).
-fn opened(
-    (source, plan, opened): (
-        applyscope::session::Source,
-        applyscope::engine::plan::Plan,
-        applyscope::session::cluster::Opened,
-    ),
-) -> Harness {
-    let session = ClusterSession::new(opened.conn, opened.server, opened.loaded, opened.used);
-    let mut h = Harness::of(Model::from_cluster(source, plan, session));
-    h.effects = applyscope::tui::Effects::new(opened.connection);
-    h
-}
-
-fn notice(h: &Harness) -> String {
-    h.model.notice.clone().unwrap_or_default()
-}
 
 fn annotation_body(doc: &Value, rv: &str) -> String {
     let mut annotation = go_json(doc);
@@ -71,7 +24,7 @@ fn cluster_keys_drop_replicas_commit_409_reload_commit_again() {
     let api = FakeApi::start();
     api.put(live_web());
     let dir = tempfile::tempdir().unwrap();
-    let mut h = open(&api, dir.path());
+    let mut h = Harness::cluster(api.kubeconfig(dir.path(), "team"), LOCAL, "web.yaml");
     assert!(
         h.model.title.contains("Deployment team/web"),
         "{}",
@@ -108,7 +61,7 @@ fn cluster_keys_drop_replicas_commit_409_reload_commit_again() {
     api.change(WEB, |o| o["spec"]["replicas"] = json!(7));
     let new_rv = api.object(WEB).unwrap()["metadata"]["resourceVersion"].clone();
     h.press("y");
-    assert_eq!(run_commands(&mut h), 2, "the PATCH (409), then a GET");
+    assert_eq!(h.run_commands(), 2, "the PATCH (409), then a GET");
     let writes = api.writes();
     assert_eq!(writes.len(), 1);
     let dropped = json!({"apiVersion":"apps/v1","kind":"Deployment","metadata":{"annotations":{},"name":"web","namespace":"team"},"spec":{"selector":{"matchLabels":{"app":"web"}},"template":{"metadata":{"labels":{"app":"web"}},"spec":{"containers":[{"image":"web:1","name":"web"}]}}}});
@@ -125,7 +78,7 @@ fn cluster_keys_drop_replicas_commit_409_reload_commit_again() {
     assert_eq!(writes[0].body_text(), annotation_body(&dropped, "7"));
     // Reloaded, planned again with the edit kept; what changed is shown; asked again.
     let Mode::Confirm(p) = &h.model.mode else {
-        panic!("asked again: {:?} {}", h.model.mode.kind(), notice(&h));
+        panic!("asked again: {:?} {}", h.model.mode.kind(), h.notice());
     };
     assert!(p.action.starts_with("409 Conflict"), "{}", p.action);
     assert!(
@@ -137,7 +90,7 @@ fn cluster_keys_drop_replicas_commit_409_reload_commit_again() {
     assert_eq!(h.model.docs.live.as_ref().unwrap()["spec"]["replicas"], 7);
 
     h.press("y");
-    assert_eq!(run_commands(&mut h), 1);
+    assert_eq!(h.run_commands(), 1);
     let writes = api.writes();
     assert_eq!(writes.len(), 2);
     assert_eq!(
@@ -153,7 +106,7 @@ fn cluster_keys_drop_replicas_commit_409_reload_commit_again() {
             .contains("replicas")
     );
     assert!(!h.model.edits_pending());
-    assert!(notice(&h).starts_with("committed"), "{}", notice(&h));
+    assert!(h.notice().starts_with("committed"), "{}", h.notice());
     // Every request: discovery, GET, OpenAPI v3 and v2 (404), PATCH (409), GET, PATCH.
     let seen: Vec<String> = api
         .requests()
@@ -179,11 +132,11 @@ fn cluster_keys_apply_dry_run_then_confirm() {
     let api = FakeApi::start();
     api.put(live_web());
     let dir = tempfile::tempdir().unwrap();
-    let mut h = open(&api, dir.path());
+    let mut h = Harness::cluster(api.kubeconfig(dir.path(), "team"), LOCAL, "web.yaml");
     h.press("P");
-    assert_eq!(run_commands(&mut h), 1);
+    assert_eq!(h.run_commands(), 1);
     let Mode::Confirm(p) = &h.model.mode else {
-        panic!("confirm after the dry run: {}", notice(&h));
+        panic!("confirm after the dry run: {}", h.notice());
     };
     assert!(p.action.contains("dry run accepted"), "{}", p.action);
     assert_eq!(api.writes().len(), 1);
@@ -201,7 +154,7 @@ fn cluster_keys_apply_dry_run_then_confirm() {
     let (answer, lines) = result_pane(&h);
     assert!(answer && lines > 0);
     h.press("y");
-    assert_eq!(run_commands(&mut h), 1);
+    assert_eq!(h.run_commands(), 1);
     let writes = api.writes();
     assert_eq!(writes.len(), 2);
     assert_eq!(
@@ -213,7 +166,7 @@ fn cluster_keys_apply_dry_run_then_confirm() {
         Some("application/strategic-merge-patch+json")
     );
     assert_eq!(writes[0].body, writes[1].body);
-    assert!(notice(&h).starts_with("applied"), "{}", notice(&h));
+    assert!(h.notice().starts_with("applied"), "{}", h.notice());
     // The plan now starts from the applied object: nothing left to do.
     assert!(h.model.plan.patch.is_none());
     assert!(!result_pane(&h).0, "a new plan shows its own result");
@@ -228,7 +181,7 @@ fn cluster_keys_errors_are_notices_and_read_only_refuses() {
     let api = FakeApi::start();
     api.put(live_web());
     let dir = tempfile::tempdir().unwrap();
-    let mut h = open(&api, dir.path());
+    let mut h = Harness::cluster(api.kubeconfig(dir.path(), "team"), LOCAL, "web.yaml");
     api.fail_next(
         "PATCH",
         WEB,
@@ -236,12 +189,13 @@ fn cluster_keys_errors_are_notices_and_read_only_refuses() {
         status_body(403, "Forbidden", "deployments.apps \"web\" is forbidden"),
     );
     h.press("P");
-    run_commands(&mut h);
+    h.run_commands();
     assert!(matches!(h.model.mode, Mode::Browse));
     assert!(
-        notice(&h).contains("403 Forbidden: not allowed to patch deployments.apps \"web\""),
+        h.notice()
+            .contains("403 Forbidden: not allowed to patch deployments.apps \"web\""),
         "{}",
-        notice(&h)
+        h.notice()
     );
     // The object was deleted meanwhile: the commit's PATCH answers 404.
     h.press("/ s p e c . r e p l i c a s <Enter> x W y");
@@ -251,11 +205,12 @@ fn cluster_keys_errors_are_notices_and_read_only_refuses() {
         404,
         status_body(404, "NotFound", "deployments.apps \"web\" not found"),
     );
-    run_commands(&mut h);
+    h.run_commands();
     assert!(
-        notice(&h).starts_with("not committed: 404 Not Found: deployments.apps \"web\""),
+        h.notice()
+            .starts_with("not committed: 404 Not Found: deployments.apps \"web\""),
         "{}",
-        notice(&h)
+        h.notice()
     );
     assert!(h.model.edits_pending(), "the edit is kept");
     h.press("u");
@@ -266,18 +221,18 @@ fn cluster_keys_errors_are_notices_and_read_only_refuses() {
         status_body(500, "InternalError", "etcd down"),
     );
     h.press("R");
-    run_commands(&mut h);
+    h.run_commands();
     assert!(
-        notice(&h).starts_with("reload failed: 500"),
+        h.notice().starts_with("reload failed: 500"),
         "{}",
-        notice(&h)
+        h.notice()
     );
 
     h.model.edit.options.read_only = true;
     h.press("P");
-    assert!(notice(&h).contains("read-only"));
+    assert!(h.notice().contains("read-only"));
     h.press("/ s p e c . r e p l i c a s <Enter> x");
-    assert!(notice(&h).contains("read-only"));
+    assert!(h.notice().contains("read-only"));
     assert_eq!(
         api.writes().len(),
         2,
@@ -294,14 +249,12 @@ fn cluster_keys_secret_values_stay_masked_in_the_dry_run_answer() {
         "data": {"password": "b2xkLXNlY3JldA=="}}),
     );
     let dir = tempfile::tempdir().unwrap();
-    let conn = Conn {
-        kubeconfig: Some(api.kubeconfig(dir.path(), "team")),
-        ..Conn::default()
-    };
     let local = json!({"apiVersion": "v1", "kind": "Secret", "metadata": {"name": "s"},
         "data": {"password": "bmV3LXNlY3JldA=="}});
-    let mut h = opened(
-        applyscope::session::cluster::open_one(&conn, lib(&local), None, true, "s.yaml").unwrap(),
+    let mut h = Harness::cluster(
+        api.kubeconfig(dir.path(), "team"),
+        &local.to_string(),
+        "s.yaml",
     );
     // The server's dry run answers with an admission-injected label and another value.
     let mut answer: Value = serde_json::to_value(&h.model.plan.result).unwrap();
@@ -309,8 +262,8 @@ fn cluster_keys_secret_values_stay_masked_in_the_dry_run_answer() {
     answer["data"]["password"] = json!("c2VydmVyLXZhbHVl");
     api.fail_next("PATCH", "/api/v1/namespaces/team/secrets/s", 200, answer);
     h.press("P");
-    assert_eq!(run_commands(&mut h), 1);
-    assert!(matches!(h.model.mode, Mode::Confirm(_)), "{}", notice(&h));
+    assert_eq!(h.run_commands(), 1);
+    assert!(matches!(h.model.mode, Mode::Confirm(_)), "{}", h.notice());
     let screen = h.text();
     assert!(screen.contains("+    injected: \"yes\""), "{screen}");
     assert!(!screen.contains("c2VydmVyLXZhbHVl"), "{screen}");
@@ -319,7 +272,7 @@ fn cluster_keys_secret_values_stay_masked_in_the_dry_run_answer() {
     assert!(screen.contains("apply to the cluster?"), "{screen}");
     // The request itself carries the value, of course.
     h.press("y");
-    run_commands(&mut h);
+    h.run_commands();
     assert!(api.writes()[1].body_text().contains("bmV3LXNlY3JldA=="));
 }
 
@@ -330,7 +283,7 @@ fn cluster_keys_requests_reuse_the_connection_of_the_open() {
     let api = FakeApi::start();
     api.put(live_web());
     let dir = tempfile::tempdir().unwrap();
-    let mut h = open(&api, dir.path());
+    let mut h = Harness::cluster(api.kubeconfig(dir.path(), "team"), LOCAL, "web.yaml");
     let opened_with = api.connections();
     assert!(opened_with >= 1);
     let gets = |api: &FakeApi| {
@@ -342,8 +295,8 @@ fn cluster_keys_requests_reuse_the_connection_of_the_open() {
     let before = gets(&api);
     for _ in 0..3 {
         h.press("R");
-        assert_eq!(run_commands(&mut h), 1);
-        assert_eq!(notice(&h), "reloaded from the cluster");
+        assert_eq!(h.run_commands(), 1);
+        assert_eq!(h.notice(), "reloaded from the cluster");
     }
     assert_eq!(gets(&api), before + 3, "each R reads the object again");
     assert_eq!(

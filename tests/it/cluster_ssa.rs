@@ -5,67 +5,26 @@
 
 #![cfg(feature = "cluster")]
 
-use std::process::{Command, Output};
-
 use serde_json::{Value, json};
 
 use crate::fakeapi::ssa::engine;
-use crate::fakeapi::{FakeApi, go_json, status_body};
+use crate::fakeapi::{Cluster, FakeApi, go_json, status_body};
+use crate::support::{stderr, stdout};
 
 const LA: &str = "kubectl.kubernetes.io/last-applied-configuration";
 const CM_PATH: &str = "/api/v1/namespaces/team/configmaps/test";
 const DEPLOY_PATH: &str = "/apis/apps/v1/namespaces/team/deployments/web";
 
-fn run(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_applyscope"))
-        .args(args)
-        .env_remove("KUBECONFIG")
-        .env("HOME", "/nonexistent")
-        .output()
-        .unwrap()
-}
-
-fn out(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stdout).into_owned()
-}
-
-fn err(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
-}
-
-struct Setup {
-    api: FakeApi,
-    _dir: tempfile::TempDir,
-    kubeconfig: String,
-    local: String,
-}
-
-fn setup(live: Value, local: &str) -> Setup {
+/// The server holding `live` (its context's namespace `team`), `local` written to `local.yaml`.
+fn setup(live: Value, local: &str) -> Cluster {
     setup_in("team", live, local)
 }
 
 /// With `namespace` the context's.
-fn setup_in(namespace: &str, live: Value, local: &str) -> Setup {
-    let api = FakeApi::start();
-    api.put(live);
-    let dir = tempfile::tempdir().unwrap();
-    let kubeconfig = api.kubeconfig(dir.path(), namespace).display().to_string();
-    let path = dir.path().join("local.yaml");
-    std::fs::write(&path, local).unwrap();
-    Setup {
-        api,
-        kubeconfig,
-        local: path.display().to_string(),
-        _dir: dir,
-    }
-}
-
-impl Setup {
-    fn run(&self, args: &[&str]) -> Output {
-        let mut all = args.to_vec();
-        all.extend(["--kubeconfig", &self.kubeconfig, "-f", &self.local]);
-        run(&all)
-    }
+fn setup_in(namespace: &str, live: Value, local: &str) -> Cluster {
+    let s = Cluster::serve(FakeApi::start(), namespace, [live]);
+    s.write("local.yaml", local);
+    s
 }
 
 pub const WEB: &str = "apiVersion: apps/v1
@@ -100,18 +59,26 @@ pub fn autoscaled_web() -> Value {
 #[test]
 fn ssa_cluster_plan_conflicts_with_the_autoscaler_and_sends_nothing() {
     let s = setup(autoscaled_web(), WEB);
-    let o = s.run(&["plan", "--server-side"]);
-    assert_eq!(o.status.code(), Some(1), "{}", err(&o));
+    let o = s.run(&["plan", "-f", "local.yaml", "--server-side"]);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
     assert!(
-        err(&o).contains(
+        stderr(&o).contains(
             "Apply failed with 1 conflict: conflict with \"kube-controller-manager\" using apps/v1: .spec.replicas"
         ),
         "{}",
-        err(&o)
+        stderr(&o)
     );
-    let o = s.run(&["plan", "--server-side", "--force-conflicts", "-o", "json"]);
-    assert_eq!(o.status.code(), Some(0), "{}", err(&o));
-    let plan: Value = serde_json::from_str(&out(&o)).unwrap();
+    let o = s.run(&[
+        "plan",
+        "-f",
+        "local.yaml",
+        "--server-side",
+        "--force-conflicts",
+        "-o",
+        "json",
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let plan: Value = serde_json::from_str(&stdout(&o)).unwrap();
     assert_eq!(plan["patchType"], "application/apply-patch+yaml");
     assert_eq!(plan["result"]["spec"]["replicas"], 3);
     assert_eq!(
@@ -143,22 +110,23 @@ fn ssa_cluster_plan_conflicts_with_the_autoscaler_and_sends_nothing() {
     );
     assert!(s.api.writes().is_empty(), "a plan sends nothing");
     // apply without --yes: the predicted conflict, exit 1, nothing sent.
-    let o = s.run(&["apply", "--server-side"]);
-    assert_eq!(o.status.code(), Some(1), "{}", err(&o));
+    let o = s.run(&["apply", "-f", "local.yaml", "--server-side"]);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
     assert!(
-        err(&o).contains("Deployment team/web: Apply failed with 1 conflict"),
+        stderr(&o).contains("Deployment team/web: Apply failed with 1 conflict"),
         "{}",
-        err(&o)
+        stderr(&o)
     );
-    assert!(out(&o).contains("nothing sent"), "{}", out(&o));
+    assert!(stdout(&o).contains("nothing sent"), "{}", stdout(&o));
     assert!(s.api.writes().is_empty());
     // With --yes the server agrees: the dry run conflicts, nothing more is sent.
-    let o = s.run(&["apply", "--server-side", "--yes"]);
-    assert_eq!(o.status.code(), Some(1), "{}", err(&o));
+    let o = s.run(&["apply", "-f", "local.yaml", "--server-side", "--yes"]);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
     assert!(
-        err(&o).contains("conflict with \"kube-controller-manager\" using apps/v1: .spec.replicas"),
+        stderr(&o)
+            .contains("conflict with \"kube-controller-manager\" using apps/v1: .spec.replicas"),
         "{}",
-        err(&o)
+        stderr(&o)
     );
     let writes = s.api.writes();
     assert_eq!(writes.len(), 1, "{writes:?}");
@@ -167,8 +135,15 @@ fn ssa_cluster_plan_conflicts_with_the_autoscaler_and_sends_nothing() {
         "dryRun=All&fieldManager=kubectl&fieldValidation=Strict&force=false"
     );
     // Forced, it is applied and the autoscaler loses the field.
-    let o = s.run(&["apply", "--server-side", "--yes", "--force-conflicts"]);
-    assert_eq!(o.status.code(), Some(0), "{}", err(&o));
+    let o = s.run(&[
+        "apply",
+        "-f",
+        "local.yaml",
+        "--server-side",
+        "--yes",
+        "--force-conflicts",
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     let live = s.api.object(DEPLOY_PATH).unwrap();
     assert_eq!(live["spec"]["replicas"], 3);
     let writes = s.api.writes();
@@ -209,9 +184,9 @@ fn fields_v1(obj: &Value, manager: &str) -> Option<String> {
 fn ssa_cluster_apply_migrates_a_client_side_object_as_kubectl_does() {
     let s = setup(client_side_configmap(), CM);
     // The plan from the cluster: the four requests and the object they leave.
-    let o = s.run(&["plan", "--server-side", "-o", "json"]);
-    assert_eq!(o.status.code(), Some(0), "{}", err(&o));
-    let plan: Value = serde_json::from_str(&out(&o)).unwrap();
+    let o = s.run(&["plan", "-f", "local.yaml", "--server-side", "-o", "json"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let plan: Value = serde_json::from_str(&stdout(&o)).unwrap();
     let names: Vec<&str> = plan["steps"]
         .as_array()
         .unwrap()
@@ -234,9 +209,9 @@ fn ssa_cluster_apply_migrates_a_client_side_object_as_kubectl_does() {
     assert_eq!(plan["result"]["data"], json!({"key": "value"}));
 
     // Without --yes: the requests, nothing sent.
-    let o = s.run(&["apply", "--server-side"]);
-    assert_eq!(o.status.code(), Some(0), "{}", err(&o));
-    let text = out(&o);
+    let o = s.run(&["apply", "-f", "local.yaml", "--server-side"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let text = stdout(&o);
     for line in [
         "ConfigMap team/test: would send (apply) PATCH /api/v1/namespaces/team/configmaps/test?fieldManager=kubectl&fieldValidation=Strict&force=false (application/apply-patch+yaml",
         "ConfigMap team/test: would send (save-last-applied) PATCH /api/v1/namespaces/team/configmaps/test?fieldManager=kubectl-last-applied&fieldValidation=Strict (application/apply-patch+yaml",
@@ -249,8 +224,8 @@ fn ssa_cluster_apply_migrates_a_client_side_object_as_kubectl_does() {
     assert!(s.api.writes().is_empty());
 
     // With --yes: the dry run, then kubectl's four requests, in order.
-    let o = s.run(&["apply", "--server-side", "--yes"]);
-    assert_eq!(o.status.code(), Some(0), "{}", err(&o));
+    let o = s.run(&["apply", "-f", "local.yaml", "--server-side", "--yes"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     let writes = s.api.writes();
     let seen: Vec<(&str, &str)> = writes
         .iter()
@@ -333,7 +308,7 @@ fn ssa_cluster_apply_migrates_a_client_side_object_as_kubectl_does() {
             "{manager}"
         );
     }
-    let text = out(&o);
+    let text = stdout(&o);
     assert!(
         text.contains("ConfigMap team/test: server dry run accepted"),
         "{text}"
@@ -348,8 +323,8 @@ fn ssa_cluster_apply_migrates_a_client_side_object_as_kubectl_does() {
     );
 
     // Applied again: one request (nothing to save or migrate).
-    let o = s.run(&["apply", "--server-side", "--yes"]);
-    assert_eq!(o.status.code(), Some(0), "{}", err(&o));
+    let o = s.run(&["apply", "-f", "local.yaml", "--server-side", "--yes"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     assert_eq!(s.api.writes().len(), 7);
 }
 
@@ -362,17 +337,17 @@ fn ssa_cluster_apply_sends_nothing_after_a_refused_dry_run() {
         422,
         status_body(422, "Invalid", "admission webhook denied the request"),
     );
-    let o = s.run(&["apply", "--server-side", "--yes"]);
-    assert_eq!(o.status.code(), Some(2), "{}", err(&o));
+    let o = s.run(&["apply", "-f", "local.yaml", "--server-side", "--yes"]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
     assert!(
-        err(&o).contains("server dry run of ConfigMap team/test"),
+        stderr(&o).contains("server dry run of ConfigMap team/test"),
         "{}",
-        err(&o)
+        stderr(&o)
     );
     assert!(
-        err(&o).contains("admission webhook denied the request"),
+        stderr(&o).contains("admission webhook denied the request"),
         "{}",
-        err(&o)
+        stderr(&o)
     );
     let writes = s.api.writes();
     assert_eq!(writes.len(), 1, "{writes:?}");
@@ -384,7 +359,7 @@ fn ssa_cluster_apply_sends_nothing_after_a_refused_dry_run() {
 }
 
 /// The object as the fake holds it (its resourceVersion set by `put`).
-fn client_side_configmap_stored(s: &Setup) -> Value {
+fn client_side_configmap_stored(s: &Cluster) -> Value {
     let mut v = client_side_configmap();
     v["metadata"]["resourceVersion"] =
         s.api.object(CM_PATH).unwrap()["metadata"]["resourceVersion"].clone();
@@ -396,19 +371,21 @@ fn ssa_cluster_server_dry_run_only_sends_the_dry_run() {
     let s = setup(client_side_configmap(), CM);
     let o = s.run(&[
         "apply",
+        "-f",
+        "local.yaml",
         "--server-side",
         "--server-dry-run",
         "--field-manager",
         "ci",
     ]);
-    assert_eq!(o.status.code(), Some(0), "{}", err(&o));
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     let writes = s.api.writes();
     assert_eq!(writes.len(), 1);
     assert_eq!(
         writes[0].query,
         "dryRun=All&fieldManager=ci&fieldValidation=Strict&force=false"
     );
-    assert!(out(&o).contains("server dry run only"), "{}", out(&o));
+    assert!(stdout(&o).contains("server dry run only"), "{}", stdout(&o));
 }
 
 /// A custom resource whose `spec.items` is a list map keyed by `name` in the cluster's
@@ -442,12 +419,13 @@ fn ssa_cluster_plan_of_a_custom_resource_reads_the_clusters_openapi_v3() {
     // Without the document the list is atomic: the whole list, recorded as the object's
     // before its first apply, conflicts.
     let s = setup(live.clone(), file);
-    let o = s.run(&["plan", "--server-side"]);
-    assert_eq!(o.status.code(), Some(1), "{}", err(&o));
+    let o = s.run(&["plan", "-f", "local.yaml", "--server-side"]);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
     assert!(
-        err(&o).contains("conflict with \"before-first-apply\" using example.com/v1: .spec.items"),
+        stderr(&o)
+            .contains("conflict with \"before-first-apply\" using example.com/v1: .spec.items"),
         "{}",
-        err(&o)
+        stderr(&o)
     );
     // With it the list merges by name: `a` is added, `b` kept.
     let s = setup(live, file);
@@ -457,9 +435,9 @@ fn ssa_cluster_plan_of_a_custom_resource_reads_the_clusters_openapi_v3() {
     );
     s.api
         .set_openapi("/openapi/v3/apis/example.com/v1", widget_v3());
-    let o = s.run(&["plan", "--server-side", "-o", "json"]);
-    assert_eq!(o.status.code(), Some(0), "{}", err(&o));
-    let plan: Value = serde_json::from_str(&out(&o)).unwrap();
+    let o = s.run(&["plan", "-f", "local.yaml", "--server-side", "-o", "json"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let plan: Value = serde_json::from_str(&stdout(&o)).unwrap();
     assert_eq!(
         plan["result"]["spec"]["items"],
         json!([{"name": "b", "size": 2}, {"name": "a", "size": 5}])
@@ -499,10 +477,10 @@ fn ssa_cluster_apply_sends_what_kubectl_was_recorded_sending() {
             s.api
                 .fail_next("PATCH", path, 200, recorded["answer"].clone());
         }
-        let mut args = vec!["apply", "--yes"];
+        let mut args = vec!["apply", "-f", "local.yaml", "--yes"];
         args.extend(flags);
         let o = s.run(&args);
-        assert_eq!(o.status.code(), Some(0), "{command}: {}", err(&o));
+        assert_eq!(o.status.code(), Some(0), "{command}: {}", stderr(&o));
         let writes = s.api.writes();
         assert_eq!(writes.len(), requests.len() + 1, "{command}: {writes:?}");
         assert_eq!(
@@ -526,9 +504,9 @@ fn ssa_cluster_apply_sends_what_kubectl_was_recorded_sending() {
 fn ssa_cluster_plan_and_apply_of_many_objects_and_a_create() {
     // A missing ConfigMap (a create) and the autoscaled Deployment, in one file.
     let s = setup(autoscaled_web(), &format!("{CM}---\n{WEB}"));
-    let o = s.run(&["plan", "--server-side", "-o", "json"]);
-    assert_eq!(o.status.code(), Some(1), "{}", err(&o));
-    let plans: Value = serde_json::from_str(&out(&o)).unwrap();
+    let o = s.run(&["plan", "-f", "local.yaml", "--server-side", "-o", "json"]);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    let plans: Value = serde_json::from_str(&stdout(&o)).unwrap();
     let objects = plans["objects"].as_array().unwrap();
     assert_eq!(objects.len(), 2);
     assert_eq!(objects[0]["result"]["data"], json!({"key": "value"}));
@@ -541,16 +519,23 @@ fn ssa_cluster_plan_and_apply_of_many_objects_and_a_create() {
         "{plans}"
     );
     assert!(
-        err(&o).contains(
+        stderr(&o).contains(
             "Deployment.apps team/web: Apply failed with 1 conflict: conflict with \"kube-controller-manager\" using apps/v1: .spec.replicas"
         ),
         "{}",
-        err(&o)
+        stderr(&o)
     );
     // Forced: both applied; the ConfigMap created by its apply PATCH (no annotation: one
     // request each).
-    let o = s.run(&["apply", "--server-side", "--force-conflicts", "--yes"]);
-    assert_eq!(o.status.code(), Some(0), "{}", err(&o));
+    let o = s.run(&[
+        "apply",
+        "-f",
+        "local.yaml",
+        "--server-side",
+        "--force-conflicts",
+        "--yes",
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     let writes = s.api.writes();
     let sent: Vec<(&str, &str)> = writes
         .iter()

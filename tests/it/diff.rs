@@ -950,7 +950,7 @@ fn plan_text_masks_secret_values_unless_show_secrets() {
     std::fs::write(&live, serde_json::to_string(&expected["live"]).unwrap()).unwrap();
     let local = case.join("modified.yaml");
     let run = |args: &[&str]| {
-        let out = Command::new(env!("CARGO_BIN_EXE_applyscope"))
+        let out = crate::support::bin()
             .arg("plan")
             .args(args)
             .arg("-f")

@@ -10,7 +10,10 @@
 
 #![cfg(feature = "cluster")]
 
+mod setup;
 pub mod ssa;
+
+pub use setup::Cluster;
 
 use std::collections::HashMap;
 use std::io::{BufRead as _, BufReader, Read as _, Write as _};

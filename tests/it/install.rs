@@ -9,7 +9,7 @@ use applyscope::cli::Cli;
 use clap::{CommandFactory as _, Parser as _};
 
 fn bin() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_applyscope"))
+    crate::support::bin()
 }
 
 fn stdout_of(args: &[&str]) -> String {

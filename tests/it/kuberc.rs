@@ -4,7 +4,6 @@
 //! warnings), is run here through `applyscope plan` with the same files, variables and flags.
 
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
 use serde_json::{Value, json};
 
@@ -29,9 +28,8 @@ fn run_case(spec: &Value, extra: &[&str]) -> (i32, String, String) {
         "data": {"b": "1"}});
     std::fs::write(dir.path().join("local.json"), object.to_string()).unwrap();
     std::fs::write(dir.path().join("live.json"), live.to_string()).unwrap();
-    let mut cmd = Command::new(env!("CARGO_BIN_EXE_applyscope"));
+    let mut cmd = crate::support::bin();
     cmd.current_dir(dir.path())
-        .env_remove("KUBERC")
         .env_remove("KUBECTL_KUBERC")
         .env("HOME", &home);
     cmd.args(["plan", "-f", "local.json", "--live", "live.json"]);
@@ -180,11 +178,9 @@ fn kuberc_server_side_makes_apply_send_server_side_requests() {
     .unwrap();
     let api = crate::fakeapi::FakeApi::start();
     let kubeconfig = api.kubeconfig(home, "default");
-    let out = Command::new(env!("CARGO_BIN_EXE_applyscope"))
+    let out = crate::support::bin()
         .current_dir(home)
-        .env_remove("KUBERC")
         .env_remove("KUBECTL_KUBERC")
-        .env_remove("KUBECONFIG")
         .env("HOME", home)
         .args(["apply", "-f", "cm.json", "--kubeconfig"])
         .arg(&kubeconfig)

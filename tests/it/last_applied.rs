@@ -3,7 +3,6 @@
 //! configuration (tests/cases/88), and the plan afterwards is kubectl's.
 
 use std::path::Path;
-use std::process::Command;
 
 use applyscope::value::Value;
 
@@ -17,10 +16,7 @@ fn expected(case: &str) -> Value {
 }
 
 fn run(args: &[&std::ffi::OsStr]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_applyscope"))
-        .args(args)
-        .output()
-        .unwrap();
+    let out = crate::support::bin().args(args).output().unwrap();
     (
         out.status.code().unwrap_or(-1),
         String::from_utf8_lossy(&out.stdout).into_owned(),
@@ -176,7 +172,7 @@ fn set_records_a_null_annotation_value_as_the_empty_string() {
         "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: cm\n  annotations:\n    tracking-id:\ndata: {k: v}\n",
     )
     .unwrap();
-    let out = std::process::Command::new(env!("CARGO_BIN_EXE_applyscope"))
+    let out = crate::support::bin()
         .args(["last-applied", "set", "--dry-run", "--live"])
         .arg(&live)
         .arg(&doc)

@@ -3,7 +3,6 @@
 //! 1.37.1 sent and produced (`kubectl.json`, recorded with `../shared/oracle`).
 
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
 use applyscope::document;
 use applyscope::engine::lint::CODES;
@@ -192,7 +191,7 @@ fn the_surprises_the_examples_teach() {
 #[test]
 fn lints_reach_the_cli_output() {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("assets/examples/lint-immutable-field");
-    let out = Command::new(env!("CARGO_BIN_EXE_applyscope"))
+    let out = crate::support::bin()
         .args(["plan", "-o", "json", "--local"])
         .arg(dir.join("local.yaml"))
         .arg("--live")
@@ -211,7 +210,7 @@ fn lints_reach_the_cli_output() {
         .collect();
     assert_eq!(codes, ["immutable-field"]);
     assert_eq!(v["warnings"][0]["path"], "spec.selector");
-    let text = Command::new(env!("CARGO_BIN_EXE_applyscope"))
+    let text = crate::support::bin()
         .args(["plan", "--local"])
         .arg(dir.join("local.yaml"))
         .arg("--live")

@@ -298,7 +298,7 @@ fn namespace_flag_places_objects_without_one() {
 fn an_unwritable_standard_output_ends_as_before() {
     let dir = files(&[("cm.yaml", CM), ("all.yaml", &format!("{CM}---\n{NS}"))]);
     let run_full = |args: &[&str]| {
-        let out = std::process::Command::new(env!("CARGO_BIN_EXE_applyscope"))
+        let out = crate::support::bin()
             .args(args)
             .current_dir(dir.path())
             .stdout(std::fs::File::create("/dev/full").unwrap())
@@ -495,11 +495,10 @@ fn a_kuberc_mode_line_heads_the_streamed_text() {
     };
     // As `run`, with kuberc reading left on (`run` turns it off).
     let run = |args: &[&str]| {
-        let out = std::process::Command::new(env!("CARGO_BIN_EXE_applyscope"))
+        let out = crate::support::bin()
             .arg("plan")
             .args(args)
             .current_dir(dir.path())
-            .env_remove("KUBERC")
             .env_remove("KUBECTL_KUBERC")
             .output()
             .unwrap();

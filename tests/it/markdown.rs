@@ -3,10 +3,9 @@
 //! never appear unless `--show-secrets`.
 
 use std::path::Path;
-use std::process::Command;
 
 fn run(args: &[&str]) -> (i32, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_applyscope"))
+    let out = crate::support::bin()
         .args(args)
         .current_dir(env!("CARGO_MANIFEST_DIR"))
         .output()

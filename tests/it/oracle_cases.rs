@@ -3,7 +3,6 @@
 //! (`../shared/oracle/examples`, when present). Through the library and through the CLI.
 
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
 use applyscope::document;
 use applyscope::engine::plan::{self, LastApplied, PlanInput};
@@ -183,7 +182,7 @@ fn check_fields_agree(p: &plan::Plan) -> Result<(), String> {
 fn check_cli(case: &Case) -> Result<(), String> {
     let e = &case.expected;
     let tmp = tempfile::tempdir().map_err(|e| e.to_string())?;
-    let mut cmd = Command::new(env!("CARGO_BIN_EXE_applyscope"));
+    let mut cmd = crate::support::bin();
     cmd.arg("plan").arg("-o").arg("json");
     let modified = ["modified.yaml", "modified.yml", "modified.json"]
         .iter()

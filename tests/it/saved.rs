@@ -5,88 +5,36 @@
 
 #![cfg(feature = "cluster")]
 
-use std::path::Path;
-use std::process::{Command, Output};
+use std::process::Output;
 
 use serde_json::{Value, json};
 
 use crate::cluster::{LOCAL, live_web};
-use crate::fakeapi::FakeApi;
+use crate::fakeapi::Cluster;
+use crate::support::stderr;
 
 const WEB: &str = "/apis/apps/v1/namespaces/team/deployments/web";
 
-fn run(dir: &Path, args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_applyscope"))
-        .current_dir(dir)
-        .args(args)
-        .env_remove("KUBECONFIG")
-        .env_remove("KUBERC")
-        .env("KUBECTL_KUBERC", "false")
-        .env("HOME", "/nonexistent")
-        .output()
-        .unwrap()
-}
-
-fn err(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
-}
-
-struct Setup {
-    api: FakeApi,
-    dir: tempfile::TempDir,
-    kubeconfig: String,
-}
-
 /// The web Deployment live (and a new ConfigMap in the files, for a create), the plan saved.
-fn saved() -> Setup {
-    let api = FakeApi::start();
-    api.put(live_web());
-    let dir = tempfile::tempdir().unwrap();
-    let kubeconfig = api.kubeconfig(dir.path(), "team").display().to_string();
-    std::fs::create_dir(dir.path().join("app")).unwrap();
-    std::fs::write(dir.path().join("app/web.yaml"), LOCAL).unwrap();
-    std::fs::write(
-        dir.path().join("app/cm.yaml"),
+fn saved() -> Cluster {
+    let s = Cluster::start([live_web()]);
+    s.write("app/web.yaml", LOCAL);
+    s.write(
+        "app/cm.yaml",
         "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: settings\ndata:\n  a: \"1\"\n",
-    )
-    .unwrap();
-    let out = run(
-        dir.path(),
-        &[
-            "plan",
-            "-f",
-            "app",
-            "--save",
-            "plan.json",
-            "--kubeconfig",
-            &kubeconfig,
-        ],
     );
-    assert!(out.status.success(), "{}", err(&out));
-    assert!(api.writes().is_empty(), "a plan sends nothing");
-    Setup {
-        api,
-        dir,
-        kubeconfig,
-    }
+    let out = s.run(&["plan", "-f", "app", "--save", "plan.json"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(s.api.writes().is_empty(), "a plan sends nothing");
+    s
 }
 
-fn apply(s: &Setup) -> Output {
-    run(
-        s.dir.path(),
-        &[
-            "apply",
-            "--plan",
-            "plan.json",
-            "--yes",
-            "--kubeconfig",
-            &s.kubeconfig,
-        ],
-    )
+fn apply(s: &Cluster) -> Output {
+    s.run(&["apply", "--plan", "plan.json", "--yes"])
 }
 
-fn plan_file(s: &Setup) -> Value {
-    serde_json::from_str(&std::fs::read_to_string(s.dir.path().join("plan.json")).unwrap()).unwrap()
+fn plan_file(s: &Cluster) -> Value {
+    s.read_json("plan.json")
 }
 
 #[test]
@@ -125,7 +73,7 @@ fn saved_plan_unchanged_is_applied_exactly() {
     let s = saved();
     let f = plan_file(&s);
     let out = apply(&s);
-    assert!(out.status.success(), "{}", err(&out));
+    assert!(out.status.success(), "{}", stderr(&out));
     let writes = s.api.writes();
     // Every dry run first, then the real requests, in the plan's order.
     let saved: Vec<&Value> = f["plan"]["objects"]
@@ -182,8 +130,8 @@ fn saved_plan_refused_when_the_live_object_changed() {
         o["spec"]["replicas"] = json!(9);
     });
     let out = apply(&s);
-    assert_eq!(out.status.code(), Some(1), "{}", err(&out));
-    let e = err(&out);
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    let e = stderr(&out);
     assert!(
         e.contains("Deployment team/web: the live object changed since the plan was saved (uid u-1 resourceVersion 7 → uid u-1 resourceVersion "),
         "{e}"
@@ -201,8 +149,8 @@ fn saved_plan_refused_when_a_file_changed() {
     )
     .unwrap();
     let out = apply(&s);
-    assert_eq!(out.status.code(), Some(1), "{}", err(&out));
-    let e = err(&out);
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    let e = stderr(&out);
     assert!(
         e.contains("file app/cm.yaml: changed since the plan was saved"),
         "{e}"
@@ -226,17 +174,17 @@ fn saved_plan_edited_or_truncated_is_refused() {
     let out = apply(&s);
     assert_eq!(out.status.code(), Some(2));
     assert!(
-        err(&out).contains("plan.json: the plan was edited after it was saved"),
+        stderr(&out).contains("plan.json: the plan was edited after it was saved"),
         "{}",
-        err(&out)
+        stderr(&out)
     );
     std::fs::write(&path, &text[..text.len() / 3]).unwrap();
     let out = apply(&s);
     assert_eq!(out.status.code(), Some(2));
     assert!(
-        err(&out).contains("plan.json: not a readable applyscope saved plan"),
+        stderr(&out).contains("plan.json: not a readable applyscope saved plan"),
         "{}",
-        err(&out)
+        stderr(&out)
     );
     assert!(s.api.writes().is_empty());
 }

@@ -8,38 +8,18 @@
 
 #![cfg(feature = "cluster")]
 
-use std::path::Path;
-use std::process::{Command, Output};
+use std::process::Output;
 
 use serde_json::{Value, json};
 
 use crate::fakeapi::ssa::engine;
-use crate::fakeapi::{FakeApi, go_json};
+use crate::fakeapi::{Cluster, go_json};
+use crate::support::{stderr, stdout};
 
 const LA: &str = "kubectl.kubernetes.io/last-applied-configuration";
 const CM: &str = "/api/v1/namespaces/team/configmaps/test";
 const WEB: &str = "/apis/apps/v1/namespaces/team/deployments/web";
 const SETTINGS: &str = "/api/v1/namespaces/team/configmaps/settings";
-
-fn run(dir: &Path, args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_applyscope"))
-        .current_dir(dir)
-        .args(args)
-        .env_remove("KUBECONFIG")
-        .env_remove("KUBERC")
-        .env("KUBECTL_KUBERC", "false")
-        .env("HOME", "/nonexistent")
-        .output()
-        .unwrap()
-}
-
-fn err(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
-}
-
-fn out(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stdout).into_owned()
-}
 
 /// A ConfigMap made by client-side apply with `key` and `legacy`: its server-side apply is
 /// kubectl's four requests (kubernetes#99003).
@@ -67,80 +47,47 @@ fn server_side_web() -> Value {
     v
 }
 
-struct Setup {
-    api: FakeApi,
-    dir: tempfile::TempDir,
-    kubeconfig: String,
+fn apply(s: &Cluster) -> Output {
+    s.run(&["apply", "--plan", "plan.json", "--yes"])
 }
 
-impl Setup {
-    fn run(&self, args: &[&str]) -> Output {
-        let mut all = args.to_vec();
-        all.extend(["--kubeconfig", &self.kubeconfig]);
-        run(self.dir.path(), &all)
-    }
-
-    fn apply(&self) -> Output {
-        self.run(&["apply", "--plan", "plan.json", "--yes"])
-    }
-
-    fn plan(&self) -> Value {
-        let text = std::fs::read_to_string(self.dir.path().join("plan.json")).unwrap();
-        serde_json::from_str(&text).unwrap()
-    }
-
-    /// The saved requests of `object`.
-    fn saved(&self, object: &str) -> Vec<Value> {
-        self.plan()["plan"]["objects"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .find(|o| o["object"] == object)
-            .unwrap()["requests"]
-            .as_array()
-            .unwrap()
-            .clone()
-    }
+/// The saved requests of `object`.
+fn saved_requests(s: &Cluster, object: &str) -> Vec<Value> {
+    s.read_json("plan.json")["plan"]["objects"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|o| o["object"] == object)
+        .unwrap()["requests"]
+        .as_array()
+        .unwrap()
+        .clone()
 }
 
 /// The three objects live (the client-side ConfigMap, the Deployment) or not (a ConfigMap to
 /// create), their files, the plan saved with `extra` flags.
-fn saved(extra: &[&str]) -> Setup {
-    let api = FakeApi::start();
-    api.put(client_side_configmap());
-    api.put(server_side_web());
-    let dir = tempfile::tempdir().unwrap();
-    let kubeconfig = api.kubeconfig(dir.path(), "team").display().to_string();
-    let app = dir.path().join("app");
-    std::fs::create_dir(&app).unwrap();
-    std::fs::write(
-        app.join("a-test.yaml"),
+fn saved(extra: &[&str]) -> Cluster {
+    let s = Cluster::start([client_side_configmap(), server_side_web()]);
+    s.write(
+        "app/a-test.yaml",
         "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: test\ndata:\n  key: value\n",
-    )
-    .unwrap();
-    std::fs::write(
-        app.join("b-web.yaml"),
-        serde_json::to_string(&web("web:2")).unwrap(),
-    )
-    .unwrap();
-    std::fs::write(
-        app.join("c-settings.yaml"),
+    );
+    s.write(
+        "app/b-web.yaml",
+        &serde_json::to_string(&web("web:2")).unwrap(),
+    );
+    s.write(
+        "app/c-settings.yaml",
         "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: settings\ndata:\n  a: \"1\"\n",
-    )
-    .unwrap();
-    let s = Setup {
-        api,
-        dir,
-        kubeconfig,
-    };
+    );
     let mut args = vec!["plan", "--server-side", "-f", "app", "--save", "plan.json"];
     args.extend(extra);
     let o = s.run(&args);
-    assert!(o.status.success(), "{}", err(&o));
+    assert!(o.status.success(), "{}", stderr(&o));
     assert!(
-        out(&o).contains("server-side apply, 3 object(s), 6 request(s)"),
+        stdout(&o).contains("server-side apply, 3 object(s), 6 request(s)"),
         "{}",
-        out(&o)
+        stdout(&o)
     );
     assert!(s.api.writes().is_empty(), "a plan sends nothing");
     s
@@ -166,7 +113,7 @@ fn with_guard(body: &str, rv: &str) -> String {
 #[test]
 fn ssa_saved_plan_records_the_mode_the_settings_and_kubectls_requests() {
     let s = saved(&[]);
-    let f = s.plan();
+    let f = s.read_json("plan.json");
     let p = &f["plan"];
     assert_eq!(p["version"], 1);
     assert_eq!(p["mode"], "server-side");
@@ -232,9 +179,9 @@ fn ssa_saved_plan_records_the_mode_the_settings_and_kubectls_requests() {
     );
     let summary = s.run(&["plan", "--server-side", "-f", "app", "--save", "again.json"]);
     assert!(
-        out(&summary).contains("  ConfigMap team/test: (upgrade-managed-fields) PATCH /api/v1/namespaces/team/configmaps/test (application/json-patch+json)"),
+        stdout(&summary).contains("  ConfigMap team/test: (upgrade-managed-fields) PATCH /api/v1/namespaces/team/configmaps/test (application/json-patch+json)"),
         "{}",
-        out(&summary)
+        stdout(&summary)
     );
 }
 
@@ -242,9 +189,9 @@ fn ssa_saved_plan_records_the_mode_the_settings_and_kubectls_requests() {
 fn ssa_saved_plan_unchanged_is_applied_exactly() {
     let s = saved(&[]);
     let (test, web, settings) = (
-        s.saved("ConfigMap team/test"),
-        s.saved("Deployment team/web"),
-        s.saved("ConfigMap team/settings"),
+        saved_requests(&s, "ConfigMap team/test"),
+        saved_requests(&s, "Deployment team/web"),
+        saved_requests(&s, "ConfigMap team/settings"),
     );
     let rv = |p: &str| {
         s.api.object(p).unwrap()["metadata"]["resourceVersion"]
@@ -253,8 +200,8 @@ fn ssa_saved_plan_unchanged_is_applied_exactly() {
             .to_owned()
     };
     let (test_rv, web_rv) = (rv(CM), rv(WEB));
-    let o = s.apply();
-    assert!(o.status.success(), "{}", err(&o));
+    let o = apply(&s);
+    assert!(o.status.success(), "{}", stderr(&o));
     let writes = s.api.writes();
     let sent: Vec<(&str, String, String)> = writes
         .iter()
@@ -316,7 +263,7 @@ fn ssa_saved_plan_unchanged_is_applied_exactly() {
         "web:2"
     );
     assert_eq!(s.api.object(SETTINGS).unwrap()["data"], json!({"a": "1"}));
-    let text = out(&o);
+    let text = stdout(&o);
     for line in [
         "ConfigMap team/test: apply: the guard, a server dry run: PATCH",
         "ConfigMap team/test: upgrade-managed-fields: PATCH",
@@ -327,9 +274,9 @@ fn ssa_saved_plan_unchanged_is_applied_exactly() {
     }
 }
 
-fn refused(s: &Setup, o: &Output) -> String {
-    assert_eq!(o.status.code(), Some(1), "{}", err(o));
-    let e = err(o);
+fn refused(s: &Cluster, o: &Output) -> String {
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(o));
+    let e = stderr(o);
     assert!(
         e.contains("the saved plan no longer holds: nothing was sent"),
         "{e}"
@@ -342,7 +289,7 @@ fn refused(s: &Setup, o: &Output) -> String {
 fn ssa_saved_plan_refused_when_a_live_object_changed() {
     let s = saved(&[]);
     s.api.change(WEB, |o| o["spec"]["replicas"] = json!(9));
-    let e = refused(&s, &s.apply());
+    let e = refused(&s, &apply(&s));
     assert!(
         e.contains("Deployment team/web: the live object changed since the plan was saved (uid u-web resourceVersion "),
         "{e}"
@@ -361,7 +308,7 @@ fn ssa_saved_plan_refused_when_only_the_managed_fields_changed() {
                 "fieldsV1": {"f:spec": {"f:replicas": {}}}}),
         );
     });
-    let e = refused(&s, &s.apply());
+    let e = refused(&s, &apply(&s));
     assert!(
         e.contains("Deployment team/web: the live object changed since the plan was saved")
             && e.contains("its managedFields (who owns which field) changed"),
@@ -377,7 +324,7 @@ fn ssa_saved_plan_refused_when_a_file_changed() {
         "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: settings\ndata:\n  a: \"2\"\n",
     )
     .unwrap();
-    let e = refused(&s, &s.apply());
+    let e = refused(&s, &apply(&s));
     assert!(
         e.contains("file app/c-settings.yaml: changed since the plan was saved"),
         "{e}"
@@ -410,9 +357,9 @@ fn ssa_saved_plan_edited_or_truncated_is_refused_with_exit_2() {
     ] {
         assert_ne!(bad, text);
         std::fs::write(&path, &bad).unwrap();
-        let o = s.apply();
-        assert_eq!(o.status.code(), Some(2), "{}", err(&o));
-        assert!(err(&o).contains(says), "{}", err(&o));
+        let o = apply(&s);
+        assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+        assert!(stderr(&o).contains(says), "{}", stderr(&o));
     }
     assert!(s.api.writes().is_empty());
 }
@@ -428,13 +375,13 @@ fn ssa_saved_plan_flags_that_contradict_it_are_refused() {
         "--field-manager",
         "ci",
     ]);
-    assert_eq!(o.status.code(), Some(2), "{}", err(&o));
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
     assert!(
-        err(&o).contains(
+        stderr(&o).contains(
             "the plan was saved with --field-manager kubectl: --field-manager ci contradicts it"
         ),
         "{}",
-        err(&o)
+        stderr(&o)
     );
     let o = s.run(&[
         "apply",
@@ -443,31 +390,19 @@ fn ssa_saved_plan_flags_that_contradict_it_are_refused() {
         "--yes",
         "--server-side=false",
     ]);
-    assert_eq!(o.status.code(), Some(2), "{}", err(&o));
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
     assert!(
-        err(&o).contains("a server-side plan: --server-side=false contradicts it"),
+        stderr(&o).contains("a server-side plan: --server-side=false contradicts it"),
         "{}",
-        err(&o)
+        stderr(&o)
     );
     assert!(s.api.writes().is_empty());
 }
 
 /// Just the Deployment, saved.
-fn saved_web() -> Setup {
-    let api = FakeApi::start();
-    api.put(server_side_web());
-    let dir = tempfile::tempdir().unwrap();
-    let kubeconfig = api.kubeconfig(dir.path(), "team").display().to_string();
-    std::fs::write(
-        dir.path().join("web.yaml"),
-        serde_json::to_string(&web("web:2")).unwrap(),
-    )
-    .unwrap();
-    let s = Setup {
-        api,
-        dir,
-        kubeconfig,
-    };
+fn saved_web() -> Cluster {
+    let s = Cluster::start([server_side_web()]);
+    s.write("web.yaml", &serde_json::to_string(&web("web:2")).unwrap());
     let o = s.run(&[
         "plan",
         "--server-side",
@@ -476,7 +411,7 @@ fn saved_web() -> Setup {
         "--save",
         "plan.json",
     ]);
-    assert!(o.status.success(), "{}", err(&o));
+    assert!(o.status.success(), "{}", stderr(&o));
     s
 }
 
@@ -497,16 +432,16 @@ fn ssa_saved_plan_guard_refuses_a_change_after_the_check() {
         }
         api.change(WEB, |o| o["spec"]["replicas"] = json!(7));
     });
-    let o = s.apply();
+    let o = apply(&s);
     changer.join().unwrap();
-    assert_eq!(o.status.code(), Some(1), "{}", err(&o));
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
     assert!(
-        err(&o).contains("Deployment team/web: apply: 409 Conflict")
-            && err(&o).contains(
+        stderr(&o).contains("Deployment team/web: apply: 409 Conflict")
+            && stderr(&o).contains(
                 "Operation cannot be fulfilled on deployments \"web\": the object has been modified"
             ),
         "{}",
-        err(&o)
+        stderr(&o)
     );
     let writes = s.api.writes();
     assert_eq!(writes.len(), 2, "{writes:?}");
@@ -538,12 +473,12 @@ fn ssa_saved_plan_stops_when_a_follow_up_differs_from_the_saved_one() {
     for _ in 0..3 {
         s.api.fail_next("PATCH", CM, 200, plain.clone());
     }
-    let o = s.apply();
-    assert_eq!(o.status.code(), Some(1), "{}", err(&o));
+    let o = apply(&s);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
     assert!(
-        err(&o).contains("ConfigMap team/test: the server's answer calls for no further request, but the plan saved save-last-applied"),
+        stderr(&o).contains("ConfigMap team/test: the server's answer calls for no further request, but the plan saved save-last-applied"),
         "{}",
-        err(&o)
+        stderr(&o)
     );
     let writes = s.api.writes();
     // Three dry runs, the ConfigMap's guard and apply; nothing of the others.
@@ -556,24 +491,12 @@ fn ssa_saved_plan_stops_when_a_follow_up_differs_from_the_saved_one() {
 /// the resourceVersion the migration left.
 #[test]
 fn ssa_saved_plan_with_a_migration_sends_it_first() {
-    let api = FakeApi::start();
     let mut installed = web("web:1");
     installed["metadata"]["labels"] = json!({"old": "yes"});
     let mut live = engine(None, &installed, "helm", false);
     live["metadata"]["uid"] = json!("u-web");
-    api.put(live);
-    let dir = tempfile::tempdir().unwrap();
-    let kubeconfig = api.kubeconfig(dir.path(), "team").display().to_string();
-    std::fs::write(
-        dir.path().join("web.yaml"),
-        serde_json::to_string(&web("web:2")).unwrap(),
-    )
-    .unwrap();
-    let s = Setup {
-        api,
-        dir,
-        kubeconfig,
-    };
+    let s = Cluster::start([live]);
+    s.write("web.yaml", &serde_json::to_string(&web("web:2")).unwrap());
     let o = s.run(&[
         "plan",
         "--server-side",
@@ -586,19 +509,19 @@ fn ssa_saved_plan_with_a_migration_sends_it_first() {
         "--save",
         "plan.json",
     ]);
-    assert!(o.status.success(), "{}", err(&o));
-    let how = &s.plan()["plan"]["settings"]["serverSide"];
+    assert!(o.status.success(), "{}", stderr(&o));
+    let how = &s.read_json("plan.json")["plan"]["settings"]["serverSide"];
     assert_eq!(how["fieldManager"], "helm");
     assert_eq!(how["migrateManagers"], json!(["helm"]));
-    let saved = s.saved("Deployment team/web");
+    let saved = saved_requests(&s, "Deployment team/web");
     let steps: Vec<&str> = saved.iter().map(|r| r["step"].as_str().unwrap()).collect();
     assert_eq!(steps, ["migrate-managers", "apply"]);
     let live_rv = s.api.object(WEB).unwrap()["metadata"]["resourceVersion"]
         .as_str()
         .unwrap()
         .to_owned();
-    let o = s.apply();
-    assert!(o.status.success(), "{}", err(&o));
+    let o = apply(&s);
+    assert!(o.status.success(), "{}", stderr(&o));
     let writes = s.api.writes();
     let sent: Vec<(String, String)> = writes
         .iter()

@@ -230,10 +230,9 @@ fn ssa_diff_follows_the_kuberc_and_the_explicit_flag_wins() {
     .unwrap();
     let kuberc = kuberc.display().to_string();
     let with_kuberc = |extra: &[&str]| {
-        let out = std::process::Command::new(env!("CARGO_BIN_EXE_applyscope"))
+        let out = crate::support::bin()
             .args([&["diff", "--kuberc", &kuberc][..], extra, &UNDER].concat())
             .current_dir(root())
-            .env_remove("KUBERC")
             .env_remove("KUBECTL_KUBERC")
             .env("HOME", dir.path())
             .output()

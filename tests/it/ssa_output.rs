@@ -8,11 +8,9 @@ use std::process::{Command, Stdio};
 const EXAMPLES: &str = "assets/examples";
 
 fn applyscope(args: &[&str]) -> Command {
-    let mut cmd = Command::new(env!("CARGO_BIN_EXE_applyscope"));
+    let mut cmd = crate::support::bin();
     cmd.args(args)
-        .current_dir(Path::new(env!("CARGO_MANIFEST_DIR")).join(EXAMPLES))
-        .env_remove("KUBERC")
-        .env("KUBECTL_KUBERC", "false");
+        .current_dir(Path::new(env!("CARGO_MANIFEST_DIR")).join(EXAMPLES));
     cmd
 }
 

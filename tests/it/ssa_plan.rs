@@ -498,7 +498,7 @@ fn the_last_applied_annotation_excuses_kubectls_conflicts() {
 
 #[test]
 fn markdown_writes_a_create_with_its_owners() {
-    let out = std::process::Command::new(env!("CARGO_BIN_EXE_applyscope"))
+    let out = crate::support::bin()
         .args(["plan", "--server-side", "-o", "markdown", "--no-live", "-f"])
         .arg("assets/examples/create-service/local.yaml")
         .current_dir(env!("CARGO_MANIFEST_DIR"))

@@ -3,6 +3,7 @@
 #![allow(dead_code)]
 
 use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
 
 use applyscope::value::Value;
 
@@ -40,19 +41,45 @@ pub fn cases(dir: &Path, file: &str) -> Vec<Value> {
     cases
 }
 
-/// Run the binary with `args` in `cwd`, `stdin` written to it (or nothing), with no
-/// `NO_COLOR` or `RUST_BACKTRACE` from the caller: (exit status, stdout, stderr).
-pub fn run_bin(args: &[&str], stdin: Option<&str>, cwd: &Path) -> (i32, String, String) {
-    use std::io::Write as _;
-    use std::process::{Command, Stdio};
-    let mut child = Command::new(env!("CARGO_BIN_EXE_applyscope"))
-        .args(args)
-        .current_dir(cwd)
-        .env_remove("NO_COLOR")
-        .env_remove("RUST_BACKTRACE")
-        // kubectl's preferences of the machine's user would choose the apply mode.
+/// The binary, in the environment every test runs it in: nothing of the machine's user
+/// (no kubeconfig, kuberc or home folder: kubectl's preferences would choose the apply mode),
+/// and no `NO_COLOR`, `RUST_BACKTRACE` or `APPLYSCOPE_TIMINGS` from the caller. A test of
+/// one of these sets it again on the command.
+pub fn bin() -> Command {
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_applyscope"));
+    cmd.env_remove("KUBECONFIG")
         .env_remove("KUBERC")
         .env("KUBECTL_KUBERC", "false")
+        .env("HOME", "/nonexistent")
+        .env_remove("NO_COLOR")
+        .env_remove("RUST_BACKTRACE")
+        .env_remove("APPLYSCOPE_TIMINGS");
+    cmd
+}
+
+/// [`bin`] with `args`, run to its end.
+pub fn output(args: &[&str]) -> Output {
+    bin().args(args).output().unwrap()
+}
+
+/// Standard output, as text.
+pub fn stdout(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+/// Standard error, as text.
+pub fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+/// Run [`bin`] with `args` in `cwd`, `stdin` written to it (or nothing): (exit status,
+/// stdout, stderr).
+pub fn run_bin(args: &[&str], stdin: Option<&str>, cwd: &Path) -> (i32, String, String) {
+    use std::io::Write as _;
+    use std::process::Stdio;
+    let mut child = bin()
+        .args(args)
+        .current_dir(cwd)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())

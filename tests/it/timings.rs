@@ -2,15 +2,11 @@
 //! (the engine's stages between reading and writing), and the output unchanged.
 
 use std::path::PathBuf;
-use std::process::Command;
 
 fn plan(timings: bool, args: &[&str]) -> (String, String) {
     let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("assets/examples/args-replaced");
-    let mut cmd = Command::new(env!("CARGO_BIN_EXE_applyscope"));
-    cmd.current_dir(dir)
-        .args(args)
-        .env("KUBECTL_KUBERC", "false")
-        .env_remove("APPLYSCOPE_TIMINGS");
+    let mut cmd = crate::support::bin();
+    cmd.current_dir(dir).args(args);
     if timings {
         cmd.env("APPLYSCOPE_TIMINGS", "1");
     }

@@ -5,9 +5,7 @@
 
 #![cfg(feature = "cluster")]
 
-use applyscope::app::cluster::ClusterSession;
-use applyscope::app::{Mode, Model};
-use applyscope::cluster::Conn;
+use applyscope::app::Mode;
 use serde_json::Value;
 
 use crate::cluster_ssa::{CM, WEB, autoscaled_web, client_side_configmap};
@@ -16,55 +14,21 @@ use crate::tui_support::Harness;
 
 const CM_PATH: &str = "/api/v1/namespaces/team/configmaps/test";
 
-fn run_commands(h: &mut Harness) -> usize {
-    let mut n = 0;
-    while !h.commands.is_empty() {
-        for c in std::mem::take(&mut h.commands) {
-            if let Some(report) = h.effects.perform(&c) {
-                n += 1;
-                h.send(report);
-            }
-        }
-    }
-    n
-}
-
-fn open(api: &FakeApi, dir: &std::path::Path, local: &str, name: &str) -> Harness {
-    let conn = Conn {
-        kubeconfig: Some(api.kubeconfig(dir, "team")),
-        ..Conn::default()
-    };
-    let local = applyscope::document::parse_documents(local, name)
-        .unwrap()
-        .remove(0)
-        .value;
-    let (source, plan, opened) =
-        applyscope::session::cluster::open_one(&conn, local, None, true, name).unwrap();
-    let session = ClusterSession::new(opened.conn, opened.server, opened.loaded, opened.used);
-    let mut h = Harness::of(Model::from_cluster(source, plan, session));
-    h.effects = applyscope::tui::Effects::new(opened.connection);
-    h
-}
-
-fn notice(h: &Harness) -> String {
-    h.model.notice.clone().unwrap_or_default()
-}
-
 #[test]
 fn tui_ssa_apply_dry_run_confirm_then_kubectls_sequence() {
     let api = FakeApi::start();
     api.put(client_side_configmap());
     let dir = tempfile::tempdir().unwrap();
-    let mut h = open(&api, dir.path(), CM, "cm.yaml");
+    let mut h = Harness::cluster(api.kubeconfig(dir.path(), "team"), CM, "cm.yaml");
     h.press("S");
-    assert_eq!(run_commands(&mut h), 1, "the server-side plan");
-    assert!(h.model.server.is_some(), "{}", notice(&h));
+    assert_eq!(h.run_commands(), 1, "the server-side plan");
+    assert!(h.model.server.is_some(), "{}", h.notice());
     let reads = api.requests().len();
 
     h.press("P");
-    assert_eq!(run_commands(&mut h), 1, "the dry run");
+    assert_eq!(h.run_commands(), 1, "the dry run");
     let Mode::Confirm(p) = &h.model.mode else {
-        panic!("confirm after the dry run: {}", notice(&h));
+        panic!("confirm after the dry run: {}", h.notice());
     };
     assert!(p.action.contains("dry run accepted"), "{}", p.action);
     assert!(
@@ -90,7 +54,7 @@ fn tui_ssa_apply_dry_run_confirm_then_kubectls_sequence() {
     );
 
     h.press("y");
-    assert_eq!(run_commands(&mut h), 1, "one report for the whole sequence");
+    assert_eq!(h.run_commands(), 1, "one report for the whole sequence");
     let writes = api.writes();
     let seen: Vec<&str> = writes.iter().map(|w| w.query.as_str()).collect();
     assert_eq!(
@@ -107,11 +71,11 @@ fn tui_ssa_apply_dry_run_confirm_then_kubectls_sequence() {
     let last = api.requests().into_iter().skip(reads).last().unwrap();
     assert_eq!((last.method.as_str(), last.path.as_str()), ("GET", CM_PATH));
     assert!(
-        notice(&h).starts_with(
+        h.notice().starts_with(
             "server-side applied to ConfigMap team/test: apply, save-last-applied, upgrade-managed-fields, apply-again (resourceVersion"
         ),
         "{}",
-        notice(&h)
+        h.notice()
     );
     // The live object is the one in the cluster, and the server-side view plans against it:
     // `legacy` is gone, and applying again changes nothing.
@@ -147,14 +111,14 @@ fn tui_ssa_apply_conflict_is_the_api_servers_message_and_nothing_is_sent() {
     let api = FakeApi::start();
     api.put(autoscaled_web());
     let dir = tempfile::tempdir().unwrap();
-    let mut h = open(&api, dir.path(), WEB, "web.yaml");
+    let mut h = Harness::cluster(api.kubeconfig(dir.path(), "team"), WEB, "web.yaml");
     h.press("S");
-    run_commands(&mut h);
+    h.run_commands();
     assert!(h.model.server.is_some());
     h.press("P");
-    assert_eq!(run_commands(&mut h), 1);
+    assert_eq!(h.run_commands(), 1);
     assert!(matches!(h.model.mode, Mode::Browse));
-    let n = notice(&h);
+    let n = h.notice();
     assert!(
         n.starts_with("server dry run: the API server refuses the apply: Apply failed with 1 conflict: conflict with \"kube-controller-manager\""),
         "{n}"
@@ -174,7 +138,7 @@ fn tui_ssa_apply_conflict_is_the_api_servers_message_and_nothing_is_sent() {
     h.press("S");
     assert!(h.model.server.is_none());
     h.press("P");
-    run_commands(&mut h);
+    h.run_commands();
     let writes = api.writes();
     assert_eq!(
         writes[1].content_type.as_deref(),

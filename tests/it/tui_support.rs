@@ -103,3 +103,46 @@ pub fn screen_text(buf: &Buffer) -> String {
     }
     out
 }
+
+#[cfg(feature = "cluster")]
+impl Harness {
+    /// `local` (YAML or JSON, named `name`) opened against the cluster `kubeconfig` points at,
+    /// as `tui::run` opens it: its commands run through the connection it was read with.
+    pub fn cluster(kubeconfig: std::path::PathBuf, local: &str, name: &str) -> Harness {
+        use applyscope::app::cluster::ClusterSession;
+        let conn = applyscope::cluster::Conn {
+            kubeconfig: Some(kubeconfig),
+            ..applyscope::cluster::Conn::default()
+        };
+        let local = applyscope::document::parse_documents(local, name)
+            .unwrap()
+            .remove(0)
+            .value;
+        let (source, plan, opened) =
+            applyscope::session::cluster::open_one(&conn, local, None, true, name).unwrap();
+        let session = ClusterSession::new(opened.conn, opened.server, opened.loaded, opened.used);
+        let mut h = Harness::of(Model::from_cluster(source, plan, session));
+        h.effects = applyscope::tui::Effects::new(opened.connection);
+        h
+    }
+
+    /// Runs the commands `update` returned, and those their reports return, through the
+    /// runtime: how many reported.
+    pub fn run_commands(&mut self) -> usize {
+        let mut n = 0;
+        while !self.commands.is_empty() {
+            for c in std::mem::take(&mut self.commands) {
+                if let Some(report) = self.effects.perform(&c) {
+                    n += 1;
+                    self.send(report);
+                }
+            }
+        }
+        n
+    }
+
+    /// The status bar's message.
+    pub fn notice(&self) -> String {
+        self.model.notice.clone().unwrap_or_default()
+    }
+}
