@@ -4,37 +4,32 @@
 //! diff. A Secret's values are masked as in `-o text`. The output depends only on the inputs:
 //! no times, no temporary paths.
 
+mod frame;
+
 use std::fmt::Write as _;
+
+pub(super) use frame::Frame;
 
 use super::text::change;
 use crate::engine::plan::{Action, LAST_APPLIED, PathTexts, Plan, Seg};
 use crate::error::Error;
 use crate::session::objects::Key;
-use crate::session::risk::{Op, Summary, Tally, riskier_first};
-
-/// One object's part: its summary (for the order and the table) and its section.
-struct Entry {
-    key: Key,
-    summary: Summary,
-    section: String,
-}
+use crate::session::risk::Summary;
 
 /// The report, filled object by object and written whole at the end (the table comes first).
 pub struct Report {
-    /// `plan` or `diff`: named in the heading.
-    command: &'static str,
+    frame: Frame,
     /// `--show-secrets`.
     reveal: bool,
-    entries: Vec<Entry>,
 }
 
 impl Report {
+    /// `command` (`plan` or `diff`) is named in the heading.
     #[must_use]
     pub fn new(command: &'static str, reveal: bool) -> Report {
         Report {
-            command,
+            frame: Frame::new(command, "patch", &["add", "set", "clear", "delete"]),
             reveal,
-            entries: Vec::new(),
         }
     }
 
@@ -51,81 +46,21 @@ impl Report {
             Ok(p) => Summary::of_plan(p),
             Err(e) => Summary::failed(&e.to_string()),
         };
-        let mut section = String::new();
-        let title = format!("{key} · {} · {}", summary.risk().label(), op(&summary));
-        let _ = writeln!(section, "<details><summary>{}</summary>\n", html(&title));
-        let _ = writeln!(section, "From {}.\n", code(source));
+        let mut section = self.frame.open(key, source, &summary);
         match plan {
             Ok(p) => fields(&mut section, p, self.reveal),
             Err(e) => {
                 let _ = writeln!(section, "**Fails:** {}\n", inline(&e.to_string()));
             }
         }
-        if let Some(diff) = diff.filter(|d| !d.is_empty()) {
-            let fence = fence_for(diff);
-            let _ = writeln!(section, "{fence}diff\n{diff}{fence}\n");
-        }
-        section.push_str("</details>\n");
-        self.entries.push(Entry {
-            key: key.clone(),
-            summary,
-            section,
-        });
+        let counts = vec![summary.add, summary.set, summary.clear, summary.delete];
+        self.frame.push(key, summary, counts, section, diff);
     }
 
     /// The whole report.
     #[must_use]
-    pub fn finish(mut self) -> String {
-        self.entries
-            .sort_by(|a, b| riskier_first((&a.summary, &a.key), (&b.summary, &b.key)));
-        let tally = Tally::of(self.entries.iter().map(|e| &e.summary));
-        let mut out = format!(
-            "### applyscope {}: {} object{}\n\n{} create, {} patch, {} unchanged, {} fail; riskiest first.\n\n",
-            self.command,
-            self.entries.len(),
-            if self.entries.len() == 1 { "" } else { "s" },
-            tally.create,
-            tally.patch,
-            tally.unchanged,
-            tally.fails
-        );
-        out.push_str("| risk | action | add | set | clear | delete | warnings | object |\n");
-        out.push_str("|---|---|--:|--:|--:|--:|---|---|\n");
-        for e in &self.entries {
-            let s = &e.summary;
-            let codes: Vec<String> = s.codes.iter().map(|c| code(c.as_str())).collect();
-            let _ = writeln!(
-                out,
-                "| {} | {} | {} | {} | {} | {} | {} | {} |",
-                s.risk().label(),
-                op(s),
-                s.add,
-                s.set,
-                s.clear,
-                s.delete,
-                if codes.is_empty() {
-                    "-".to_owned()
-                } else {
-                    codes.join(" ")
-                },
-                code(&e.key.to_string())
-            );
-        }
-        out.push('\n');
-        for e in &self.entries {
-            out.push_str(&e.section);
-            out.push('\n');
-        }
-        out
-    }
-}
-
-fn op(s: &Summary) -> &'static str {
-    match s.op {
-        Op::Create => "create",
-        Op::Patch(_) => "patch",
-        Op::Unchanged => "unchanged",
-        Op::Fails => "fails",
+    pub fn finish(self) -> String {
+        self.frame.finish(None)
     }
 }
 

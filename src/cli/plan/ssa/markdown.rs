@@ -9,37 +9,27 @@
 use std::cmp::Reverse;
 use std::fmt::Write as _;
 
-use super::super::markdown::{code, fence_for, html, inline};
+use super::super::markdown::{Frame, code, inline};
 use super::{How, masks, owner_names, shown_value, step_head};
 use crate::engine::plan::{PatchType, Warning};
 use crate::engine::ssa::kubectl::StepKind;
 use crate::error::Error;
 use crate::session::objects::Key;
-use crate::session::risk::{Op, Summary, riskier_first};
+use crate::session::risk::{Op, Summary};
 use crate::session::ssa::{Action, SsaOutcome, SsaPlan};
 
 /// The most changed paths listed per request; the rest are counted.
 const STEP_PATHS: usize = 10;
 
-/// One object's part: its summary (for the order), its counts and its section.
-struct Entry {
-    key: Key,
-    summary: Summary,
-    counts: [usize; 5],
-    section: String,
-}
-
 /// The report, filled object by object and written whole at the end (the table comes first).
 pub struct SsaReport {
-    /// `plan --server-side` or `diff --server-side`: named in the heading.
-    command: &'static str,
+    frame: Frame,
     /// The manager, `--force-conflicts` and the mode's source, in one line.
     how: String,
     /// The applier.
     manager: String,
     /// `--show-secrets`.
     reveal: bool,
-    entries: Vec<Entry>,
 }
 
 /// The actions in the table's column order.
@@ -63,11 +53,14 @@ impl SsaReport {
         }
         line.push('.');
         SsaReport {
-            command,
+            frame: Frame::new(
+                command,
+                "apply",
+                &["add", "set", "remove", "keep", "conflict"],
+            ),
             how: line,
             manager: how.manager.clone(),
             reveal,
-            entries: Vec::new(),
         }
     }
 
@@ -82,7 +75,7 @@ impl SsaReport {
         diff: Option<&str>,
     ) {
         let summary = summary(outcome, live);
-        let mut counts = [0; 5];
+        let mut counts = vec![0; ACTIONS.len()];
         if let Ok(SsaOutcome::Planned(plan)) = outcome {
             for f in &plan.fields {
                 if let Some(i) = ACTIONS.iter().position(|a| *a == f.action) {
@@ -90,10 +83,7 @@ impl SsaReport {
                 }
             }
         }
-        let mut section = String::new();
-        let title = format!("{key} · {} · {}", summary.risk().label(), op(&summary));
-        let _ = writeln!(section, "<details><summary>{}</summary>\n", html(&title));
-        let _ = writeln!(section, "From {}.\n", code(source));
+        let mut section = self.frame.open(key, source, &summary);
         match outcome {
             Ok(SsaOutcome::Planned(plan)) => {
                 fields(&mut section, plan, self.reveal);
@@ -123,63 +113,13 @@ impl SsaReport {
                 let _ = writeln!(section, "**Fails:** {}\n", inline(&e.to_string()));
             }
         }
-        if let Some(diff) = diff.filter(|d| !d.is_empty()) {
-            let fence = fence_for(diff);
-            let _ = writeln!(section, "{fence}diff\n{diff}{fence}\n");
-        }
-        section.push_str("</details>\n");
-        self.entries.push(Entry {
-            key: key.clone(),
-            summary,
-            counts,
-            section,
-        });
+        self.frame.push(key, summary, counts, section, diff);
     }
 
     /// The whole report.
     #[must_use]
-    pub fn finish(mut self) -> String {
-        self.entries
-            .sort_by(|a, b| riskier_first((&a.summary, &a.key), (&b.summary, &b.key)));
-        let n = |o: Op| self.entries.iter().filter(|e| e.summary.op == o).count();
-        let mut out = format!(
-            "### applyscope {}: {} object{}\n\n{}\n\n{} create, {} apply, {} unchanged, {} fail; riskiest first.\n\n",
-            self.command,
-            self.entries.len(),
-            if self.entries.len() == 1 { "" } else { "s" },
-            self.how,
-            n(Op::Create),
-            n(Op::Patch(PatchType::Strategic)),
-            n(Op::Unchanged),
-            n(Op::Fails),
-        );
-        out.push_str(
-            "| risk | action | add | set | remove | keep | conflict | warnings | object |\n",
-        );
-        out.push_str("|---|---|--:|--:|--:|--:|--:|---|---|\n");
-        for e in &self.entries {
-            let s = &e.summary;
-            let codes: Vec<String> = s.codes.iter().map(|c| code(c.as_str())).collect();
-            let [add, set, remove, keep, conflict] = e.counts;
-            let _ = writeln!(
-                out,
-                "| {} | {} | {add} | {set} | {remove} | {keep} | {conflict} | {} | {} |",
-                s.risk().label(),
-                op(s),
-                if codes.is_empty() {
-                    "-".to_owned()
-                } else {
-                    codes.join(" ")
-                },
-                code(&e.key.to_string())
-            );
-        }
-        out.push('\n');
-        for e in &self.entries {
-            out.push_str(&e.section);
-            out.push('\n');
-        }
-        out
+    pub fn finish(self) -> String {
+        self.frame.finish(Some(&self.how))
     }
 }
 
@@ -229,15 +169,6 @@ fn with_codes(mut s: Summary, warnings: &[Warning]) -> Summary {
     s.warnings = warnings.len();
     s.severity = s.codes.first().map(|c| c.severity());
     s
-}
-
-fn op(s: &Summary) -> &'static str {
-    match s.op {
-        Op::Create => "create",
-        Op::Patch(_) => "apply",
-        Op::Unchanged => "unchanged",
-        Op::Fails => "fails",
-    }
 }
 
 /// Every field the apply touches or re-owns: action, path, values, owners, rule.
