@@ -4,9 +4,11 @@
 //! reference rejects), 2 bad input (unreadable or malformed files, bad arguments).
 
 mod apply_ssa;
+mod args;
 mod cluster;
 pub mod diff;
 pub mod external;
+mod how;
 pub mod invocation;
 mod last_applied;
 mod patch;
@@ -221,7 +223,7 @@ impl OpenArgs {
                 dry_run: self.dry_run,
                 write_last_applied: self.write_last_applied.clone(),
                 mode: Some(
-                    plan::ssa::ModeFlags {
+                    how::ModeFlags {
                         server_side: self.server_side,
                         kuberc: self.kuberc.as_deref(),
                         field_manager: self.field_manager.as_deref(),

@@ -7,7 +7,7 @@
 
 use crate::cli::Run;
 use crate::cli::cluster::ApplyArgs;
-use crate::cli::plan::ssa::How;
+use crate::cli::how::How;
 use crate::error::Error;
 
 #[cfg(not(feature = "cluster"))]

@@ -40,8 +40,8 @@ use crate::value::Value;
 use clap::{Args, ValueEnum};
 
 use super::Run;
+use super::how::{How, ModeFlags};
 use super::objects::{self, Pair};
-use super::plan::ssa::{How, ModeFlags};
 use crate::engine::object::{GroupVersion, ObjectRef};
 use crate::engine::plan::{LAST_APPLIED, Plan};
 use crate::engine::schema::Schema;

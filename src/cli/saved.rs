@@ -1,8 +1,8 @@
 //! Saved plans on the command line: `plan --save FILE` and `apply --plan FILE` (the file and
 //! its checks are `session::saved`'s), and `apply`'s mode (`--server-side`, kuberc).
 
-use super::plan::PlanArgs;
-use super::plan::ssa::How;
+use super::args::PlanArgs;
+use super::how::{How, ModeFlags};
 use super::{ApplyArgs, Run};
 use crate::error::Error;
 #[cfg(feature = "cluster")]
@@ -15,7 +15,7 @@ use crate::session::saved::SavedPlan;
 /// Bad input, a kuberc kubectl would fail on, cluster errors (exit 2); a saved plan that no
 /// longer holds, a plan kubectl would refuse (exit 1).
 pub fn apply_command(args: &ApplyArgs) -> Result<Run, Error> {
-    let mode = super::plan::ssa::ModeFlags {
+    let mode = ModeFlags {
         server_side: args.server_side,
         kuberc: args.kuberc.as_deref(),
         field_manager: args.field_manager.as_deref(),

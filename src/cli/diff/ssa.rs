@@ -22,8 +22,9 @@ use crate::value::Value;
 
 use super::{DiffArgs, DiffOutput, ObjectDiff, Options, file_name, render, sides};
 use crate::cli::Run;
+use crate::cli::how::How;
 use crate::cli::objects::{self, Key, Pair};
-use crate::cli::plan::ssa::{How, SsaReport, warning_line};
+use crate::cli::plan::ssa::{SsaReport, warning_line};
 use crate::engine::plan::Code;
 use crate::engine::ssa::checks;
 use crate::engine::ssa::explain::without_managed_fields;

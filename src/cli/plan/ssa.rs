@@ -2,14 +2,11 @@
 //! from files or the cluster, as JSON (`patchType`, `patch`, `result`, `steps`, `fields`,
 //! `warnings`) or text.
 
-mod how;
-
-pub use how::{How, ModeFlags};
-
 use std::fmt::Write as _;
 
 use super::{Format, PlanArgs, no_live_error, objects};
 use crate::cli::Run;
+use crate::cli::how::How;
 use crate::engine::ssa::kubectl::{LAST_APPLIED_MANAGER, StepKind};
 use crate::error::Error;
 use crate::session::kuberc::ApplyMode;
@@ -51,7 +48,7 @@ pub fn run(
         ));
     }
     let time = now();
-    let how = How::of(args, mode);
+    let how = args.how(mode);
     if args.save.is_some() {
         return crate::cli::saved::save_server_side(args, &how, &time);
     }
@@ -113,7 +110,7 @@ pub fn run_docs(
     name: &str,
 ) -> Result<Run, Error> {
     let time = now();
-    let how = How::of(args, mode);
+    let how = args.how(mode);
     let (local_name, live_name) = (format!("{name}/local.yaml"), format!("{name}/live.yaml"));
     let input = SsaInput {
         local: &docs.local,

@@ -9,9 +9,9 @@ use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
 use super::{refuse, summary, validation_of, write_atomic};
+use crate::cli::args::PlanArgs;
 use crate::cli::cluster::{ApplyArgs, read_locals};
-use crate::cli::plan::PlanArgs;
-use crate::cli::plan::ssa::How;
+use crate::cli::how::How;
 use crate::cli::{ClusterArgs, Run};
 use crate::cluster::{ClusterError, Request, Validation, resource_version};
 use crate::engine::ssa::kubectl::StepKind;

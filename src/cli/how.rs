@@ -3,7 +3,6 @@
 
 use std::path::Path;
 
-use super::super::PlanArgs;
 use crate::error::Error;
 use crate::session::kuberc::{ApplyMode, ModeRequest, ModeSource, resolve};
 use crate::value::{Map, Value};
@@ -42,11 +41,6 @@ pub struct How {
 }
 
 impl How {
-    #[must_use]
-    pub fn of(args: &PlanArgs, mode: &ApplyMode) -> How {
-        How::from_flags(args.field_manager.as_deref(), args.force_conflicts, mode)
-    }
-
     /// From `--field-manager` and `--force-conflicts` (`plan` and `apply` share them).
     #[must_use]
     pub fn from_flags(field_manager: Option<&str>, force: Option<bool>, mode: &ApplyMode) -> How {
