@@ -85,6 +85,13 @@ pub fn holds_values(keys: &[&str]) -> bool {
         || matches!(keys, ["metadata", "annotations", key] if *key == LAST_APPLIED)
 }
 
+/// Whether a field of a Secret (its keys from the object's root) shows any of the Secret's
+/// values when written whole: one of [`FIELDS`] itself, or a field that [`holds_values`].
+#[must_use]
+pub fn shows_values(keys: &[&str]) -> bool {
+    matches!(keys, [top] if FIELDS.contains(top)) || holds_values(keys)
+}
+
 /// A Secret with its values hidden: `data`, `stringData` and the annotation's copy of them.
 pub fn mask_object(obj: &mut Value) {
     mask_at(obj, &[]);
@@ -232,6 +239,29 @@ pub fn fold_string_data(obj: &mut Value) {
 mod tests {
     use super::*;
     use crate::json;
+
+    #[test]
+    fn which_fields_show_a_secrets_values() {
+        for keys in [
+            &["data"][..],
+            &["stringData"],
+            &["data", "password"],
+            &["stringData", "token"],
+            &["metadata", "annotations", LAST_APPLIED],
+        ] {
+            assert!(shows_values(keys), "{keys:?}");
+        }
+        for keys in [
+            &[][..],
+            &["type"],
+            &["dataset"],
+            &["metadata", "annotations"],
+            &["metadata", "annotations", "other"],
+            &["metadata", "labels", "data"],
+        ] {
+            assert!(!shows_values(keys), "{keys:?}");
+        }
+    }
 
     #[test]
     fn kubectl_masker_rules() {

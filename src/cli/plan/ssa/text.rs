@@ -6,7 +6,9 @@ use std::fmt::Write as _;
 use super::step_head;
 use super::warnings::warning_line;
 use crate::engine::gojson;
+use crate::engine::secret;
 use crate::engine::ssa::managed::ManagerId;
+use crate::engine::ssa::path::PathElement;
 use crate::session::ssa::{Action, Field, SsaPlan, operation};
 use crate::value::Value;
 
@@ -39,22 +41,22 @@ pub(super) fn owner_names(ids: &[ManagerId]) -> String {
         .join(", ")
 }
 
-/// Whether `-o text` and `-o markdown` mask the plan's values: a v1 Secret's, unless `reveal`.
+/// Whether `-o text` and `-o markdown` mask the plan's values: a Secret's (as kubectl masks
+/// them, [`secret::is_secret`]), unless `reveal`.
 pub(super) fn masks(plan: &SsaPlan, reveal: bool) -> bool {
-    !reveal
-        && plan.patch.get("kind").and_then(Value::as_str) == Some("Secret")
-        && plan.patch.get("apiVersion").and_then(Value::as_str) == Some("v1")
+    !reveal && secret::is_secret(&plan.patch)
 }
 
-/// A field's value as `-o text` and `-o markdown` show it: short, and `***` for a masked
-/// Secret's `data`, `stringData` and last-applied annotation.
+/// A field's value as `-o text` and `-o markdown` show it: short, and `***` where a masked
+/// Secret's value would show ([`secret::shows_values`]: `data`, `stringData`, the last-applied
+/// annotation).
 pub(super) fn shown_value(f: &Field, v: Option<&Value>, masked: bool) -> String {
-    let hidden = masked
-        && (f.path.starts_with(".data")
-            || f.path.starts_with(".stringData")
-            || f.path.contains("last-applied-configuration"));
+    let hidden = masked && {
+        let keys: Vec<&str> = f.at.iter().map_while(PathElement::as_field).collect();
+        secret::shows_values(&keys)
+    };
     match v {
-        Some(_) if hidden => "***".to_owned(),
+        Some(_) if hidden => secret::MASK.to_owned(),
         v => short(v),
     }
 }
