@@ -135,19 +135,7 @@ pub fn run(args: &ApplyArgs, how: &How) -> Result<Run, Error> {
             }
         };
         for s in &applied.sent {
-            let what = s.step.as_ref().map_or("read again", |k| k.name());
-            let result = match &s.answer {
-                Ok(answer) => format!(
-                    "resourceVersion {}",
-                    resource_version(answer).unwrap_or("?")
-                ),
-                Err(e) => format!("failed: {e}"),
-            };
-            let _ = writeln!(
-                out,
-                "{describe}: {what}: {} ({result})",
-                s.request.describe()
-            );
+            sent_line(&mut out, describe, s);
         }
         warnings.extend(
             applied
@@ -159,4 +147,30 @@ pub fn run(args: &ApplyArgs, how: &How) -> Result<Run, Error> {
         let _ = writeln!(out, "{describe}: serverside-applied (resourceVersion {rv})");
     }
     Ok(crate::cli::finish(out, warnings, 0))
+}
+
+/// The line of one request of kubectl's sequence, sent: the object, the step (a guard's
+/// server dry run named so), the request, and the resourceVersion it left or why it failed.
+#[cfg(feature = "cluster")]
+pub(super) fn sent_line(out: &mut String, object: &str, s: &crate::session::ssa::apply::Sent) {
+    use crate::engine::ssa::kubectl::StepKind;
+    use std::fmt::Write as _;
+    let what = s.step.as_ref().map_or("read again", StepKind::name);
+    let guard = if s.request.is_dry_run() {
+        ": the guard, a server dry run"
+    } else {
+        ""
+    };
+    let result = match &s.answer {
+        Ok(answer) => format!(
+            "resourceVersion {}",
+            crate::cluster::resource_version(answer).unwrap_or("?")
+        ),
+        Err(e) => format!("failed: {e}"),
+    };
+    let _ = writeln!(
+        out,
+        "{object}: {what}{guard}: {} ({result})",
+        s.request.describe()
+    );
 }

@@ -78,6 +78,39 @@ fn summary(plan: &SavedPlan, path: &std::path::Path) -> String {
     out
 }
 
+/// Writes the saved plan to `file` (atomically): the `plan` flags it was made with, where the
+/// mode came from, its `mode` and (server-side) how it applies, its inputs and objects; then
+/// its summary.
+#[cfg(feature = "cluster")]
+fn write_plan(
+    args: &PlanArgs,
+    file: &std::path::Path,
+    (mode, mode_source, server_side): (&str, &str, Option<crate::session::saved::ServerSide>),
+    inputs: Vec<crate::session::saved::InputDigest>,
+    objects: Vec<crate::session::saved::SavedObject>,
+) -> Result<Run, Error> {
+    use crate::session::saved::{self, Settings};
+    let plan = SavedPlan {
+        kind: saved::KIND.to_owned(),
+        version: saved::VERSION,
+        mode: mode.to_owned(),
+        settings: Settings {
+            files: args.local.iter().map(|p| p.display().to_string()).collect(),
+            recursive: args.recursive,
+            namespace: args.namespace.clone(),
+            overwrite: args.overwrite,
+            validation: args.cluster.validate.query().to_owned(),
+            openapi_patch: args.cluster.openapi_patch,
+            mode_source: mode_source.to_owned(),
+            server_side,
+        },
+        inputs,
+        objects,
+    };
+    write_atomic(file, &saved::write(&plan)?)?;
+    Ok(Run::Print(summary(&plan, file)))
+}
+
 /// `plan --server-side --save FILE`: the live objects from the cluster (`ssa`).
 ///
 /// # Errors
@@ -147,16 +180,14 @@ mod imp {
     use std::fmt::Write as _;
     use std::path::{Path, PathBuf};
 
-    use super::{
-        ApplyArgs, Error, PlanArgs, Run, SavedPlan, refuse, summary, validation_of, write_atomic,
-    };
+    use super::{ApplyArgs, Error, PlanArgs, Run, refuse, validation_of};
     use crate::cli::cluster::{load_and_plan, read_locals};
     use crate::cluster::{self, Request, Validation, Verb};
     use crate::session::cluster::Planned;
     use crate::session::kuberc::ApplyMode;
     use crate::session::saved;
     use crate::session::saved::send;
-    use crate::session::saved::{LiveRef, SavedObject, SavedRequest, Settings};
+    use crate::session::saved::{LiveRef, SavedObject, SavedRequest};
     use crate::value::Value;
 
     /// Each object's identity, live object and the requests kubectl would send.
@@ -225,25 +256,14 @@ mod imp {
             None,
             shown.progress(),
         )?;
-        let plan = SavedPlan {
-            kind: saved::KIND.to_owned(),
-            version: saved::VERSION,
-            mode: saved::CLIENT_SIDE.to_owned(),
-            settings: Settings {
-                files: args.local.iter().map(|p| p.display().to_string()).collect(),
-                recursive: args.recursive,
-                namespace: args.namespace.clone(),
-                overwrite: args.overwrite,
-                validation: args.cluster.validate.query().to_owned(),
-                openapi_patch: args.cluster.openapi_patch,
-                mode_source: mode.source.kind().to_owned(),
-                server_side: None,
-            },
+        let objects = saved_objects(&planned, args.cluster.validate)?;
+        super::write_plan(
+            args,
+            file,
+            (saved::CLIENT_SIDE, mode.source.kind(), None),
             inputs,
-            objects: saved_objects(&planned, args.cluster.validate)?,
-        };
-        write_atomic(file, &saved::write(&plan)?)?;
-        Ok(Run::Print(summary(&plan, file)))
+            objects,
+        )
     }
 
     /// The request to send: the saved one, as a dry run or not, a PATCH guarded by the live

@@ -8,7 +8,7 @@
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
-use super::{refuse, summary, validation_of, write_atomic};
+use super::{refuse, validation_of};
 use crate::cli::args::PlanArgs;
 use crate::cli::cluster::{ApplyArgs, read_locals};
 use crate::cli::how::How;
@@ -18,7 +18,7 @@ use crate::engine::ssa::kubectl::StepKind;
 use crate::error::Error;
 use crate::session::objects::Object;
 use crate::session::saved::ssa::{SavedSend, guard_in_body, saved_object, send_saved};
-use crate::session::saved::{self, SavedObject, SavedPlan, ServerSide, Settings};
+use crate::session::saved::{self, SavedObject, SavedPlan, ServerSide};
 use crate::session::ssa::cluster::{SsaPlanned, SsaSettings, load_and_plan_server_side};
 use crate::session::ssa::{CONFLICT_REMEDY, SsaOutcome};
 
@@ -115,29 +115,14 @@ pub fn save(args: &PlanArgs, how: &How, time: &str) -> Result<Run, Error> {
             code: 1,
         });
     }
-    let plan = SavedPlan {
-        kind: saved::KIND.to_owned(),
-        version: saved::VERSION,
-        mode: saved::SERVER_SIDE.to_owned(),
-        settings: Settings {
-            files: args.local.iter().map(|p| p.display().to_string()).collect(),
-            recursive: args.recursive,
-            namespace: args.namespace.clone(),
-            overwrite: args.overwrite,
-            validation: args.cluster.validate.query().to_owned(),
-            openapi_patch: args.cluster.openapi_patch,
-            mode_source: how
-                .mode
-                .as_ref()
-                .map_or("flag", |m| m.source.kind())
-                .to_owned(),
-            server_side: Some(server_side),
-        },
+    let mode_source = how.mode.as_ref().map_or("flag", |m| m.source.kind());
+    super::write_plan(
+        args,
+        file,
+        (saved::SERVER_SIDE, mode_source, Some(server_side)),
         inputs,
         objects,
-    };
-    write_atomic(file, &saved::write(&plan)?)?;
-    Ok(Run::Print(summary(&plan, file)))
+    )
 }
 
 /// `--field-manager` or `--force-conflicts` given to `apply --plan` that the plan contradicts.
@@ -257,25 +242,7 @@ pub fn apply(args: &ApplyArgs, path: &Path, saved_plan: &SavedPlan) -> Result<Ru
     for send in &sends {
         let applied = send_saved(send, &mut transport)?;
         for s in &applied.sent {
-            let what = s.step.as_ref().map_or("read again", StepKind::name);
-            let what = if s.request.is_dry_run() {
-                format!("{what}: the guard, a server dry run")
-            } else {
-                what.to_owned()
-            };
-            let result = match &s.answer {
-                Ok(answer) => format!(
-                    "resourceVersion {}",
-                    resource_version(answer).unwrap_or("?")
-                ),
-                Err(e) => format!("failed: {e}"),
-            };
-            let _ = writeln!(
-                out,
-                "{}: {what}: {} ({result})",
-                send.object,
-                s.request.describe()
-            );
+            crate::cli::apply_ssa::sent_line(&mut out, send.object, s);
         }
         if let Some(stop) = applied.stopped {
             stderr.push(stop.message);
