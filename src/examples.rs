@@ -103,50 +103,29 @@ macro_rules! asset {
 macro_rules! example {
     // last-applied given separately, and a live object.
     ($name:literal, $teaches:literal, last_applied, live) => {
-        Example {
-            name: $name,
-            about: asset!($name, "README.md"),
-            teaches: $teaches,
-            last_applied: Some(asset!($name, "last-applied.yaml")),
-            local: asset!($name, "local.yaml"),
-            live: Some(asset!($name, "live.yaml")),
-            server_side: false,
-        }
+        example!(@ $name, $teaches, Some(asset!($name, "last-applied.yaml")), Some(asset!($name, "live.yaml")), false)
     };
     // last-applied from the live object's annotation (or none).
     ($name:literal, $teaches:literal, live) => {
-        Example {
-            name: $name,
-            about: asset!($name, "README.md"),
-            teaches: $teaches,
-            last_applied: None,
-            local: asset!($name, "local.yaml"),
-            live: Some(asset!($name, "live.yaml")),
-            server_side: false,
-        }
+        example!(@ $name, $teaches, None, Some(asset!($name, "live.yaml")), false)
     };
     // no live object: a create.
     ($name:literal, $teaches:literal, create) => {
-        Example {
-            name: $name,
-            about: asset!($name, "README.md"),
-            teaches: $teaches,
-            last_applied: None,
-            local: asset!($name, "local.yaml"),
-            live: None,
-            server_side: false,
-        }
+        example!(@ $name, $teaches, None, None, false)
     };
     // server-side apply: the live object carries managedFields (and last-applied, if any).
     ($name:literal, $teaches:literal, ssa) => {
+        example!(@ $name, $teaches, None, Some(asset!($name, "live.yaml")), true)
+    };
+    (@ $name:literal, $teaches:literal, $last_applied:expr, $live:expr, $server_side:expr) => {
         Example {
             name: $name,
             about: asset!($name, "README.md"),
             teaches: $teaches,
-            last_applied: None,
+            last_applied: $last_applied,
             local: asset!($name, "local.yaml"),
-            live: Some(asset!($name, "live.yaml")),
-            server_side: true,
+            live: $live,
+            server_side: $server_side,
         }
     };
 }
