@@ -7,6 +7,7 @@ pub mod commit;
 pub mod edit;
 pub mod editor;
 pub mod keys;
+pub mod lines;
 pub mod list;
 pub mod loading;
 mod marks;
@@ -443,6 +444,7 @@ fn patch_view(model: &mut Model, mut p: PatchView, message: Message) -> (Mode, V
         Message::Quit => return (Mode::Browse, vec![Command::Quit]),
         _ => {}
     }
+    model.ensure_patch_tab(p.tab);
     (Mode::Patch(p), Vec::new())
 }
 

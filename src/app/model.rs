@@ -15,10 +15,10 @@ mod search;
 use crate::value::Value;
 
 use super::edit::EditState;
+use super::lines::Lines;
 use super::marks;
-use super::patch::{PatchDoc, patch_docs};
+use super::patch::{PatchDoc, json_patch_doc, patch_docs};
 use super::project::{self, ANNOTATION_WIDTH, Render, Side};
-use super::yaml::DocLine;
 use super::{Mode, Source};
 use crate::engine::gofmt::FastSet;
 use crate::engine::plan::{Action, Doc, FieldId, Plan, Tree};
@@ -86,7 +86,7 @@ pub struct Pane {
     pub kind: PaneKind,
     /// Does the document exist?
     pub present: bool,
-    pub lines: Vec<DocLine>,
+    pub lines: Lines,
     /// The first line of each node (by [`FieldId`]), or `u32::MAX`.
     line_of: Vec<u32>,
     /// Indices of the lines folds leave visible, ascending.
@@ -118,7 +118,7 @@ impl Pane {
         self.line_of = vec![NONE; nodes];
         for (i, line) in self.lines.iter().enumerate() {
             let i = u32::try_from(i).unwrap_or(NONE);
-            for id in std::iter::once(line.path).chain(line.also) {
+            for id in std::iter::once(line.path).chain(line.also()) {
                 if let Some(slot) = self.line_of.get_mut(id.index())
                     && *slot == NONE
                 {
@@ -255,7 +255,7 @@ impl Model {
                     annotation_width: ANNOTATION_WIDTH,
                     word_diff: *kind == PaneKind::Result,
                 };
-                let lines = doc.map_or_else(Vec::new, |d| {
+                let lines = doc.map_or_else(Lines::default, |d| {
                     project::pane_lines_sized(d, tree, &how, expected)
                 });
                 expected = expected.max(lines.len() + lines.len() / 16);
@@ -432,12 +432,18 @@ impl Model {
 
     pub(crate) fn ensure_patches(&mut self) {
         if self.patches.is_none() {
-            self.patches = Some(patch_docs(
-                &self.plan,
-                self.docs.live.as_ref(),
-                self.secret,
-                self.reveal,
-            ));
+            self.patches = Some(patch_docs(&self.plan, self.secret, self.reveal));
+        }
+    }
+
+    /// The patch view's tab `tab` written, if it waits to be ([`PatchDoc::pending`]).
+    pub(crate) fn ensure_patch_tab(&mut self, tab: usize) {
+        let mask = self.secret && !self.reveal;
+        let live = self.docs.live.as_ref();
+        if let Some(doc) = self.patches.as_mut().and_then(|d| d.get_mut(tab))
+            && doc.pending
+        {
+            *doc = json_patch_doc(live, &self.plan.result, mask);
         }
     }
 }

@@ -56,10 +56,10 @@ impl Model {
                     .enumerate()
                     .filter(|(_, line)| {
                         // Continuation lines of a folded block scalar fold with their key.
-                        let cont = line.key.is_none() && !line.dash;
+                        let cont = !line.has_key() && !line.dash();
                         let show =
                             !(self.hidden(line.path) || (cont && folded_block == Some(line.path)));
-                        if line.key.is_some() && self.folded.contains(&line.path) {
+                        if line.has_key() && self.folded.contains(&line.path) {
                             folded_block = Some(line.path);
                         }
                         show
