@@ -188,7 +188,7 @@ pub fn show_server_answer(model: &mut Model, server: &crate::session::external::
 /// Apply a message to the model; returns the effects to run.
 pub fn update(model: &mut Model, message: Message) -> Vec<Command> {
     if message == Message::Idle {
-        model.ensure_patches();
+        model.idle();
         return Vec::new();
     }
     model.notice = None;
@@ -307,7 +307,7 @@ fn browse(model: &mut Model, message: Message) -> (Mode, Vec<Command>) {
             return (Mode::Patch(PatchView::default()), Vec::new());
         }
         Message::OpenWarnings => {
-            if warning_count(model) == 0 {
+            if model.warning_count() == 0 {
                 model.notice = Some("no warnings".into());
             } else {
                 return (Mode::Warnings(0), Vec::new());
@@ -448,16 +448,8 @@ fn patch_view(model: &mut Model, mut p: PatchView, message: Message) -> (Mode, V
     (Mode::Patch(p), Vec::new())
 }
 
-/// How many warnings the list shows: the server-side plan's in server-side mode.
-fn warning_count(model: &Model) -> usize {
-    match model.server.as_deref() {
-        Some(s) => s.warnings().len(),
-        None => model.plan.warnings.len(),
-    }
-}
-
 fn warnings(model: &mut Model, selected: usize, message: Message) -> (Mode, Vec<Command>) {
-    let n = warning_count(model).max(1);
+    let n = model.warning_count().max(1);
     match message {
         Message::Down => return (Mode::Warnings((selected + 1) % n), Vec::new()),
         Message::Up => return (Mode::Warnings((selected + n - 1) % n), Vec::new()),

@@ -110,9 +110,7 @@ pub fn annotation_preview(model: &Model) -> AnnotationPreview {
         None => String::new(),
     };
     let others = model
-        .docs
-        .live
-        .as_ref()
+        .live()
         .map_or(0, |l| annotations_size(l, Some(LAST_APPLIED)));
     let bytes = text.as_ref().map_or(0, String::len);
     let map_bytes = others + text.as_ref().map_or(0, |t| LAST_APPLIED.len() + t.len());
@@ -233,9 +231,7 @@ fn content(
                 .ok_or_else(|| Error::Failed("the live file was not read".into()))?;
             let text = std::str::from_utf8(bytes).map_err(|_| Error::Failed("not UTF-8".into()))?;
             let live = model
-                .docs
-                .live
-                .as_ref()
+                .live()
                 .ok_or_else(|| Error::Failed("no live object".into()))?;
             let want = with_annotation(live, annotation);
             let content = rewrite::set_annotation(text, annotation, &want)?;
@@ -339,10 +335,10 @@ pub(super) fn written(model: &mut Model, result: Result<PathBuf, Error>) {
             let had_original = model.edit.target_bytes.is_some();
             let count = edited_count(model);
             model.edit.target_bytes = Some(writing.content.into_bytes());
-            let mut docs = model.docs.clone();
-            if let Some(live) = writing.live {
-                docs.live = Some(live);
-            }
+            let docs = match writing.live {
+                Some(live) => model.docs_with_live(Some(live)),
+                None => model.full_docs(),
+            };
             let result = model.replan_rebased(docs);
             let backup = if had_original {
                 format!("; the original is {}.bak", path.display())
@@ -368,7 +364,7 @@ impl Model {
     pub fn attach(&mut self, loaded: Loaded) -> Result<(), crate::session::Error> {
         self.edit.target_bytes = loaded.target_bytes;
         match loaded.docs {
-            Some(docs) if docs != self.docs => self.replan_rebased(docs),
+            Some(docs) if !self.holds(&docs) => self.replan_rebased(docs),
             _ => Ok(()),
         }
     }

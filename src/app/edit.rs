@@ -106,7 +106,7 @@ pub(super) fn refusal(model: &Model) -> Option<String> {
     if model.edit.options.read_only {
         return Some("read-only (--read-only): editing last-applied is off".into());
     }
-    if model.docs.live.is_none() {
+    if model.live().is_none() {
         return Some(
             "no live object: the apply creates it, so there is no last-applied to edit".into(),
         );
@@ -169,9 +169,7 @@ fn try_adopt(model: &mut Model) -> Result<String, Error> {
     }
     let path = selected_path(model)?;
     let live = model
-        .docs
-        .live
-        .as_ref()
+        .live()
         .ok_or_else(|| Error::Failed("no live object".into()))?;
     let doc = edit::adopt(&model.last_applied_doc(), live, &path)
         .map_err(|e| Error::from(e).context("cannot adopt"))?;
@@ -201,7 +199,7 @@ pub(super) fn apply(model: &mut Model, doc: Value) -> Result<(), Error> {
         ));
     }
     let before = model.docs.last_applied.clone();
-    let mut docs = model.docs.clone();
+    let mut docs = model.full_docs();
     docs.last_applied = Some(doc);
     model
         .replan(docs)
@@ -234,7 +232,7 @@ fn step(model: &mut Model, back: bool) -> String {
         return format!("nothing to {name}");
     };
     let was = model.docs.last_applied.clone();
-    let mut docs = model.docs.clone();
+    let mut docs = model.full_docs();
     docs.last_applied = doc.clone();
     if let Err(e) = model.replan(docs) {
         let from = if back {

@@ -122,6 +122,12 @@ impl Lines {
         }
     }
 
+    /// Give back the room made for more lines and text than came (the text grows by doubling).
+    pub(super) fn finish(&mut self) {
+        self.lines.shrink_to_fit();
+        self.text.shrink_to_fit();
+    }
+
     pub(super) fn push(&mut self, line: NewLine) {
         if let Some(v) = &line.value {
             self.text.push_str(v);

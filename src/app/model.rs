@@ -7,9 +7,13 @@
 //! | `model/navigate.rs` | moving the cursor: lines, pages, next change, a field, a warning |
 //! | `model/folds.rs` | folding and what stays visible |
 //! | `model/search.rs` | search matches |
+//! | `model/docs.rs` | the documents planned, the live object held once |
+//! | `model/patches.rs` | the patch view's texts: while idle, or when first shown |
 
+mod docs;
 mod folds;
 mod navigate;
+mod patches;
 mod search;
 
 use crate::value::Value;
@@ -17,7 +21,7 @@ use crate::value::Value;
 use super::edit::EditState;
 use super::lines::Lines;
 use super::marks;
-use super::patch::{PatchDoc, json_patch_doc, patch_docs};
+use super::patch::PatchDoc;
 use super::project::{self, ANNOTATION_WIDTH, Render, Side};
 use super::{Mode, Source};
 use crate::engine::gofmt::FastSet;
@@ -135,7 +139,9 @@ pub struct Model {
     pub title: String,
     pub about: String,
     pub plan: Plan,
-    /// The documents the plan was computed from (an edit replaces `last_applied`).
+    /// The documents the plan was computed from (an edit replaces `last_applied`), but the
+    /// live object when the plan holds it as read (no last-applied given): `live` is then
+    /// `None` and the plan's is the one copy. Read it with [`Model::live`].
     pub docs: Docs,
     /// Edits of last-applied: options, the committed document, undo and redo.
     pub edit: EditState,
@@ -187,8 +193,8 @@ impl Model {
     ///
     /// # Errors
     /// The plan's [`Error`] (inputs kubectl would refuse).
-    pub fn new(source: Source) -> Result<Model, Error> {
-        let plan = crate::session::plan::compute(&source.docs, None, true)?;
+    pub fn new(mut source: Source) -> Result<Model, Error> {
+        let plan = crate::session::plan::compute_sharing(&mut source.docs)?;
         Ok(Model::with_plan(source, plan))
     }
 
@@ -204,19 +210,25 @@ impl Model {
     pub(super) fn build(
         title: String,
         about: String,
-        docs: Docs,
+        mut docs: Docs,
         mut plan: Plan,
         edit: EditState,
         pending: bool,
     ) -> Model {
+        if docs.last_applied.is_none() && plan.live.is_some() {
+            // The plan holds the live object as read: the one copy (see `Model::docs`).
+            docs.live = None;
+        }
         let secret = crate::engine::secret::is_secret(&docs.local);
         let Plan {
             tree,
             last_applied,
             result,
+            live: plan_live,
             ..
         } = &mut plan;
         let last_applied = last_applied.as_ref();
+        let live = docs.live.as_ref().or(plan_live.as_ref());
         let sources: [(PaneKind, Option<&Value>, Option<&Value>, Side); 4] = [
             (
                 PaneKind::LastApplied,
@@ -230,18 +242,8 @@ impl Model {
                 last_applied,
                 Side::After,
             ),
-            (
-                PaneKind::Live,
-                docs.live.as_ref(),
-                Some(&*result),
-                Side::Before,
-            ),
-            (
-                PaneKind::Result,
-                Some(&*result),
-                docs.live.as_ref(),
-                Side::After,
-            ),
+            (PaneKind::Live, live, Some(&*result), Side::Before),
+            (PaneKind::Result, Some(&*result), live, Side::After),
         ];
         let mut expected = 0;
         let mut panes: Vec<Pane> = sources
@@ -363,7 +365,10 @@ impl Model {
         };
         let (counterpart, side) = match kind {
             PaneKind::Live => (Some(&self.plan.result), Side::Before),
-            _ => (self.docs.live.as_ref(), Side::After),
+            _ => (
+                self.docs.live.as_ref().or(self.plan.live.as_ref()),
+                Side::After,
+            ),
         };
         let how = Render {
             doc,
@@ -428,23 +433,6 @@ impl Model {
     #[must_use]
     pub fn overlay_width(&self) -> usize {
         usize::from(self.size.0.saturating_sub(6)).max(1)
-    }
-
-    pub(crate) fn ensure_patches(&mut self) {
-        if self.patches.is_none() {
-            self.patches = Some(patch_docs(&self.plan, self.secret, self.reveal));
-        }
-    }
-
-    /// The patch view's tab `tab` written, if it waits to be ([`PatchDoc::pending`]).
-    pub(crate) fn ensure_patch_tab(&mut self, tab: usize) {
-        let mask = self.secret && !self.reveal;
-        let live = self.docs.live.as_ref();
-        if let Some(doc) = self.patches.as_mut().and_then(|d| d.get_mut(tab))
-            && doc.pending
-        {
-            *doc = json_patch_doc(live, &self.plan.result, mask);
-        }
     }
 }
 

@@ -10,6 +10,7 @@ use crate::engine::jsonmerge::to_yaml;
 use crate::engine::jsonpatch::diff_json_patch;
 use crate::engine::plan::{PatchType, Plan};
 use crate::engine::secret;
+use crate::engine::smp::ThreeWay;
 
 /// One tab of the patch view.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -27,9 +28,15 @@ pub struct PatchDoc {
 }
 
 /// Every tab of the patch view, with Secret values masked unless `reveal`; the JSON Patch's
-/// tab is [`PatchDoc::pending`].
+/// tab is [`PatchDoc::pending`]. `halves`: the three-way's, if it has them
+/// (`engine::plan::halves`: a plan keeps none).
 #[must_use]
-pub fn patch_docs(plan: &Plan, secret: bool, reveal: bool) -> Vec<PatchDoc> {
+pub fn patch_docs(
+    plan: &Plan,
+    halves: Option<&ThreeWay>,
+    secret: bool,
+    reveal: bool,
+) -> Vec<PatchDoc> {
     let mask = secret && !reveal;
     // Copied only to be masked: a document shown as it is is written from the plan's own.
     let yaml = |v: &Value| -> Vec<String> {
@@ -77,7 +84,7 @@ pub fn patch_docs(plan: &Plan, secret: bool, reveal: bool) -> Vec<PatchDoc> {
         pending: true,
         ..json_patch_doc(None, &Value::Null, false)
     };
-    let (deletions, delta) = match &plan.halves {
+    let (deletions, delta) = match halves {
         Some(h) => (
             PatchDoc {
                 tab: "deletions",

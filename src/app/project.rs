@@ -80,6 +80,7 @@ pub fn pane_lines_sized(doc: &Value, tree: &mut Tree, how: &Render<'_>, expected
             out.push(line);
         }
     }
+    out.finish();
     out
 }
 

@@ -77,7 +77,7 @@ fn warning_text(w: &crate::engine::plan::Warning) -> String {
 fn live_with_managers(model: &Model) -> Option<&Value> {
     match model.edit.cluster.as_deref() {
         Some(session) => session.live.as_ref(),
-        None => model.docs.live.as_ref(),
+        None => model.live(),
     }
 }
 
@@ -211,7 +211,7 @@ pub(super) fn open_steps(model: &mut Model) -> Mode {
 /// The live pane without `metadata.managedFields` while the owners column or the server-side
 /// view shows them (they are the column), with them again after.
 fn sync_live(model: &mut Model) {
-    let Some(live) = model.docs.live.clone() else {
+    let Some(live) = model.live().cloned() else {
         return;
     };
     let has = live

@@ -242,13 +242,14 @@ pub fn open_reporting(request: &OpenRequest, progress: &Progress) -> Result<Open
 
 /// One object from files or an example, planned with the embedded schema.
 fn one(
-    source: Source,
+    mut source: Source,
     example: Option<&'static Example>,
     files: Option<Files>,
     target_bytes: Option<Vec<u8>>,
     request: &OpenRequest,
 ) -> Result<Open, Error> {
-    let plan = plan::compute(&source.docs, None, true)?;
+    // The live object, read once, is held once: by the plan (`source.docs.live` is then `None`).
+    let plan = plan::compute_sharing(&mut source.docs)?;
     Ok(Open::One(Box::new(One {
         source,
         plan,

@@ -6,7 +6,7 @@
 //! read-only, so no thread pool crate is needed.
 
 use crate::engine::plan::{
-    self as engine_plan, InputDoc, LastApplied, Plan, PlanContext, PlanError, PlanInput,
+    self as engine_plan, InputDoc, LastApplied, Plan, PlanContext, PlanError,
 };
 use crate::engine::schema::Schema;
 use std::borrow::Cow;
@@ -70,17 +70,37 @@ pub fn compute_with(
     names: &DocNames,
     schema: &Schema,
 ) -> Result<Plan, Error> {
-    let input = PlanInput {
-        local: &docs.local,
-        live: docs.live.as_ref(),
+    let context = PlanContext {
+        live: docs.live.as_ref().map(Cow::Borrowed),
         last_applied: docs
             .last_applied
             .as_ref()
             .map_or(LastApplied::FromLive, LastApplied::Given),
         namespace,
         overwrite,
+        live_last_applied: None,
     };
-    engine_plan::plan(&input, schema).map_err(|e| plan_error(e, names))
+    // No one shows the three-way's halves but the TUI's patch view, which finds them again
+    // (`engine::plan::halves`).
+    engine_plan::plan_owned(docs.local.clone(), context, schema).map_err(|e| plan_error(e, names))
+}
+
+/// [`compute`], the live object moved into the plan when the plan holds it as it was read (no
+/// last-applied given: the plan reads the live annotation). `docs.live` is then `None`: the
+/// plan's `live` is the one copy.
+pub fn compute_sharing(docs: &mut Docs) -> Result<Plan, Error> {
+    if docs.last_applied.is_some() {
+        return compute(docs, None, true);
+    }
+    let context = PlanContext {
+        live: docs.live.take().map(Cow::Owned),
+        last_applied: LastApplied::FromLive,
+        namespace: None,
+        overwrite: true,
+        live_last_applied: None,
+    };
+    engine_plan::plan_owned(docs.local.clone(), context, Schema::embedded())
+        .map_err(|e| plan_error(e, &DocNames::default()))
 }
 
 /// A plan's failure as a session error; input errors name the document.

@@ -624,7 +624,7 @@ fn commit_is_refused_when_the_file_changed_on_disk_and_reload_reads_it_again() {
     );
     assert!(!h.model.edits_pending());
     assert!(h.model.edit.undo.is_empty());
-    assert_eq!(h.model.docs.live.as_ref().unwrap()["spec"]["replicas"], 9);
+    assert_eq!(h.model.live().unwrap()["spec"]["replicas"], 9);
     assert_eq!(h.path(), "spec.replicas", "the cursor stays");
     // Now the commit goes through.
     h.press("x W y");
