@@ -253,6 +253,67 @@ impl Lines {
     }
 }
 
+/// The lines of a pane that folds leave visible, ascending: every one (nothing folded there,
+/// the usual case: no index is kept) or those listed.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Visible {
+    /// The first this many lines: all of them.
+    All(u32),
+    Listed(Vec<u32>),
+}
+
+impl Visible {
+    /// The visible lines among `count`, given which are (`shown`, ascending).
+    #[must_use]
+    pub fn of(count: usize, shown: Vec<u32>) -> Visible {
+        if shown.len() == count {
+            Visible::All(u32::try_from(count).unwrap_or(u32::MAX))
+        } else {
+            Visible::Listed(shown)
+        }
+    }
+
+    #[must_use]
+    pub fn len(&self) -> usize {
+        match self {
+            Visible::All(n) => *n as usize,
+            Visible::Listed(v) => v.len(),
+        }
+    }
+
+    #[must_use]
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// The `i`-th visible line.
+    #[must_use]
+    pub fn get(&self, i: usize) -> Option<u32> {
+        match self {
+            Visible::All(n) => u32::try_from(i).ok().filter(|i| i < n),
+            Visible::Listed(v) => v.get(i).copied(),
+        }
+    }
+
+    /// How many visible lines come before `line`.
+    #[must_use]
+    pub fn before(&self, line: u32) -> usize {
+        match self {
+            Visible::All(n) => line.min(*n) as usize,
+            Visible::Listed(v) => v.partition_point(|l| *l < line),
+        }
+    }
+
+    /// The visible lines from the `first`-th on.
+    pub fn from(&self, first: usize) -> impl Iterator<Item = u32> + '_ {
+        let (all, listed) = match self {
+            Visible::All(n) => (u32::try_from(first).unwrap_or(u32::MAX)..*n, &[][..]),
+            Visible::Listed(v) => (0..0, v.get(first..).unwrap_or_default()),
+        };
+        all.chain(listed.iter().copied())
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -282,5 +343,24 @@ mod tests {
         assert_eq!(lines.text(2, &tree, false), "  ***");
         assert_eq!(lines.text(2, &tree, true), "  xyz");
         assert_eq!(lines.masked(0), None);
+    }
+
+    #[test]
+    fn all_lines_visible_keep_no_index_and_read_as_the_list_would() {
+        let all = Visible::of(4, vec![0, 1, 2, 3]);
+        assert_eq!(all, Visible::All(4));
+        let listed = Visible::Listed(vec![0, 1, 2, 3]);
+        for v in [&all, &listed] {
+            assert_eq!(v.len(), 4);
+            assert_eq!(v.get(3), Some(3));
+            assert_eq!(v.get(4), None);
+            assert_eq!(v.before(2), 2);
+            assert_eq!(v.before(9), 4);
+            assert_eq!(v.from(1).collect::<Vec<_>>(), [1, 2, 3]);
+            assert_eq!(v.from(7).count(), 0);
+        }
+        let some = Visible::of(4, vec![0, 3]);
+        assert_eq!(some.before(3), 1);
+        assert_eq!(some.from(1).collect::<Vec<_>>(), [3]);
     }
 }

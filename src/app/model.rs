@@ -19,7 +19,7 @@ mod search;
 use crate::value::Value;
 
 use super::edit::EditState;
-use super::lines::Lines;
+use super::lines::{Lines, Visible};
 use super::marks;
 use super::patch::PatchDoc;
 use super::project::{self, ANNOTATION_WIDTH, Render, Side};
@@ -94,7 +94,7 @@ pub struct Pane {
     /// The first line of each node (by [`FieldId`]), or `u32::MAX`.
     line_of: Vec<u32>,
     /// Indices of the lines folds leave visible, ascending.
-    pub visible: Vec<u32>,
+    pub visible: Visible,
     /// The result pane shows the server's dry-run answer, not the planned result.
     pub server_answer: bool,
 }
@@ -264,7 +264,7 @@ impl Model {
                 Pane {
                     kind: *kind,
                     present: doc.is_some(),
-                    visible: (0..u32::try_from(lines.len()).unwrap_or(NONE)).collect(),
+                    visible: Visible::All(u32::try_from(lines.len()).unwrap_or(NONE)),
                     lines,
                     line_of: Vec::new(),
                     server_answer: false,

@@ -32,7 +32,7 @@ pub fn top(model: &Model, pane: &Pane, height: usize) -> usize {
     let Some((line, _)) = target(model, pane) else {
         return 0;
     };
-    let pos = pane.visible.partition_point(|v| *v < line);
+    let pos = pane.visible.before(line);
     pos.saturating_sub(height / 3)
         .min(pane.visible.len().saturating_sub(height))
 }
@@ -42,7 +42,7 @@ pub fn top(model: &Model, pane: &Pane, height: usize) -> usize {
 pub fn field_at_row(model: &Model, pane: usize, inner: Rect, row: u16) -> Option<usize> {
     let pane = model.panes.get(pane)?;
     let idx = top(model, pane, inner.height as usize) + row as usize;
-    let line = pane.lines.get(*pane.visible.get(idx)? as usize)?;
+    let line = pane.lines.get(pane.visible.get(idx)? as usize)?;
     model.field_of_path(line.path)
 }
 
@@ -112,7 +112,7 @@ pub fn render(model: &Model, theme: &Theme, index: usize, rect: Rect, buf: &mut 
     let column = if owners { owners_width(area.width) } else { 0 };
     let text_width = area.width.saturating_sub(column);
     let server = model.server.is_some();
-    for (row, &li) in pane.visible.iter().skip(first).take(height).enumerate() {
+    for (row, li) in pane.visible.from(first).take(height).enumerate() {
         let Some(line) = pane.lines.get(li as usize) else {
             continue;
         };
