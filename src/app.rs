@@ -35,6 +35,7 @@ pub use mode::{Mode, ModeKind, PatchView, Search};
 pub use model::{Model, Pane, PaneKind};
 
 use crate::engine::plan::Action;
+use crate::fsutil::FileDigest;
 use crate::session::progress::Event;
 
 /// What the user (or the runtime) asks for.
@@ -98,6 +99,8 @@ pub enum Message {
     Written(Result<PathBuf, Error>),
     /// A reload finished (the runtime reports it).
     Reloaded(Result<Box<Loaded>, Error>),
+    /// The file a commit writes, read for its confirmation (`None`: it does not exist).
+    TargetRead(Result<Option<Vec<u8>>, Error>),
     /// Cluster mode: apply (a server dry run, then a confirmation).
     ClusterApply,
     /// Cluster mode: show or hide `metadata.managedFields`.
@@ -141,8 +144,10 @@ pub enum Command {
     WriteFile {
         path: PathBuf,
         content: String,
-        expected: Option<Vec<u8>>,
+        expected: Option<FileDigest>,
     },
+    /// Read the file a commit rewrites; reported back as [`Message::TargetRead`].
+    ReadTarget(PathBuf),
     /// Run the editor on `text`; reported back as [`Message::EditorDone`].
     Edit {
         text: String,
@@ -206,6 +211,7 @@ pub fn update(model: &mut Model, message: Message) -> Vec<Command> {
             commit::reloaded(model, result);
             return Vec::new();
         }
+        Message::TargetRead(result) => return commit::target_read(model, result),
         Message::ClusterDone(reply) => return cluster::done(model, *reply),
         Message::ServerSidePlanned(result) => {
             ssa::planned(model, *result);

@@ -387,7 +387,7 @@ fn reloaded(model: &mut Model, obj: Option<Value>) {
         model.notice = Some("reloaded: the object changed, and now already holds your edit".into());
         return;
     }
-    let mut p = super::commit::preview(model);
+    let mut p = super::commit::preview(model, None);
     let mut diff = vec![(
         DiffTag::Hunk,
         "the object changed on the server since it was read:".to_owned(),
@@ -467,7 +467,7 @@ fn dry_run_answered(model: &mut Model, answer: Option<Value>) {
                 .to_owned(),
         ),
     );
-    let mut p = super::commit::preview(model);
+    let mut p = super::commit::preview(model, None);
     p.diff = diff;
     p.content = None;
     p.write = None;

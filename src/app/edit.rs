@@ -3,6 +3,7 @@
 //! and plans again at once; the document before each edit is kept, so undo and redo are
 //! unlimited. Nothing is written until a commit (`commit`).
 
+use crate::fsutil::FileDigest;
 use std::path::{Path, PathBuf};
 
 use crate::value::{Map, Value};
@@ -29,9 +30,9 @@ pub struct EditState {
     pub options: EditOptions,
     /// The files the TUI was opened on; `None` for a built-in example.
     pub files: Option<Files>,
-    /// The write target's bytes when last read (`None`: the file does not exist). A commit
-    /// writes only if the file still holds them.
-    pub target_bytes: Option<Vec<u8>>,
+    /// The write target's digest when last read or written (`None`: the file does not exist).
+    /// A commit writes only if the file still holds those bytes.
+    pub target_digest: Option<FileDigest>,
     /// Last-applied as committed (on disk, or as loaded): edits are marked against it.
     pub base: Base,
     /// The documents (`Docs::last_applied`) before each edit, oldest first.
