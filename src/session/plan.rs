@@ -260,6 +260,41 @@ pub fn parallel_map<T: Sync, R: Send>(items: &[T], f: impl Fn(&T) -> R + Sync) -
 mod tests {
     use super::*;
 
+    /// Without a given last-applied the live object moves into the plan, which is the plan
+    /// `compute` makes; with one, the documents keep it.
+    #[test]
+    fn compute_sharing_moves_the_live_object_only_when_the_plan_holds_it_as_read() {
+        let doc = |replicas: i64, annotation: Option<&str>| {
+            let mut v = crate::json!({"apiVersion": "apps/v1", "kind": "Deployment",
+                "metadata": {"name": "w"}, "spec": {"replicas": replicas}});
+            if let Some(a) = annotation {
+                let mut annotations = crate::value::Map::new();
+                annotations.insert(engine_plan::LAST_APPLIED, Value::String(a.into()));
+                v["metadata"]["annotations"] = Value::Object(annotations);
+            }
+            v
+        };
+        let applied = r#"{"apiVersion":"apps/v1","kind":"Deployment","metadata":{"name":"w"},"spec":{"replicas":1}}"#;
+        let docs = Docs {
+            local: doc(2, None),
+            live: Some(doc(3, Some(applied))),
+            last_applied: None,
+        };
+        let mut shared = docs.clone();
+        let plan = compute_sharing(&mut shared).unwrap();
+        assert_eq!(shared.live, None);
+        assert_eq!(plan.live, docs.live);
+        let plain = compute(&docs, None, true).unwrap();
+        assert_eq!(plan.patch, plain.patch);
+        assert_eq!(plan.result, plain.result);
+        let mut given = Docs {
+            last_applied: Some(doc(1, None)),
+            ..docs.clone()
+        };
+        compute_sharing(&mut given).unwrap();
+        assert_eq!(given.live, docs.live);
+    }
+
     #[test]
     fn parallel_map_keeps_order() {
         let items: Vec<usize> = (0..1000).collect();
