@@ -7,6 +7,7 @@ pub mod commit;
 pub mod edit;
 pub mod editor;
 pub mod keys;
+pub mod lines;
 pub mod list;
 pub mod loading;
 mod marks;
@@ -34,6 +35,7 @@ pub use mode::{Mode, ModeKind, PatchView, Search};
 pub use model::{Model, Pane, PaneKind};
 
 use crate::engine::plan::Action;
+use crate::fsutil::FileDigest;
 use crate::session::progress::Event;
 
 /// What the user (or the runtime) asks for.
@@ -97,6 +99,8 @@ pub enum Message {
     Written(Result<PathBuf, Error>),
     /// A reload finished (the runtime reports it).
     Reloaded(Result<Box<Loaded>, Error>),
+    /// The file a commit writes, read for its confirmation (`None`: it does not exist).
+    TargetRead(Result<Option<Vec<u8>>, Error>),
     /// Cluster mode: apply (a server dry run, then a confirmation).
     ClusterApply,
     /// Cluster mode: show or hide `metadata.managedFields`.
@@ -140,8 +144,10 @@ pub enum Command {
     WriteFile {
         path: PathBuf,
         content: String,
-        expected: Option<Vec<u8>>,
+        expected: Option<FileDigest>,
     },
+    /// Read the file a commit rewrites; reported back as [`Message::TargetRead`].
+    ReadTarget(PathBuf),
     /// Run the editor on `text`; reported back as [`Message::EditorDone`].
     Edit {
         text: String,
@@ -187,7 +193,7 @@ pub fn show_server_answer(model: &mut Model, server: &crate::session::external::
 /// Apply a message to the model; returns the effects to run.
 pub fn update(model: &mut Model, message: Message) -> Vec<Command> {
     if message == Message::Idle {
-        model.ensure_patches();
+        model.idle();
         return Vec::new();
     }
     model.notice = None;
@@ -205,6 +211,7 @@ pub fn update(model: &mut Model, message: Message) -> Vec<Command> {
             commit::reloaded(model, result);
             return Vec::new();
         }
+        Message::TargetRead(result) => return commit::target_read(model, result),
         Message::ClusterDone(reply) => return cluster::done(model, *reply),
         Message::ServerSidePlanned(result) => {
             ssa::planned(model, *result);
@@ -306,7 +313,7 @@ fn browse(model: &mut Model, message: Message) -> (Mode, Vec<Command>) {
             return (Mode::Patch(PatchView::default()), Vec::new());
         }
         Message::OpenWarnings => {
-            if warning_count(model) == 0 {
+            if model.warning_count() == 0 {
                 model.notice = Some("no warnings".into());
             } else {
                 return (Mode::Warnings(0), Vec::new());
@@ -443,19 +450,12 @@ fn patch_view(model: &mut Model, mut p: PatchView, message: Message) -> (Mode, V
         Message::Quit => return (Mode::Browse, vec![Command::Quit]),
         _ => {}
     }
+    model.ensure_patch_tab(p.tab);
     (Mode::Patch(p), Vec::new())
 }
 
-/// How many warnings the list shows: the server-side plan's in server-side mode.
-fn warning_count(model: &Model) -> usize {
-    match model.server.as_deref() {
-        Some(s) => s.warnings().len(),
-        None => model.plan.warnings.len(),
-    }
-}
-
 fn warnings(model: &mut Model, selected: usize, message: Message) -> (Mode, Vec<Command>) {
-    let n = warning_count(model).max(1);
+    let n = model.warning_count().max(1);
     match message {
         Message::Down => return (Mode::Warnings((selected + 1) % n), Vec::new()),
         Message::Up => return (Mode::Warnings((selected + n - 1) % n), Vec::new()),

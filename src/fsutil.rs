@@ -38,6 +38,25 @@ impl std::fmt::Display for WriteError {
 
 impl std::error::Error for WriteError {}
 
+/// What a guarded write checks a file still holds: its length and SHA-256, which tell its bytes
+/// apart as well as the bytes themselves do, without keeping them (a live file can be megabytes).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct FileDigest {
+    len: u64,
+    sha256: [u8; 32],
+}
+
+impl FileDigest {
+    #[must_use]
+    pub fn of(bytes: &[u8]) -> FileDigest {
+        use sha2::Digest as _;
+        FileDigest {
+            len: bytes.len() as u64,
+            sha256: sha2::Sha256::digest(bytes).into(),
+        }
+    }
+}
+
 /// Replace `path` with `content` if it still holds `expected` (`None`: the file must not exist),
 /// keeping `<path>.bak`.
 ///
@@ -49,6 +68,19 @@ pub fn write_guarded(
     content: &[u8],
     expected: Option<&[u8]>,
 ) -> Result<(), WriteError> {
+    let expected = expected.map(FileDigest::of);
+    write_guarded_with(path, content, expected.as_ref(), |_| Ok(()))
+}
+
+/// [`write_guarded`], the file's expected bytes known by their [`FileDigest`].
+///
+/// # Errors
+/// As [`write_guarded`].
+pub fn write_guarded_digest(
+    path: &Path,
+    content: &[u8],
+    expected: Option<&FileDigest>,
+) -> Result<(), WriteError> {
     write_guarded_with(path, content, expected, |_| Ok(()))
 }
 
@@ -59,7 +91,7 @@ pub fn write_guarded(
 pub fn write_guarded_with(
     path: &Path,
     content: &[u8],
-    expected: Option<&[u8]>,
+    expected: Option<&FileDigest>,
     mut hook: impl FnMut(Step) -> io::Result<()>,
 ) -> Result<(), WriteError> {
     let io_err = |e| WriteError::Io(path.to_owned(), e);
@@ -68,7 +100,7 @@ pub fn write_guarded_with(
         Err(e) if e.kind() == io::ErrorKind::NotFound => None,
         Err(e) => return Err(io_err(e)),
     };
-    if current.as_deref() != expected {
+    if current.as_deref().map(FileDigest::of).as_ref() != expected {
         return Err(WriteError::Changed(path.to_owned()));
     }
     let dir = path
@@ -132,6 +164,23 @@ mod tests {
         );
     }
 
+    /// The digest tells apart files of the same length, and a file from its absence.
+    #[test]
+    fn the_digest_guard_refuses_a_same_length_change_and_a_missing_file() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("live.yaml");
+        fs::write(&path, "olD").unwrap();
+        let old = FileDigest::of(b"old");
+        let err = write_guarded_digest(&path, b"new", Some(&old)).unwrap_err();
+        assert!(matches!(err, WriteError::Changed(_)), "{err}");
+        fs::remove_file(&path).unwrap();
+        let err = write_guarded_digest(&path, b"new", Some(&old)).unwrap_err();
+        assert!(matches!(err, WriteError::Changed(_)), "{err}");
+        write_guarded_digest(&path, b"new", None).unwrap();
+        write_guarded_digest(&path, b"newer", Some(&FileDigest::of(b"new"))).unwrap();
+        assert_eq!(fs::read(&path).unwrap(), b"newer");
+    }
+
     #[test]
     fn refuses_when_the_file_changed_on_disk() {
         let dir = tempfile::tempdir().unwrap();
@@ -148,7 +197,8 @@ mod tests {
             let dir = tempfile::tempdir().unwrap();
             let path = dir.path().join("live.yaml");
             fs::write(&path, "old").unwrap();
-            let err = write_guarded_with(&path, b"new", Some(b"old"), |s| {
+            let old = FileDigest::of(b"old");
+            let err = write_guarded_with(&path, b"new", Some(&old), |s| {
                 if s == step {
                     Err(io::Error::other("disk full"))
                 } else {

@@ -32,7 +32,7 @@ use ratatui::layout::Rect;
 
 use crate::app::cluster::{ClusterReply, ClusterSession};
 use crate::app::{App, Command, List, Loading, Message, Model, Waiting};
-use crate::fsutil;
+use crate::fsutil::{self, FileDigest};
 use crate::keymap::{self, Key};
 use crate::session::cluster::{Connection, Opened};
 use crate::session::files::load;
@@ -74,7 +74,8 @@ impl Effects {
                 path,
                 content,
                 expected,
-            } => Some(Message::Written(write(path, content, expected.as_deref()))),
+            } => Some(Message::Written(write(path, content, expected.as_ref()))),
+            Command::ReadTarget(path) => Some(Message::TargetRead(read_target(path))),
             Command::Reload(request) => Some(Message::Reloaded(load(request).map(Box::new))),
             Command::Cluster(op) => Some(Message::ClusterDone(Box::new(ClusterReply {
                 purpose: op.purpose,
@@ -100,9 +101,21 @@ pub(crate) fn apply_server_side(
     op.run(&mut transport, &crate::session::ssa::now)
 }
 
-fn write(path: &Path, content: &str, expected: Option<&[u8]>) -> Result<PathBuf, Error> {
-    fsutil::write_guarded(path, content.as_bytes(), expected)?;
+fn write(path: &Path, content: &str, expected: Option<&FileDigest>) -> Result<PathBuf, Error> {
+    fsutil::write_guarded_digest(path, content.as_bytes(), expected)?;
     Ok(path.to_owned())
+}
+
+/// The file a commit rewrites, as it is now (`None`: it does not exist).
+fn read_target(path: &Path) -> Result<Option<Vec<u8>>, Error> {
+    match std::fs::read(path) {
+        Ok(bytes) => Ok(Some(bytes)),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
+        Err(source) => Err(Error::Read {
+            path: path.to_owned(),
+            source: Arc::new(source),
+        }),
+    }
 }
 
 /// Run the TUI on what the session opened until the user quits, in the theme `NO_COLOR` asks
@@ -153,7 +166,7 @@ pub fn app_of(open: Open) -> Result<(App, Effects), Error> {
                 source,
                 plan,
                 files,
-                target_bytes,
+                target,
                 cluster,
                 options,
                 server,
@@ -164,7 +177,7 @@ pub fn app_of(open: Open) -> Result<(App, Effects), Error> {
                 let mut model = Model::with_plan(source, plan);
                 model.edit.options = options;
                 model.edit.files = files;
-                model.edit.target_bytes = target_bytes;
+                model.edit.target_digest = target;
                 if let Some(server) = &server {
                     crate::app::show_server_answer(&mut model, server);
                 }

@@ -20,7 +20,9 @@ use crate::cluster::{
 };
 use crate::engine::jsonmerge;
 use crate::engine::plan::Plan;
-use crate::session::plan::{DocNames, compute, compute_chosen};
+use crate::engine::schema::Schema;
+use crate::engine::smp::ThreeWay;
+use crate::session::plan::{DocNames, compute_chosen, compute_sharing};
 use crate::session::{Docs, Error};
 
 /// What the TUI knows about the object in the cluster.
@@ -93,9 +95,10 @@ pub struct ClusterReply {
 ///
 /// # Errors
 /// The plan's error.
-pub(super) fn compute_plan(edit: &EditState, docs: &Docs) -> Result<Plan, Error> {
+/// Without a cluster the live object is moved into the plan ([`compute_sharing`]).
+pub(super) fn compute_plan(edit: &EditState, docs: &mut Docs) -> Result<Plan, Error> {
     match &edit.cluster {
-        None => compute(docs, None, true),
+        None => compute_sharing(docs),
         Some(s) => compute_chosen(
             &s.choice,
             docs,
@@ -105,6 +108,16 @@ pub(super) fn compute_plan(edit: &EditState, docs: &Docs) -> Result<Plan, Error>
         )
         .map(|(p, _)| p),
     }
+}
+
+/// The halves of the plan's three-way strategic merge patch, found with the metadata it was
+/// planned with: the session's in cluster mode, the embedded schema otherwise or when the
+/// session's has none for the kind (as [`compute_chosen`] falls back).
+pub(super) fn halves(edit: &EditState, plan: &Plan) -> Option<ThreeWay> {
+    edit.cluster
+        .as_deref()
+        .and_then(|s| crate::engine::plan::halves(plan, s.choice.schema()))
+        .or_else(|| crate::engine::plan::halves(plan, Schema::embedded()))
 }
 
 impl Model {
@@ -240,8 +253,8 @@ pub(super) fn toggle_managed_fields(model: &mut Model) {
     };
     session.show_managed = !session.show_managed;
     let shown = session.show_managed;
-    let mut docs = model.docs.clone();
-    docs.live = session.shown_live();
+    let live = session.shown_live();
+    let docs = model.docs_with_live(live);
     model.notice = Some(match model.replan(docs) {
         Ok(()) if shown => "managedFields shown".into(),
         Ok(()) => "managedFields hidden".into(),
@@ -328,8 +341,8 @@ pub(super) fn take_live(model: &mut Model, obj: Option<Value>) -> Result<(), Err
         return Ok(());
     };
     session.live = obj;
-    let mut docs = model.docs.clone();
-    docs.live = session.shown_live();
+    let live = session.shown_live();
+    let mut docs = model.docs_with_live(live);
     docs.last_applied = None;
     model.replan_rebased(docs)?;
     model.edit.undo.clear();
@@ -344,7 +357,7 @@ fn reloaded(model: &mut Model, obj: Option<Value>) {
         return;
     };
     let after_conflict = std::mem::take(&mut session.after_conflict);
-    let before = model.docs.live.clone();
+    let before = model.live().cloned();
     let edited = model.edits_pending().then(|| model.last_applied_doc());
     if let Err(e) = take_live(model, obj) {
         model.notice = Some(format!("reloaded, but: {e}"));
@@ -353,7 +366,7 @@ fn reloaded(model: &mut Model, obj: Option<Value>) {
     let mask = model.secret && !model.reveal;
     let changed = diff_lines(
         &shown_yaml(before.as_ref(), mask),
-        &shown_yaml(model.docs.live.as_ref(), mask),
+        &shown_yaml(model.live(), mask),
     );
     let Some(edited) = edited else {
         model.notice = Some("reloaded from the cluster".into());
@@ -364,7 +377,7 @@ fn reloaded(model: &mut Model, obj: Option<Value>) {
             Some("reloaded from the cluster; your uncommitted edits were discarded".into());
         return;
     }
-    let mut docs = model.docs.clone();
+    let mut docs = model.full_docs();
     docs.last_applied = Some(edited);
     if let Err(e) = model.replan(docs) {
         model.notice = Some(format!("reloaded; your edits no longer plan: {e}"));
@@ -374,7 +387,7 @@ fn reloaded(model: &mut Model, obj: Option<Value>) {
         model.notice = Some("reloaded: the object changed, and now already holds your edit".into());
         return;
     }
-    let mut p = super::commit::preview(model);
+    let mut p = super::commit::preview(model, None);
     let mut diff = vec![(
         DiffTag::Hunk,
         "the object changed on the server since it was read:".to_owned(),
@@ -454,7 +467,7 @@ fn dry_run_answered(model: &mut Model, answer: Option<Value>) {
                 .to_owned(),
         ),
     );
-    let mut p = super::commit::preview(model);
+    let mut p = super::commit::preview(model, None);
     p.diff = diff;
     p.content = None;
     p.write = None;

@@ -12,6 +12,7 @@ use super::edit::{TargetKind, Writing, edited_count, refusal};
 use super::{Command, Mode, Model};
 use crate::engine::plan::{ANNOTATIONS_LIMIT, LAST_APPLIED, annotations_size, encode_annotation};
 use crate::engine::{gojson, jsonmerge, secret};
+use crate::fsutil::FileDigest;
 use crate::rewrite;
 use crate::session::{Error, Loaded, ReloadRequest};
 
@@ -55,8 +56,9 @@ pub struct CommitPreview {
     pub diff: Vec<(DiffTag, String)>,
     /// What `y` does, in words.
     pub action: String,
-    /// The write `y` sends; `None`: nothing to write (why is in `action`).
-    pub write: Option<(PathBuf, String, Option<Vec<u8>>)>,
+    /// The write `y` sends, and the digest the file must still have (`None`: it must not
+    /// exist); `None`: nothing to write (why is in `action`).
+    pub write: Option<(PathBuf, String, Option<FileDigest>)>,
     /// The live object as the rewritten file reads.
     pub live_after: Option<Value>,
     /// The content written, for a dry run (`None` when hidden or not a dry run).
@@ -110,9 +112,7 @@ pub fn annotation_preview(model: &Model) -> AnnotationPreview {
         None => String::new(),
     };
     let others = model
-        .docs
-        .live
-        .as_ref()
+        .live()
         .map_or(0, |l| annotations_size(l, Some(LAST_APPLIED)));
     let bytes = text.as_ref().map_or(0, String::len);
     let map_bytes = others + text.as_ref().map_or(0, |t| LAST_APPLIED.len() + t.len());
@@ -126,7 +126,8 @@ pub fn annotation_preview(model: &Model) -> AnnotationPreview {
     }
 }
 
-/// `W`: open the confirmation.
+/// `W`: open the confirmation; for a live file, once it is read again (its annotation is
+/// rewritten in its own text, which the model does not keep: [`target_read`]).
 pub(super) fn open(model: &mut Model) -> (Mode, Vec<Command>) {
     if let Some(why) = refusal(model) {
         model.notice = Some(why.replace("editing last-applied", "commit"));
@@ -136,12 +137,39 @@ pub(super) fn open(model: &mut Model) -> (Mode, Vec<Command>) {
         model.notice = Some("nothing to commit: last-applied is as committed".into());
         return (Mode::Browse, Vec::new());
     }
-    (Mode::Confirm(Box::new(preview(model))), Vec::new())
+    match model.edit.target() {
+        Some((path, TargetKind::LiveFile)) if model.edit.cluster.is_none() => {
+            (Mode::Browse, vec![Command::ReadTarget(path.to_owned())])
+        }
+        _ => (Mode::Confirm(Box::new(preview(model, None))), Vec::new()),
+    }
 }
 
-/// The confirmation's contents.
+/// The runtime read the live file for the confirmation `W` asked for. If it no longer holds
+/// what was read (its digest), the commit is refused now, as its write would be.
+pub(super) fn target_read(
+    model: &mut Model,
+    result: Result<Option<Vec<u8>>, Error>,
+) -> Vec<Command> {
+    match result {
+        Ok(bytes) if bytes.as_deref().map(FileDigest::of) != model.edit.target_digest => {
+            if let Some((path, _)) = model.edit.target() {
+                let path = path.to_owned();
+                model.mode = Mode::Refused(Error::Changed { path }.to_string());
+            }
+        }
+        Ok(bytes) => {
+            model.mode = Mode::Confirm(Box::new(preview(model, bytes.as_deref())));
+        }
+        Err(e) => model.notice = Some(format!("cannot commit: {e}")),
+    }
+    Vec::new()
+}
+
+/// The confirmation's contents; `target`: the live file's bytes as just read, when it is
+/// what a commit rewrites.
 #[must_use]
-pub fn preview(model: &Model) -> CommitPreview {
+pub fn preview(model: &Model, target: Option<&[u8]>) -> CommitPreview {
     let annotation = annotation_preview(model);
     let doc = model.last_applied_doc();
     let base = model.edit.base(model.plan.last_applied.as_ref());
@@ -170,7 +198,7 @@ pub fn preview(model: &Model) -> CommitPreview {
     };
     let path = path.to_owned();
     let text = p.annotation.text.clone().unwrap_or_default();
-    match content(model, kind, &doc, &text) {
+    match content(model, kind, &doc, &text, target) {
         Ok((content, live_after)) => {
             let bytes = content.len();
             let what = match kind {
@@ -183,7 +211,7 @@ pub fn preview(model: &Model) -> CommitPreview {
                     path.display()
                 )
             } else {
-                let keep = match &model.edit.target_bytes {
+                let keep = match &model.edit.target_digest {
                     Some(_) => format!("the original kept as {}.bak", path.display()),
                     None => "a new file".to_owned(),
                 };
@@ -195,7 +223,7 @@ pub fn preview(model: &Model) -> CommitPreview {
             if model.edit.options.dry_run && !hidden {
                 p.content = Some(content.clone());
             }
-            p.write = Some((path, content, model.edit.target_bytes.clone()));
+            p.write = Some((path, content, model.edit.target_digest));
             p.live_after = live_after;
         }
         Err(e) => p.action = format!("cannot write {}: {e}", path.display()),
@@ -209,6 +237,7 @@ fn content(
     kind: TargetKind,
     doc: &Value,
     annotation: &str,
+    target: Option<&[u8]>,
 ) -> Result<(String, Option<Value>), Error> {
     match kind {
         TargetKind::Document => {
@@ -226,16 +255,10 @@ fn content(
             Ok((text, None))
         }
         TargetKind::LiveFile => {
-            let bytes = model
-                .edit
-                .target_bytes
-                .as_deref()
-                .ok_or_else(|| Error::Failed("the live file was not read".into()))?;
+            let bytes = target.ok_or_else(|| Error::Failed("the live file was not read".into()))?;
             let text = std::str::from_utf8(bytes).map_err(|_| Error::Failed("not UTF-8".into()))?;
             let live = model
-                .docs
-                .live
-                .as_ref()
+                .live()
                 .ok_or_else(|| Error::Failed("no live object".into()))?;
             let want = with_annotation(live, annotation);
             let content = rewrite::set_annotation(text, annotation, &want)?;
@@ -336,13 +359,13 @@ pub(super) fn written(model: &mut Model, result: Result<PathBuf, Error>) {
     };
     match result {
         Ok(path) => {
-            let had_original = model.edit.target_bytes.is_some();
+            let had_original = model.edit.target_digest.is_some();
             let count = edited_count(model);
-            model.edit.target_bytes = Some(writing.content.into_bytes());
-            let mut docs = model.docs.clone();
-            if let Some(live) = writing.live {
-                docs.live = Some(live);
-            }
+            model.edit.target_digest = Some(FileDigest::of(writing.content.as_bytes()));
+            let docs = match writing.live {
+                Some(live) => model.docs_with_live(Some(live)),
+                None => model.full_docs(),
+            };
             let result = model.replan_rebased(docs);
             let backup = if had_original {
                 format!("; the original is {}.bak", path.display())
@@ -366,9 +389,9 @@ impl Model {
     /// # Errors
     /// The plan's error for the newer documents.
     pub fn attach(&mut self, loaded: Loaded) -> Result<(), crate::session::Error> {
-        self.edit.target_bytes = loaded.target_bytes;
+        self.edit.target_digest = loaded.target;
         match loaded.docs {
-            Some(docs) if docs != self.docs => self.replan_rebased(docs),
+            Some(docs) if !self.holds(&docs) => self.replan_rebased(docs),
             _ => Ok(()),
         }
     }
@@ -405,7 +428,7 @@ pub(super) fn reloaded(model: &mut Model, result: Result<Box<Loaded>, Error>) {
             return;
         }
     };
-    model.edit.target_bytes = loaded.target_bytes;
+    model.edit.target_digest = loaded.target;
     let Some(docs) = loaded.docs else {
         model.notice = Some("re-read the write target; edits kept".into());
         return;

@@ -3,6 +3,7 @@
 //! and plans again at once; the document before each edit is kept, so undo and redo are
 //! unlimited. Nothing is written until a commit (`commit`).
 
+use crate::fsutil::FileDigest;
 use std::path::{Path, PathBuf};
 
 use crate::value::{Map, Value};
@@ -29,9 +30,9 @@ pub struct EditState {
     pub options: EditOptions,
     /// The files the TUI was opened on; `None` for a built-in example.
     pub files: Option<Files>,
-    /// The write target's bytes when last read (`None`: the file does not exist). A commit
-    /// writes only if the file still holds them.
-    pub target_bytes: Option<Vec<u8>>,
+    /// The write target's digest when last read or written (`None`: the file does not exist).
+    /// A commit writes only if the file still holds those bytes.
+    pub target_digest: Option<FileDigest>,
     /// Last-applied as committed (on disk, or as loaded): edits are marked against it.
     pub base: Base,
     /// The documents (`Docs::last_applied`) before each edit, oldest first.
@@ -106,7 +107,7 @@ pub(super) fn refusal(model: &Model) -> Option<String> {
     if model.edit.options.read_only {
         return Some("read-only (--read-only): editing last-applied is off".into());
     }
-    if model.docs.live.is_none() {
+    if model.live().is_none() {
         return Some(
             "no live object: the apply creates it, so there is no last-applied to edit".into(),
         );
@@ -169,9 +170,7 @@ fn try_adopt(model: &mut Model) -> Result<String, Error> {
     }
     let path = selected_path(model)?;
     let live = model
-        .docs
-        .live
-        .as_ref()
+        .live()
         .ok_or_else(|| Error::Failed("no live object".into()))?;
     let doc = edit::adopt(&model.last_applied_doc(), live, &path)
         .map_err(|e| Error::from(e).context("cannot adopt"))?;
@@ -201,7 +200,7 @@ pub(super) fn apply(model: &mut Model, doc: Value) -> Result<(), Error> {
         ));
     }
     let before = model.docs.last_applied.clone();
-    let mut docs = model.docs.clone();
+    let mut docs = model.full_docs();
     docs.last_applied = Some(doc);
     model
         .replan(docs)
@@ -234,7 +233,7 @@ fn step(model: &mut Model, back: bool) -> String {
         return format!("nothing to {name}");
     };
     let was = model.docs.last_applied.clone();
-    let mut docs = model.docs.clone();
+    let mut docs = model.full_docs();
     docs.last_applied = doc.clone();
     if let Err(e) = model.replan(docs) {
         let from = if back {

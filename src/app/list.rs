@@ -392,7 +392,7 @@ impl App {
             App::One(m) => Some(&**m),
             App::Many(l) => l.opened(),
         };
-        model.is_some_and(|m| m.patches.is_none())
+        model.is_some_and(Model::has_idle_work)
     }
 
     /// Apply a message; returns the effects to run.

@@ -7,18 +7,22 @@
 //! | `model/navigate.rs` | moving the cursor: lines, pages, next change, a field, a warning |
 //! | `model/folds.rs` | folding and what stays visible |
 //! | `model/search.rs` | search matches |
+//! | `model/docs.rs` | the documents planned, the live object held once |
+//! | `model/patches.rs` | the patch view's texts: while idle, or when first shown |
 
+mod docs;
 mod folds;
 mod navigate;
+mod patches;
 mod search;
 
 use crate::value::Value;
 
 use super::edit::EditState;
+use super::lines::{Lines, Visible};
 use super::marks;
-use super::patch::{PatchDoc, patch_docs};
+use super::patch::PatchDoc;
 use super::project::{self, ANNOTATION_WIDTH, Render, Side};
-use super::yaml::DocLine;
 use super::{Mode, Source};
 use crate::engine::gofmt::FastSet;
 use crate::engine::plan::{Action, Doc, FieldId, Plan, Tree};
@@ -86,11 +90,11 @@ pub struct Pane {
     pub kind: PaneKind,
     /// Does the document exist?
     pub present: bool,
-    pub lines: Vec<DocLine>,
+    pub lines: Lines,
     /// The first line of each node (by [`FieldId`]), or `u32::MAX`.
     line_of: Vec<u32>,
     /// Indices of the lines folds leave visible, ascending.
-    pub visible: Vec<u32>,
+    pub visible: Visible,
     /// The result pane shows the server's dry-run answer, not the planned result.
     pub server_answer: bool,
 }
@@ -118,7 +122,7 @@ impl Pane {
         self.line_of = vec![NONE; nodes];
         for (i, line) in self.lines.iter().enumerate() {
             let i = u32::try_from(i).unwrap_or(NONE);
-            for id in std::iter::once(line.path).chain(line.also) {
+            for id in std::iter::once(line.path).chain(line.also()) {
                 if let Some(slot) = self.line_of.get_mut(id.index())
                     && *slot == NONE
                 {
@@ -135,7 +139,9 @@ pub struct Model {
     pub title: String,
     pub about: String,
     pub plan: Plan,
-    /// The documents the plan was computed from (an edit replaces `last_applied`).
+    /// The documents the plan was computed from (an edit replaces `last_applied`), but the
+    /// live object when the plan holds it as read (no last-applied given): `live` is then
+    /// `None` and the plan's is the one copy. Read it with [`Model::live`].
     pub docs: Docs,
     /// Edits of last-applied: options, the committed document, undo and redo.
     pub edit: EditState,
@@ -187,8 +193,8 @@ impl Model {
     ///
     /// # Errors
     /// The plan's [`Error`] (inputs kubectl would refuse).
-    pub fn new(source: Source) -> Result<Model, Error> {
-        let plan = crate::session::plan::compute(&source.docs, None, true)?;
+    pub fn new(mut source: Source) -> Result<Model, Error> {
+        let plan = crate::session::plan::compute_sharing(&mut source.docs)?;
         Ok(Model::with_plan(source, plan))
     }
 
@@ -204,19 +210,25 @@ impl Model {
     pub(super) fn build(
         title: String,
         about: String,
-        docs: Docs,
+        mut docs: Docs,
         mut plan: Plan,
         edit: EditState,
         pending: bool,
     ) -> Model {
+        if docs.last_applied.is_none() && plan.live.is_some() {
+            // The plan holds the live object as read: the one copy (see `Model::docs`).
+            docs.live = None;
+        }
         let secret = crate::engine::secret::is_secret(&docs.local);
         let Plan {
             tree,
             last_applied,
             result,
+            live: plan_live,
             ..
         } = &mut plan;
         let last_applied = last_applied.as_ref();
+        let live = docs.live.as_ref().or(plan_live.as_ref());
         let sources: [(PaneKind, Option<&Value>, Option<&Value>, Side); 4] = [
             (
                 PaneKind::LastApplied,
@@ -230,18 +242,8 @@ impl Model {
                 last_applied,
                 Side::After,
             ),
-            (
-                PaneKind::Live,
-                docs.live.as_ref(),
-                Some(&*result),
-                Side::Before,
-            ),
-            (
-                PaneKind::Result,
-                Some(&*result),
-                docs.live.as_ref(),
-                Side::After,
-            ),
+            (PaneKind::Live, live, Some(&*result), Side::Before),
+            (PaneKind::Result, Some(&*result), live, Side::After),
         ];
         let mut expected = 0;
         let mut panes: Vec<Pane> = sources
@@ -255,14 +257,14 @@ impl Model {
                     annotation_width: ANNOTATION_WIDTH,
                     word_diff: *kind == PaneKind::Result,
                 };
-                let lines = doc.map_or_else(Vec::new, |d| {
+                let lines = doc.map_or_else(Lines::default, |d| {
                     project::pane_lines_sized(d, tree, &how, expected)
                 });
                 expected = expected.max(lines.len() + lines.len() / 16);
                 Pane {
                     kind: *kind,
                     present: doc.is_some(),
-                    visible: (0..u32::try_from(lines.len()).unwrap_or(NONE)).collect(),
+                    visible: Visible::All(u32::try_from(lines.len()).unwrap_or(NONE)),
                     lines,
                     line_of: Vec::new(),
                     server_answer: false,
@@ -363,7 +365,10 @@ impl Model {
         };
         let (counterpart, side) = match kind {
             PaneKind::Live => (Some(&self.plan.result), Side::Before),
-            _ => (self.docs.live.as_ref(), Side::After),
+            _ => (
+                self.docs.live.as_ref().or(self.plan.live.as_ref()),
+                Side::After,
+            ),
         };
         let how = Render {
             doc,
@@ -428,17 +433,6 @@ impl Model {
     #[must_use]
     pub fn overlay_width(&self) -> usize {
         usize::from(self.size.0.saturating_sub(6)).max(1)
-    }
-
-    pub(crate) fn ensure_patches(&mut self) {
-        if self.patches.is_none() {
-            self.patches = Some(patch_docs(
-                &self.plan,
-                self.docs.live.as_ref(),
-                self.secret,
-                self.reveal,
-            ));
-        }
     }
 }
 

@@ -1,5 +1,7 @@
 //! The patch view's documents: the patch kubectl sends, an RFC 6902 JSON Patch from live to
-//! the result, and the two halves of the three-way strategic merge patch.
+//! the result, and the two halves of the three-way strategic merge patch. The JSON Patch, as
+//! long as the object and seldom read, is written only when its tab is first shown
+//! ([`json_patch_doc`]).
 
 use crate::value::Value;
 
@@ -8,6 +10,7 @@ use crate::engine::jsonmerge::to_yaml;
 use crate::engine::jsonpatch::diff_json_patch;
 use crate::engine::plan::{PatchType, Plan};
 use crate::engine::secret;
+use crate::engine::smp::ThreeWay;
 
 /// One tab of the patch view.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -20,11 +23,20 @@ pub struct PatchDoc {
     pub lines: Vec<String>,
     /// JSON lines (else YAML), for the highlighter.
     pub json: bool,
+    /// Not written yet: its lines are made when its tab is first shown.
+    pub pending: bool,
 }
 
-/// Every tab of the patch view, with Secret values masked unless `reveal`.
+/// Every tab of the patch view, with Secret values masked unless `reveal`; the JSON Patch's
+/// tab is [`PatchDoc::pending`]. `halves`: the three-way's, if it has them
+/// (`engine::plan::halves`: a plan keeps none).
 #[must_use]
-pub fn patch_docs(plan: &Plan, live: Option<&Value>, secret: bool, reveal: bool) -> Vec<PatchDoc> {
+pub fn patch_docs(
+    plan: &Plan,
+    halves: Option<&ThreeWay>,
+    secret: bool,
+    reveal: bool,
+) -> Vec<PatchDoc> {
     let mask = secret && !reveal;
     // Copied only to be masked: a document shown as it is is written from the plan's own.
     let yaml = |v: &Value| -> Vec<String> {
@@ -43,6 +55,7 @@ pub fn patch_docs(plan: &Plan, live: Option<&Value>, secret: bool, reveal: bool)
             title: "create: kubectl POSTs the whole object (explicit nulls pruned)".into(),
             lines: yaml(created),
             json: false,
+            pending: false,
         },
         (None, Some(patch), Some(t)) => PatchDoc {
             tab: "patch",
@@ -56,37 +69,36 @@ pub fn patch_docs(plan: &Plan, live: Option<&Value>, secret: bool, reveal: bool)
             },
             lines: yaml(patch),
             json: false,
+            pending: false,
         },
         _ => PatchDoc {
             tab: "patch",
             title: "unchanged: the patch is {} and kubectl sends nothing".into(),
             lines: vec!["{}".into()],
             json: false,
+            pending: false,
         },
     };
-    let empty = Value::Object(crate::value::Map::new());
-    let ops = diff_json_patch(live.unwrap_or(&empty), &plan.result);
     let json = PatchDoc {
-        tab: "json patch",
-        title:
-            "RFC 6902 JSON Patch from live to the result (for reading: kubectl does not send it)"
-                .into(),
-        lines: json_patch_lines(&ops, mask),
-        json: true,
+        lines: Vec::new(),
+        pending: true,
+        ..json_patch_doc(None, &Value::Null, false)
     };
-    let (deletions, delta) = match &plan.halves {
+    let (deletions, delta) = match halves {
         Some(h) => (
             PatchDoc {
                 tab: "deletions",
                 title: "deletions: last-applied → local, additions and changes ignored".into(),
                 lines: yaml(&h.deletions),
                 json: false,
+                pending: false,
             },
             PatchDoc {
                 tab: "delta",
                 title: "delta: live → local, deletions ignored; the patch is the delta merged into the deletions".into(),
                 lines: yaml(&h.delta),
                 json: false,
+                pending: false,
             },
         ),
         None => {
@@ -102,11 +114,29 @@ pub fn patch_docs(plan: &Plan, live: Option<&Value>, secret: bool, reveal: bool)
                 title: why.into(),
                 lines: vec![format!("({why})")],
                 json: false,
+                pending: false,
             };
             (doc("deletions"), doc("delta"))
         }
     };
     vec![sent, json, deletions, delta]
+}
+
+/// The JSON Patch's tab: the RFC 6902 operations from `live` (none: an empty object) to
+/// `result`, Secret values masked when `mask`.
+#[must_use]
+pub fn json_patch_doc(live: Option<&Value>, result: &Value, mask: bool) -> PatchDoc {
+    let empty = Value::Object(crate::value::Map::new());
+    let ops = diff_json_patch(live.unwrap_or(&empty), result);
+    PatchDoc {
+        tab: "json patch",
+        title:
+            "RFC 6902 JSON Patch from live to the result (for reading: kubectl does not send it)"
+                .into(),
+        lines: json_patch_lines(&ops, mask),
+        json: true,
+        pending: false,
+    }
 }
 
 fn json_patch_lines(ops: &Value, mask: bool) -> Vec<String> {

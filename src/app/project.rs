@@ -8,9 +8,9 @@
 
 use crate::value::{Map, Value};
 
+use super::lines::{Lines, NewLine};
 use super::yaml::{
-    DocLine, Masked, Scan, escape, key_text, needs_escape, scalar, string_text_with, truncate,
-    word_diff,
+    Scan, Text, escape, needs_escape, scalar, string_text_with, truncate, word_diff,
 };
 use crate::engine::plan::{Doc, FieldId, LAST_APPLIED, Seg, Tree};
 use crate::engine::secret;
@@ -57,20 +57,15 @@ impl Render<'_> {
 }
 
 /// The lines of a document.
-pub fn pane_lines(doc: &Value, tree: &mut Tree, how: &Render<'_>) -> Vec<DocLine> {
+pub fn pane_lines(doc: &Value, tree: &mut Tree, how: &Render<'_>) -> Lines {
     pane_lines_sized(doc, tree, how, 0)
 }
 
 /// The lines of a document, room for `expected` of them made at once (the panes of one plan
 /// have about as many lines each: growing a vector of 100,000 lines step by step costs more
 /// than rendering them).
-pub fn pane_lines_sized(
-    doc: &Value,
-    tree: &mut Tree,
-    how: &Render<'_>,
-    expected: usize,
-) -> Vec<DocLine> {
-    let mut out = Vec::with_capacity(expected);
+pub fn pane_lines_sized(doc: &Value, tree: &mut Tree, how: &Render<'_>, expected: usize) -> Lines {
+    let mut out = Lines::with_capacity(expected);
     let root = FieldId::ROOT;
     match doc {
         Value::Object(map) if !map.is_empty() => {
@@ -78,13 +73,14 @@ pub fn pane_lines_sized(
             object(map, at, tree, how, &mut out);
         }
         _ => {
-            let mut line = DocLine::new(root, 0, false);
+            let mut line = NewLine::new(root, 0, false);
             let (text, tok) = scalar(doc);
             line.value = Some(text);
             line.tok = tok;
             out.push(line);
         }
     }
+    out.finish();
     out
 }
 
@@ -145,7 +141,7 @@ impl Kids {
     }
 }
 
-fn object(map: &Map, at: At<'_>, tree: &mut Tree, how: &Render<'_>, out: &mut Vec<DocLine>) {
+fn object(map: &Map, at: At<'_>, tree: &mut Tree, how: &Render<'_>, out: &mut Lines) {
     let At {
         parent,
         depth,
@@ -169,13 +165,13 @@ fn object(map: &Map, at: At<'_>, tree: &mut Tree, how: &Render<'_>, out: &mut Ve
             _ => tree.add(parent, Seg::Key(k.as_str().into())),
         };
         let counter = other.and_then(|o| o.get(k));
-        let mut line = DocLine::new(id, if first { indent } else { inner }, first);
+        let mut line = NewLine::new(id, if first { indent } else { inner }, first);
         if first {
             // The dash line shows the element and its first key.
             line.path = parent;
             line.also = Some(id);
         }
-        line.key = Some(key_text(k));
+        line.key = true;
         let annotation = k == LAST_APPLIED && depth == 2;
         let scan = match v {
             Value::String(s) if !annotation => Scan::of(s),
@@ -205,9 +201,7 @@ fn object(map: &Map, at: At<'_>, tree: &mut Tree, how: &Render<'_>, out: &mut Ve
                 line.tok = Tok::Str;
                 if how.secret {
                     let hidden = secret::mask_annotation(s);
-                    line.masked = Some(Box::new(Masked {
-                        text: truncate(&escape(&hidden), how.annotation_width).into(),
-                    }));
+                    line.masked = Some(truncate(&escape(&hidden), how.annotation_width).into());
                 }
                 out.push(line);
             }
@@ -219,11 +213,11 @@ fn object(map: &Map, at: At<'_>, tree: &mut Tree, how: &Render<'_>, out: &mut Ve
                 line.masked = masked.clone();
                 out.push(line);
                 for text in block.split('\n') {
-                    let mut cont = DocLine::new(id, inner + 2, false);
+                    let mut cont = NewLine::new(id, inner + 2, false);
                     cont.value = Some(text.into());
                     cont.tok = Tok::Str;
                     if masked.is_some() {
-                        cont.masked = Some(Box::new(Masked { text: "…".into() }));
+                        cont.masked = Some("…".into());
                     }
                     out.push(cont);
                 }
@@ -249,7 +243,7 @@ fn object(map: &Map, at: At<'_>, tree: &mut Tree, how: &Render<'_>, out: &mut Ve
     }
 }
 
-fn array(items: &[Value], at: At<'_>, tree: &mut Tree, how: &Render<'_>, out: &mut Vec<DocLine>) {
+fn array(items: &[Value], at: At<'_>, tree: &mut Tree, how: &Render<'_>, out: &mut Lines) {
     let At {
         parent,
         depth,
@@ -301,12 +295,12 @@ fn array(items: &[Value], at: At<'_>, tree: &mut Tree, how: &Render<'_>, out: &m
                 object(m, at, tree, how, out);
             }
             Value::Array(inner) if !inner.is_empty() => {
-                out.push(DocLine::new(id, indent, true));
+                out.push(NewLine::new(id, indent, true));
                 let at = At::new(id, depth + 1, indent + 2, false, counter);
                 array(inner, at, tree, how, out);
             }
             _ => {
-                let mut line = DocLine::new(id, indent, true);
+                let mut line = NewLine::new(id, indent, true);
                 let (text, tok) = scalar(item);
                 line.value = Some(text);
                 line.tok = tok;
@@ -325,7 +319,7 @@ fn mask(
     depth: usize,
     v: &Value,
     other: Option<&Value>,
-) -> Option<Box<Masked>> {
+) -> Option<Text> {
     if !how.secret || depth != 2 {
         return None;
     }
@@ -334,5 +328,5 @@ fn mask(
         return None;
     }
     let text = secret::mask_text(v, other, how.side);
-    Some(Box::new(Masked { text: text.into() }))
+    Some(text.into())
 }

@@ -25,8 +25,8 @@ impl Model {
         self.replan_with(docs, true)
     }
 
-    fn replan_with(&mut self, docs: Docs, rebase: bool) -> Result<(), Error> {
-        let plan = super::cluster::compute_plan(&self.edit, &docs)?;
+    fn replan_with(&mut self, mut docs: Docs, rebase: bool) -> Result<(), Error> {
+        let plan = super::cluster::compute_plan(&self.edit, &mut docs)?;
         if rebase {
             self.edit.base = Base::Plan;
         } else if matches!(self.edit.base, Base::Plan) {

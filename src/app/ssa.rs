@@ -77,7 +77,7 @@ fn warning_text(w: &crate::engine::plan::Warning) -> String {
 fn live_with_managers(model: &Model) -> Option<&Value> {
     match model.edit.cluster.as_deref() {
         Some(session) => session.live.as_ref(),
-        None => model.docs.live.as_ref(),
+        None => model.live(),
     }
 }
 
@@ -157,7 +157,7 @@ fn show(model: &mut Model, request: SsaRequest, outcome: SsaOutcome) {
         .and_then(|i| model.panes.get(i));
     let conflict_nodes = match (&request.live, live_pane) {
         (Some(live), Some(pane)) if !conflicts.is_empty() => {
-            let ids = pane.lines.iter().map(|l| l.also.unwrap_or(l.path));
+            let ids = pane.lines.iter().map(|l| l.node());
             node_facts(&model.plan.tree, live, "", None, &conflicts, ids)
                 .map(|f| f.found)
                 .unwrap_or_default()
@@ -211,7 +211,7 @@ pub(super) fn open_steps(model: &mut Model) -> Mode {
 /// The live pane without `metadata.managedFields` while the owners column or the server-side
 /// view shows them (they are the column), with them again after.
 fn sync_live(model: &mut Model) {
-    let Some(live) = model.docs.live.clone() else {
+    let Some(live) = model.live().cloned() else {
         return;
     };
     let has = live
@@ -263,7 +263,7 @@ pub(crate) fn refresh(model: &mut Model) {
                 },
                 PaneKind::Live | PaneKind::Result => None,
             }?;
-            let ids = pane.lines.iter().map(|l| l.also.unwrap_or(l.path));
+            let ids = pane.lines.iter().map(|l| l.node());
             match node_facts(&model.plan.tree, doc, &model.title, fields, &[], ids) {
                 Ok(f) => Some(f),
                 Err(e) => {
@@ -430,6 +430,14 @@ data:
         Model::new(source).unwrap()
     }
 
+    /// The keys a pane's lines show.
+    fn keys(m: &Model, pane: usize) -> Vec<Option<crate::app::yaml::Text>> {
+        let lines = &m.panes[pane].lines;
+        (0..lines.len())
+            .map(|i| lines.key(i, &m.plan.tree))
+            .collect()
+    }
+
     /// Press `S` and run the command as the runtime does, at a fixed time.
     fn switch(m: &mut Model) {
         let commands = update(m, Message::ToggleServerSide);
@@ -444,7 +452,7 @@ data:
     fn s_plans_server_side_and_switches_back() {
         let local = "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c\ndata:\n  a: \"9\"\n";
         let mut m = model(local, LIVE);
-        let client: Vec<_> = m.panes[3].lines.iter().map(|l| l.key.clone()).collect();
+        let client = keys(&m, 3);
         switch(&mut m);
         let s = m.server.as_deref().unwrap();
         assert_eq!(s.request.manager, "kubectl");
@@ -460,20 +468,15 @@ data:
         assert!(m.owners, "the owners column comes on");
         // The result pane shows the server-side result: `b` pruned, `c` kept (the editor's).
         let result = m.pane_index(PaneKind::Result).unwrap();
-        let keys: Vec<_> = m.panes[result]
-            .lines
-            .iter()
-            .filter_map(|l| l.key.clone())
-            .collect();
+        let shown: Vec<_> = keys(&m, result).into_iter().flatten().collect();
         assert!(
-            keys.iter().any(|k| k == "c") && !keys.iter().any(|k| k == "b"),
-            "{keys:?}"
+            shown.iter().any(|k| k == "c") && !shown.iter().any(|k| k == "b"),
+            "{shown:?}"
         );
         // Its `a` line shows the set, with its new owner.
-        let a = m.panes[result]
-            .lines
+        let a = keys(&m, result)
             .iter()
-            .position(|l| l.key.as_deref() == Some("a"))
+            .position(|k| k.as_deref() == Some("a"))
             .unwrap() as u32;
         assert_eq!(
             m.ssa_field_at(result, a).map(|f| f.action),
@@ -491,7 +494,7 @@ data:
         );
         update(&mut m, Message::ToggleServerSide);
         assert!(m.server.is_none());
-        let back: Vec<_> = m.panes[3].lines.iter().map(|l| l.key.clone()).collect();
+        let back = keys(&m, 3);
         assert_eq!(back, client, "the client-side result again");
     }
 
@@ -526,10 +529,9 @@ data:
         assert!(m.facts.iter().all(Option::is_none));
         update(&mut m, Message::ToggleOwners);
         let live = m.pane_index(PaneKind::Live).unwrap();
-        let c = m.panes[live]
-            .lines
+        let c = keys(&m, live)
             .iter()
-            .position(|l| l.key.as_deref() == Some("c"))
+            .position(|k| k.as_deref() == Some("c"))
             .unwrap() as u32;
         let owners: Vec<_> = m
             .owners_at(live, c)

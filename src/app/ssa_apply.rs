@@ -265,7 +265,7 @@ fn dry_run_answered(model: &mut Model, answer: Value) {
     } else {
         format!(" (kubectl's requests, as planned: {})", names.join(", "))
     };
-    let mut p = super::commit::preview(model);
+    let mut p = super::commit::preview(model, None);
     p.diff = diff;
     p.content = None;
     p.write = None;

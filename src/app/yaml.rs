@@ -1,5 +1,4 @@
-//! A pane's YAML lines ([`DocLine`], each carrying the plan tree's node it shows; drawn by
-//! `super::project`) and the text in them.
+//! The text in a pane's YAML lines (`super::lines`, drawn by `super::project`).
 //!
 //! Block style as `kubectl get -o yaml` prints it, but in the document's own key order; list
 //! items as `- `, with the first key of a map item on the dash line. Scalars are quoted where
@@ -10,81 +9,10 @@ use crate::value::Value;
 use compact_str::{CompactString, format_compact};
 
 use crate::engine::gofmt;
-use crate::engine::plan::FieldId;
 use crate::theme::Tok;
 
 /// A line's text: short keys and values (most of them) are kept inline, without an allocation.
 pub type Text = CompactString;
-
-/// A masked secret value, and the revealed one.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Masked {
-    pub text: Text,
-}
-
-/// One line of a pane.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct DocLine {
-    pub path: FieldId,
-    /// A second path shown on this line: the first key of a map list item, on the dash line.
-    pub also: Option<FieldId>,
-    pub indent: u16,
-    pub dash: bool,
-    /// The key, quoted and escaped as needed (`None` for list items and continuation lines).
-    pub key: Option<Text>,
-    /// The value text, if this line shows one (escaped, quoted).
-    pub value: Option<Text>,
-    pub tok: Tok,
-    /// What to show instead of the value while secrets are hidden.
-    pub masked: Option<Box<Masked>>,
-    /// A word diff from the value before the apply (result pane, changed strings).
-    pub words: Option<Box<[Word]>>,
-}
-
-impl DocLine {
-    pub(super) fn new(path: FieldId, indent: usize, dash: bool) -> DocLine {
-        DocLine {
-            path,
-            also: None,
-            indent: u16::try_from(indent).unwrap_or(u16::MAX),
-            dash,
-            key: None,
-            value: None,
-            tok: Tok::Punct,
-            masked: None,
-            words: None,
-        }
-    }
-
-    /// The whole line as plain text (secrets as shown).
-    #[must_use]
-    pub fn text(&self, reveal: bool) -> String {
-        let mut s = " ".repeat(self.indent as usize);
-        if self.dash {
-            s.push_str("- ");
-        }
-        if let Some(k) = &self.key {
-            s.push_str(k);
-            s.push(':');
-            if self.value.is_some() {
-                s.push(' ');
-            }
-        }
-        if let Some(v) = self.shown_value(reveal) {
-            s.push_str(v);
-        }
-        s
-    }
-
-    /// The value text as shown: masked unless revealed.
-    #[must_use]
-    pub fn shown_value(&self, reveal: bool) -> Option<&str> {
-        match (&self.masked, reveal) {
-            (Some(m), false) => Some(&m.text),
-            _ => self.value.as_deref(),
-        }
-    }
-}
 
 /// A piece of a word diff.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -294,9 +222,11 @@ mod tests {
 
     fn lines(v: &Value) -> Vec<String> {
         let mut tree = Tree::empty();
-        pane_lines(v, &mut tree, &Render::alone())
+        let lines = pane_lines(v, &mut tree, &Render::alone());
+        lines
             .iter()
-            .map(|l| format!("{} @{}", l.text(true), tree.path(l.path)))
+            .enumerate()
+            .map(|(i, l)| format!("{} @{}", lines.text(i, &tree, true), tree.path(l.path)))
             .collect()
     }
 

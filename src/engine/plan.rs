@@ -52,6 +52,7 @@ pub use path::{FieldPath, PathText, Seg};
 pub use planned::Plan;
 use planned::Staged;
 pub use tables::{Cond, FieldKind, Presence, Reason, Row, Table};
+pub use three_way::halves;
 use three_way::{How, three_way};
 pub use tree::{Doc, ElemStep, Field, FieldId, Fields, PathOf, PathTexts, Tree};
 pub use warnings::{Code, Severity, Warning, WayOut};

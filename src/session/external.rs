@@ -375,7 +375,7 @@ pub fn open(planned: Vec<Planned>, options: &EditOptions) -> Open {
             plan: plan.clone(),
             example: None,
             files: None,
-            target_bytes: None,
+            target: None,
             cluster: None,
             options,
             server,

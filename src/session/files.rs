@@ -9,6 +9,7 @@ use crate::value::Value;
 use super::Error;
 use super::input::{object_of_bytes, one_object_of_bytes, read_bytes};
 use super::plan::Docs;
+use crate::fsutil::FileDigest;
 
 /// The files the TUI was opened on (`-f LOCAL --live LIVE [--last-applied F]`).
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -63,9 +64,9 @@ pub struct RawFiles {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Loaded {
     pub docs: Option<Docs>,
-    /// The write target's bytes as read (`None`: it does not exist). When the target is the
+    /// The write target's digest as read (`None`: it does not exist). When the target is the
     /// live file, these are the bytes `docs.live` was parsed from.
-    pub target_bytes: Option<Vec<u8>>,
+    pub target: Option<FileDigest>,
 }
 
 /// Parse what the runtime read for `request` (the local and live files on two threads).
@@ -158,13 +159,14 @@ pub fn load(request: &ReloadRequest) -> Result<Loaded, Error> {
         raw.target = read_if_there(target)?;
     }
     let docs = parse(request, &raw)?;
-    let target_bytes = match target_is {
+    let target = match target_is {
         Some(0) => raw.local,
         Some(1) => raw.live,
         Some(_) => raw.last_applied,
         None => raw.target,
     };
-    Ok(Loaded { docs, target_bytes })
+    let target = target.as_deref().map(FileDigest::of);
+    Ok(Loaded { docs, target })
 }
 
 /// A file's bytes as `-f` reads them (size limit, not a directory); `None`: it does not exist.

@@ -27,6 +27,7 @@ use crate::cluster::Conn;
 use crate::document::Document;
 use crate::engine::plan::Plan;
 use crate::examples::Example;
+use crate::fsutil::FileDigest;
 use crate::value::Value;
 
 /// The command-line switches of a TUI run that concern editing.
@@ -85,9 +86,9 @@ pub struct One {
     pub example: Option<&'static Example>,
     /// The files it reloads from and commits to (`-f LOCAL --live LIVE`).
     pub files: Option<Files>,
-    /// The bytes of the file a commit writes, read with the documents (`None`: no such file,
+    /// The digest of the file a commit writes, read with the documents (`None`: no such file,
     /// or nothing to write).
-    pub target_bytes: Option<Vec<u8>>,
+    pub target: Option<FileDigest>,
     /// Cluster mode: the object on the server, and the connection kept for the run.
     pub cluster: Option<Box<cluster::Opened>>,
     pub options: EditOptions,
@@ -201,14 +202,8 @@ pub fn open_reporting(request: &OpenRequest, progress: &Progress) -> Result<Open
                 files: None,
                 target: request.options.write_last_applied.clone(),
             };
-            let target_bytes = load(&reload)?.target_bytes;
-            one(
-                Source::from_example(e)?,
-                Some(e),
-                None,
-                target_bytes,
-                request,
-            )
+            let target = load(&reload)?.target;
+            one(Source::from_example(e)?, Some(e), None, target, request)
         }
         (None, []) => Err(Error::Input("no examples built in".into())),
         (None, [local]) if request.live.is_empty() && !request.no_live && !many_sources(local) => {
@@ -232,7 +227,7 @@ pub fn open_reporting(request: &OpenRequest, progress: &Progress) -> Result<Open
                 last_applied: request.last_applied.clone(),
             };
             match Source::read_files(&files, request.options.write_last_applied.as_deref()) {
-                Ok((source, target_bytes)) => one(source, None, Some(files), target_bytes, request),
+                Ok((source, target)) => one(source, None, Some(files), target, request),
                 Err(e) => many(request, Some(e), progress),
             }
         }
@@ -242,19 +237,20 @@ pub fn open_reporting(request: &OpenRequest, progress: &Progress) -> Result<Open
 
 /// One object from files or an example, planned with the embedded schema.
 fn one(
-    source: Source,
+    mut source: Source,
     example: Option<&'static Example>,
     files: Option<Files>,
-    target_bytes: Option<Vec<u8>>,
+    target: Option<FileDigest>,
     request: &OpenRequest,
 ) -> Result<Open, Error> {
-    let plan = plan::compute(&source.docs, None, true)?;
+    // The live object, read once, is held once: by the plan (`source.docs.live` is then `None`).
+    let plan = plan::compute_sharing(&mut source.docs)?;
     Ok(Open::One(Box::new(One {
         source,
         plan,
         example,
         files,
-        target_bytes,
+        target,
         cluster: None,
         options: request.options.clone(),
         server: None,
@@ -291,7 +287,7 @@ fn one_from_cluster(
         plan,
         example: None,
         files: None,
-        target_bytes: None,
+        target: None,
         cluster: Some(Box::new(opened)),
         options: EditOptions {
             write_last_applied: None,

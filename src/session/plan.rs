@@ -6,7 +6,7 @@
 //! read-only, so no thread pool crate is needed.
 
 use crate::engine::plan::{
-    self as engine_plan, InputDoc, LastApplied, Plan, PlanContext, PlanError, PlanInput,
+    self as engine_plan, InputDoc, LastApplied, Plan, PlanContext, PlanError,
 };
 use crate::engine::schema::Schema;
 use std::borrow::Cow;
@@ -70,17 +70,37 @@ pub fn compute_with(
     names: &DocNames,
     schema: &Schema,
 ) -> Result<Plan, Error> {
-    let input = PlanInput {
-        local: &docs.local,
-        live: docs.live.as_ref(),
+    let context = PlanContext {
+        live: docs.live.as_ref().map(Cow::Borrowed),
         last_applied: docs
             .last_applied
             .as_ref()
             .map_or(LastApplied::FromLive, LastApplied::Given),
         namespace,
         overwrite,
+        live_last_applied: None,
     };
-    engine_plan::plan(&input, schema).map_err(|e| plan_error(e, names))
+    // No one shows the three-way's halves but the TUI's patch view, which finds them again
+    // (`engine::plan::halves`).
+    engine_plan::plan_owned(docs.local.clone(), context, schema).map_err(|e| plan_error(e, names))
+}
+
+/// [`compute`], the live object moved into the plan when the plan holds it as it was read (no
+/// last-applied given: the plan reads the live annotation). `docs.live` is then `None`: the
+/// plan's `live` is the one copy.
+pub fn compute_sharing(docs: &mut Docs) -> Result<Plan, Error> {
+    if docs.last_applied.is_some() {
+        return compute(docs, None, true);
+    }
+    let context = PlanContext {
+        live: docs.live.take().map(Cow::Owned),
+        last_applied: LastApplied::FromLive,
+        namespace: None,
+        overwrite: true,
+        live_last_applied: None,
+    };
+    engine_plan::plan_owned(docs.local.clone(), context, Schema::embedded())
+        .map_err(|e| plan_error(e, &DocNames::default()))
 }
 
 /// A plan's failure as a session error; input errors name the document.
@@ -239,6 +259,41 @@ pub fn parallel_map<T: Sync, R: Send>(items: &[T], f: impl Fn(&T) -> R + Sync) -
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Without a given last-applied the live object moves into the plan, which is the plan
+    /// `compute` makes; with one, the documents keep it.
+    #[test]
+    fn compute_sharing_moves_the_live_object_only_when_the_plan_holds_it_as_read() {
+        let doc = |replicas: i64, annotation: Option<&str>| {
+            let mut v = crate::json!({"apiVersion": "apps/v1", "kind": "Deployment",
+                "metadata": {"name": "w"}, "spec": {"replicas": replicas}});
+            if let Some(a) = annotation {
+                let mut annotations = crate::value::Map::new();
+                annotations.insert(engine_plan::LAST_APPLIED, Value::String(a.into()));
+                v["metadata"]["annotations"] = Value::Object(annotations);
+            }
+            v
+        };
+        let applied = r#"{"apiVersion":"apps/v1","kind":"Deployment","metadata":{"name":"w"},"spec":{"replicas":1}}"#;
+        let docs = Docs {
+            local: doc(2, None),
+            live: Some(doc(3, Some(applied))),
+            last_applied: None,
+        };
+        let mut shared = docs.clone();
+        let plan = compute_sharing(&mut shared).unwrap();
+        assert_eq!(shared.live, None);
+        assert_eq!(plan.live, docs.live);
+        let plain = compute(&docs, None, true).unwrap();
+        assert_eq!(plan.patch, plain.patch);
+        assert_eq!(plan.result, plain.result);
+        let mut given = Docs {
+            last_applied: Some(doc(1, None)),
+            ..docs.clone()
+        };
+        compute_sharing(&mut given).unwrap();
+        assert_eq!(given.live, docs.live);
+    }
 
     #[test]
     fn parallel_map_keeps_order() {

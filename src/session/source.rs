@@ -7,6 +7,7 @@ use super::Error;
 use super::files::{Files, Loaded, ReloadRequest, load, write_target};
 use super::plan::Docs;
 use crate::examples::Example;
+use crate::fsutil::FileDigest;
 
 /// The documents to show, and what they are.
 pub struct Source {
@@ -50,7 +51,7 @@ impl Source {
 }
 
 impl Source {
-    /// Read `files` once: their documents, and the bytes of the file a commit writes
+    /// Read `files` once: their documents, and the digest of the file a commit writes
     /// (`--write-last-applied FILE`, else the live file; `None` if it does not exist), which
     /// are the bytes its document was parsed from.
     ///
@@ -59,15 +60,15 @@ impl Source {
     pub fn read_files(
         files: &Files,
         write_last_applied: Option<&Path>,
-    ) -> Result<(Source, Option<Vec<u8>>), Error> {
+    ) -> Result<(Source, Option<FileDigest>), Error> {
         let reload = ReloadRequest {
             files: Some(files.clone()),
             target: write_target(Some(files), write_last_applied).map(|(p, _)| p.to_owned()),
         };
-        let Loaded { docs, target_bytes } = load(&reload)?;
+        let Loaded { docs, target } = load(&reload)?;
         let docs =
             docs.ok_or_else(|| Error::Input(format!("{}: not read", files.local.display())))?;
-        Ok((Source::of_files(files, docs), target_bytes))
+        Ok((Source::of_files(files, docs), target))
     }
 
     /// The documents read from `files` (-f, --live, --last-applied), named by them.

@@ -7,7 +7,8 @@ use ratatui::style::Style;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Widget as _};
 
-use crate::app::yaml::{DocLine, Word};
+use crate::app::lines::DocLine;
+use crate::app::yaml::Word;
 use crate::app::{Model, Pane, PaneKind};
 use crate::theme::{self, Theme, Tok};
 
@@ -31,7 +32,7 @@ pub fn top(model: &Model, pane: &Pane, height: usize) -> usize {
     let Some((line, _)) = target(model, pane) else {
         return 0;
     };
-    let pos = pane.visible.partition_point(|v| *v < line);
+    let pos = pane.visible.before(line);
     pos.saturating_sub(height / 3)
         .min(pane.visible.len().saturating_sub(height))
 }
@@ -41,7 +42,7 @@ pub fn top(model: &Model, pane: &Pane, height: usize) -> usize {
 pub fn field_at_row(model: &Model, pane: usize, inner: Rect, row: u16) -> Option<usize> {
     let pane = model.panes.get(pane)?;
     let idx = top(model, pane, inner.height as usize) + row as usize;
-    let line = pane.lines.get(*pane.visible.get(idx)? as usize)?;
+    let line = pane.lines.get(pane.visible.get(idx)? as usize)?;
     model.field_of_path(line.path)
 }
 
@@ -111,7 +112,7 @@ pub fn render(model: &Model, theme: &Theme, index: usize, rect: Rect, buf: &mut 
     let column = if owners { owners_width(area.width) } else { 0 };
     let text_width = area.width.saturating_sub(column);
     let server = model.server.is_some();
-    for (row, &li) in pane.visible.iter().skip(first).take(height).enumerate() {
+    for (row, li) in pane.visible.from(first).take(height).enumerate() {
         let Some(line) = pane.lines.get(li as usize) else {
             continue;
         };
@@ -133,7 +134,7 @@ pub fn render(model: &Model, theme: &Theme, index: usize, rect: Rect, buf: &mut 
             Shown::Client(action, warned)
         };
         spans.extend(gutter(theme, action));
-        spans.extend(body(model, theme, line, action));
+        spans.extend(body(model, theme, pane, li as usize, line, action));
         let is_selected = selected.is_some_and(|(l, _)| l == li);
         if is_selected && selected.is_some_and(|(_, exact)| !exact) {
             spans.push(Span::styled(ABSENT, theme.absent));
@@ -199,7 +200,15 @@ fn gutter<'a>(theme: &Theme, shown: Shown) -> Vec<Span<'a>> {
     }
 }
 
-fn body<'a>(model: &Model, theme: &Theme, line: &'a DocLine, shown: Shown) -> Vec<Span<'a>> {
+/// Line `li` of `pane` (`line`), its text written from the pane's (the key from its node).
+fn body<'a>(
+    model: &Model,
+    theme: &Theme,
+    pane: &'a Pane,
+    li: usize,
+    line: &DocLine,
+    shown: Shown,
+) -> Vec<Span<'a>> {
     let change = match shown {
         Shown::Client(action, _) => crate::app::is_change(action).then(|| theme.action(action)),
         Shown::Server(Some(a)) => {
@@ -208,22 +217,23 @@ fn body<'a>(model: &Model, theme: &Theme, line: &'a DocLine, shown: Shown) -> Ve
         Shown::Server(None) => None,
     };
     let mut spans = vec![Span::raw(" ".repeat(line.indent as usize))];
-    if line.dash {
+    if line.dash() {
         spans.push(Span::styled("- ", theme.punct));
     }
-    if let Some(k) = &line.key {
+    if let Some(k) = pane.lines.key(li, &model.plan.tree) {
         let key_style = match change {
             Some(style) => theme.key.patch(style),
             None => theme.key,
         };
-        spans.push(Span::styled(k.as_str(), key_style));
+        spans.push(Span::styled(String::from(k), key_style));
         spans.push(Span::styled(":", theme.punct));
-        if line.value.is_some() {
+        if line.has_value() {
             spans.push(Span::raw(" "));
         }
     }
-    match (&line.masked, model.reveal, &line.words) {
-        (Some(m), false, _) => spans.push(Span::styled(m.text.as_str(), theme.masked)),
+    let lines = &pane.lines;
+    match (lines.masked(li), model.reveal, lines.words(li)) {
+        (Some(m), false, _) => spans.push(Span::styled(m, theme.masked)),
         (_, _, Some(words)) => {
             for w in words {
                 spans.push(match w {
@@ -234,12 +244,12 @@ fn body<'a>(model: &Model, theme: &Theme, line: &'a DocLine, shown: Shown) -> Ve
             }
         }
         _ => {
-            if let Some(v) = &line.value {
-                spans.push(Span::styled(v.as_str(), value_style(theme, line.tok)));
+            if let Some(v) = lines.value(li) {
+                spans.push(Span::styled(v, value_style(theme, line.tok)));
             }
         }
     }
-    let folded = model.folded.contains(&line.path) && (line.key.is_some() || line.dash);
+    let folded = model.folded.contains(&line.path) && (line.has_key() || line.dash());
     if folded {
         spans.push(Span::styled(" …", theme.folded));
     }

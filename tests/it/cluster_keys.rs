@@ -33,19 +33,19 @@ fn cluster_keys_drop_replicas_commit_409_reload_commit_again() {
     assert!(h.text().contains("schema: embedded 1.36"), "{}", h.text());
     // managedFields are hidden; `m` shows them, and hides them again.
     assert!(
-        h.model.docs.live.as_ref().unwrap()["metadata"]
+        h.model.live().unwrap()["metadata"]
             .get("managedFields")
             .is_none()
     );
     h.press("m");
     assert!(
-        h.model.docs.live.as_ref().unwrap()["metadata"]
+        h.model.live().unwrap()["metadata"]
             .get("managedFields")
             .is_some()
     );
     h.press("m");
     assert!(
-        h.model.docs.live.as_ref().unwrap()["metadata"]
+        h.model.live().unwrap()["metadata"]
             .get("managedFields")
             .is_none()
     );
@@ -87,7 +87,7 @@ fn cluster_keys_drop_replicas_commit_409_reload_commit_again() {
         p.diff
     );
     assert!(h.model.edits_pending());
-    assert_eq!(h.model.docs.live.as_ref().unwrap()["spec"]["replicas"], 7);
+    assert_eq!(h.model.live().unwrap()["spec"]["replicas"], 7);
 
     h.press("y");
     assert_eq!(h.run_commands(), 1);
@@ -171,7 +171,7 @@ fn cluster_keys_apply_dry_run_then_confirm() {
     assert!(h.model.plan.patch.is_none());
     assert!(!result_pane(&h).0, "a new plan shows its own result");
     assert_eq!(
-        h.model.docs.live.as_ref().unwrap()["spec"]["template"]["spec"]["containers"][0]["image"],
+        h.model.live().unwrap()["spec"]["template"]["spec"]["containers"][0]["image"],
         "web:2"
     );
 }

@@ -128,6 +128,41 @@ fn idle_prepares_the_patch_view_and_changes_nothing_shown() {
     assert!(h.model.patches.is_none());
 }
 
+/// A large object (its annotation past 1 MB) writes no patch view ahead: `p` writes it; the
+/// JSON Patch tab, on any object, waits until it is shown.
+#[test]
+fn a_large_object_writes_its_patch_view_on_p_and_the_json_patch_when_shown() {
+    let mut data = applyscope::value::Map::new();
+    for i in 0..40_000 {
+        data.insert(
+            format!("key-{i:06}"),
+            format!("value {i} abcdefghij").into(),
+        );
+    }
+    let local = applyscope::json!({"apiVersion": "v1", "kind": "ConfigMap",
+        "metadata": {"name": "big"}, "data": applyscope::value::Value::Object(data)});
+    let source = Source {
+        title: "big".into(),
+        about: String::new(),
+        docs: Docs {
+            local: local.clone(),
+            live: Some(local.clone()),
+            last_applied: Some(local),
+        },
+    };
+    let mut h = Harness::of(Model::new(source).unwrap());
+    assert!(h.model.plan.is_large());
+    assert!(!h.model.has_idle_work());
+    h.send(Message::Idle);
+    assert!(h.model.patches.is_none());
+    h.press("p");
+    let pending = |h: &Harness| h.model.patches.as_ref().unwrap()[1].pending;
+    assert!(pending(&h), "the JSON Patch tab waits");
+    h.press("<Tab>");
+    assert!(!pending(&h));
+    assert!(h.text().contains("RFC 6902"));
+}
+
 #[test]
 fn toggles_why_patch_secrets_help_legend() {
     let mut h = Harness::example(NGINX);

@@ -45,8 +45,15 @@ impl Harness {
     }
 
     pub fn send(&mut self, message: Message) -> &mut Self {
-        let out = update(&mut self.model, message);
-        self.commands.extend(out);
+        for command in update(&mut self.model, message) {
+            // The runtime reads the file a commit rewrites as soon as `W` asks: so does this.
+            if matches!(command, Command::ReadTarget(_)) {
+                let read = self.effects.perform(&command).expect("a read's report");
+                self.send(read);
+            } else {
+                self.commands.push(command);
+            }
+        }
         self
     }
 

@@ -2,6 +2,7 @@
 //! and in each pane.
 
 use super::{Model, NONE};
+use crate::app::lines::Visible;
 use crate::engine::plan::FieldId;
 
 impl Model {
@@ -46,26 +47,28 @@ impl Model {
             .filter(|f| self.plan.tree.nth(*f).is_some_and(|id| !self.hidden(id)))
             .filter_map(|f| u32::try_from(f).ok())
             .collect();
-        let visible: Vec<Vec<u32>> = self
+        let visible: Vec<Visible> = self
             .panes
             .iter()
             .map(|pane| {
                 let mut folded_block = None;
-                pane.lines
+                let shown = pane
+                    .lines
                     .iter()
                     .enumerate()
                     .filter(|(_, line)| {
                         // Continuation lines of a folded block scalar fold with their key.
-                        let cont = line.key.is_none() && !line.dash;
+                        let cont = !line.has_key() && !line.dash();
                         let show =
                             !(self.hidden(line.path) || (cont && folded_block == Some(line.path)));
-                        if line.key.is_some() && self.folded.contains(&line.path) {
+                        if line.has_key() && self.folded.contains(&line.path) {
                             folded_block = Some(line.path);
                         }
                         show
                     })
                     .filter_map(|(i, _)| u32::try_from(i).ok())
-                    .collect()
+                    .collect();
+                Visible::of(pane.lines.len(), shown)
             })
             .collect();
         for (pane, v) in self.panes.iter_mut().zip(visible) {

@@ -6,6 +6,15 @@ use crate::app::is_change;
 use crate::engine::plan::{Action, FieldId, Tree};
 
 impl Model {
+    /// How many warnings the list shows: the server-side plan's in server-side mode.
+    #[must_use]
+    pub fn warning_count(&self) -> usize {
+        match self.server.as_deref() {
+            Some(s) => s.warnings().len(),
+            None => self.plan.warnings.len(),
+        }
+    }
+
     /// How many fields a page moves.
     #[must_use]
     pub fn page(&self) -> isize {

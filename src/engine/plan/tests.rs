@@ -261,3 +261,44 @@ fn a_plan_names_its_stages_as_they_end() {
     let (_, names) = staged(local, None);
     assert_eq!(names, [super::STAGES[0], super::STAGES[3]], "a create");
 }
+
+/// The halves found again from a plan that kept none are the halves a plan keeps; a create
+/// and a JSON merge patch have none.
+#[test]
+fn halves_found_again_are_the_kept_ones() {
+    let c = |name: &str, image: &str| json!({"name": name, "image": image});
+    let la = deployment(pod_template(json!([c("a", "x:1"), c("b", "x:1")])));
+    let local = deployment(pod_template(json!([c("a", "x:2"), c("c", "x:1")])));
+    let live = deployment(pod_template(json!([
+        c("a", "x:1"),
+        c("b", "x:1"),
+        c("d", "x:1")
+    ])));
+    let kept = run(la.clone(), local.clone(), live.clone());
+    let context = super::PlanContext {
+        live: Some(std::borrow::Cow::Owned(live)),
+        last_applied: LastApplied::Given(&la),
+        namespace: None,
+        overwrite: true,
+        live_last_applied: None,
+    };
+    let owned = super::plan_owned(local.clone(), context, Schema::embedded()).unwrap();
+    assert!(owned.halves.is_none());
+    let found = super::halves(&owned, Schema::embedded()).unwrap();
+    let kept = kept.halves.unwrap();
+    assert_eq!(found.deletions, kept.deletions);
+    assert_eq!(found.delta, kept.delta);
+    assert_eq!(found.patch, kept.patch);
+    let create = PlanInput {
+        local: &local,
+        live: None,
+        last_applied: LastApplied::FromLive,
+        namespace: None,
+        overwrite: true,
+    };
+    let created = plan(&create, Schema::embedded()).unwrap();
+    assert!(super::halves(&created, Schema::embedded()).is_none());
+    let cr = json!({"apiVersion": "example.com/v1", "kind": "Widget", "metadata": {"name": "w"}, "spec": {"a": 1}});
+    let merged = run(cr.clone(), cr.clone(), cr);
+    assert!(super::halves(&merged, Schema::embedded()).is_none());
+}

@@ -64,3 +64,16 @@ pub(super) fn three_way(
         }
     }
 }
+
+/// The halves of a plan's three-way strategic merge patch, found again from the plan's own
+/// documents (a plan made with [`super::plan_owned`] keeps none): `None` for a create, a JSON
+/// merge patch (no halves), or a kind `schema` has no strategy for.
+#[must_use]
+pub fn halves(plan: &super::Plan, schema: &crate::engine::schema::Schema) -> Option<ThreeWay> {
+    let current = plan.live.as_ref()?;
+    let meta = super::strategic_root(schema, &plan.modified)?;
+    let empty = Value::Object(crate::value::Map::new());
+    let original = plan.last_applied.as_ref().unwrap_or(&empty);
+    // `--overwrite` matters only to refuse: the plan, made, was not refused.
+    smp::diff3_parts(original, &plan.modified, current, meta, true).ok()
+}
