@@ -44,6 +44,7 @@ pub mod migrate;
 pub mod nodepath;
 pub mod openapi;
 pub mod order;
+pub mod par;
 pub mod path;
 pub mod request;
 pub mod schema;

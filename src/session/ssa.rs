@@ -117,7 +117,7 @@ pub enum SsaOutcome {
 }
 
 /// The root type of a kind (`apiVersion`, `kind`), from one schema.
-type Types<'s> = Box<dyn Fn(&str, &str) -> Option<TypeRef> + 's>;
+type Types<'s> = Box<dyn Fn(&str, &str) -> Option<TypeRef> + Sync + 's>;
 
 /// The schema an object is merged with: the embedded table's, else the cluster's, else the
 /// deduced type (as the API server merges a type it has no schema for).

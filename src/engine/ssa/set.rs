@@ -28,10 +28,12 @@ impl PartialEq for Set {
     fn eq(&self, other: &Set) -> bool {
         match (&self.0, &other.0) {
             (Some(a), Some(b)) => Arc::ptr_eq(a, b) || **a == **b,
-            _ => self.members().is_empty()
-                && other.members().is_empty()
-                && self.children().is_empty()
-                && other.children().is_empty(),
+            _ => {
+                self.members().is_empty()
+                    && other.members().is_empty()
+                    && self.children().is_empty()
+                    && other.children().is_empty()
+            }
         }
     }
 }
