@@ -19,6 +19,7 @@
 //! | (applyscope) coded warnings: what an apply does unexpectedly, what the API server refuses | [`checks`] |
 //! | (applyscope) the plan tree's nodes as field-set paths (the TUI's lines) | [`nodepath`] |
 //! | kubectl `apply.go` (`--server-side`: apply, save last-applied, migrate, apply again) | [`kubectl`] |
+//! | (applyscope) two cores for a big object: independent halves side by side, same results | [`par`] |
 //!
 //! Values are [`crate::value::Value`]; "absent" (Go's nil `value.Value`) is `None`.
 //!
@@ -44,6 +45,7 @@ pub mod migrate;
 pub mod nodepath;
 pub mod openapi;
 pub mod order;
+pub mod par;
 pub mod path;
 pub mod request;
 pub mod schema;

@@ -15,8 +15,11 @@ use crate::engine::ssa::kubernetes;
 use crate::engine::ssa::managed::{self, ManagerId};
 use crate::engine::ssa::migrate::{migrate_then_apply, present};
 use crate::engine::ssa::openapi::OpenApiSchema;
+use crate::engine::ssa::par;
 use crate::engine::ssa::path::Path;
-use crate::engine::ssa::request::{ApiConflicts, Request, RequestError};
+use crate::engine::ssa::request::{
+    ApiConflicts, Live, Request, RequestError, without_managed_fields,
+};
 use crate::engine::ssa::schema::UNTYPED_DEDUCED;
 use crate::engine::ssa::typed;
 use crate::engine::ssa::{PathElement, Set, TypeRef};
@@ -117,7 +120,7 @@ pub enum SsaOutcome {
 }
 
 /// The root type of a kind (`apiVersion`, `kind`), from one schema.
-type Types<'s> = Box<dyn Fn(&str, &str) -> Option<TypeRef> + 's>;
+type Types<'s> = Box<dyn Fn(&str, &str) -> Option<TypeRef> + Sync + 's>;
 
 /// The schema an object is merged with: the embedded table's, else the cluster's, else the
 /// deduced type (as the API server merges a type it has no schema for).
@@ -195,13 +198,19 @@ fn choose<'s>(
 /// [`Error::ManagedFields`] for a live object whose managedFields cannot be read (naming the
 /// file and the entry), [`Error::Input`] for an object the API server would refuse.
 pub fn plan_server_side(input: &SsaInput<'_>) -> Result<SsaOutcome, Error> {
-    let live = input.live.cloned().unwrap_or(Value::Null);
-    // Read once: a bad entry is named here, and the plan's walk and checks ask these.
-    let before = managed::decode(live.get("metadata").and_then(|m| m.get("managedFields")))
-        .map_err(|source| Error::ManagedFields {
-            input: input.live_name.to_owned(),
-            source,
-        })?;
+    let live = input.live.unwrap_or(&Value::Null);
+    // Read once, beside the copy of the object without them that the requests and the
+    // comparisons read (two cores for a big object): a bad entry is named here, and the first
+    // request, the plan's walk and its checks ask these.
+    let (before, bare) = par::both(
+        par::is_big(live),
+        || managed::decode(live.get("metadata").and_then(|m| m.get("managedFields"))),
+        || without_managed_fields(live),
+    );
+    let before = before.map_err(|source| Error::ManagedFields {
+        input: input.live_name.to_owned(),
+        source,
+    })?;
     let s = |v: &Value, k: &str| v.get(k).and_then(Value::as_str).unwrap_or("").to_owned();
     let (api_version, kind) = (s(input.local, "apiVersion"), s(input.local, "kind"));
     let mut warnings = Vec::new();
@@ -229,7 +238,7 @@ pub fn plan_server_side(input: &SsaInput<'_>) -> Result<SsaOutcome, Error> {
     };
     // First without force: the conflicts that `--force-conflicts` takes are part of the plan.
     for m in input.migrate {
-        if !present(&live, std::slice::from_ref(m)).contains(m) {
+        if !present(live, std::slice::from_ref(m)).contains(m) {
             warnings.push(checks::warning(
                 Code::SsaMigrateManager,
                 None,
@@ -242,20 +251,24 @@ pub fn plan_server_side(input: &SsaInput<'_>) -> Result<SsaOutcome, Error> {
         }
     }
     let apply = |force| {
+        let read = Live::Read {
+            object: &bare,
+            managed: before.clone(),
+        };
         migrate_then_apply(
             &req,
-            &live,
+            (live, read),
             input.local,
             input.manager,
             force,
             input.migrate,
         )
     };
-    let (steps, forced) = match apply(false) {
-        Ok(steps) => (steps, Vec::new()),
+    let ((steps, after), forced) = match apply(false) {
+        Ok(done) => (done, Vec::new()),
         Err(RequestError::Conflicts(c)) if input.force => {
-            let steps = apply(true).map_err(|e| bad(e, input.local_name))?;
-            (steps, c.0)
+            let done = apply(true).map_err(|e| bad(e, input.local_name))?;
+            (done, c.0)
         }
         Err(RequestError::Conflicts(c)) => {
             return Ok(SsaOutcome::Conflicts {
@@ -266,11 +279,13 @@ pub fn plan_server_side(input: &SsaInput<'_>) -> Result<SsaOutcome, Error> {
         Err(e) => return Err(bad(e, input.local_name)),
     };
     let mut steps = steps;
-    let mut live = live;
+    let after = after.as_stored();
     // The comparisons read the objects without `metadata.managedFields`: taken out of each
-    // object (not copied) and put back in their place afterwards.
-    let mut taken = vec![take_managed_fields(&mut live)];
-    taken.extend(steps.iter_mut().map(|s| take_managed_fields(&mut s.object)));
+    // step's object (not copied) and put back in their place afterwards.
+    let taken: Vec<_> = steps
+        .iter_mut()
+        .map(|s| take_managed_fields(&mut s.object))
+        .collect();
     let empty = Value::Object(crate::value::Map::new());
     let compare = |a: &Value, b: &Value| {
         let bare = |v| if Value::is_null(v) { &empty } else { v };
@@ -278,7 +293,7 @@ pub fn plan_server_side(input: &SsaInput<'_>) -> Result<SsaOutcome, Error> {
             .map_err(|e| Error::Input(format!("{}: {e}", input.live_name)))
     };
     let mut step_changes = Vec::new();
-    let mut prev = &live;
+    let mut prev = &bare;
     let mut only = None;
     for step in &steps {
         // The csaupgrade changes only managedFields.
@@ -294,16 +309,16 @@ pub fn plan_server_side(input: &SsaInput<'_>) -> Result<SsaOutcome, Error> {
     // One request: its comparison is the whole command's.
     let comparison = match only {
         Some(c) if steps.len() == 1 => c,
-        _ => compare(&live, steps.last().map_or(&live, |s| &s.object))?,
+        _ => compare(&bare, steps.last().map_or(&bare, |s| &s.object))?,
     };
-    let mut taken = taken.into_iter();
-    put_back(&mut live, taken.next().flatten());
+    drop(bare);
     for (step, t) in steps.iter_mut().zip(taken) {
         put_back(&mut step.object, t);
     }
     let result = steps
         .last()
         .map_or_else(|| live.clone(), |s| s.object.clone());
+    debug_assert_eq!(after, managed_of(&result), "the managers handed back");
     let forced: Vec<(Path, ManagerId)> = forced.into_iter().map(|c| (c.path, c.manager)).collect();
     // The client-side managers whose fields the csaupgrade made the applier's.
     let migrated: Vec<String> = steps
@@ -317,9 +332,8 @@ pub fn plan_server_side(input: &SsaInput<'_>) -> Result<SsaOutcome, Error> {
         .flatten()
         .collect();
     let me = ManagerId::apply(input.manager);
-    let after = managed_of(&result);
     let mut fields = fields(
-        (&live, &before),
+        (live, &before),
         (&result, &after),
         &comparison,
         &forced,
@@ -328,7 +342,7 @@ pub fn plan_server_side(input: &SsaInput<'_>) -> Result<SsaOutcome, Error> {
     );
     let planned = Planned {
         local: input.local,
-        live: &live,
+        live,
         result: &result,
         before: &before,
         after: &after,

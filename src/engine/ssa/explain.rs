@@ -3,6 +3,10 @@
 //! who owns it now) into one action and one rule per field. Pure: values in, values out.
 
 mod find;
+mod fork;
+mod index;
+
+pub use index::FieldIndex;
 
 use crate::engine::ssa::managed::{self, Managed, ManagerId, Operation, Owners};
 use crate::engine::ssa::path::{Path, PathElement, path_string};
@@ -174,6 +178,7 @@ pub fn fields(
         path: Vec::new(),
         text: String::new(),
         out: Vec::new(),
+        fork: true,
     };
     let root = At {
         all: &all,
@@ -220,6 +225,8 @@ struct Walk<'a> {
     /// `path` as the API server prints it, kept along (each field's is this and one element).
     text: String,
     out: Vec<Field>,
+    /// Whether the walk may still hand half of a long list to another core.
+    fork: bool,
 }
 
 const ADDED: usize = 0;
@@ -249,7 +256,23 @@ impl<'a> Walk<'a> {
             let after = if skip { None } else { result.child(m) };
             self.member(at, m, before, after);
         }
-        for (pe, child) in at.all.children() {
+        let children = at.all.children();
+        if self.fork && children.len() >= fork::FORK_AT {
+            self.fork(at, children, &mut live, &mut result);
+        } else {
+            self.children(at, children, &mut live, &mut result);
+        }
+    }
+
+    /// The walk below `children`, some of the children of `at`'s node, in order.
+    fn children(
+        &mut self,
+        at: &At<'a>,
+        children: &'a [(PathElement, Set)],
+        live: &mut find::Finder<'a>,
+        result: &mut find::Finder<'a>,
+    ) {
+        for (pe, child) in children {
             let skip = self.managed_fields(pe);
             let sub = |s: Option<&'a Set>| s.and_then(|s| s.child(pe));
             let owned = at.before.iter().chain(&at.after).any(|s| has(*s, pe));
@@ -440,37 +463,6 @@ impl<'a> Walk<'a> {
             });
         }
         self.path.pop();
-    }
-}
-
-/// The fields by path, to find the one a path shows.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct FieldIndex(std::collections::BTreeMap<Path, usize>);
-
-impl FieldIndex {
-    #[must_use]
-    pub fn new(fields: &[Field]) -> FieldIndex {
-        FieldIndex(
-            fields
-                .iter()
-                .enumerate()
-                .map(|(i, f)| (f.at.clone(), i))
-                .collect(),
-        )
-    }
-
-    /// The field at `path`, else the nearest field above it that was added or removed whole
-    /// (what is inside is said by it).
-    #[must_use]
-    pub fn find(&self, fields: &[Field], path: &[PathElement]) -> Option<usize> {
-        if let Some(&i) = self.0.get(path) {
-            return Some(i);
-        }
-        (1..path.len()).rev().find_map(|n| {
-            let i = *self.0.get(&path[..n])?;
-            let f = fields.get(i)?;
-            matches!(f.action, Action::Add | Action::Remove).then_some(i)
-        })
     }
 }
 

@@ -210,9 +210,25 @@ pub fn apply_server_side(
     manager: &str,
     force: bool,
 ) -> Result<Vec<Step>, RequestError> {
+    apply_server_side_read(req, Live::Stored(live), file, manager, force).map(|(steps, _)| steps)
+}
+
+/// [`apply_server_side`] on a live object the caller has read already ([`Live::Read`]: its
+/// managers decoded, the object without them), and with the managers of the object left
+/// (what its `metadata.managedFields` says, not read back from them).
+///
+/// # Errors
+/// As [`apply_server_side`].
+pub fn apply_server_side_read(
+    req: &Request<'_>,
+    live: Live<'_>,
+    file: &Value,
+    manager: &str,
+    force: bool,
+) -> Result<(Vec<Step>, Managed), RequestError> {
     // The last request's answer: the next request reads its object and managers as they are
     // (not FieldsV1 again, nor a copy of the object without them).
-    let mut last = req.apply_read(Live::Stored(live), file, manager, force)?;
+    let mut last = req.apply_read(live, file, manager, force)?;
     let mut steps = vec![Step {
         kind: StepKind::Apply,
         body: file.clone(),
@@ -256,16 +272,17 @@ pub fn apply_server_side(
                     managed,
                 };
                 let again = req.apply_read(live, file, manager, force)?;
+                let managed = again.managed.clone();
                 steps.push(Step {
                     kind: StepKind::ApplyAgain,
                     object: again.into_stored(),
                     body: file.clone(),
                 });
-                break;
+                return Ok((steps, managed));
             }
         }
     }
-    Ok(steps)
+    Ok((steps, last.managed))
 }
 
 /// `{apiVersion, kind, metadata: {name, namespace, annotations: {last-applied}}}`.

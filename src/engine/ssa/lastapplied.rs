@@ -31,6 +31,12 @@ fn annotation(obj: &Value) -> Option<&str> {
         .filter(|s| !s.is_empty())
 }
 
+/// Whether `obj` carries a (non-empty) last-applied annotation.
+#[must_use]
+pub fn has_annotation(obj: &Value) -> bool {
+    annotation(obj).is_some()
+}
+
 /// The conflicts the last-applied annotation excuses: its fields whose value is still live
 /// (`allowedConflictsFromLastApplied`: the annotation's field set minus what its comparison
 /// with the live object modified, added or removed, asked path by path instead of built).

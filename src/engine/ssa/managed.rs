@@ -131,6 +131,33 @@ pub struct Managed {
     pub times: BTreeMap<String, Option<String>>,
 }
 
+impl Managed {
+    /// The managers as [`encode`] writes them and [`decode`] reads them back (what a request
+    /// hands on, without writing FieldsV1 and reading it again): an entry whose key names no
+    /// identity is left out, and the times are those of the entries written.
+    #[must_use]
+    pub fn as_stored(self) -> Managed {
+        let Managed { fields, mut times } = self;
+        let mut out = Managed::default();
+        for (key, vs) in fields {
+            let Some(id) = ManagerId::from_key(&key) else {
+                continue;
+            };
+            let time = times.remove(&key).flatten();
+            let key = id.key();
+            out.times.insert(key.clone(), time);
+            out.fields.insert(
+                key,
+                VersionedSet {
+                    applied: id.operation == Operation::Apply,
+                    ..vs
+                },
+            );
+        }
+        out
+    }
+}
+
 /// An object's managers decoded once, to ask who owns many paths.
 #[derive(Clone, Debug)]
 pub struct Owners<'m> {

@@ -11,8 +11,9 @@
 //! migrated managers owned and the file dropped.
 
 use super::csaupgrade;
-use super::kubectl::{Step, StepKind, apply_server_side};
-use super::request::{Request, RequestError};
+use super::kubectl::{Step, StepKind, apply_server_side_read};
+use super::managed::Managed;
+use super::request::{Live, Request, RequestError};
 use crate::value::Value;
 
 fn has_update_entry(obj: &Value, manager: &str) -> bool {
@@ -41,27 +42,29 @@ pub fn present(live: &Value, migrate: &[String]) -> Vec<String> {
 }
 
 /// Migrate `migrate`'s Update entries into `manager`'s Apply entry, then run kubectl's
-/// server-side apply sequence.
+/// server-side apply sequence. `live` as stored, and `read`, the same object as the caller
+/// read it ([`Live`]: the first request reads that, when nothing is migrated). With the
+/// managers of the object left.
 ///
 /// # Errors
-/// As [`apply_server_side`]; bad managedFields.
+/// As [`super::kubectl::apply_server_side`]; bad managedFields.
 pub fn migrate_then_apply(
     req: &Request<'_>,
-    live: &Value,
+    (live, read): (&Value, Live<'_>),
     file: &Value,
     manager: &str,
     force: bool,
     migrate: &[String],
-) -> Result<Vec<Step>, RequestError> {
+) -> Result<(Vec<Step>, Managed), RequestError> {
     let from = present(live, migrate);
     if from.is_empty() {
-        return apply_server_side(req, live, file, manager, force);
+        return apply_server_side_read(req, read, file, manager, force);
     }
     let mut upgraded = live.clone();
     let names: Vec<&str> = from.iter().map(String::as_str).collect();
     csaupgrade::upgrade_managed_fields(&mut upgraded, &names, manager, "")?;
     if &upgraded == live {
-        return apply_server_side(req, live, file, manager, force);
+        return apply_server_side_read(req, read, file, manager, force);
     }
     let body = upgraded
         .get("metadata")
@@ -73,6 +76,8 @@ pub fn migrate_then_apply(
         body,
         object: upgraded.clone(),
     }];
-    steps.extend(apply_server_side(req, &upgraded, file, manager, force)?);
-    Ok(steps)
+    let (more, managed) =
+        apply_server_side_read(req, Live::Stored(&upgraded), file, manager, force)?;
+    steps.extend(more);
+    Ok((steps, managed))
 }

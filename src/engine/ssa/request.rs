@@ -17,6 +17,7 @@ use std::fmt;
 
 use super::lastapplied;
 use super::managed::{Managed, ManagedFieldsError, ManagerId, decode};
+use super::par;
 use super::path::{Path, PathElement, path_string};
 use super::schema::{Schema, TypeRef};
 use super::set::Set;
@@ -170,7 +171,7 @@ pub struct Request<'a> {
     /// The endpoint's group version (`apps/v1`).
     pub api_version: &'a str,
     /// The root type of another kind (for the last-applied annotation, which names its own).
-    pub types: &'a dyn Fn(&str, &str) -> Option<TypeRef>,
+    pub types: &'a (dyn Fn(&str, &str) -> Option<TypeRef> + Sync),
     /// Fields nobody owns, per version (the resource's reset fields).
     pub ignored: Option<&'a BTreeMap<String, Set>>,
     /// Now, as the API server writes it (`2026-11-25T19:00:00Z`).
@@ -305,24 +306,41 @@ impl Request<'_> {
                 "metadata.managedFields must be nil".to_owned(),
             ));
         }
-        typed::validate(self.schema, self.root, config, false).map_err(|source| {
-            RequestError::Invalid {
-                what: "patch",
-                gvk: gvk(config),
-                source,
-            }
+        // The configuration is checked while the live object is read (two cores for a big
+        // object); the errors come in the order of the steps.
+        let big = par::is_big(config);
+        let (checked, read) = par::both(
+            big,
+            || typed::validate(self.schema, self.root, config, false),
+            || {
+                let (managed, live) = live.split()?;
+                typed::validate(self.schema, self.root, &live, true)?;
+                Ok::<_, RequestError>((managed, live))
+            },
+        );
+        checked.map_err(|source| RequestError::Invalid {
+            what: "patch",
+            gvk: gvk(config),
+            source,
         })?;
-        let (managed, live) = live.split()?;
-        typed::validate(self.schema, self.root, &live, true)?;
+        let (managed, live) = read?;
         // One forced apply: without force, the conflicts it took are the refusal (or, for
-        // kubectl, excused by the last-applied annotation, when the forced apply stands).
-        let (object, managed, conflicts) = self.apply_untracked(&live, config, manager, managed)?;
+        // kubectl, excused by the last-applied annotation, when the forced apply stands). The
+        // excusal, asked only on conflicts, is worked out beside the apply when it may be.
+        let kubectl = manager == "kubectl";
+        let speculate = big && kubectl && !force && lastapplied::has_annotation(&live);
+        let (early, applied) = par::both(
+            speculate,
+            || speculate.then(|| lastapplied::allowed_conflicts(self, &live)),
+            || self.apply_untracked(&live, config, manager, managed),
+        );
+        let (object, managed, conflicts) = applied?;
         if !force && !conflicts.0.is_empty() {
             let conflicts = api_conflicts(conflicts);
-            let allowed = if manager == "kubectl" {
-                lastapplied::allowed_conflicts(self, &live)
-            } else {
-                None
+            let allowed = match early {
+                Some(allowed) => allowed,
+                None if kubectl => lastapplied::allowed_conflicts(self, &live),
+                None => None,
             };
             let Some(allowed) = allowed else {
                 return Err(RequestError::Conflicts(conflicts));

@@ -1,17 +1,53 @@
 //! Field sets (`fieldpath/set.go`): a trie of path elements. A path is in the set when its
 //! last element is a *member* of the node reached by the others; *children* are the routes
 //! below. Both are kept sorted by [`PathElement`]'s order, which is also FieldsV1's.
+//!
+//! A node is shared (`Arc`): a copy of a set is a count, and an operation that leaves a
+//! subtree as it was (a union or difference with nothing on the other side) hands the same
+//! subtree on instead of copying it; a change copies only the nodes on its way
+//! ([`Arc::make_mut`]). The empty set allocates nothing.
 
 use std::cmp::Ordering;
+use std::fmt;
+use std::sync::Arc;
 
 use super::path::{Path, PathElement};
-use super::schema::{Schema, TypeRef};
+
+mod named;
 
 /// A set of paths.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Set {
+#[derive(Clone, Default)]
+pub struct Set(Option<Arc<Node>>);
+
+#[derive(Clone, Default, PartialEq, Eq)]
+struct Node {
     members: Vec<PathElement>,
     children: Vec<(PathElement, Set)>,
+}
+
+impl PartialEq for Set {
+    fn eq(&self, other: &Set) -> bool {
+        match (&self.0, &other.0) {
+            (Some(a), Some(b)) => Arc::ptr_eq(a, b) || **a == **b,
+            _ => {
+                self.members().is_empty()
+                    && other.members().is_empty()
+                    && self.children().is_empty()
+                    && other.children().is_empty()
+            }
+        }
+    }
+}
+
+impl Eq for Set {}
+
+impl fmt::Debug for Set {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Set")
+            .field("members", &self.members())
+            .field("children", &self.children())
+            .finish()
+    }
 }
 
 impl Set {
@@ -46,13 +82,33 @@ impl Set {
     /// The members of this node (paths of length one).
     #[must_use]
     pub fn members(&self) -> &[PathElement] {
-        &self.members
+        self.0.as_deref().map_or(&[], |n| &n.members)
     }
 
     /// The routes below this node.
     #[must_use]
     pub fn children(&self) -> &[(PathElement, Set)] {
-        &self.children
+        self.0.as_deref().map_or(&[], |n| &n.children)
+    }
+
+    /// This node, for a change: copied first when shared.
+    fn node_mut(&mut self) -> &mut Node {
+        Arc::make_mut(self.0.get_or_insert_with(Arc::default))
+    }
+
+    /// Whether both are the same node (one is the other's copy): equal without a look inside.
+    fn same(&self, other: &Set) -> bool {
+        match (&self.0, &other.0) {
+            (Some(a), Some(b)) => Arc::ptr_eq(a, b),
+            (None, None) => true,
+            _ => false,
+        }
+    }
+
+    /// A node with no members and no children (emptier than [`Set::is_empty`], which also
+    /// looks below).
+    fn is_bare(&self) -> bool {
+        self.members().is_empty() && self.children().is_empty()
     }
 
     /// A set from members and children in any order, children of one element given more than
@@ -75,7 +131,10 @@ impl Set {
     }
 
     pub(super) fn from_parts(members: Vec<PathElement>, children: Vec<(PathElement, Set)>) -> Set {
-        Set { members, children }
+        if members.is_empty() && children.is_empty() {
+            return Set::new();
+        }
+        Set(Some(Arc::new(Node { members, children })))
     }
 
     /// Adds a path; the empty path (the whole object) is never tracked.
@@ -91,50 +150,52 @@ impl Set {
     }
 
     pub(super) fn insert_member(&mut self, pe: &PathElement) {
-        if self.members.last().is_none_or(|last| last < pe) {
-            self.members.push(pe.clone());
-        } else if let Err(at) = self.members.binary_search(pe) {
-            self.members.insert(at, pe.clone());
+        if self.members().last().is_none_or(|last| last < pe) {
+            self.node_mut().members.push(pe.clone());
+        } else if let Err(at) = self.members().binary_search(pe) {
+            self.node_mut().members.insert(at, pe.clone());
         }
     }
 
     /// The child node for `pe`, created empty when missing.
     pub(super) fn descend(&mut self, pe: &PathElement) -> &mut Set {
-        match self.children.last() {
+        let children = &mut self.node_mut().children;
+        match children.last() {
             Some((last, _)) if last == pe => {
-                let at = self.children.len() - 1;
-                return &mut self.children[at].1;
+                let at = children.len() - 1;
+                return &mut children[at].1;
             }
             Some((last, _)) if last > pe => {}
             _ => {
-                self.children.push((pe.clone(), Set::new()));
-                let at = self.children.len() - 1;
-                return &mut self.children[at].1;
+                children.push((pe.clone(), Set::new()));
+                let at = children.len() - 1;
+                return &mut children[at].1;
             }
         }
-        let at = match self.children.binary_search_by(|(c, _)| c.cmp(pe)) {
+        let at = match children.binary_search_by(|(c, _)| c.cmp(pe)) {
             Ok(at) => at,
             Err(at) => {
-                self.children.insert(at, (pe.clone(), Set::new()));
+                children.insert(at, (pe.clone(), Set::new()));
                 at
             }
         };
-        &mut self.children[at].1
+        &mut children[at].1
     }
 
     /// The child node for `pe`.
     #[must_use]
     pub fn child(&self, pe: &PathElement) -> Option<&Set> {
-        self.children
+        let children = self.children();
+        children
             .binary_search_by(|(c, _)| c.cmp(pe))
             .ok()
-            .map(|at| &self.children[at].1)
+            .map(|at| &children[at].1)
     }
 
     /// Is `pe` a member of this node?
     #[must_use]
     pub fn has_member(&self, pe: &PathElement) -> bool {
-        self.members.binary_search(pe).is_ok()
+        self.members().binary_search(pe).is_ok()
     }
 
     /// `Set.Has`.
@@ -156,13 +217,13 @@ impl Set {
     /// `Set.Empty`: no member anywhere.
     #[must_use]
     pub fn is_empty(&self) -> bool {
-        self.members.is_empty() && self.children.iter().all(|(_, c)| c.is_empty())
+        self.members().is_empty() && self.children().iter().all(|(_, c)| c.is_empty())
     }
 
     /// `Set.Size`: how many paths.
     #[must_use]
     pub fn size(&self) -> usize {
-        self.members.len() + self.children.iter().map(|(_, c)| c.size()).sum::<usize>()
+        self.members().len() + self.children().iter().map(|(_, c)| c.size()).sum::<usize>()
     }
 
     /// `Set.WithPrefix`: the paths below `pe`, without it.
@@ -180,101 +241,144 @@ impl Set {
     }
 
     fn collect(&self, prefix: &mut Path, out: &mut Vec<Path>) {
-        for m in &self.members {
+        for m in self.members() {
             let mut p = prefix.clone();
             p.push(m.clone());
             out.push(p);
         }
-        for (pe, c) in &self.children {
+        for (pe, c) in self.children() {
             prefix.push(pe.clone());
             c.collect(prefix, out);
             prefix.pop();
         }
     }
 
+    /// `self` again when `members` and `children` are what it holds (nothing was taken out or
+    /// added: the node is shared, not rebuilt), else a new node.
+    fn rebuilt(&self, members: Vec<PathElement>, children: Vec<(PathElement, Set)>) -> Set {
+        let unchanged = members.len() == self.members().len()
+            && children.len() == self.children().len()
+            && children
+                .iter()
+                .zip(self.children())
+                .all(|((_, a), (_, b))| a.same(b));
+        if unchanged {
+            self.clone()
+        } else {
+            Set::from_parts(members, children)
+        }
+    }
+
     /// `Set.Union`.
     #[must_use]
     pub fn union(&self, other: &Set) -> Set {
-        Set {
-            members: merge_sorted(&self.members, &other.members),
-            children: zip_children(&self.children, &other.children, |a, b| match (a, b) {
-                (Some(a), Some(b)) => Some(a.union(b)),
-                (Some(x), None) | (None, Some(x)) => Some(x.clone()),
-                (None, None) => None,
-            }),
+        if self.same(other) || other.is_bare() {
+            return self.clone();
+        }
+        if self.is_bare() {
+            return other.clone();
+        }
+        let members = merge_sorted(self.members(), other.members());
+        let children = zip_children(self.children(), other.children(), |a, b| match (a, b) {
+            (Some(a), Some(b)) => Some(a.union(b)),
+            (Some(x), None) | (None, Some(x)) => Some(x.clone()),
+            (None, None) => None,
+        });
+        if members.len() == other.members().len() && children.len() == other.children().len() {
+            other.rebuilt(members, children)
+        } else {
+            self.rebuilt(members, children)
         }
     }
 
     /// `Set.Intersection`.
     #[must_use]
     pub fn intersection(&self, other: &Set) -> Set {
-        Set {
-            members: self
-                .members
-                .iter()
-                .filter(|m| other.has_member(m))
-                .cloned()
-                .collect(),
-            children: zip_children(&self.children, &other.children, |a, b| match (a, b) {
-                (Some(a), Some(b)) => Some(a.intersection(b)).filter(|s| !s.is_empty()),
-                _ => None,
-            }),
+        if self.same(other) {
+            return self.clone();
         }
+        if self.is_bare() || other.is_bare() {
+            return Set::new();
+        }
+        let members = self
+            .members()
+            .iter()
+            .filter(|m| other.has_member(m))
+            .cloned()
+            .collect();
+        let children = zip_children(self.children(), other.children(), |a, b| match (a, b) {
+            (Some(a), Some(b)) => Some(a.intersection(b)).filter(|s| !s.is_empty()),
+            _ => None,
+        });
+        self.rebuilt(members, children)
     }
 
     /// `Set.Difference`: paths of `self` not in `other` (a member of `other` does not remove
     /// what lies below it).
     #[must_use]
     pub fn difference(&self, other: &Set) -> Set {
-        Set {
-            members: self
-                .members
-                .iter()
-                .filter(|m| !other.has_member(m))
-                .cloned()
-                .collect(),
-            children: zip_children(&self.children, &other.children, |a, b| match (a, b) {
-                (Some(a), Some(b)) => Some(a.difference(b)).filter(|s| !s.is_empty()),
-                (Some(a), None) => Some(a.clone()),
-                _ => None,
-            }),
+        if self.same(other) {
+            return Set::new();
         }
+        if self.is_bare() || other.is_bare() {
+            return self.clone();
+        }
+        let members = self
+            .members()
+            .iter()
+            .filter(|m| !other.has_member(m))
+            .cloned()
+            .collect();
+        let children = zip_children(self.children(), other.children(), |a, b| match (a, b) {
+            (Some(a), Some(b)) => Some(a.difference(b)).filter(|s| !s.is_empty()),
+            (Some(a), None) => Some(a.clone()),
+            _ => None,
+        });
+        self.rebuilt(members, children)
     }
 
     /// `Set.RecursiveDifference`: as [`Set::difference`], and a member of `other` also removes
     /// everything below it.
     #[must_use]
     pub fn recursive_difference(&self, other: &Set) -> Set {
-        Set {
-            members: self
-                .members
-                .iter()
-                .filter(|m| !other.has_member(m))
-                .cloned()
-                .collect(),
-            children: self
-                .children
-                .iter()
-                .filter(|(pe, _)| !other.has_member(pe))
-                .filter_map(|(pe, c)| match other.child(pe) {
-                    Some(o) => {
-                        let d = c.recursive_difference(o);
-                        (!d.is_empty()).then(|| (pe.clone(), d))
-                    }
-                    None => Some((pe.clone(), c.clone())),
-                })
-                .collect(),
+        if self.same(other) {
+            return Set::new();
         }
+        if self.is_bare() || other.is_bare() {
+            return self.clone();
+        }
+        let members = self
+            .members()
+            .iter()
+            .filter(|m| !other.has_member(m))
+            .cloned()
+            .collect();
+        let children = self
+            .children()
+            .iter()
+            .filter(|(pe, _)| !other.has_member(pe))
+            .filter_map(|(pe, c)| match other.child(pe) {
+                Some(o) => {
+                    let d = c.recursive_difference(o);
+                    (!d.is_empty()).then(|| (pe.clone(), d))
+                }
+                None => Some((pe.clone(), c.clone())),
+            })
+            .collect();
+        self.rebuilt(members, children)
     }
 
     /// Whether every path of `self` is in one of `others`: what `self − others[0] − …` being
     /// empty says ([`Set::difference`] drops members only), without building the differences.
     #[must_use]
     pub fn is_covered_by(&self, others: &[&Set]) -> bool {
-        self.members
+        if others.iter().any(|o| self.same(o)) {
+            return true;
+        }
+        self.members()
             .iter()
             .all(|m| others.iter().any(|o| o.has_member(m)))
-            && self.children.iter().all(|(pe, c)| {
+            && self.children().iter().all(|(pe, c)| {
                 let below: Vec<&Set> = others.iter().filter_map(|o| o.child(pe)).collect();
                 c.is_covered_by(&below)
             })
@@ -283,60 +387,17 @@ impl Set {
     /// `Set.Leaves`: the members that have nothing below them.
     #[must_use]
     pub fn leaves(&self) -> Set {
-        Set {
-            members: self
-                .members
+        Set::from_parts(
+            self.members()
                 .iter()
                 .filter(|m| self.child(m).is_none())
                 .cloned()
                 .collect(),
-            children: self
-                .children
+            self.children()
                 .iter()
                 .map(|(pe, c)| (pe.clone(), c.leaves()))
                 .collect(),
-        }
-    }
-
-    /// `Set.EnsureNamedFieldsAreMembers`: every route through a struct field declared by the
-    /// schema also becomes a member (prune treats a struct as owned by whoever owns inside it).
-    #[must_use]
-    pub fn ensure_named_fields_are_members(&self, schema: &Schema, tr: TypeRef) -> Set {
-        self.clone().into_named_fields_as_members(schema, tr)
-    }
-
-    /// [`Set::ensure_named_fields_are_members`] in place: the set is changed, not copied.
-    #[must_use]
-    pub fn into_named_fields_as_members(mut self, schema: &Schema, tr: TypeRef) -> Set {
-        self.name_fields_as_members(schema, tr);
-        self
-    }
-
-    fn name_fields_as_members(&mut self, schema: &Schema, tr: TypeRef) {
-        let atom = schema.resolve(tr);
-        let map = atom.as_ref().and_then(|a| a.map());
-        let list = atom.as_ref().and_then(|a| a.list());
-        let added: Vec<PathElement> = self
-            .children
-            .iter()
-            .filter(|(pe, _)| match (pe, map) {
-                (PathElement::Field(name), Some(m)) => m.field(name).is_some(),
-                _ => false,
-            })
-            .filter(|(pe, _)| !self.has_member(pe))
-            .map(|(pe, _)| pe.clone())
-            .collect();
-        if !added.is_empty() {
-            self.members = merge_sorted(&self.members, &added);
-        }
-        for (pe, c) in &mut self.children {
-            let child_tr = match (&*pe, map, list) {
-                (PathElement::Field(name), Some(m), _) => m.field_type(name),
-                (PathElement::Key(_), _, Some(l)) => l.elem,
-                _ => schema.empty_ref(),
-            };
-            c.name_fields_as_members(schema, child_tr);
-        }
+        )
     }
 }
 

@@ -17,6 +17,7 @@
 use std::collections::BTreeMap;
 use std::fmt;
 
+use super::par;
 use super::path::{Path, path_string};
 use super::schema::{Schema, TypeRef};
 use super::set::Set;
@@ -327,11 +328,22 @@ impl<'a> Updater<'a> {
         managers: ManagedFields,
         manager: &str,
     ) -> Result<(Option<Value>, ManagedFields, Conflicts), UpdateError> {
-        let mut managers = self.reconcile(managers)?;
-        let merged = typed::merge(self.schema, self.root, live, config)?.unwrap_or(Value::Null);
+        // The configuration's set is built while the managers are reconciled and the objects
+        // merged (two cores for a big object); the errors come in the order of the steps.
+        let big = par::is_big(config);
+        let (set, merged) = par::both(
+            big,
+            || self.field_set(config),
+            || -> Result<_, TypedError> {
+                let managers = self.reconcile(managers)?;
+                let merged = typed::merge(self.schema, self.root, live, config)?;
+                Ok((managers, merged.unwrap_or(Value::Null)))
+            },
+        );
+        let (mut managers, merged) = merged?;
         // Replaced below: taken, not copied.
         let last = managers.remove(manager);
-        let set = self.exclude(self.field_set(config)?, version);
+        let set = self.exclude(set?, version);
         managers.insert(
             manager.to_owned(),
             VersionedSet {
@@ -375,8 +387,12 @@ impl<'a> Updater<'a> {
         if last_set.is_covered_by(&sets) {
             return Ok(merged);
         }
-        let merged_set = self.ensure(self.field_set(&merged)?);
-        let pruned = self.remove(&merged, &last_set);
+        let (merged_set, pruned) = par::both(
+            par::is_big(&merged),
+            || self.field_set(&merged).map(|s| self.ensure(s)),
+            || self.remove(&merged, &last_set),
+        );
+        let merged_set = merged_set?;
         let pruned =
             self.add_back_owned(&merged, &merged_set, pruned, &last.api_version, &owned)?;
         self.add_back_dangling(&merged, &merged_set, &pruned, &last_set)

@@ -29,7 +29,7 @@ pub(super) fn lastapplied(doc: &Value) -> Vec<(String, Outcome)> {
 pub(super) fn lastapplied_case(
     c: &Value,
     schema: &Schema,
-    types: &dyn Fn(&str, &str) -> Option<TypeRef>,
+    types: &(dyn Fn(&str, &str) -> Option<TypeRef> + Sync),
 ) -> Outcome {
     let version = c["apiVersion"].as_str().unwrap_or("");
     let kind = c["kind"].as_str().unwrap_or("");

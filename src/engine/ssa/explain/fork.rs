@@ -1,0 +1,46 @@
+//! Two cores for the plan's walk of a big object: once per walk, at a long list, the second
+//! half of the children is walked on another core.
+
+use super::{At, Walk, find};
+use crate::engine::ssa::path::PathElement;
+use crate::engine::ssa::set::Set;
+
+/// The children of a node past which [`Walk`] forks (once per walk).
+pub(super) const FORK_AT: usize = 512;
+
+impl<'a> Walk<'a> {
+    /// [`Walk::children`] of all `children`, the second half on another core; its fields
+    /// follow the first half's.
+    pub(super) fn fork(
+        &mut self,
+        at: &At<'a>,
+        children: &'a [(PathElement, Set)],
+        live: &mut find::Finder<'a>,
+        result: &mut find::Finder<'a>,
+    ) {
+        self.fork = false;
+        let (first, second) = children.split_at(children.len() / 2);
+        let mut other = Walk {
+            ids: self.ids.clone(),
+            upgraded: self.upgraded.clone(),
+            before: self.before.clone(),
+            after: self.after.clone(),
+            path: self.path.clone(),
+            text: self.text.clone(),
+            out: Vec::new(),
+            forced_set: self.forced_set.clone(),
+            ..*self
+        };
+        let (rest, ()) = crate::engine::ssa::par::both(
+            true,
+            || {
+                let (mut live, mut result) =
+                    (find::Finder::new(at.live), find::Finder::new(at.result));
+                other.children(at, second, &mut live, &mut result);
+                other.out
+            },
+            || self.children(at, first, live, result),
+        );
+        self.out.extend(rest);
+    }
+}
