@@ -1,30 +1,15 @@
 //! `plan --server-side --migrate-manager NAME`: the ownership upgrade Helm 4 and Argo CD run on
 //! their switch to server-side apply, previewed before the apply.
 
-use applyscope::engine::ssa::kubernetes;
-use applyscope::engine::ssa::request::Request;
 use applyscope::value::Value;
 use serde_json::{Value as Json, json};
 
-use super::support::run_bin;
-
-fn types(api_version: &str, kind: &str) -> Option<applyscope::engine::ssa::TypeRef> {
-    kubernetes::embedded().root_for_gvk(api_version, kind)
-}
+use super::support::{embedded_request, run_bin};
 
 /// A ConfigMap Helm 3 made with a client-side Update (`helm`), then asked what a Helm 4
 /// upgrade does with a file that dropped `legacy`.
 fn plan(extra: &[&str]) -> Json {
-    let kube = kubernetes::embedded();
-    let req = Request {
-        schema: &kube.schema,
-        root: kube.root_for_gvk("v1", "ConfigMap").unwrap(),
-        api_version: "v1",
-        types: &types,
-        ignored: None,
-        time: "2026-11-25T10:00:00Z",
-        subresource: "",
-    };
+    let req = embedded_request("v1", "ConfigMap", "", "2026-11-25T10:00:00Z");
     let made: Value = serde_json::from_value(json!({"apiVersion": "v1", "kind": "ConfigMap",
         "metadata": {"name": "cfg", "namespace": "default"},
         "data": {"key": "value", "legacy": "unused"}}))

@@ -5,13 +5,11 @@
 use std::path::Path;
 
 use applyscope::document::parse_documents;
-use applyscope::engine::ssa::kubernetes;
-use applyscope::engine::ssa::request::Request;
 use applyscope::examples::{EXAMPLES, find};
 use applyscope::value::Value;
 use serde_json::{Value as Json, json};
 
-use super::support::run_bin;
+use super::support::{embedded_request, run_bin};
 
 fn run(args: &[&str]) -> (i32, String, String) {
     run_bin(args, None, Path::new(env!("CARGO_MANIFEST_DIR")))
@@ -324,24 +322,11 @@ fn a_merged_object_the_api_server_would_reject_names_who_keeps_the_field() {
     );
 }
 
-fn types(api_version: &str, kind: &str) -> Option<applyscope::engine::ssa::TypeRef> {
-    kubernetes::embedded().root_for_gvk(api_version, kind)
-}
-
 /// A probe's old handler kept by the manager that set it: the union code of the client-side
 /// plan, with that manager; pruned instead when the applier owned it.
 #[test]
 fn a_union_member_kept_by_another_manager_is_union_two_members() {
-    let kube = kubernetes::embedded();
-    let req = Request {
-        schema: &kube.schema,
-        root: kube.root_for_gvk("apps/v1", "Deployment").unwrap(),
-        api_version: "apps/v1",
-        types: &types,
-        ignored: None,
-        time: "2026-11-25T10:00:00Z",
-        subresource: "",
-    };
+    let req = embedded_request("apps/v1", "Deployment", "", "2026-11-25T10:00:00Z");
     let (mut file, _) = example_docs("ssa-controller-owns-field");
     file["spec"]["template"]["spec"]["containers"][0]["livenessProbe"] =
         json!({"tcpSocket": {"port": 8080}});

@@ -4,7 +4,6 @@
 
 use std::path::Path;
 
-use applyscope::engine::ssa::kubernetes;
 use applyscope::engine::ssa::request::Request;
 use applyscope::value::Value;
 use serde_json::{Value as Json, json};
@@ -13,21 +12,8 @@ use super::support::run_bin;
 
 const TIME: &str = "2026-11-25T10:00:00Z";
 
-fn types(api_version: &str, kind: &str) -> Option<applyscope::engine::ssa::TypeRef> {
-    kubernetes::embedded().root_for_gvk(api_version, kind)
-}
-
 fn request<'a>(api_version: &'a str, kind: &str, subresource: &'a str) -> Request<'a> {
-    let kube = kubernetes::embedded();
-    Request {
-        schema: &kube.schema,
-        root: kube.root_for_gvk(api_version, kind).unwrap(),
-        api_version,
-        types: &types,
-        ignored: None,
-        time: TIME,
-        subresource,
-    }
+    crate::support::embedded_request(api_version, kind, subresource, TIME)
 }
 
 fn v(j: &Json) -> Value {

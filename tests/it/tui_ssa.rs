@@ -7,7 +7,6 @@ use std::path::PathBuf;
 
 use applyscope::app::{Command, Message, Mode, Model, PaneKind, Source};
 use applyscope::engine::goyaml;
-use applyscope::engine::ssa::kubernetes;
 use applyscope::engine::ssa::request::Request;
 use applyscope::session::Docs;
 use applyscope::session::ssa::Action;
@@ -24,21 +23,8 @@ fn dir() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("assets/ssa/autoscaled")
 }
 
-fn types(api_version: &str, kind: &str) -> Option<applyscope::engine::ssa::TypeRef> {
-    kubernetes::embedded().root_for_gvk(api_version, kind)
-}
-
 fn request<'a>(subresource: &'a str, time: &'a str) -> Request<'a> {
-    let kube = kubernetes::embedded();
-    Request {
-        schema: &kube.schema,
-        root: kube.root_for_gvk("apps/v1", "Deployment").unwrap(),
-        api_version: "apps/v1",
-        types: &types,
-        ignored: None,
-        time,
-        subresource,
-    }
+    crate::support::embedded_request("apps/v1", "Deployment", subresource, time)
 }
 
 fn v(j: &serde_json::Value) -> Value {

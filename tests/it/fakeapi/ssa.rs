@@ -117,21 +117,11 @@ pub fn answer(current: Option<&Value>, r: &Recorded) -> Result<Value, (u16, Valu
 /// One apply (`apply`) or update request by the engine, as the API server would run it, at
 /// the tests' fixed time (`None`: a create); for the tests to build live objects with.
 pub fn engine(live: Option<&Value>, new: &Value, manager: &str, apply: bool) -> Value {
-    let kube = kubernetes::embedded();
     let (a, k) = (
         new["apiVersion"].as_str().unwrap(),
         new["kind"].as_str().unwrap(),
     );
-    let types = |a: &str, k: &str| kube.root_for_gvk(a, k);
-    let req = Request {
-        schema: &kube.schema,
-        root: kube.root_for_gvk(a, k).unwrap(),
-        api_version: a,
-        types: &types,
-        ignored: None,
-        time: "2026-11-20T10:00:00Z",
-        subresource: "",
-    };
+    let req = crate::support::embedded_request(a, k, "", "2026-11-20T10:00:00Z");
     let live = live.map_or(applyscope::value::Value::Null, lib);
     let v = if apply {
         req.apply(&live, &lib(new), manager, false).unwrap()
