@@ -1150,13 +1150,16 @@ def shuffle_ops(lst, make, g, n):
     return lst
 
 
+LIST_SIZE = [10]  # the longest env list list_stress starts from (--list-size)
+
+
 def list_stress(g, name):
     """A Deployment whose merging lists (containers, env, ports, volumeMounts, volumes,
     finalizers) are long and edited several times in the file and in live."""
     o = g.deployment(name)
     pod = o["spec"]["template"]["spec"]
     c0 = pod["containers"][0]
-    c0["env"] = [g.env_var("V%d" % i) for i in range(g.r.randint(3, 10))]
+    c0["env"] = [g.env_var("V%d" % i) for i in range(g.r.randint(3, LIST_SIZE[0]))]
     c0["ports"] = [{"containerPort": 8000 + i, "name": "p%d" % i} for i in range(g.r.randint(1, 5))]
     fins = ["f%d.example.com/x" % i for i in range(g.r.randint(0, 5))]
     if fins:
@@ -1169,7 +1172,7 @@ def list_stress(g, name):
     def newenv():
         k[0] += 1
         return g.env_var("N%d" % k[0]) if g.maybe(0.8) else g.env_var(
-            "V%d" % g.r.randint(0, 12))
+            "V%d" % g.r.randint(0, LIST_SIZE[0] + 2))
 
     def newport():
         return {"containerPort": 9000 + g.r.randint(0, 9), "name": g.uniq("q")}
@@ -1177,7 +1180,7 @@ def list_stress(g, name):
     def newfin():
         return g.pick(["f%d.example.com/x" % g.r.randint(0, 7), g.uniq("n.example.com/y")])
 
-    mc0["env"] = shuffle_ops(mc0["env"], newenv, g, g.r.randint(0, 5))
+    mc0["env"] = shuffle_ops(mc0["env"], newenv, g, g.r.randint(0, 5 + LIST_SIZE[0] // 10))
     mc0["ports"] = shuffle_ops(mc0["ports"], newport, g, g.r.randint(0, 3))
     mpod["containers"] = shuffle_ops(mpod["containers"], g.container, g, g.r.randint(0, 2))
     if fins or g.maybe(0.3):
@@ -1328,11 +1331,15 @@ def main():
                     help="share of files written as JSON")
     ap.add_argument("--lists", type=float, default=0.2,
                     help="share of cases that stress merging lists (long, edited on both sides)")
+    ap.add_argument("--list-size", type=int, default=10,
+                    help="longest env list of the list-stress cases (Go sorts more than 12 with "
+                         "pdqsort, more than 50 with its ninther pivot)")
     ap.add_argument("--yaml", type=float, default=0.1,
                     help="share of cases that stress the YAML reader (custom resource)")
     ap.add_argument("--hard", type=float, default=0.5,
                     help="share of cases with adversarial edits (odd numbers, strings, shapes)")
     a = ap.parse_args()
+    LIST_SIZE[0] = max(3, a.list_size)
     out = Path(a.out)
     out.mkdir(parents=True, exist_ok=True)
     for i in range(a.count):
