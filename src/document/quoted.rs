@@ -150,15 +150,16 @@ pub(super) fn mask(text: &str, at: usize, end: usize) -> String {
 
 /// For a multi-line quoted scalar (bytes `at..end`) whose later lines are indented less than
 /// its block, which go-yaml reads and saphyr refuses: `text` with the scalar masked on its first
-/// line as `"xx…"` and its other lines turned into comments (`#x…`), so the character count
-/// and the line structure stay the same. `None` if that cannot be done: the first line holds
-/// nothing after the quote, or something other than a comment follows the closing quote.
+/// line as `"xx…"`, its middle lines turned into comments (`#x…`) and its part of the last line
+/// blanked, so the character count and the line structure stay the same. `None` if that cannot
+/// be done: the first line holds nothing after the quote, or what follows the closing quote is
+/// neither a comment nor the end of a flow entry (`,` `]` `}`).
 pub(super) fn mask_to_first_line(text: &str, at: usize, end: usize) -> Option<String> {
     let first_break = at + text.get(at..end)?.find('\n')?;
     let first = text[at + 1..first_break].trim_end_matches('\r');
     let line_end = text[end..].find('\n').map_or(text.len(), |n| end + n);
     let after = text[end..line_end].trim_start_matches([' ', '\t', '\r']);
-    if first.is_empty() || !(after.is_empty() || after.starts_with('#')) {
+    if first.is_empty() || !(after.is_empty() || after.starts_with(['#', ',', ']', '}'])) {
         return None;
     }
     let mut masked = String::with_capacity(text.len());
@@ -169,6 +170,11 @@ pub(super) fn mask_to_first_line(text: &str, at: usize, end: usize) -> Option<St
     masked.push('"');
     masked.push_str(&text[at + 1 + first.len()..=first_break]);
     for line in text[first_break + 1..end].split_inclusive('\n') {
+        if !line.ends_with('\n') {
+            // The last line's part: blanks, so a flow indicator after it stays in place.
+            masked.extend(line.chars().map(|c| if c == '\t' { c } else { ' ' }));
+            continue;
+        }
         let mut started = false;
         masked.extend(line.chars().map(|c| match c {
             ' ' | '\t' | '\n' | '\r' => c,
@@ -216,7 +222,10 @@ mod tests {
         assert_eq!(decode_quoted(r"'a\b'", 0, true), Ok((r"a\b".to_owned(), 5)));
         let t = "  k: \"fold\n ed\" # c\n  j: 1\n";
         let m = mask_to_first_line(t, 5, 15);
-        assert_eq!(m.as_deref(), Some("  k: \"xxx\"\n #xx # c\n  j: 1\n"));
+        assert_eq!(m.as_deref(), Some("  k: \"xxx\"\n     # c\n  j: 1\n"));
+        let t = "k: ['a\n\n  b', c]\n";
+        let m = mask_to_first_line(t, 4, 12);
+        assert_eq!(m.as_deref(), Some("k: [\"\"\n\n    , c]\n"));
         assert_eq!(mask_to_first_line("k: \"a\nb\": 1\n", 3, 8), None);
         assert_eq!(mask_to_first_line("k: \"\nb\"\n", 3, 7), None);
     }
