@@ -10,12 +10,14 @@
 //! - [`object`]: object identity (`apiVersion` as group and version, kind, namespace, name);
 //! - [`lint`]: hazard lints (duplicate merge keys, immutable fields, ...) added to a plan's warnings;
 //! - [`gojson`]: JSON written byte for byte as Go's `encoding/json` writes it;
+//! - [`gosort`]: Go's `sort.Sort` (pdqsort), whose order of equal items shows in patches;
 //! - [`gofmt`]: how Go's `%v`, `reflect` and `==` see a value (sorting and matching rely on it).
 
 pub mod edit;
 pub mod error;
 pub mod gofmt;
 pub mod gojson;
+pub mod gosort;
 pub mod goyaml;
 pub mod jsonmerge;
 pub mod jsonpatch;

@@ -1,14 +1,28 @@
-//! Double-quoted scalars read as libyaml reads them, for the escape saphyr refuses: `\'`.
+//! Quoted scalars read as libyaml reads them where saphyr refuses them: the escape `\'`, and
+//! lines indented less than their block.
 //!
 //! go-yaml accepts `"it\'s"` (YAML 1.1 has the escape, YAML 1.2 does not). When saphyr stops on
 //! it, the scalar is decoded here, and saphyr is given the text again with the scalar masked
 //! (same characters count and line breaks, so no position moves); the tree builder then puts the
 //! value decoded here in place of the mask.
+//!
+//! The same for a multi-line quoted scalar (double or single) whose later lines are indented
+//! less than its block: libyaml does not check that indentation, saphyr does. Those lines become
+//! comments in the masked text ([`mask_to_first_line`]).
 
 /// Decodes the double-quoted scalar whose opening quote is at byte `at` of `text`, as libyaml's
 /// `yaml_parser_scan_flow_scalar` does. Returns the value and the byte after the closing quote;
 /// the error is go-yaml's message.
 pub(super) fn decode(text: &str, at: usize) -> Result<(String, usize), String> {
+    decode_quoted(text, at, false)
+}
+
+/// As [`decode`], for the single- (`single`) or double-quoted scalar whose quote is at `at`.
+pub(super) fn decode_quoted(
+    text: &str,
+    at: usize,
+    single: bool,
+) -> Result<(String, usize), String> {
     let b = text.as_bytes();
     let mut i = at + 1;
     let mut out = String::new();
@@ -19,15 +33,20 @@ pub(super) fn decode(text: &str, at: usize) -> Result<(String, usize), String> {
         loop {
             let c = text[i..].chars().next().ok_or_else(eof)?;
             match c {
-                '"' => return Ok((out, i + 1)),
+                '\'' if single && b.get(i + 1) == Some(&b'\'') => {
+                    out.push('\'');
+                    i += 2;
+                }
+                '\'' if single => return Ok((out, i + 1)),
+                '"' if !single => return Ok((out, i + 1)),
                 ' ' | '\t' | '\n' | '\r' => break,
-                '\\' if matches!(b.get(i + 1), Some(b'\n' | b'\r')) => {
+                '\\' if !single && matches!(b.get(i + 1), Some(b'\n' | b'\r')) => {
                     i += 1;
                     i += if b[i..].starts_with(b"\r\n") { 2 } else { 1 };
                     leading_blanks = true;
                     break;
                 }
-                '\\' => i = escape(text, i, &mut out)?,
+                '\\' if !single => i = escape(text, i, &mut out)?,
                 c => {
                     out.push(c);
                     i += c.len_utf8();
@@ -129,6 +148,47 @@ pub(super) fn mask(text: &str, at: usize, end: usize) -> String {
     masked
 }
 
+/// For a multi-line quoted scalar (bytes `at..end`) whose later lines are indented less than
+/// its block, which go-yaml reads and saphyr refuses: `text` with the scalar masked on its first
+/// line as `"xx…"`, its middle lines turned into comments (`#x…`) and its part of the last line
+/// blanked, so the character count and the line structure stay the same. `None` if that cannot
+/// be done: the first line holds nothing after the quote, or what follows the closing quote is
+/// neither a comment nor the end of a flow entry (`,` `]` `}`).
+pub(super) fn mask_to_first_line(text: &str, at: usize, end: usize) -> Option<String> {
+    let first_break = at + text.get(at..end)?.find('\n')?;
+    let first = text[at + 1..first_break].trim_end_matches('\r');
+    let line_end = text[end..].find('\n').map_or(text.len(), |n| end + n);
+    let after = text[end..line_end].trim_start_matches([' ', '\t', '\r']);
+    if first.is_empty() || !(after.is_empty() || after.starts_with(['#', ',', ']', '}'])) {
+        return None;
+    }
+    let mut masked = String::with_capacity(text.len());
+    masked.push_str(&text[..at]);
+    masked.push('"');
+    let n = first.chars().count();
+    masked.extend(std::iter::repeat_n('x', n - 1));
+    masked.push('"');
+    masked.push_str(&text[at + 1 + first.len()..=first_break]);
+    for line in text[first_break + 1..end].split_inclusive('\n') {
+        if !line.ends_with('\n') {
+            // The last line's part: blanks, so a flow indicator after it stays in place.
+            masked.extend(line.chars().map(|c| if c == '\t' { c } else { ' ' }));
+            continue;
+        }
+        let mut started = false;
+        masked.extend(line.chars().map(|c| match c {
+            ' ' | '\t' | '\n' | '\r' => c,
+            _ if started => 'x',
+            _ => {
+                started = true;
+                '#'
+            }
+        }));
+    }
+    masked.push_str(&text[end..]);
+    Some(masked)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -151,6 +211,23 @@ mod tests {
         assert!(dq(r#""\/""#).is_err());
         assert!(dq(r#""\ud800""#).is_err());
         assert!(dq("\"open").is_err());
+    }
+
+    #[test]
+    fn single_quoted_and_under_indented() {
+        assert_eq!(
+            decode_quoted("'fo''ld\n\n ed' # c", 0, true),
+            Ok(("fo'ld\ned".to_owned(), 13))
+        );
+        assert_eq!(decode_quoted(r"'a\b'", 0, true), Ok((r"a\b".to_owned(), 5)));
+        let t = "  k: \"fold\n ed\" # c\n  j: 1\n";
+        let m = mask_to_first_line(t, 5, 15);
+        assert_eq!(m.as_deref(), Some("  k: \"xxx\"\n     # c\n  j: 1\n"));
+        let t = "k: ['a\n\n  b', c]\n";
+        let m = mask_to_first_line(t, 4, 12);
+        assert_eq!(m.as_deref(), Some("k: [\"\"\n\n    , c]\n"));
+        assert_eq!(mask_to_first_line("k: \"a\nb\": 1\n", 3, 8), None);
+        assert_eq!(mask_to_first_line("k: \"\nb\"\n", 3, 7), None);
     }
 
     #[test]

@@ -167,6 +167,25 @@ fn on_error(source: &Source<'_>, text: &str, e: &ScanError, maybe_flow_root: boo
             Err(msg) => Fail::new(fail.pos, msg).into(),
         };
     }
+    if e.info() == "invalid indentation in quoted scalar"
+        && let Some(quote) = text[at..]
+            .chars()
+            .next()
+            .filter(|c| matches!(c, '"' | '\''))
+    {
+        // go-yaml (libyaml) does not check the indentation of a quoted scalar's lines.
+        return match quoted::decode_quoted(text, at, quote == '\'') {
+            Ok((value, end)) => match quoted::mask_to_first_line(text, at, end) {
+                Some(text) => BuildError::Retry {
+                    text,
+                    otherwise: None,
+                    quoted: Some((at, value)),
+                },
+                None => BuildError::Fail(fail),
+            },
+            Err(msg) => Fail::new(fail.pos, msg).into(),
+        };
+    }
     if maybe_flow_root && at > 0 && at < text.len() {
         let text = format!("{}\n", &text[..at]);
         return BuildError::Retry {

@@ -229,22 +229,13 @@ pub fn sort_scalars(list: &mut Vec<Value>) {
     list.extend(keyed.into_iter().map(|(_, v)| v));
 }
 
-/// Go's `sort.Sort` with the reference's comparator `less(i, j) = text(i) <= text(j)`. For up to
-/// 12 items Go runs an insertion sort, which with `<=` reverses runs of equal texts; we do the
-/// same. Longer lists are sorted stably (Go's pdqsort differs only in the order of equal texts,
-/// e.g. duplicate merge keys).
+/// Go's `sort.Sort` with the reference's comparator `less(i, j) = text(i) <= text(j)`
+/// ([`super::gosort`]): with duplicate texts (duplicate merge keys) the order of the equal items
+/// is Go's, which for up to 12 items (insertion sort with `<=`) reverses their runs.
 pub fn go_sort_by_text<T>(items: &mut [T], text: impl Fn(&T) -> &str) {
-    if items.len() <= 12 {
-        for i in 1..items.len() {
-            let mut j = i;
-            while j > 0 && text(&items[j]) <= text(&items[j - 1]) {
-                items.swap(j, j - 1);
-                j -= 1;
-            }
-        }
-    } else {
-        items.sort_by(|a, b| cmp_text(text(a), text(b)));
-    }
+    super::gosort::sort(items, |a, b| {
+        cmp_text(text(a), text(b)) != Ordering::Greater
+    });
 }
 
 /// Compare two texts the way the reference compares `%v` strings (byte order).
@@ -253,16 +244,20 @@ pub fn cmp_text(a: &str, b: &str) -> Ordering {
     a.as_bytes().cmp(b.as_bytes())
 }
 
+/// Does the list hold the same primitive twice (as `deduplicateScalars` compares them)?
+pub fn has_duplicate_scalars(list: &[Value]) -> bool {
+    let mut seen = FastSet::with_capacity_and_hasher(list.len(), Default::default());
+    list.iter().any(|v| match ScalarKey::of(v) {
+        Some(k) => !seen.insert(k),
+        None => false,
+    })
+}
+
 /// The reference's `deduplicateScalars`, including the order it leaves behind: a later
 /// duplicate's slot is filled with the current last element. Linear when there are no
 /// duplicates (the usual case); the reference's exact algorithm otherwise.
 pub fn deduplicate_scalars(list: &mut Vec<Value>) {
-    let mut seen = FastSet::with_capacity_and_hasher(list.len(), Default::default());
-    let has_duplicates = list.iter().any(|v| match ScalarKey::of(v) {
-        Some(k) => !seen.insert(k),
-        None => false,
-    });
-    if !has_duplicates {
+    if !has_duplicate_scalars(list) {
         return;
     }
     let mut length = list.len().saturating_sub(1);

@@ -11,6 +11,7 @@
 //! two up to 256 items, then Go's growth rule and malloc size classes), which is how kubectl and
 //! the reference tests read documents.
 
+use crate::engine::gofmt;
 use crate::value::Value;
 
 /// The keys of a live list as its original slice header sees them.
@@ -62,6 +63,32 @@ impl Window {
         }
     }
 
+    /// `deduplicateScalars(append(s, patch...))` on a list of primitives: when the append fits
+    /// in the spare capacity, the deduplication's writes (`s[j] = s[last]`) land in this array.
+    pub(super) fn append_dedup_scalars(&mut self, patch: &[Value]) {
+        if !self.attached {
+            return;
+        }
+        if self.len + patch.len() > self.cap {
+            // Reallocated: the deduplication writes to a new array.
+            self.attached = false;
+            return;
+        }
+        let mut backing: Vec<Value> = self.keys.iter().take(self.len).cloned().collect();
+        backing.extend(patch.iter().cloned());
+        if gofmt::has_duplicate_scalars(&backing) {
+            go_dedup_writes(&mut backing);
+            for (slot, v) in self.keys.iter_mut().zip(backing) {
+                *slot = v;
+            }
+        }
+    }
+
+    /// The keys as the old slice header sees them so far.
+    pub(super) fn keys(&self) -> &[Value] {
+        &self.keys
+    }
+
     /// The list was replaced by another slice: no more writes reach this array.
     pub(super) fn detach(&mut self) {
         self.attached = false;
@@ -70,6 +97,27 @@ impl Window {
     /// The keys as the old slice header sees them now.
     pub(super) fn into_keys(self) -> Vec<Value> {
         self.keys
+    }
+}
+
+/// The writes of the reference's `deduplicateScalars` to its array, which is not truncated: a
+/// later duplicate's slot gets a copy of the current last element, whose own slot keeps it.
+fn go_dedup_writes(s: &mut [Value]) {
+    let Some(mut length) = s.len().checked_sub(1) else {
+        return;
+    };
+    let mut i = 0;
+    while i < length {
+        let mut j = i + 1;
+        while j <= length {
+            if gofmt::go_eq(&s[i], &s[j]) {
+                s[j] = s[length].clone();
+                length -= 1;
+            } else {
+                j += 1;
+            }
+        }
+        i += 1;
     }
 }
 
@@ -130,6 +178,19 @@ mod tests {
         assert_eq!(go_decoded_cap(256), 256);
         assert_eq!(go_decoded_cap(257), 512);
         assert_eq!(go_decoded_cap(513), 848);
+    }
+
+    #[test]
+    fn window_sees_deduplication_writes_in_spare_capacity() {
+        // [3, 0, 1, 2, 9, 3] (cap 8) + [7]: the second 3 gets the 7 in place.
+        let v = |xs: &[i64]| xs.iter().map(|&x| Value::from(x)).collect::<Vec<_>>();
+        let mut w = Window::new(v(&[3, 0, 1, 2, 9, 3]));
+        w.append_dedup_scalars(&v(&[7]));
+        assert_eq!(w.keys(), v(&[3, 0, 1, 2, 9, 7]).as_slice());
+        // [1, 2, 1, 2] (cap 4) + [5]: reallocated, nothing written.
+        let mut w = Window::new(v(&[1, 2, 1, 2]));
+        w.append_dedup_scalars(&v(&[5]));
+        assert_eq!(w.keys(), v(&[1, 2, 1, 2]).as_slice());
     }
 
     #[test]

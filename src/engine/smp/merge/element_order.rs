@@ -62,7 +62,13 @@ pub(super) fn merge_set_element_order(
         let partition_keys = order_keys(set_order, merge_key, !merge_key.is_empty())?;
 
         let original_list = take_list(original, list_key);
-        let patch_list = take_list(patch, list_key);
+        // The reference deletes the list from the patch (`delete(patch, originalKey)`), so the
+        // merge of the patch's other keys never sees it again: merged a second time as an empty
+        // list, a list of primitives would lose its duplicates (`deduplicateScalars`).
+        let patch_list = match patch.shift_remove(list_key) {
+            Some(Value::Array(items)) => Some(items),
+            _ => None,
+        };
         let merged = match (original_list, patch_list) {
             (Some(o), None) => o,
             (None, Some(p)) => match remove_directives(Value::Array(p), depth)? {

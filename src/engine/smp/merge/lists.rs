@@ -65,7 +65,16 @@ pub(super) fn merge_slice(
         if ctx.opts.merge_parallel_list && ctx.is_delete_list {
             return Ok(delete_from_slice(original, &patch));
         }
-        let server_order = original.clone();
+        // `both := append(original, patch...)` may fill `original`'s spare capacity, and then
+        // `deduplicateScalars` writes into the array `original` still reads: the order the
+        // merged list gets from it (live-only items among the new ones) sees those writes.
+        let mut own = None;
+        let window = match window {
+            Some(w) => w,
+            None => own.insert(Window::new(original.clone())),
+        };
+        window.append_dedup_scalars(&patch);
+        let server_order = window.keys().to_vec();
         let patch_order = patch.clone();
         let mut both = original;
         both.extend(patch);
