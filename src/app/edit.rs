@@ -147,7 +147,7 @@ fn try_drop(model: &mut Model) -> Result<String, Error> {
     };
     let doc = edit::drop(la, &path).map_err(|e| Error::from(e).context("cannot drop"))?;
     apply(model, doc)?;
-    let still_in_file = path.lookup(&model.docs.local).is_some();
+    let still_in_file = model.in_file(&path);
     Ok(format!(
         "dropped {path} from last-applied (uncommitted); {}{}",
         now(model, &path),

@@ -1,19 +1,26 @@
 //! A pane's lines, kept compact: a big object has close to a million of them over the four
-//! panes. A line ([`DocLine`], 16 bytes) holds its node, indent, flags and token; the key is the
-//! node's step (written as YAML when shown, [`Lines::key`]); every line's value text sits in
-//! one string of the pane, one after another; the few masked values and word diffs are kept
-//! aside by line.
+//! panes. A line ([`DocLine`], 12 bytes) holds its node, indent, flags and token; the key is the
+//! node's step (written as YAML when shown, [`Lines::key`]); a scalar's value text is written
+//! from the document when shown, where the line's node finds it there (a pane of one of the
+//! plan's documents, [`Lines::value`]); the other lines' value texts sit in one string of the
+//! pane, one after another, with where each ends by line; the few masked values and word
+//! diffs are kept aside by line.
+
+use std::borrow::Cow;
 
 use crate::engine::gofmt::FastMap;
-use crate::engine::plan::{FieldId, Tree};
+use crate::engine::plan::{Doc, FieldId, Tree};
 use crate::theme::Tok;
+use crate::value::Value;
 
-use super::yaml::{Text, Word, key_text};
+use super::yaml::{Text, Word, key_text, scalar};
 
 const DASH: u8 = 1;
 const KEY: u8 = 2;
 const VALUE: u8 = 4;
 const EXTRA: u8 = 8;
+/// The value text is written from the document when shown.
+const FROM_DOC: u8 = 16;
 
 /// One line of a pane.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -23,9 +30,6 @@ pub struct DocLine {
     /// A second node shown on this line: the first key of a map list item, on the dash line
     /// ([`FieldId::ROOT`]: none; the root is never a key).
     also: FieldId,
-    /// Where the line's value text ends in [`Lines`]'s text (it starts where the line
-    /// before's ends).
-    end: u32,
     pub indent: u16,
     flags: u8,
     pub tok: Tok,
@@ -80,8 +84,11 @@ pub(super) struct NewLine {
     pub dash: bool,
     /// The line shows its node's key.
     pub key: bool,
-    /// The value text, if this line shows one (escaped, quoted).
+    /// The value text, if this line shows one (escaped, quoted) and it is kept.
     pub value: Option<Text>,
+    /// The line shows its node's scalar value, written from the document when shown (not
+    /// kept: [`Lines::value`]).
+    pub from_doc: bool,
     pub tok: Tok,
     pub masked: Option<Text>,
     pub words: Option<Box<[Word]>>,
@@ -96,6 +103,7 @@ impl NewLine {
             dash,
             key: false,
             value: None,
+            from_doc: false,
             tok: Tok::Punct,
             masked: None,
             words: None,
@@ -107,44 +115,61 @@ impl NewLine {
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Lines {
     lines: Vec<DocLine>,
-    /// Every line's value text, one after another.
+    /// The value texts kept, one after another.
     text: String,
+    /// The lines whose value text is kept, ascending, and where each text ends in `text` (it
+    /// starts where the one before ends).
+    kept: Vec<(u32, u32)>,
     /// Masked values and word diffs, by line.
     extras: FastMap<u32, Extra>,
+    /// The plan's document the values not kept are written from.
+    from: Option<Doc>,
 }
 
 impl Lines {
-    /// Room for `lines` lines.
-    pub(super) fn with_capacity(lines: usize) -> Lines {
+    /// Room for `lines` lines; `from`: the plan's document the values not kept are written
+    /// from.
+    pub(super) fn with_capacity(lines: usize, from: Option<Doc>) -> Lines {
         Lines {
             lines: Vec::with_capacity(lines),
+            from,
             ..Lines::default()
         }
+    }
+
+    /// The plan's document the values not kept are written from (`None`: all are kept).
+    #[must_use]
+    pub fn from(&self) -> Option<Doc> {
+        self.from
     }
 
     /// Give back the room made for more lines and text than came (the text grows by doubling).
     pub(super) fn finish(&mut self) {
         self.lines.shrink_to_fit();
         self.text.shrink_to_fit();
+        self.kept.shrink_to_fit();
     }
 
     pub(super) fn push(&mut self, line: NewLine) {
+        let at = u32::try_from(self.lines.len()).unwrap_or(u32::MAX);
         if let Some(v) = &line.value {
             self.text.push_str(v);
+            let end = u32::try_from(self.text.len()).unwrap_or(u32::MAX);
+            self.kept.push((at, end));
         }
         let mut flags = 0;
         for (on, flag) in [
             (line.dash, DASH),
             (line.key, KEY),
-            (line.value.is_some(), VALUE),
+            (line.value.is_some() || line.from_doc, VALUE),
             (line.masked.is_some() || line.words.is_some(), EXTRA),
+            (line.from_doc && line.value.is_none(), FROM_DOC),
         ] {
             if on {
                 flags |= flag;
             }
         }
         if flags & EXTRA != 0 {
-            let at = u32::try_from(self.lines.len()).unwrap_or(u32::MAX);
             self.extras.insert(
                 at,
                 Extra {
@@ -156,7 +181,6 @@ impl Lines {
         self.lines.push(DocLine {
             path: line.path,
             also: line.also.unwrap_or(FieldId::ROOT),
-            end: u32::try_from(self.text.len()).unwrap_or(u32::MAX),
             indent: u16::try_from(line.indent).unwrap_or(u16::MAX),
             flags,
             tok: line.tok,
@@ -190,15 +214,27 @@ impl Lines {
         tree.key(line.node()).map(key_text)
     }
 
-    /// The value text of line `i`, if it shows one (escaped, quoted).
+    /// The value text of line `i`, if it shows one (escaped, quoted): kept, or written from
+    /// `doc`, the plan's document [`Lines::from`] names.
     #[must_use]
-    pub fn value(&self, i: usize) -> Option<&str> {
+    pub fn value(&self, i: usize, tree: &Tree, doc: Option<&Value>) -> Option<Cow<'_, str>> {
         let line = self.lines.get(i).filter(|l| l.has_value())?;
-        let start = match i.checked_sub(1) {
-            Some(before) => self.lines.get(before).map_or(0, |l| l.end),
+        if line.flags & FROM_DOC != 0 {
+            let v = tree.value(line.node(), self.from?, doc)?;
+            return Some(Cow::Owned(scalar(v).0.into_string()));
+        }
+        let k = self
+            .kept
+            .binary_search_by_key(&u32::try_from(i).ok()?, |(l, _)| *l)
+            .ok()?;
+        let start = match k.checked_sub(1) {
+            Some(before) => self.kept.get(before).map_or(0, |(_, end)| *end),
             None => 0,
         };
-        self.text.get(start as usize..line.end as usize)
+        let end = self.kept.get(k)?.1;
+        self.text
+            .get(start as usize..end as usize)
+            .map(Cow::Borrowed)
     }
 
     fn extra(&self, i: usize) -> Option<&Extra> {
@@ -222,16 +258,22 @@ impl Lines {
 
     /// The value text of line `i` as shown: masked unless revealed.
     #[must_use]
-    pub fn shown_value(&self, i: usize, reveal: bool) -> Option<&str> {
+    pub fn shown_value(
+        &self,
+        i: usize,
+        reveal: bool,
+        tree: &Tree,
+        doc: Option<&Value>,
+    ) -> Option<Cow<'_, str>> {
         match (self.masked(i), reveal) {
-            (Some(m), false) => Some(m),
-            _ => self.value(i),
+            (Some(m), false) => Some(Cow::Borrowed(m)),
+            _ => self.value(i, tree, doc),
         }
     }
 
-    /// Line `i` as plain text (secrets as shown).
+    /// Line `i` as plain text (secrets as shown; `doc`: as for [`Lines::value`]).
     #[must_use]
-    pub fn text(&self, i: usize, tree: &Tree, reveal: bool) -> String {
+    pub fn text(&self, i: usize, tree: &Tree, doc: Option<&Value>, reveal: bool) -> String {
         let Some(line) = self.lines.get(i) else {
             return String::new();
         };
@@ -246,15 +288,16 @@ impl Lines {
                 s.push(' ');
             }
         }
-        if let Some(v) = self.shown_value(i, reveal) {
-            s.push_str(v);
+        if let Some(v) = self.shown_value(i, reveal, tree, doc) {
+            s.push_str(&v);
         }
         s
     }
 }
 
-/// The lines of a pane that folds leave visible, ascending: every one (nothing folded there,
-/// the usual case: no index is kept) or those listed.
+/// The lines of a pane (or the plan's fields, [`super::Model::nav`]) that folds leave visible,
+/// ascending: every one (nothing folded there, the usual case: no index is kept) or those
+/// listed.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Visible {
     /// The first this many lines: all of them.
@@ -295,6 +338,15 @@ impl Visible {
         }
     }
 
+    /// Where `line` is among the visible ones, if it is one.
+    #[must_use]
+    pub fn position(&self, line: u32) -> Option<usize> {
+        match self {
+            Visible::All(n) => (line < *n).then_some(line as usize),
+            Visible::Listed(v) => v.binary_search(&line).ok(),
+        }
+    }
+
     /// How many visible lines come before `line`.
     #[must_use]
     pub fn before(&self, line: u32) -> usize {
@@ -319,8 +371,8 @@ mod tests {
     use super::*;
 
     #[test]
-    fn a_line_is_sixteen_bytes() {
-        assert_eq!(std::mem::size_of::<DocLine>(), 16);
+    fn a_line_is_twelve_bytes() {
+        assert_eq!(std::mem::size_of::<DocLine>(), 12);
     }
 
     #[test]
@@ -337,11 +389,11 @@ mod tests {
         third.value = Some("xyz".into());
         third.masked = Some("***".into());
         lines.push(third);
-        assert_eq!(lines.text(0, &tree, false), "a b: 1");
-        assert_eq!(lines.text(1, &tree, false), "  - ");
-        assert_eq!(lines.value(1), None);
-        assert_eq!(lines.text(2, &tree, false), "  ***");
-        assert_eq!(lines.text(2, &tree, true), "  xyz");
+        assert_eq!(lines.text(0, &tree, None, false), "a b: 1");
+        assert_eq!(lines.text(1, &tree, None, false), "  - ");
+        assert_eq!(lines.value(1, &tree, None), None);
+        assert_eq!(lines.text(2, &tree, None, false), "  ***");
+        assert_eq!(lines.text(2, &tree, None, true), "  xyz");
         assert_eq!(lines.masked(0), None);
     }
 
@@ -356,11 +408,15 @@ mod tests {
             assert_eq!(v.get(4), None);
             assert_eq!(v.before(2), 2);
             assert_eq!(v.before(9), 4);
+            assert_eq!(v.position(2), Some(2));
+            assert_eq!(v.position(4), None);
             assert_eq!(v.from(1).collect::<Vec<_>>(), [1, 2, 3]);
             assert_eq!(v.from(7).count(), 0);
         }
         let some = Visible::of(4, vec![0, 3]);
         assert_eq!(some.before(3), 1);
+        assert_eq!(some.position(3), Some(1));
+        assert_eq!(some.position(2), None);
         assert_eq!(some.from(1).collect::<Vec<_>>(), [3]);
     }
 }

@@ -22,12 +22,13 @@ use super::edit::EditState;
 use super::lines::{Lines, Visible};
 use super::marks;
 use super::patch::PatchDoc;
-use super::project::{self, ANNOTATION_WIDTH, Render, Side};
+use super::project::{self, ANNOTATION_WIDTH, Metadata, Render, Side};
 use super::{Mode, Source};
-use crate::engine::gofmt::FastSet;
+use crate::engine::gofmt::{FastMap, FastSet};
 use crate::engine::plan::{Action, Doc, FieldId, Plan, Tree};
 use crate::error::Error;
 use crate::session::Docs;
+pub use docs::Held;
 use navigate::stops;
 
 /// Absent in a `Vec<u32>` index.
@@ -139,10 +140,11 @@ pub struct Model {
     pub title: String,
     pub about: String,
     pub plan: Plan,
-    /// The documents the plan was computed from (an edit replaces `last_applied`), but the
-    /// live object when the plan holds it as read (no last-applied given): `live` is then
-    /// `None` and the plan's is the one copy. Read it with [`Model::live`].
-    pub docs: Docs,
+    /// The documents the plan was computed from that it does not hold (an edit replaces
+    /// `last_applied`): the file's object is the plan's ([`Plan::local`]), and so is the live
+    /// object when the plan holds it as read (no last-applied given: `live` is then `None`).
+    /// Read it with [`Model::live`].
+    pub docs: Held,
     /// Edits of last-applied: options, the committed document, undo and redo.
     pub edit: EditState,
     /// The nodes where last-applied differs from the committed one (the topmost of each change).
@@ -152,12 +154,12 @@ pub struct Model {
     /// A Secret: `data`/`stringData` are masked unless revealed.
     pub secret: bool,
     pub panes: Vec<Pane>,
-    /// Each plan field's first warning.
-    pub field_warning: Vec<Option<usize>>,
+    /// The first warning of each plan field that has one (most have none: no slot per field).
+    field_warning: FastMap<u32, u32>,
     /// Fields `n`/`N` stop at: the deepest changes, and the tops of added/removed subtrees.
     pub stops: Vec<bool>,
     /// The fields folds leave visible (plan indices, ascending): what the cursor moves over.
-    pub nav: Vec<u32>,
+    pub nav: Visible,
     /// Position in `nav`.
     pub cursor: usize,
     /// The focused pane (narrow layouts show only it).
@@ -210,38 +212,45 @@ impl Model {
     pub(super) fn build(
         title: String,
         about: String,
-        mut docs: Docs,
+        docs: Docs,
         mut plan: Plan,
         edit: EditState,
         pending: bool,
     ) -> Model {
+        // The file's object is the plan's (`Plan::local`): a copy of it is dropped here.
+        let Docs {
+            live, last_applied, ..
+        } = docs;
+        let mut docs = Held { live, last_applied };
         if docs.last_applied.is_none() && plan.live.is_some() {
             // The plan holds the live object as read: the one copy (see `Model::docs`).
             docs.live = None;
         }
-        let secret = crate::engine::secret::is_secret(&docs.local);
+        let secret = plan.is_secret();
+        // The live pane draws the plan's live object unless a copy as read is kept.
+        let live_is_plans = docs.live.is_none();
+        let file_metadata = plan.file_metadata().cloned();
         let Plan {
             tree,
             last_applied,
             result,
             live: plan_live,
+            modified,
             ..
         } = &mut plan;
+        let local = &*modified;
         let last_applied = last_applied.as_ref();
         let live = docs.live.as_ref().or(plan_live.as_ref());
+        // The local pane draws kubectl's object as the file's: with the file's `metadata`.
+        // (Counterparts are read for masks and word diffs only, outside `metadata`.)
         let sources: [(PaneKind, Option<&Value>, Option<&Value>, Side); 4] = [
             (
                 PaneKind::LastApplied,
                 last_applied,
-                Some(&docs.local),
+                Some(local),
                 Side::Before,
             ),
-            (
-                PaneKind::Local,
-                Some(&docs.local),
-                last_applied,
-                Side::After,
-            ),
+            (PaneKind::Local, Some(local), last_applied, Side::After),
             (PaneKind::Live, live, Some(&*result), Side::Before),
             (PaneKind::Result, Some(&*result), live, Side::After),
         ];
@@ -256,6 +265,11 @@ impl Model {
                     secret,
                     annotation_width: ANNOTATION_WIDTH,
                     word_diff: *kind == PaneKind::Result,
+                    metadata: match kind {
+                        PaneKind::Local => Metadata::File(file_metadata.as_ref()),
+                        _ => Metadata::Own,
+                    },
+                    placed: *kind != PaneKind::Live || live_is_plans,
                 };
                 let lines = doc.map_or_else(Lines::default, |d| {
                     project::pane_lines_sized(d, tree, &how, expected)
@@ -276,11 +290,13 @@ impl Model {
         if let (Some(base), true) = (edit.base(last_applied), pending) {
             let how = Render {
                 doc: None,
-                counterpart: Some(&docs.local),
+                counterpart: Some(local),
                 side: Side::Before,
                 secret,
                 annotation_width: ANNOTATION_WIDTH,
                 word_diff: false,
+                metadata: Metadata::Own,
+                placed: false,
             };
             project::pane_lines(base, tree, &how);
         }
@@ -289,7 +305,7 @@ impl Model {
         }
         let field_warning = field_warnings(&plan);
         let stops = stops(&plan.tree);
-        let nav = (0..u32::try_from(plan.tree.len()).unwrap_or(NONE)).collect();
+        let nav = Visible::All(u32::try_from(plan.tree.len()).unwrap_or(NONE));
         let mut counts = [0; 7];
         for action in plan.tree.actions() {
             if let Some(i) = Action::ALL.iter().position(|a| *a == action) {
@@ -377,6 +393,11 @@ impl Model {
             secret: self.secret,
             annotation_width: ANNOTATION_WIDTH,
             word_diff: kind == PaneKind::Result,
+            metadata: Metadata::Own,
+            // The plan's document itself: its values are written from it when shown.
+            placed: doc.is_some_and(|d| {
+                self.plan.docs()[d as usize].is_some_and(|p| std::ptr::eq(p, value))
+            }),
         };
         let lines = project::pane_lines(value, &mut self.plan.tree, &how);
         let nodes = self.plan.tree.node_count();
@@ -391,10 +412,16 @@ impl Model {
         self.refold();
     }
 
+    /// The plan's document a pane's values not kept are written from ([`Lines::value`]).
+    #[must_use]
+    pub fn lines_doc(&self, lines: &Lines) -> Option<&Value> {
+        lines.from().and_then(|d| self.plan.docs()[d as usize])
+    }
+
     /// The selected plan field.
     #[must_use]
     pub fn current_field(&self) -> Option<usize> {
-        self.nav.get(self.cursor).map(|i| *i as usize)
+        self.nav.get(self.cursor).map(|i| i as usize)
     }
 
     /// The selected node (the root when there are no fields).
@@ -411,7 +438,7 @@ impl Model {
     pub fn action_at(&self, id: FieldId) -> Option<(Action, bool)> {
         let f = self.field_of_path(id)?;
         let action = self.plan.tree.action(self.plan.tree.nth(f)?);
-        let warned = self.field_warning.get(f).copied().flatten().is_some();
+        let warned = self.field_warning(f).is_some();
         Some((action, warned))
     }
 
@@ -429,6 +456,13 @@ impl Model {
         None
     }
 
+    /// The first warning of the `f`-th plan field (an index into the plan's warnings).
+    #[must_use]
+    pub fn field_warning(&self, f: usize) -> Option<usize> {
+        let f = u32::try_from(f).ok()?;
+        self.field_warning.get(&f).map(|w| *w as usize)
+    }
+
     /// The text width inside a full-width overlay (border and margins off).
     #[must_use]
     pub fn overlay_width(&self) -> usize {
@@ -436,16 +470,17 @@ impl Model {
     }
 }
 
-/// Each plan field's first warning.
-fn field_warnings(plan: &Plan) -> Vec<Option<usize>> {
-    let mut first = vec![None; plan.tree.len()];
+/// The first warning of each plan field that has one.
+fn field_warnings(plan: &Plan) -> FastMap<u32, u32> {
+    let mut first = FastMap::default();
     for w in 0..plan.warnings.len() {
-        if let Some(slot) = plan
+        if let Some(f) = plan
             .warning_field(w)
             .and_then(|id| plan.tree.position(id))
-            .and_then(|f| first.get_mut(f))
+            .and_then(|f| u32::try_from(f).ok())
+            && let Ok(w) = u32::try_from(w)
         {
-            slot.get_or_insert(w);
+            first.entry(f).or_insert(w);
         }
     }
     first

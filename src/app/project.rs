@@ -10,7 +10,7 @@ use crate::value::{Map, Value};
 
 use super::lines::{Lines, NewLine};
 use super::yaml::{
-    Scan, Text, escape, needs_escape, scalar, string_text_with, truncate, word_diff,
+    Scan, Text, escape, needs_escape, scalar, scalar_tok, string_text_with, truncate, word_diff,
 };
 use crate::engine::plan::{Doc, FieldId, LAST_APPLIED, Seg, Tree};
 use crate::engine::secret;
@@ -36,6 +36,22 @@ pub struct Render<'a> {
     pub annotation_width: usize,
     /// Attach the counterpart's value for a word diff of changed strings.
     pub word_diff: bool,
+    /// The root's `metadata`: the document's, or another in its place.
+    pub metadata: Metadata<'a>,
+    /// The document is the plan's `doc` itself: a scalar whose node is found at its place
+    /// there has its value text written from it when shown, not kept ([`Lines::value`]).
+    pub placed: bool,
+}
+
+/// The root's `metadata` as a pane draws it.
+#[derive(Clone, Copy, Debug)]
+pub enum Metadata<'a> {
+    /// The document's own.
+    Own,
+    /// The file's, in place of the document's: the local pane draws kubectl's object (the
+    /// plan's `modified`) as the file's ([`crate::engine::plan::Plan::file_metadata`]; `None`:
+    /// the file had none, none is drawn).
+    File(Option<&'a Value>),
 }
 
 /// Longest annotation shown in a pane before `…`.
@@ -52,6 +68,8 @@ impl Render<'_> {
             secret: false,
             annotation_width: ANNOTATION_WIDTH,
             word_diff: false,
+            metadata: Metadata::Own,
+            placed: false,
         }
     }
 }
@@ -65,11 +83,12 @@ pub fn pane_lines(doc: &Value, tree: &mut Tree, how: &Render<'_>) -> Lines {
 /// have about as many lines each: growing a vector of 100,000 lines step by step costs more
 /// than rendering them).
 pub fn pane_lines_sized(doc: &Value, tree: &mut Tree, how: &Render<'_>, expected: usize) -> Lines {
-    let mut out = Lines::with_capacity(expected);
+    let placed = how.placed && how.doc.is_some();
+    let mut out = Lines::with_capacity(expected, how.doc.filter(|_| placed));
     let root = FieldId::ROOT;
     match doc {
         Value::Object(map) if !map.is_empty() => {
-            let at = At::new(root, 0, 0, false, how.counterpart);
+            let at = At::new(root, 0, 0, false, how.counterpart).placed(placed);
             object(map, at, tree, how, &mut out);
         }
         _ => {
@@ -85,8 +104,10 @@ pub fn pane_lines_sized(doc: &Value, tree: &mut Tree, how: &Render<'_>, expected
 }
 
 /// Where a container's lines go: its node and depth, indent, whether its first line carries
-/// the list dash, and the counterpart's value at the same place (for word diffs and masks;
-/// looked up step by step beside the walk, not from the root per line).
+/// the list dash, the counterpart's value at the same place (for word diffs and masks;
+/// looked up step by step beside the walk, not from the root per line), and whether the
+/// node and its ancestors were found at their place in the plan's document (the node finds
+/// the container there again).
 #[derive(Clone, Copy)]
 struct At<'o> {
     parent: FieldId,
@@ -94,6 +115,7 @@ struct At<'o> {
     indent: usize,
     dash: bool,
     other: Option<&'o Value>,
+    placed: bool,
 }
 
 impl<'o> At<'o> {
@@ -110,7 +132,12 @@ impl<'o> At<'o> {
             indent,
             dash,
             other,
+            placed: false,
         }
+    }
+
+    fn placed(self, placed: bool) -> At<'o> {
+        At { placed, ..self }
     }
 }
 
@@ -148,6 +175,7 @@ fn object(map: &Map, at: At<'_>, tree: &mut Tree, how: &Render<'_>, out: &mut Li
         indent,
         dash,
         other,
+        placed,
     } = at;
     // The counterpart is only read for word diffs and masks.
     let other = other
@@ -159,10 +187,17 @@ fn object(map: &Map, at: At<'_>, tree: &mut Tree, how: &Render<'_>, out: &mut Li
     let kids = Kids::new(tree, parent, how.doc, map.len());
     let inner = if dash { indent + 2 } else { indent };
     for (i, (k, v)) in map.iter().enumerate() {
+        let (v, own) = match how.metadata {
+            Metadata::File(file) if depth == 0 && k == "metadata" => match file {
+                Some(m) => (m, false),
+                None => continue,
+            },
+            _ => (v, true),
+        };
         let first = dash && i == 0;
-        let id = match kids.planned(tree, i) {
-            Some(id) if tree.key(id) == Some(k.as_str()) => id,
-            _ => tree.add(parent, Seg::Key(k.as_str().into())),
+        let (id, placed) = match kids.planned(tree, i) {
+            Some(id) if tree.key(id) == Some(k.as_str()) => (id, placed && own),
+            _ => (tree.add(parent, Seg::Key(k.as_str().into())), false),
         };
         let counter = other.and_then(|o| o.get(k));
         let mut line = NewLine::new(id, if first { indent } else { inner }, first);
@@ -181,12 +216,12 @@ fn object(map: &Map, at: At<'_>, tree: &mut Tree, how: &Render<'_>, out: &mut Li
         match v {
             Value::Object(m) if !m.is_empty() => {
                 out.push(line);
-                let at = At::new(id, depth + 1, inner + 2, false, counter);
+                let at = At::new(id, depth + 1, inner + 2, false, counter).placed(placed);
                 object(m, at, tree, how, out);
             }
             Value::Array(items) if !items.is_empty() => {
                 out.push(line);
-                let at = At::new(id, depth + 1, inner, false, counter);
+                let at = At::new(id, depth + 1, inner, false, counter).placed(placed);
                 array(items, at, tree, how, out);
             }
             Value::String(s) if annotation => {
@@ -223,10 +258,6 @@ fn object(map: &Map, at: At<'_>, tree: &mut Tree, how: &Render<'_>, out: &mut Li
                 }
             }
             _ => {
-                let (text, tok) = match v {
-                    Value::String(s) => (string_text_with(s, scan), Tok::Str),
-                    _ => scalar(v),
-                };
                 line.masked = masked();
                 if how.word_diff
                     && let Value::String(new) = v
@@ -235,8 +266,18 @@ fn object(map: &Map, at: At<'_>, tree: &mut Tree, how: &Render<'_>, out: &mut Li
                 {
                     line.words = Some(word_diff(old, new).into_boxed_slice());
                 }
-                line.value = Some(text);
-                line.tok = tok;
+                line.tok = match v {
+                    Value::String(_) => Tok::Str,
+                    _ => scalar_tok(v),
+                };
+                if placed {
+                    line.from_doc = true;
+                } else {
+                    line.value = Some(match v {
+                        Value::String(s) => string_text_with(s, scan),
+                        _ => scalar(v).0,
+                    });
+                }
                 out.push(line);
             }
         }
@@ -249,6 +290,7 @@ fn array(items: &[Value], at: At<'_>, tree: &mut Tree, how: &Render<'_>, out: &m
         depth,
         indent,
         other,
+        placed,
         ..
     } = at;
     let other = other.filter(|_| how.word_diff || how.secret);
@@ -282,28 +324,31 @@ fn array(items: &[Value], at: At<'_>, tree: &mut Tree, how: &Render<'_>, out: &m
                 _ => o.get(i),
             }
         });
-        let id = match planned {
-            Some(id) => id,
+        let (id, placed) = match planned {
+            Some(id) => (id, placed),
             None => {
                 let s = seg.unwrap_or_else(|| elem.step(i, item));
-                tree.add(parent, s)
+                (tree.add(parent, s), false)
             }
         };
         match item {
             Value::Object(m) if !m.is_empty() => {
-                let at = At::new(id, depth + 1, indent, true, counter);
+                let at = At::new(id, depth + 1, indent, true, counter).placed(placed);
                 object(m, at, tree, how, out);
             }
             Value::Array(inner) if !inner.is_empty() => {
                 out.push(NewLine::new(id, indent, true));
-                let at = At::new(id, depth + 1, indent + 2, false, counter);
+                let at = At::new(id, depth + 1, indent + 2, false, counter).placed(placed);
                 array(inner, at, tree, how, out);
             }
             _ => {
                 let mut line = NewLine::new(id, indent, true);
-                let (text, tok) = scalar(item);
-                line.value = Some(text);
-                line.tok = tok;
+                line.tok = scalar_tok(item);
+                if placed {
+                    line.from_doc = true;
+                } else {
+                    line.value = Some(scalar(item).0);
+                }
                 out.push(line);
             }
         }
@@ -329,4 +374,67 @@ fn mask(
     }
     let text = secret::mask_text(v, other, how.side);
     Some(text.into())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::plan::Plan;
+    use crate::session::Docs;
+
+    fn plan() -> Plan {
+        let local = crate::json!({"apiVersion": "apps/v1", "kind": "Deployment",
+            "metadata": {"name": "w", "labels": {"a": "1"}},
+            "spec": {"replicas": 2, "template": {"spec": {"containers": [
+                {"name": "c", "image": "nginx:1.2", "args": ["-v", "--x=1"],
+                 "env": [{"name": "A", "value": "x\ny"}, {"name": "A", "value": "dup"},
+                         {"name": "B", "value": "true"}]}]}}}});
+        let live = crate::json!({"apiVersion": "apps/v1", "kind": "Deployment",
+            "metadata": {"name": "w", "namespace": "default", "uid": "u"},
+            "spec": {"replicas": 3, "paused": false, "template": {"spec": {"containers": [
+                {"name": "c", "image": "nginx:1.1", "resources": {}}]}}}});
+        let docs = Docs {
+            local,
+            live: Some(live),
+            last_applied: None,
+        };
+        crate::session::plan::compute(&docs, None, true).unwrap()
+    }
+
+    /// A pane of one of the plan's documents writes its scalars' texts from the document when
+    /// shown: the lines read as the ones that keep every text.
+    #[test]
+    fn values_written_from_the_document_read_as_kept_ones() {
+        let plan = plan();
+        let docs = plan.docs();
+        let mut written = 0;
+        for doc in [Doc::LastApplied, Doc::Local, Doc::Live, Doc::Result] {
+            let Some(value) = docs[doc as usize] else {
+                continue;
+            };
+            let texts = |placed: bool| {
+                let mut tree = plan.tree.clone();
+                let how = Render {
+                    doc: Some(doc),
+                    placed,
+                    ..Render::alone()
+                };
+                let lines = pane_lines(value, &mut tree, &how);
+                let from = lines.from().and_then(|d| docs[d as usize]);
+                let kept = (0..lines.len())
+                    .filter(|i| lines.value(*i, &tree, None).is_some())
+                    .count();
+                let texts: Vec<String> = (0..lines.len())
+                    .map(|i| lines.text(i, &tree, from, true))
+                    .collect();
+                (texts, kept)
+            };
+            let (all, kept_all) = texts(false);
+            let (placed, kept_placed) = texts(true);
+            assert_eq!(placed, all, "{doc:?}");
+            assert!(kept_placed < kept_all, "{doc:?}: some texts are not kept");
+            written += kept_all - kept_placed;
+        }
+        assert!(written > 20);
+    }
 }

@@ -83,7 +83,7 @@ fn live_with_managers(model: &Model) -> Option<&Value> {
 
 fn request(model: &Model) -> SsaRequest {
     SsaRequest {
-        local: model.docs.local.clone(),
+        local: model.plan.local(),
         live: live_with_managers(model).cloned(),
         local_name: format!("{} (local)", model.title),
         live_name: format!("{} (live)", model.title),
@@ -247,6 +247,8 @@ pub(crate) fn refresh(model: &mut Model) {
     let plan = server.and_then(ServerSide::plan);
     let fields: Option<&[Field]> = plan.map(|p| p.fields.as_slice());
     let live = live_with_managers(model);
+    // The file's object as read, for the server-side view's local pane (the plan holds it).
+    let local = server.map(|_| model.plan.local());
     let mut notice = None;
     let facts: Vec<Option<NodeFacts>> = model
         .panes
@@ -254,7 +256,7 @@ pub(crate) fn refresh(model: &mut Model) {
         .map(|pane| {
             let doc = match pane.kind {
                 PaneKind::LastApplied => None,
-                PaneKind::Local if server.is_some() => Some(&model.docs.local),
+                PaneKind::Local if server.is_some() => local.as_ref(),
                 PaneKind::Local => None,
                 PaneKind::Live if server.is_some() || model.owners => live,
                 PaneKind::Result if server.is_some() => match plan {

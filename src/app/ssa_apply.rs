@@ -103,7 +103,7 @@ fn op_of(model: &Model, session: &ClusterSession, dry_run: bool) -> Option<SsaAp
     Some(SsaApplyOp {
         conn: session.conn.clone(),
         target: session.target.clone(),
-        body: apply_body(&model.docs.local, &session.target),
+        body: apply_body(&model.plan.local(), &session.target),
         manager: server.request.manager.clone(),
         force: server.request.force,
         validation: session.conn.validation,

@@ -77,13 +77,26 @@ pub(super) fn truncate(s: &str, width: usize) -> String {
 /// A scalar's text and token.
 #[must_use]
 pub fn scalar(v: &Value) -> (Text, Tok) {
+    let text = match v {
+        Value::Null => "null".into(),
+        Value::Bool(b) => if *b { "true" } else { "false" }.into(),
+        Value::Number(n) => gofmt::sprint(&Value::Number(n.clone())).into(),
+        Value::String(s) => string_text(s),
+        Value::Array(_) => "[]".into(),
+        Value::Object(_) => "{}".into(),
+    };
+    (text, scalar_tok(v))
+}
+
+/// A scalar's token ([`scalar`]'s, without writing its text).
+#[must_use]
+pub fn scalar_tok(v: &Value) -> Tok {
     match v {
-        Value::Null => ("null".into(), Tok::Null),
-        Value::Bool(b) => (if *b { "true" } else { "false" }.into(), Tok::Bool),
-        Value::Number(n) => (gofmt::sprint(&Value::Number(n.clone())).into(), Tok::Num),
-        Value::String(s) => (string_text(s), Tok::Str),
-        Value::Array(_) => ("[]".into(), Tok::Punct),
-        Value::Object(_) => ("{}".into(), Tok::Punct),
+        Value::Null => Tok::Null,
+        Value::Bool(_) => Tok::Bool,
+        Value::Number(_) => Tok::Num,
+        Value::String(_) => Tok::Str,
+        Value::Array(_) | Value::Object(_) => Tok::Punct,
     }
 }
 
@@ -226,7 +239,13 @@ mod tests {
         lines
             .iter()
             .enumerate()
-            .map(|(i, l)| format!("{} @{}", lines.text(i, &tree, true), tree.path(l.path)))
+            .map(|(i, l)| {
+                format!(
+                    "{} @{}",
+                    lines.text(i, &tree, None, true),
+                    tree.path(l.path)
+                )
+            })
             .collect()
     }
 

@@ -204,6 +204,8 @@ fn stage_with<'a, 's>(
     stage_done: &mut dyn FnMut(&'static str),
 ) -> Result<Staged<'a, 's>, PlanError> {
     let nulls = Warning::annotations_null(&local);
+    // What kubectl changes of the file's object is in `metadata`: the plan keeps the file's.
+    let file_metadata = local.get("metadata").cloned();
     let (annotation, modified) = annotation::encode_into(prepare_local(local, &input, schema)?)
         .map_err(|e| input_error(InputDoc::Local, e.to_string()))?;
     stage_done(STAGES[0]);
@@ -217,7 +219,7 @@ fn stage_with<'a, 's>(
     };
 
     let Some(live) = input.live else {
-        let mut staged = stage_create(annotation, modified, meta);
+        let mut staged = stage_create(annotation, modified, file_metadata, meta);
         staged.before.extend(nulls);
         return Ok(staged);
     };
@@ -296,6 +298,7 @@ fn stage_with<'a, 's>(
         mode,
         annotation: unless_held(annotation, &modified),
         modified,
+        file_metadata,
         live: Some(current),
         last_applied: original,
         patch_type: (!unchanged).then_some(mode),

@@ -85,12 +85,22 @@ pub fn compute_with(
     engine_plan::plan_owned(docs.local.clone(), context, schema).map_err(|e| plan_error(e, names))
 }
 
-/// [`compute`], the live object moved into the plan when the plan holds it as it was read (no
-/// last-applied given: the plan reads the live annotation). `docs.live` is then `None`: the
-/// plan's `live` is the one copy.
+/// [`compute`], the documents moved into the plan: the file's object always (`docs.local` is
+/// then `Value::Null`; the plan's `modified` holds it, [`Plan::local`]), the live object when
+/// the plan holds it as it was read (no last-applied given: the plan reads the live
+/// annotation; `docs.live` is then `None`: the plan's `live` is the one copy).
 pub fn compute_sharing(docs: &mut Docs) -> Result<Plan, Error> {
-    if docs.last_applied.is_some() {
-        return compute(docs, None, true);
+    let local = std::mem::take(&mut docs.local);
+    if let Some(last_applied) = &docs.last_applied {
+        let context = PlanContext {
+            live: docs.live.as_ref().map(Cow::Borrowed),
+            last_applied: LastApplied::Given(last_applied),
+            namespace: None,
+            overwrite: true,
+            live_last_applied: None,
+        };
+        return engine_plan::plan_owned(local, context, Schema::embedded())
+            .map_err(|e| plan_error(e, &DocNames::default()));
     }
     let context = PlanContext {
         live: docs.live.take().map(Cow::Owned),
@@ -99,7 +109,7 @@ pub fn compute_sharing(docs: &mut Docs) -> Result<Plan, Error> {
         overwrite: true,
         live_last_applied: None,
     };
-    engine_plan::plan_owned(docs.local.clone(), context, Schema::embedded())
+    engine_plan::plan_owned(local, context, Schema::embedded())
         .map_err(|e| plan_error(e, &DocNames::default()))
 }
 
@@ -261,7 +271,8 @@ mod tests {
     use super::*;
 
     /// Without a given last-applied the live object moves into the plan, which is the plan
-    /// `compute` makes; with one, the documents keep it.
+    /// `compute` makes; with one, the documents keep it. The file's object always moves: the
+    /// plan gives it back as read.
     #[test]
     fn compute_sharing_moves_the_live_object_only_when_the_plan_holds_it_as_read() {
         let doc = |replicas: i64, annotation: Option<&str>| {
@@ -283,7 +294,11 @@ mod tests {
         let mut shared = docs.clone();
         let plan = compute_sharing(&mut shared).unwrap();
         assert_eq!(shared.live, None);
+        assert_eq!(shared.local, Value::Null);
         assert_eq!(plan.live, docs.live);
+        assert_eq!(plan.local(), docs.local);
+        assert!(plan.planned_from(&docs.local));
+        assert!(!plan.planned_from(&doc(3, None)));
         let plain = compute(&docs, None, true).unwrap();
         assert_eq!(plan.patch, plain.patch);
         assert_eq!(plan.result, plain.result);
@@ -291,8 +306,9 @@ mod tests {
             last_applied: Some(doc(1, None)),
             ..docs.clone()
         };
-        compute_sharing(&mut given).unwrap();
+        let plan = compute_sharing(&mut given).unwrap();
         assert_eq!(given.live, docs.live);
+        assert_eq!(plan.local(), docs.local);
     }
 
     #[test]

@@ -244,7 +244,7 @@ fn body<'a>(
             }
         }
         _ => {
-            if let Some(v) = lines.value(li) {
+            if let Some(v) = lines.value(li, &model.plan.tree, model.lines_doc(lines)) {
                 spans.push(Span::styled(v, value_style(theme, line.tok)));
             }
         }

@@ -52,7 +52,7 @@ pub fn render(model: &Model, theme: &Theme, area: Rect, buf: &mut Buffer) {
     }
     if let Some(w) = model
         .current_field()
-        .and_then(|f| model.field_warning.get(f).copied().flatten())
+        .and_then(|f| model.field_warning(f))
         .and_then(|w| model.plan.warnings.get(w))
     {
         lines.push(Line::styled(

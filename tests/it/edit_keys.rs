@@ -210,7 +210,7 @@ fn after_x_and_the_file_change_the_plan_retains_live_replicas_as_the_cli_plans_i
     select(&mut h, "spec.replicas");
     h.press("x");
     // The recipe's second step: replicas leaves the file.
-    let mut docs: Docs = h.model.docs.clone();
+    let mut docs: Docs = h.model.full_docs();
     docs.local["spec"]
         .as_object_mut()
         .unwrap()

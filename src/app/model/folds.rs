@@ -25,10 +25,7 @@ impl Model {
             self.folded.insert(id);
         }
         self.refold();
-        if let Ok(pos) = self
-            .nav
-            .binary_search(&u32::try_from(field).unwrap_or(NONE))
-        {
+        if let Some(pos) = self.nav.position(u32::try_from(field).unwrap_or(NONE)) {
             self.cursor = pos;
         }
     }
@@ -43,7 +40,8 @@ impl Model {
 
     /// Recompute what folds leave visible.
     pub(in crate::app) fn refold(&mut self) {
-        let nav: Vec<u32> = (0..self.plan.tree.len())
+        let fields = self.plan.tree.len();
+        let nav: Vec<u32> = (0..fields)
             .filter(|f| self.plan.tree.nth(*f).is_some_and(|id| !self.hidden(id)))
             .filter_map(|f| u32::try_from(f).ok())
             .collect();
@@ -74,7 +72,7 @@ impl Model {
         for (pane, v) in self.panes.iter_mut().zip(visible) {
             pane.visible = v;
         }
-        self.nav = nav;
+        self.nav = Visible::of(fields, nav);
         self.cursor = self.cursor.min(self.nav.len().saturating_sub(1));
     }
 }

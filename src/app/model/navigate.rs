@@ -36,7 +36,7 @@ impl Model {
         let is_stop = |pos: usize| {
             self.nav
                 .get(pos)
-                .and_then(|f| stops.get(*f as usize))
+                .and_then(|f| stops.get(f as usize))
                 .copied()
                 .unwrap_or(false)
         };
@@ -84,7 +84,7 @@ impl Model {
             self.refold();
         }
         let f = u32::try_from(field).unwrap_or(NONE);
-        if let Ok(pos) = self.nav.binary_search(&f) {
+        if let Some(pos) = self.nav.position(f) {
             self.cursor = pos;
         }
     }

@@ -20,7 +20,7 @@ impl Model {
         let q = s.query.to_lowercase();
         let hit = |text: &str| text.to_lowercase().contains(&q);
         let mut paths = PathTexts::default();
-        for &f in &self.nav {
+        for f in self.nav.from(0) {
             let f = f as usize;
             let Some(field) = self.plan.nth_field(f) else {
                 continue;
@@ -35,7 +35,7 @@ impl Model {
                 s.matches.push(f);
             }
         }
-        let origin = self.nav.get(s.origin).copied().unwrap_or(0) as usize;
+        let origin = self.nav.get(s.origin).unwrap_or(0) as usize;
         s.at = s.matches.iter().position(|f| *f >= origin).unwrap_or(0);
         match s.matches.get(s.at) {
             Some(&f) => self.select_field(f),

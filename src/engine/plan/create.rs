@@ -9,6 +9,7 @@ use crate::value::Value;
 pub(super) fn stage_create<'a, 's>(
     annotation: String,
     modified: Value,
+    file_metadata: Option<Value>,
     meta: Option<Meta<'s>>,
 ) -> Staged<'a, 's> {
     let mut created = modified.clone();
@@ -23,6 +24,7 @@ pub(super) fn stage_create<'a, 's>(
         mode,
         annotation: unless_held(annotation, &modified),
         modified,
+        file_metadata,
         live: None,
         last_applied: None,
         patch_type: None,

@@ -22,6 +22,9 @@ pub struct Plan {
     annotation: String,
     /// The local object as kubectl sends it (namespace filled, annotation set).
     pub modified: Value,
+    /// The file's `metadata` as read (`None`: it had none), where kubectl changes the file's
+    /// object (see [`Plan::local`]).
+    file_metadata: Option<Value>,
     /// The live object as kubectl patches it (`None`: a create).
     pub live: Option<Value>,
     /// The last-applied configuration the plan started from (`None`: none).
@@ -54,6 +57,58 @@ impl Plan {
             annotation::of(&self.modified).unwrap_or_default()
         } else {
             &self.annotation
+        }
+    }
+
+    /// The file's object as read: `modified` but what kubectl changed, which is only in
+    /// `metadata` (the namespace filled in or dropped, the annotation set, `metadata` and
+    /// `annotations` made when missing). A copy: a front end that shows the file draws
+    /// `modified` with [`Plan::file_metadata`] instead.
+    #[must_use]
+    pub fn local(&self) -> Value {
+        let Value::Object(root) = &self.modified else {
+            return self.modified.clone();
+        };
+        let mut local = crate::value::Map::with_capacity(root.len());
+        for (k, v) in root.iter() {
+            let v = match (k.as_str(), &self.file_metadata) {
+                ("metadata", Some(m)) => m.clone(),
+                ("metadata", None) => continue,
+                _ => v.clone(),
+            };
+            local.insert(k.as_str(), v);
+        }
+        Value::Object(local)
+    }
+
+    /// The file's `metadata` as read, in place of `modified`'s (`None`: the file had none;
+    /// kubectl added it, last). The rest of the file's object is `modified`'s.
+    #[must_use]
+    pub fn file_metadata(&self) -> Option<&Value> {
+        self.file_metadata.as_ref()
+    }
+
+    /// Is `local` the file's object this plan was made from? (As `local == self.local()`,
+    /// without the copy.)
+    #[must_use]
+    pub fn planned_from(&self, local: &Value) -> bool {
+        let (Value::Object(root), Value::Object(other)) = (&self.modified, local) else {
+            return &self.modified == local;
+        };
+        let mut mine = root
+            .iter()
+            .filter_map(|(k, v)| match (k.as_str(), &self.file_metadata) {
+                ("metadata", Some(m)) => Some((k.as_str(), m)),
+                ("metadata", None) => None,
+                _ => Some((k.as_str(), v)),
+            });
+        let mut theirs = other.iter().map(|(k, v)| (k.as_str(), v));
+        loop {
+            match (mine.next(), theirs.next()) {
+                (None, None) => return true,
+                (Some(a), Some(b)) if a == b => {}
+                _ => return false,
+            }
         }
     }
 
@@ -143,6 +198,8 @@ pub(super) struct Staged<'a, 's> {
     pub(super) mode: PatchType,
     pub(super) annotation: String,
     pub(super) modified: Value,
+    /// The file's `metadata` as read ([`Plan::file_metadata`]).
+    pub(super) file_metadata: Option<Value>,
     pub(super) live: Option<Cow<'a, Value>>,
     pub(super) last_applied: Option<Value>,
     pub(super) patch_type: Option<PatchType>,
@@ -219,6 +276,7 @@ impl Staged<'_, '_> {
         Plan {
             annotation: self.annotation,
             modified: self.modified,
+            file_metadata: self.file_metadata,
             live,
             last_applied: self.last_applied,
             patch_type: self.patch_type,

@@ -302,3 +302,44 @@ fn halves_found_again_are_the_kept_ones() {
     let merged = run(cr.clone(), cr.clone(), cr);
     assert!(super::halves(&merged, Schema::embedded()).is_none());
 }
+
+/// kubectl changes the file's object only in `metadata`: the plan gives the file's back as
+/// read, whether `annotations`, the namespace or an old annotation were there or not, for a
+/// create, a patch and a cluster-scoped kind (whose namespace kubectl drops).
+#[test]
+fn the_plan_gives_back_the_files_object_as_read() {
+    let cm = |metadata: Value| json!({"apiVersion": "v1", "kind": "ConfigMap", "metadata": metadata, "data": {"a": "1"}});
+    let locals = [
+        cm(json!({"name": "c"})),
+        cm(json!({"name": "c", "namespace": "x", "annotations": {"k": "v", LAST: "old"}})),
+        cm(json!({"annotations": {"k": null}, "name": "c"})),
+        json!({"apiVersion": "rbac.authorization.k8s.io/v1", "kind": "ClusterRole",
+               "metadata": {"name": "r", "namespace": "x"}, "rules": []}),
+    ];
+    for local in locals {
+        let mut live = json!({"apiVersion": local["apiVersion"].clone(), "kind": local["kind"].clone(),
+                              "metadata": {"name": local["metadata"]["name"].clone()}});
+        if local["kind"] != json!("ClusterRole") {
+            live["metadata"]["namespace"] = json!("x");
+        }
+        for live in [None, Some(&live)] {
+            let input = PlanInput {
+                local: &local,
+                live,
+                last_applied: LastApplied::FromLive,
+                namespace: None,
+                overwrite: true,
+            };
+            let p = plan(&input, Schema::embedded()).unwrap();
+            assert_ne!(p.modified, local, "kubectl changes it");
+            assert_eq!(p.local(), local, "key order too: {local:?}");
+            assert_eq!(p.file_metadata(), local.get("metadata"));
+            assert!(p.planned_from(&local));
+            let mut other = local.clone();
+            other["data"] = json!({"a": "2"});
+            assert!(!p.planned_from(&other));
+        }
+    }
+}
+
+const LAST: &str = super::LAST_APPLIED;
