@@ -6,6 +6,7 @@
 //! | `Merge` | [`mod@merge`] | live ⊕ config, the merge half of apply |
 //! | `Compare` | [`mod@compare`] | removed / modified / added paths, what conflicts come from |
 //! | `RemoveItems`, `ExtractItems` | [`mod@remove`] | prune; extract what a manager owns |
+//! | `ToFieldSet` of `RemoveItems`, unbuilt | [`mod@after`] | prune's middle step, without copying the object |
 //! | `Validate` | [`mod@validate`] | reject an applied config with duplicate keys, undeclared fields |
 //! | `ReconcileFieldSetWithSchema` | [`mod@reconcile`] | owners after a field turned atomic/granular |
 //!
@@ -13,6 +14,7 @@
 //! kind (`deduce`); a map part wins over a scalar part over a list part (`pick`); a list item
 //! is named by its key fields (missing ones take the schema default) or, in a set, by itself.
 
+pub mod after;
 pub mod compare;
 pub mod merge;
 pub mod reconcile;
@@ -20,10 +22,11 @@ pub mod remove;
 pub mod toset;
 pub mod validate;
 
+pub use after::field_set_after_remove;
 pub use compare::{Comparison, compare};
 pub use merge::merge;
 pub use reconcile::reconcile_field_set;
-pub use remove::{extract_items, extract_items_with_keys, remove_items};
+pub use remove::{extract_items, extract_items_with_keys, remove_items, remove_items_owned};
 pub use toset::to_field_set;
 pub use validate::{Problem, ProblemKind, problems, validate};
 

@@ -14,6 +14,8 @@
 //!
 //! All API versions of an object share one schema here (the identity converter).
 
+mod prune;
+
 use std::collections::BTreeMap;
 use std::fmt;
 
@@ -359,76 +361,5 @@ impl<'a> Updater<'a> {
             return Ok((None, managers, conflicts));
         }
         Ok((Some(new), managers, conflicts))
-    }
-
-    /// Removes what the applier owned last time, applies no more, and nobody else owns.
-    fn prune(
-        &self,
-        merged: Value,
-        managers: &ManagedFields,
-        last: Option<VersionedSet>,
-    ) -> Result<Value, TypedError> {
-        let Some(last) = last.filter(|l| !l.set.is_empty()) else {
-            return Ok(merged);
-        };
-        let last_set = self.ensure(last.set);
-        // What every manager owns, per API version, named fields as members.
-        let mut owned: BTreeMap<&str, Set> = BTreeMap::new();
-        for vs in managers.values() {
-            let entry = owned.entry(&vs.api_version).or_default();
-            *entry = entry.union(&vs.set);
-        }
-        for set in owned.values_mut() {
-            *set = self.ensure(std::mem::take(set));
-        }
-        // Nothing the applier owned is left unowned (it dropped nothing, or others own what it
-        // dropped): the steps below would remove items only to add them all back.
-        let sets: Vec<&Set> = owned.values().collect();
-        if last_set.is_covered_by(&sets) {
-            return Ok(merged);
-        }
-        let (merged_set, pruned) = par::both(
-            par::is_big(&merged),
-            || self.field_set(&merged).map(|s| self.ensure(s)),
-            || self.remove(&merged, &last_set),
-        );
-        let merged_set = merged_set?;
-        let pruned =
-            self.add_back_owned(&merged, &merged_set, pruned, &last.api_version, &owned)?;
-        self.add_back_dangling(&merged, &merged_set, &pruned, &last_set)
-    }
-
-    /// `addBackOwnedItems`: what any manager owns stays (`owned`: per API version, named
-    /// fields as members), the pruned version first.
-    fn add_back_owned(
-        &self,
-        merged: &Value,
-        merged_set: &Set,
-        mut pruned: Value,
-        pruned_version: &str,
-        owned: &BTreeMap<&str, Set>,
-    ) -> Result<Value, TypedError> {
-        let first = owned.get_key_value(pruned_version);
-        let rest = owned.iter().filter(|(v, _)| **v != pruned_version);
-        for (_, managed) in first.into_iter().chain(rest) {
-            let pruned_set = self.ensure(self.field_set(&pruned)?);
-            let keep = pruned_set.union(managed);
-            pruned = self.remove(merged, &merged_set.difference(&keep));
-        }
-        Ok(pruned)
-    }
-
-    /// `addBackDanglingItems`: only what the applier owned last time may go. (`merged_set`
-    /// and `last` have their named fields as members already.)
-    fn add_back_dangling(
-        &self,
-        merged: &Value,
-        merged_set: &Set,
-        pruned: &Value,
-        last: &Set,
-    ) -> Result<Value, TypedError> {
-        let pruned_set = self.ensure(self.field_set(pruned)?);
-        let gone = merged_set.difference(&pruned_set).intersection(last);
-        Ok(self.remove(merged, &gone))
     }
 }

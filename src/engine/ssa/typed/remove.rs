@@ -16,6 +16,80 @@ pub fn remove_items(schema: &Schema, tr: TypeRef, v: &Value, set: &Set) -> Value
     walk(schema, tr, v, set, false, 0).unwrap_or(Value::Null)
 }
 
+/// [`remove_items`] of a value the caller gives away: what stays is moved, not copied, and
+/// only the nodes on the way to a path of `set` are rebuilt. The same result.
+#[must_use]
+pub fn remove_items_owned(schema: &Schema, tr: TypeRef, mut v: Value, set: &Set) -> Value {
+    if remove_in_place(schema, tr, &mut v, set, 0) {
+        v
+    } else {
+        Value::Null
+    }
+}
+
+/// [`walk`] removing, in place: `false` where `walk` answers `None` (the caller then holds
+/// a null, as `walk`'s callers do).
+fn remove_in_place(schema: &Schema, tr: TypeRef, v: &mut Value, set: &Set, depth: usize) -> bool {
+    if check_depth(depth).is_err() {
+        return false;
+    }
+    let Some(r) = schema.resolve(tr) else {
+        return false;
+    };
+    let Ok(part) = pick(&r, deduce(&r, Some(v))) else {
+        return false;
+    };
+    match part {
+        Part::Scalar(_) => true,
+        Part::List(t) => {
+            let Some(list) = v.as_array_mut() else {
+                return false;
+            };
+            if list.is_empty() || t.rel == Relationship::Atomic {
+                return false;
+            }
+            list.retain_mut(|item| {
+                let pe = list_item_element(schema, &t, item).ok();
+                if pe.as_ref().is_some_and(|pe| set.has_member(pe)) {
+                    return false;
+                }
+                let prefix = pe
+                    .as_ref()
+                    .and_then(|pe| set.child(pe))
+                    .filter(|s| !s.is_empty());
+                if let Some(sub) = prefix
+                    && !remove_in_place(schema, t.elem, item, sub, depth + 1)
+                {
+                    *item = Value::Null;
+                }
+                true
+            });
+            !list.is_empty()
+        }
+        Part::Map(t) => {
+            let Some(m) = v.as_object_mut() else {
+                return false;
+            };
+            if m.is_empty() || t.rel == Relationship::Atomic {
+                return false;
+            }
+            m.retain(|k, val| {
+                let pe = PathElement::Field(k.clone());
+                if set.has_member(&pe) {
+                    return false;
+                }
+                if let Some(sub) = set.child(&pe).filter(|s| !s.is_empty())
+                    && !remove_in_place(schema, t.field_type(k), val, sub, depth + 1)
+                {
+                    *val = Value::Null;
+                }
+                true
+            });
+            !m.is_empty()
+        }
+    }
+}
+
 /// `TypedValue.ExtractItems` (without key fields appended).
 #[must_use]
 pub fn extract_items(schema: &Schema, tr: TypeRef, v: &Value, set: &Set) -> Value {

@@ -1,0 +1,176 @@
+//! Prune's shortcut against the computation it replaces, on random Deployments and random
+//! sets to remove: the set read without building the value equals the set of the value built
+//! (whenever it answers), and the removal in place equals the removal that copies.
+
+use proptest::prelude::*;
+use proptest::strategy::ValueTree;
+use proptest::test_runner::{Config, TestRunner};
+
+use super::field_set_after_remove;
+use crate::engine::ssa::kubernetes;
+use crate::engine::ssa::path::Path;
+use crate::engine::ssa::set::Set;
+use crate::engine::ssa::typed::{remove_items, remove_items_owned, to_field_set};
+use crate::value::Value;
+
+fn v(s: &str) -> Value {
+    serde_json::from_str(s).unwrap()
+}
+
+/// A container: names from a few (repeated names happen), ports keyed by port and protocol
+/// (protocol defaults to TCP), env keyed by name, an empty or filled struct.
+fn container() -> impl Strategy<Value = Value> {
+    let port = (
+        0..3u8,
+        prop::option::of(prop_oneof![Just("TCP"), Just("UDP")]),
+    );
+    let env = (0..3u8, prop::option::of(0..2u8));
+    (
+        0..5u8,
+        prop::option::of(0..2u8),
+        prop::collection::vec(port, 0..4),
+        prop::collection::vec(env, 0..4),
+        0..4u8,
+    )
+        .prop_map(|(name, image, ports, env, resources)| {
+            let mut c = v(&format!(r#"{{"name":"c{name}"}}"#));
+            if let Some(i) = image {
+                c["image"] = Value::from(format!("img{i}"));
+            }
+            if !ports.is_empty() {
+                let ports: Vec<Value> = ports
+                    .iter()
+                    .map(|(p, proto)| {
+                        let mut p = v(&format!(r#"{{"containerPort":{}}}"#, 8080 + u32::from(*p)));
+                        if let Some(proto) = proto {
+                            p["protocol"] = Value::from(*proto);
+                        }
+                        p
+                    })
+                    .collect();
+                c["ports"] = Value::Array(ports);
+            }
+            if !env.is_empty() {
+                let env: Vec<Value> = env
+                    .iter()
+                    .map(|(n, val)| {
+                        let mut e = v(&format!(r#"{{"name":"E{n}"}}"#));
+                        if let Some(val) = val {
+                            e["value"] = Value::from(format!("v{val}"));
+                        }
+                        e
+                    })
+                    .collect();
+                c["env"] = Value::Array(env);
+            }
+            match resources {
+                1 => c["resources"] = v("{}"),
+                2 => c["resources"] = v(r#"{"limits":{"cpu":"1"}}"#),
+                3 => c["resources"] = Value::Null,
+                _ => {}
+            }
+            c
+        })
+}
+
+/// A Deployment with a map, an atomic list, an empty associative list, a struct that may be
+/// empty or null, and containers.
+fn deployment() -> impl Strategy<Value = Value> {
+    (
+        prop::collection::vec(container(), 0..6),
+        prop::option::of(0..3u8),
+        0..4u8,
+        prop::collection::vec(0..3u8, 0..3),
+        any::<bool>(),
+    )
+        .prop_map(|(containers, replicas, security, labels, volumes)| {
+            let mut d = v(
+                r#"{"apiVersion":"apps/v1","kind":"Deployment","metadata":{"name":"web"},"spec":{"template":{"spec":{}}}}"#,
+            );
+            if let Some(r) = replicas {
+                d["spec"]["replicas"] = Value::from(u32::from(r));
+            }
+            for l in labels {
+                d["metadata"]["labels"][format!("l{l}").as_str()] = Value::from("x");
+            }
+            let spec = &mut d["spec"]["template"]["spec"];
+            spec["containers"] = Value::Array(containers);
+            match security {
+                1 => spec["securityContext"] = v("{}"),
+                2 => spec["securityContext"] = v(r#"{"runAsUser":1}"#),
+                3 => spec["securityContext"] = Value::Null,
+                _ => {}
+            }
+            if volumes {
+                spec["volumes"] = v("[]");
+                spec["tolerations"] = v(r#"[{"key":"a"}]"#);
+            }
+            d
+        })
+}
+
+#[test]
+fn the_set_after_a_removal_is_the_set_of_the_value_it_leaves() {
+    let kube = kubernetes::embedded();
+    let schema = &kube.schema;
+    let root = kube.root_for_gvk("apps/v1", "Deployment").unwrap();
+    let case = (deployment(), prop::collection::vec(0..6u8, 0..400), 0..4u8);
+    let mut runner = TestRunner::new(Config {
+        rng_algorithm: proptest::test_runner::RngAlgorithm::ChaCha,
+        ..Config::default()
+    });
+    let (mut answered, mut removed_something, mut unanswered) = (0, 0, 0);
+    for _ in 0..3000 {
+        let (value, picks, mode) = case.new_tree(&mut runner).unwrap().current();
+        let Ok(set) = to_field_set(schema, root, &value) else {
+            continue;
+        };
+        let value_set = set.into_named_fields_as_members(schema, root);
+        // Paths to remove: some of the value's own (members and the routes to them), chosen
+        // by `picks`; in mode 0 every other path, in mode 3 none.
+        let mut all: Vec<Path> = value_set.paths();
+        all.extend(value_set.leaves().paths());
+        all.sort();
+        all.dedup();
+        let chosen: Vec<Path> = match mode {
+            0 => all.iter().step_by(2).cloned().collect(),
+            3 => Vec::new(),
+            _ => picks
+                .iter()
+                .enumerate()
+                .filter(|(i, p)| usize::from(**p) < usize::from(mode) && *i < all.len())
+                .map(|(i, _)| all[i].clone())
+                .collect(),
+        };
+        let removed = Set::from_unsorted_paths(chosen);
+        let built = remove_items(schema, root, &value, &removed);
+        assert_eq!(
+            remove_items_owned(schema, root, value.clone(), &removed),
+            built,
+            "removal in place, {value} less {removed:?}"
+        );
+        let built_set = to_field_set(schema, root, &built)
+            .map(|s| s.into_named_fields_as_members(schema, root));
+        match field_set_after_remove(schema, root, &value, &removed, &value_set) {
+            Some(read) => {
+                answered += 1;
+                if built != value {
+                    removed_something += 1;
+                }
+                assert_eq!(
+                    Ok(&read),
+                    built_set.as_ref(),
+                    "{value} less {removed:?} leaves {built}"
+                );
+            }
+            None => unanswered += 1,
+        }
+    }
+    // Not vacuous: most cases are answered, and most of those remove something.
+    assert!(answered > 2000, "answered {answered}, not {unanswered}");
+    assert!(
+        removed_something > 1000,
+        "removed something in {removed_something}"
+    );
+    assert!(unanswered > 0, "the cases it declines are met too");
+}

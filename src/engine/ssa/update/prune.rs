@@ -1,0 +1,119 @@
+//! Prune (`Updater.prune`, `addBackOwnedItems`, `addBackDanglingItems`): what the applier
+//! owned last time, applies no more, and nobody else owns goes from the merged object.
+
+use std::collections::BTreeMap;
+
+use super::{ManagedFields, Updater, VersionedSet};
+use crate::engine::ssa::par;
+use crate::engine::ssa::set::Set;
+use crate::engine::ssa::typed::{self, TypedError};
+use crate::value::Value;
+
+impl Updater<'_> {
+    /// Removes what the applier owned last time, applies no more, and nobody else owns.
+    pub(super) fn prune(
+        &self,
+        merged: Value,
+        managers: &ManagedFields,
+        last: Option<VersionedSet>,
+    ) -> Result<Value, TypedError> {
+        let Some(last) = last.filter(|l| !l.set.is_empty()) else {
+            return Ok(merged);
+        };
+        let last_set = self.ensure(last.set);
+        // What every manager owns, per API version, named fields as members.
+        let mut owned: BTreeMap<&str, Set> = BTreeMap::new();
+        for vs in managers.values() {
+            let entry = owned.entry(&vs.api_version).or_default();
+            *entry = entry.union(&vs.set);
+        }
+        for set in owned.values_mut() {
+            *set = self.ensure(std::mem::take(set));
+        }
+        // Nothing the applier owned is left unowned (it dropped nothing, or others own what it
+        // dropped): the steps below would remove items only to add them all back.
+        let sets: Vec<&Set> = owned.values().collect();
+        if last_set.is_covered_by(&sets) {
+            return Ok(merged);
+        }
+        let (merged_set, pruned) = par::both(
+            par::is_big(&merged),
+            || self.field_set(&merged).map(|s| self.ensure(s)),
+            || self.remove(&merged, &last_set),
+        );
+        let merged_set = merged_set?;
+        if owned.len() == 1
+            && let Some(managed) = owned.values().next()
+        {
+            return self.prune_one_version(merged, &merged_set, &pruned, managed, &last_set);
+        }
+        let pruned =
+            self.add_back_owned(&merged, &merged_set, pruned, &last.api_version, &owned)?;
+        self.add_back_dangling(&merged, &merged_set, &pruned, &last_set)
+    }
+
+    /// `addBackOwnedItems` and `addBackDanglingItems` when every manager's set is at one API
+    /// version: the same steps, without building the object in between. The middle object
+    /// (`merged` less what nobody owns and the first removal took) is read as a set only
+    /// where that removal walks ([`typed::field_set_after_remove`]), and the paths to remove
+    /// are taken from `merged` itself, which is not copied. Where the set cannot be read so,
+    /// the object is built as in [`Updater::add_back_dangling`]. The same result either way.
+    fn prune_one_version(
+        &self,
+        merged: Value,
+        merged_set: &Set,
+        pruned: &Value,
+        managed: &Set,
+        last: &Set,
+    ) -> Result<Value, TypedError> {
+        let pruned_set = self.ensure(self.field_set(pruned)?);
+        let dropped = merged_set.difference(&pruned_set.union(managed));
+        let Some(after) =
+            typed::field_set_after_remove(self.schema, self.root, &merged, &dropped, merged_set)
+        else {
+            let pruned = self.remove(&merged, &dropped);
+            return self.add_back_dangling(&merged, merged_set, &pruned, last);
+        };
+        let gone = merged_set.difference(&after).intersection(last);
+        Ok(typed::remove_items_owned(
+            self.schema,
+            self.root,
+            merged,
+            &gone,
+        ))
+    }
+
+    /// `addBackOwnedItems`: what any manager owns stays (`owned`: per API version, named
+    /// fields as members), the pruned version first.
+    fn add_back_owned(
+        &self,
+        merged: &Value,
+        merged_set: &Set,
+        mut pruned: Value,
+        pruned_version: &str,
+        owned: &BTreeMap<&str, Set>,
+    ) -> Result<Value, TypedError> {
+        let first = owned.get_key_value(pruned_version);
+        let rest = owned.iter().filter(|(v, _)| **v != pruned_version);
+        for (_, managed) in first.into_iter().chain(rest) {
+            let pruned_set = self.ensure(self.field_set(&pruned)?);
+            let keep = pruned_set.union(managed);
+            pruned = self.remove(merged, &merged_set.difference(&keep));
+        }
+        Ok(pruned)
+    }
+
+    /// `addBackDanglingItems`: only what the applier owned last time may go. (`merged_set`
+    /// and `last` have their named fields as members already.)
+    fn add_back_dangling(
+        &self,
+        merged: &Value,
+        merged_set: &Set,
+        pruned: &Value,
+        last: &Set,
+    ) -> Result<Value, TypedError> {
+        let pruned_set = self.ensure(self.field_set(pruned)?);
+        let gone = merged_set.difference(&pruned_set).intersection(last);
+        Ok(self.remove(merged, &gone))
+    }
+}
