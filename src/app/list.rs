@@ -237,7 +237,7 @@ impl List {
                     }));
                     self.attaching = true;
                 }
-                commands.extend(super::ssa_mode::start(&mut model));
+                commands.extend(super::ssa::start(&mut model));
                 Object::Opened(Box::new(model))
             }
         };

@@ -182,7 +182,7 @@ pub(super) fn route(app: &mut App, message: Message) -> Result<Vec<Command>, Mes
                 arrive(app, new);
             }
             if let App::One(model) = app {
-                return Ok(super::ssa_mode::start(model));
+                return Ok(super::ssa::start(model));
             }
         }
         Message::OpenFailed(e) => {

@@ -4,7 +4,6 @@
 
 use crate::value::Value;
 
-use super::model::Pane;
 use crate::engine::gofmt::{FastMap, FastSet};
 use crate::engine::plan::{FieldId, Seg, Tree};
 
@@ -141,16 +140,6 @@ impl Walk<'_> {
             None => false,
         }
     }
-}
-
-/// The lines of the (edited) last-applied pane to mark: each edited path's line, or for a
-/// removed path, the line of its nearest ancestor still there.
-#[must_use]
-pub fn lines(pane: &Pane, tree: &Tree, edited: &[FieldId]) -> FastSet<u32> {
-    edited
-        .iter()
-        .filter_map(|id| pane.locate(tree, *id).map(|(line, _)| line))
-        .collect()
 }
 
 #[cfg(test)]

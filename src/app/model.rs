@@ -101,6 +101,15 @@ pub struct Pane {
 }
 
 impl Pane {
+    /// The lines showing these nodes, or for a node not shown (a removed path), its nearest
+    /// ancestor's: the (edited) last-applied pane's lines to mark.
+    #[must_use]
+    pub fn lines_of(&self, tree: &Tree, ids: &[FieldId]) -> FastSet<u32> {
+        ids.iter()
+            .filter_map(|id| self.locate(tree, *id).map(|(line, _)| line))
+            .collect()
+    }
+
     /// The line showing a node, or the nearest ancestor's line (`exact` false).
     #[must_use]
     pub fn locate(&self, tree: &Tree, id: FieldId) -> Option<(u32, bool)> {
@@ -318,7 +327,7 @@ impl Model {
             let lines = panes
                 .iter()
                 .find(|p| p.kind == PaneKind::LastApplied)
-                .map(|p| marks::lines(p, &plan.tree, &edited))
+                .map(|p| p.lines_of(&plan.tree, &edited))
                 .unwrap_or_default();
             (edited, lines)
         } else {

@@ -92,6 +92,16 @@ fn request(model: &Model) -> SsaRequest {
     }
 }
 
+/// An object opened with the run's options (`ssa_mode`): when the run's mode is server-side,
+/// the server-side plan asked for.
+pub(super) fn start(model: &mut Model) -> Vec<Command> {
+    if super::ssa_mode::opens_server_side(model) {
+        toggle(model)
+    } else {
+        Vec::new()
+    }
+}
+
 /// `S`: plan server-side (the runtime runs it), or back to the client-side plan.
 pub(super) fn toggle(model: &mut Model) -> Vec<Command> {
     if model.server.take().is_some() {

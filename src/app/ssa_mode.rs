@@ -4,15 +4,15 @@
 //! mode and where it came from. `--field-manager` (else the kuberc's) is the manager the
 //! server-side view applies as; the kuberc's `force-conflicts` is honoured too.
 
-use super::{Command, Model};
+use super::Model;
 use crate::session::kuberc::{ApplyMode, ModeSource};
 
-/// An object opened with the run's options: its field manager, kubectl's warnings about the
-/// kuberc, and, when the mode is server-side, the server-side plan asked for.
-pub fn start(model: &mut Model) -> Vec<Command> {
+/// An object opened with the run's options takes its field manager and kubectl's warnings
+/// about the kuberc: whether it opens in the server-side view (`ssa::start` asks for the plan).
+pub(super) fn opens_server_side(model: &mut Model) -> bool {
     let options = &model.edit.options;
     let Some(mode) = options.mode.as_ref() else {
-        return Vec::new();
+        return false;
     };
     if let Some(manager) = options
         .field_manager
@@ -24,10 +24,7 @@ pub fn start(model: &mut Model) -> Vec<Command> {
     if !mode.warnings.is_empty() {
         model.notice = Some(format!("kuberc: {}", mode.warnings.join("; ")));
     }
-    if mode.server_side && model.server.is_none() {
-        return super::ssa::toggle(model);
-    }
-    Vec::new()
+    mode.server_side && model.server.is_none()
 }
 
 /// `--force-conflicts` as the kuberc sets it (the TUI has no flag for it).
