@@ -16,6 +16,7 @@ mod model;
 pub mod patch;
 pub mod project;
 mod replan;
+pub mod screen;
 pub mod ssa;
 pub mod ssa_apply;
 pub mod ssa_mode;
@@ -29,12 +30,12 @@ pub use crate::session::{Docs, EditOptions, Error, Files, Loaded, ReloadRequest,
 pub use commit::{AnnotationPreview, CommitPreview};
 pub use edit::EditState;
 pub use editor::EditorSession;
-pub use list::{App, List};
+pub use list::List;
 pub use loading::{Loading, Parcel, Waiting};
 pub use mode::{Mode, ModeKind, PatchView, Search};
 pub use model::{Model, Pane, PaneKind};
+pub use screen::App;
 
-use crate::engine::plan::Action;
 use crate::fsutil::FileDigest;
 use crate::session::progress::Event;
 
@@ -172,15 +173,6 @@ pub enum Command {
 fn help_max_scroll(model: &Model) -> usize {
     let inner = usize::from(model.size.1).saturating_sub(4);
     keys::help_len().saturating_sub(inner)
-}
-
-/// Is this action a change to the live object?
-#[must_use]
-pub fn is_change(action: Action) -> bool {
-    matches!(
-        action,
-        Action::Add | Action::Set | Action::Clear | Action::Delete
-    )
 }
 
 /// `kubectl diff`'s server answer (its MERGED object) in the result pane, in place of the

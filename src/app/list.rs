@@ -9,11 +9,12 @@
 //! from the object's current (edited) plan when it closes. The rows keep the order they were
 //! sorted in when the list opened, so nothing moves under the cursor.
 
-use super::loading::{self, Loading, Waiting};
+use super::loading::Waiting;
 use super::{Command, EditOptions, Message, ModeKind, Model, Source, update as update_model};
 use crate::engine::plan::Plan;
 use crate::session::external::ServerAnswer;
 use crate::session::objects::Key;
+use crate::session::progress::RowHead;
 use crate::session::risk::{Summary, riskier_first};
 use crate::session::{Docs, Files, Loaded, ReloadRequest};
 
@@ -357,64 +358,83 @@ fn browse(list: &mut List, message: Message) -> Vec<Command> {
         Message::Select { field, .. } if field < list.rows.len() => list.move_to(field),
         Message::Accept => return list.open_row(),
         Message::OpenHelp => list.mode = ListMode::Help(0),
-        Message::Retry => return loading::retry(list),
+        Message::Retry => return retry(list),
         Message::Quit => return vec![Command::Quit],
         _ => {}
     }
     Vec::new()
 }
 
-/// What the TUI runs: one object (the panes), or the object list.
-#[derive(Debug)]
-pub enum App {
-    /// Before the run knows what it opens.
-    Loading(Box<Loading>),
-    One(Box<Model>),
-    Many(Box<List>),
+impl List {
+    /// A row planned while the list loads, put where the risk order puts it (in place of the
+    /// object's row when it is read again). A cursor moved down stays on its row; one on the
+    /// first row stays there (on the riskiest so far).
+    pub fn add_pending(&mut self, head: RowHead) {
+        let row = Row {
+            key: head.key,
+            source: head.source,
+            live_source: head.live_source,
+            summary: head.summary,
+            files: None,
+            object: Object::Pending,
+            server: None,
+        };
+        let mut on_it = false;
+        if let Some(i) = self.rows.iter().position(|r| r.key == row.key) {
+            self.rows.remove(i);
+            on_it = i == self.cursor && i > 0;
+            if i < self.cursor {
+                self.cursor -= 1;
+            }
+        }
+        let at = self.rows.partition_point(|r| {
+            riskier_first((&r.summary, &r.key), (&row.summary, &row.key)).is_lt()
+        });
+        self.rows.insert(at, row);
+        if on_it {
+            self.cursor = at;
+        } else if at <= self.cursor && self.cursor > 0 {
+            self.cursor += 1;
+        }
+        self.cursor = self.cursor.min(self.rows.len().saturating_sub(1));
+        self.scroll();
+    }
+
+    /// The selected row's object, to find it again in the list that replaces this one.
+    #[must_use]
+    pub fn selected_key(&self) -> Option<&Key> {
+        self.rows.get(self.cursor).map(|r| &r.key)
+    }
+
+    /// Select the row of `key`, if there is one.
+    pub fn select_key(&mut self, key: &Key) {
+        if let Some(i) = self.rows.iter().position(|r| r.key == *key) {
+            self.move_to(i);
+        }
+    }
 }
 
-impl App {
-    /// The keymap mode of what is on screen.
-    #[must_use]
-    pub fn keymap_mode(&self) -> ModeKind {
-        match self {
-            App::Loading(_) => ModeKind::Loading,
-            App::One(m) => m.mode.kind(),
-            App::Many(l) => l.keymap_mode(),
-        }
+/// `r`: after a failure, read and plan every object again; the rows stay, each replaced as
+/// its object is planned again. Refused while an object has edits not committed.
+fn retry(list: &mut List) -> Vec<Command> {
+    if list.loading.is_some() {
+        return Vec::new();
     }
-
-    /// Is there work to do while no key is waiting ([`Message::Idle`])?
-    #[must_use]
-    pub fn has_idle_work(&self) -> bool {
-        let model = match self {
-            App::Loading(_) => None,
-            App::One(m) => Some(&**m),
-            App::Many(l) => l.opened(),
-        };
-        model.is_some_and(Model::has_idle_work)
+    if !list.rows.iter().any(|r| r.summary.error.is_some()) {
+        list.notice = Some("nothing failed: r reads the objects again after a failure".into());
+        return Vec::new();
     }
-
-    /// Apply a message; returns the effects to run.
-    pub fn update(&mut self, message: Message) -> Vec<Command> {
-        let message = match loading::route(self, message) {
-            Ok(commands) => return commands,
-            Err(message) => message,
-        };
-        match self {
-            App::Loading(l) => loading::update(l, message),
-            App::One(m) => update_model(m, message),
-            App::Many(l) => update(l, message),
-        }
+    let edited = list.rows.iter().find(|r| match &r.object {
+        Object::Opened(m) => m.edits_pending(),
+        _ => false,
+    });
+    if let Some(row) = edited {
+        list.notice = Some(format!(
+            "{}: edits not committed; commit or undo them before reading every object again",
+            row.key
+        ));
+        return Vec::new();
     }
-
-    /// Is the TUI waiting for the session (the runtime then reports the time passing)?
-    #[must_use]
-    pub fn is_loading(&self) -> bool {
-        match self {
-            App::Loading(l) => l.failed.is_none(),
-            App::One(_) => false,
-            App::Many(l) => l.loading.is_some(),
-        }
-    }
+    list.loading = Some(Waiting::default());
+    vec![Command::Open]
 }

@@ -13,12 +13,9 @@
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use super::list::{App, List, Object, Row};
 use super::{Command, Error, Message};
 use crate::cluster::Activity;
-use crate::session::objects::Key;
-use crate::session::progress::{Event, RowHead};
-use crate::session::risk::riskier_first;
+use crate::session::progress::Event;
 
 /// The spinner's frames, one per tenth of a second.
 pub const SPINNER: [char; 10] = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏'];
@@ -173,107 +170,6 @@ impl Loading {
     }
 }
 
-/// The messages of loading, whatever screen is up: `Ok` with the effects when `message` was
-/// one of them, else `Err` with it.
-pub(super) fn route(app: &mut App, message: Message) -> Result<Vec<Command>, Message> {
-    match message {
-        Message::Opened(parcel) => {
-            if let Some(new) = parcel.take() {
-                arrive(app, new);
-            }
-            if let App::One(model) = app {
-                return Ok(super::ssa::start(model));
-            }
-        }
-        Message::OpenFailed(e) => {
-            let (title, waiting, size) = match app {
-                App::Loading(l) => (l.title.clone(), l.waiting.clone(), l.size),
-                App::Many(l) => (
-                    l.title.clone(),
-                    l.loading.clone().unwrap_or_default(),
-                    l.size,
-                ),
-                App::One(_) => return Ok(Vec::new()),
-            };
-            // Bad input ends the run at once, as on the command line (the runtime prints it);
-            // the cluster's failures wait for `r`.
-            let transient = e.is_transient();
-            let mut loading = Loading::new(title, waiting);
-            loading.size = size;
-            loading.failed = Some(e);
-            *app = App::Loading(Box::new(loading));
-            if !transient {
-                return Ok(vec![Command::Quit]);
-            }
-        }
-        Message::Tick(now) => match app {
-            App::Loading(l) => l.waiting.tick(now),
-            App::Many(l) => {
-                if let Some(w) = &mut l.loading {
-                    w.tick(now);
-                }
-            }
-            App::One(_) => {}
-        },
-        Message::Report { event, at } => report(app, *event, at),
-        other => return Err(other),
-    }
-    Ok(Vec::new())
-}
-
-/// What the session reported, on the screen that is up: the list opens when the run knows it
-/// opens one, and fills in.
-fn report(app: &mut App, event: Event, at: Instant) {
-    match app {
-        App::Loading(l) => {
-            l.waiting.record(&event, at);
-            if let Event::Listing { title, .. } = event {
-                let mut list = List::loading(title, l.waiting.clone());
-                list.size = l.size;
-                *app = App::Many(Box::new(list));
-            }
-        }
-        App::Many(list) if list.loading.is_some() => match event {
-            Event::Row(head) => list.add_pending(*head),
-            other => {
-                if let Some(w) = &mut list.loading {
-                    w.record(&other, at);
-                }
-            }
-        },
-        App::Many(_) | App::One(_) => {}
-    }
-}
-
-/// The screen loading opened replaces the one up, at its size; the list keeps the selected
-/// object, one object what it opened with (kubectl diff's note).
-fn arrive(app: &mut App, mut new: App) {
-    let (width, height) = match app {
-        App::Loading(l) => l.size,
-        App::One(m) => m.size,
-        App::Many(l) => l.size,
-    };
-    let selected = match app {
-        App::Many(l) => l.selected_key().cloned(),
-        _ => None,
-    };
-    let notice = match &new {
-        App::One(m) => m.notice.clone(),
-        _ => None,
-    };
-    new.update(Message::Resized { width, height });
-    match &mut new {
-        App::One(m) if notice.is_some() => m.notice = notice,
-        App::Many(l) => {
-            if let Some(key) = selected {
-                l.select_key(&key);
-            }
-        }
-        _ => {}
-    }
-    *app = new;
-}
-
 /// Apply a message to the loading screen; returns the effects to run. (The messages that
 /// replace the screen are the app's: `App::update`.)
 pub fn update(loading: &mut Loading, message: Message) -> Vec<Command> {
@@ -295,80 +191,6 @@ pub fn update(loading: &mut Loading, message: Message) -> Vec<Command> {
         _ => {}
     }
     Vec::new()
-}
-
-impl List {
-    /// A row planned while the list loads, put where the risk order puts it (in place of the
-    /// object's row when it is read again). A cursor moved down stays on its row; one on the
-    /// first row stays there (on the riskiest so far).
-    pub fn add_pending(&mut self, head: RowHead) {
-        let row = Row {
-            key: head.key,
-            source: head.source,
-            live_source: head.live_source,
-            summary: head.summary,
-            files: None,
-            object: Object::Pending,
-            server: None,
-        };
-        let mut on_it = false;
-        if let Some(i) = self.rows.iter().position(|r| r.key == row.key) {
-            self.rows.remove(i);
-            on_it = i == self.cursor && i > 0;
-            if i < self.cursor {
-                self.cursor -= 1;
-            }
-        }
-        let at = self.rows.partition_point(|r| {
-            riskier_first((&r.summary, &r.key), (&row.summary, &row.key)).is_lt()
-        });
-        self.rows.insert(at, row);
-        if on_it {
-            self.cursor = at;
-        } else if at <= self.cursor && self.cursor > 0 {
-            self.cursor += 1;
-        }
-        self.cursor = self.cursor.min(self.rows.len().saturating_sub(1));
-        self.scroll();
-    }
-
-    /// The selected row's object, to find it again in the list that replaces this one.
-    #[must_use]
-    pub fn selected_key(&self) -> Option<&Key> {
-        self.rows.get(self.cursor).map(|r| &r.key)
-    }
-
-    /// Select the row of `key`, if there is one.
-    pub fn select_key(&mut self, key: &Key) {
-        if let Some(i) = self.rows.iter().position(|r| r.key == *key) {
-            self.move_to(i);
-        }
-    }
-}
-
-/// `r`: after a failure, read and plan every object again; the rows stay, each replaced as
-/// its object is planned again. Refused while an object has edits not committed.
-pub(super) fn retry(list: &mut List) -> Vec<Command> {
-    if list.loading.is_some() {
-        return Vec::new();
-    }
-    if !list.rows.iter().any(|r| r.summary.error.is_some()) {
-        list.notice = Some("nothing failed: r reads the objects again after a failure".into());
-        return Vec::new();
-    }
-    let edited = list.rows.iter().find(|r| match &r.object {
-        Object::Opened(m) => m.edits_pending(),
-        _ => false,
-    });
-    if let Some(row) = edited {
-        list.notice = Some(format!(
-            "{}: edits not committed; commit or undo them before reading every object again",
-            row.key
-        ));
-        return Vec::new();
-    }
-    list.loading = Some(Waiting::default());
-    vec![Command::Open]
 }
 
 #[cfg(test)]

@@ -210,7 +210,7 @@ fn body<'a>(
     shown: Shown,
 ) -> Vec<Span<'a>> {
     let change = match shown {
-        Shown::Client(action, _) => crate::app::is_change(action).then(|| theme.action(action)),
+        Shown::Client(action, _) => action.is_change().then(|| theme.action(action)),
         Shown::Server(Some(a)) => {
             (a != crate::session::ssa::Action::Keep).then(|| theme.ssa_action(a))
         }

@@ -6,7 +6,7 @@ use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
 
 use super::safe;
-use crate::app::{Message, Mode, ModeKind, Model, PaneKind, is_change};
+use crate::app::{Message, Mode, ModeKind, Model, PaneKind};
 use crate::engine::plan::{Action, PatchType};
 use crate::keymap;
 use crate::theme::{self, Theme};
@@ -38,7 +38,7 @@ pub fn header(model: &Model, theme: &Theme, area: Rect, buf: &mut Buffer) {
     let mut counts = String::new();
     for a in Action::ALL
         .iter()
-        .filter(|a| is_change(**a) || **a == Action::Retain)
+        .filter(|a| a.is_change() || **a == Action::Retain)
     {
         let n = Action::ALL
             .iter()

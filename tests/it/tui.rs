@@ -77,7 +77,7 @@ fn n_and_shift_n_visit_the_changes() {
     let mut seen = Vec::new();
     for _ in 0..4 {
         h.press("n");
-        assert!(applyscope::app::is_change(field_action(&h)), "{}", h.path());
+        assert!(field_action(&h).is_change(), "{}", h.path());
         seen.push(h.path());
     }
     assert!(

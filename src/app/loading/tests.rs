@@ -1,6 +1,8 @@
 //! The loading screen's and the filling list's state, message by message.
 
 use super::*;
+use crate::app::List;
+use crate::app::screen::App;
 
 #[test]
 fn waiting_names_the_oldest_request_and_its_time() {

@@ -2,7 +2,6 @@
 //! stop at), to a chosen field (unfolding what hides it), to a warning's field.
 
 use super::{Model, NONE};
-use crate::app::is_change;
 use crate::engine::plan::{Action, FieldId, Tree};
 
 impl Model {
@@ -105,7 +104,7 @@ pub(super) fn stops(tree: &Tree) -> Vec<bool> {
         .enumerate()
         .map(|(i, id)| {
             let action = tree.action(id);
-            if !is_change(action) {
+            if !action.is_change() {
                 return false;
             }
             if action == Action::Set {
@@ -114,7 +113,7 @@ pub(super) fn stops(tree: &Tree) -> Vec<bool> {
                     .skip(i + 1)
                     .zip(actions.iter().skip(i + 1))
                     .take_while(|(p, _)| tree.is_strict_ancestor(id, *p));
-                return !below.into_iter().any(|(_, g)| is_change(*g));
+                return !below.into_iter().any(|(_, g)| g.is_change());
             }
             let parent = tree.parent(id).and_then(action_of);
             parent != Some(action) && !(action == Action::Clear && parent == Some(Action::Delete))

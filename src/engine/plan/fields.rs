@@ -77,6 +77,15 @@ impl Action {
         Action::Keep,
     ];
 
+    /// Does the apply change the live object here (add, set, clear, delete)?
+    #[must_use]
+    pub fn is_change(self) -> bool {
+        matches!(
+            self,
+            Action::Add | Action::Set | Action::Clear | Action::Delete
+        )
+    }
+
     /// The action's name in the JSON output.
     #[must_use]
     pub fn name(self) -> &'static str {
