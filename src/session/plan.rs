@@ -91,20 +91,16 @@ pub fn compute_with(
 /// annotation; `docs.live` is then `None`: the plan's `live` is the one copy).
 pub fn compute_sharing(docs: &mut Docs) -> Result<Plan, Error> {
     let local = std::mem::take(&mut docs.local);
-    if let Some(last_applied) = &docs.last_applied {
-        let context = PlanContext {
-            live: docs.live.as_ref().map(Cow::Borrowed),
-            last_applied: LastApplied::Given(last_applied),
-            namespace: None,
-            overwrite: true,
-            live_last_applied: None,
-        };
-        return engine_plan::plan_owned(local, context, Schema::embedded())
-            .map_err(|e| plan_error(e, &DocNames::default()));
-    }
+    let (live, last_applied) = match &docs.last_applied {
+        Some(given) => (
+            docs.live.as_ref().map(Cow::Borrowed),
+            LastApplied::Given(given),
+        ),
+        None => (docs.live.take().map(Cow::Owned), LastApplied::FromLive),
+    };
     let context = PlanContext {
-        live: docs.live.take().map(Cow::Owned),
-        last_applied: LastApplied::FromLive,
+        live,
+        last_applied,
         namespace: None,
         overwrite: true,
         live_last_applied: None,
