@@ -177,7 +177,7 @@ fn help_max_scroll(model: &Model) -> usize {
 
 /// `kubectl diff`'s server answer (its MERGED object) in the result pane, in place of the
 /// planned result, and what applyscope says about it in the status bar.
-pub fn show_server_answer(model: &mut Model, server: &crate::session::external::ServerAnswer) {
+pub fn show_server_answer(model: &mut Model, server: &crate::session::open::ServerAnswer) {
     model.show_server_result(&server.answer);
     model.notice = Some(server.note.clone());
 }

@@ -227,6 +227,20 @@ impl ClusterError {
     }
 }
 
+/// An error and its sources, joined with `: ` (repeated texts dropped).
+fn chain(e: &dyn std::error::Error) -> String {
+    let mut parts: Vec<String> = vec![e.to_string()];
+    let mut source = e.source();
+    while let Some(s) = source {
+        let text = s.to_string();
+        if !parts.iter().any(|p| p.contains(&text)) {
+            parts.push(text);
+        }
+        source = s.source();
+    }
+    parts.join(": ")
+}
+
 /// The namespace the plan is given as `-n`: the flag, else (when the file names none) the
 /// context's default. A file's own namespace wins over the context default, as in kubectl;
 /// an explicit `-n` that differs is the plan's error, as in kubectl.

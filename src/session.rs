@@ -13,6 +13,7 @@
 //! | the built-in examples and `-f`/`--live` files as documents | `session/source.rs` |
 //! | reading files again (reload), the bytes a commit checks | `session/files.rs` |
 //! | what a run opens: one object or many | `session/open.rs` |
+//! | work shared across the cores (`parallel_map`) | `session/parallel.rs` |
 //! | progress of long work, told to whoever shows it (no terminal here) | `session/progress.rs` |
 //! | live objects from the cluster, planned; the TUI's one connection | `session/cluster.rs` |
 //! | the mode kubectl apply will use (`--server-side`, kuberc) | `session/kuberc.rs` |
@@ -28,6 +29,7 @@ pub mod input;
 pub mod kuberc;
 pub mod objects;
 pub mod open;
+pub mod parallel;
 pub mod plan;
 pub mod progress;
 pub mod risk;

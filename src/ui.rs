@@ -18,6 +18,8 @@ mod why;
 use ratatui::Frame;
 use ratatui::buffer::Buffer;
 use ratatui::layout::{Constraint, Layout, Rect};
+use ratatui::text::Span;
+use ratatui::widgets::{Block, Borders, Clear, Widget as _};
 
 use crate::app::{App, Message, Mode, Model, PaneKind};
 use crate::theme::Theme;
@@ -219,4 +221,28 @@ pub fn click(model: &Model, area: Rect, col: u16, row: u16) -> Option<Message> {
 /// Text from a document, made safe for the terminal.
 fn safe(s: &str) -> String {
     crate::app::yaml::escape(s)
+}
+
+/// A box inside `area`, at most `w` x `h`, centred.
+fn centred(area: Rect, w: u16, h: u16) -> Rect {
+    let w = w.min(area.width);
+    let h = h.min(area.height);
+    Rect::new(
+        area.x + (area.width - w) / 2,
+        area.y + (area.height - h) / 2,
+        w,
+        h,
+    )
+}
+
+/// A cleared box with a border and a title; the area inside it.
+fn frame(theme: &Theme, title: &str, rect: Rect, buf: &mut Buffer) -> Rect {
+    Clear.render(rect, buf);
+    let block = Block::default()
+        .borders(Borders::ALL)
+        .border_style(theme.border_focus)
+        .title(Span::styled(format!(" {title} "), theme.title));
+    let inner = block.inner(rect);
+    block.render(rect, buf);
+    inner
 }

@@ -12,8 +12,8 @@
 use super::loading::Waiting;
 use super::{Command, EditOptions, Message, ModeKind, Model, Source, update as update_model};
 use crate::engine::plan::Plan;
-use crate::session::external::ServerAnswer;
 use crate::session::objects::Key;
+use crate::session::open::ServerAnswer;
 use crate::session::progress::RowHead;
 use crate::session::risk::{Summary, riskier_first};
 use crate::session::{Docs, Files, Loaded, ReloadRequest};

@@ -230,7 +230,7 @@ fn client_side(args: &DiffArgs) -> Result<Run, Error> {
         .iter()
         .filter_map(|(pair, plan)| plan.as_ref().err().map(|e| format!("{}: {e}", pair.key)))
         .collect();
-    let diffs: Vec<ObjectDiff> = crate::session::plan::parallel_map(&items, |(pair, plan)| {
+    let diffs: Vec<ObjectDiff> = crate::session::parallel::parallel_map(&items, |(pair, plan)| {
         plan.as_ref().ok().map(|plan| object_diff(pair, plan, opts))
     })
     .into_iter()

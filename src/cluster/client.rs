@@ -12,7 +12,7 @@ use crate::value::Value;
 use kube::config::{KubeConfigOptions, Kubeconfig};
 use kube::{Client, Config};
 
-use super::{Activity, ClusterError, Conn, Request, Watcher, status_error, waiting_for};
+use super::{Activity, ClusterError, Conn, Request, Watcher, chain, status_error, waiting_for};
 
 /// Connecting may take this long.
 pub const CONNECT_TIMEOUT: Duration = Duration::from_secs(10);
@@ -251,18 +251,4 @@ fn transport(what: &str, e: &kube::Error) -> ClusterError {
         "request failed"
     };
     ClusterError::Transport(format!("{what}: {kind}: {why}"))
-}
-
-/// An error and its sources, joined with `: ` (repeated texts dropped).
-pub(super) fn chain(e: &dyn std::error::Error) -> String {
-    let mut parts: Vec<String> = vec![e.to_string()];
-    let mut source = e.source();
-    while let Some(s) = source {
-        let text = s.to_string();
-        if !parts.iter().any(|p| p.contains(&text)) {
-            parts.push(text);
-        }
-        source = s.source();
-    }
-    parts.join(": ")
 }

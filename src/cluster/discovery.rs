@@ -6,7 +6,7 @@
 
 use kube::discovery::{self, Scope};
 
-use super::{Cluster, ClusterError, client::chain};
+use super::{Cluster, ClusterError, chain};
 use crate::engine::object::GroupVersion;
 
 /// What a group-version serves: `(kind, plural, namespaced)`, or why it could not be read.

@@ -30,7 +30,7 @@ pub mod valid;
 
 use crate::value::Value;
 
-use super::plan::{Code, Warning};
+use super::plan::warnings::{Code, Warning};
 use super::schema::Meta;
 
 /// The codes this module emits, with a one-line summary (for documentation and listings).

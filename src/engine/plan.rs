@@ -15,29 +15,32 @@
 //! | `plan/create.rs` | the create plan (no live object) |
 //! | `plan/error.rs` | [`PlanError`] |
 //! | `plan/annotation.rs` | the last-applied annotation |
+//! | `plan/action.rs` | what happens to a field ([`Action`]) |
 //! | `plan/fields.rs` | every field's action and why |
 //! | `plan/tree.rs`, `plan/path.rs` | the plan tree and field paths |
 //! | `plan/tables.rs` | kubectl's merge tables as data |
 //! | `plan/warnings.rs` | warnings |
 //! | `plan/planned.rs` | the staged plan and [`Plan`] |
 
-mod annotation;
+mod action;
+pub(crate) mod annotation;
 mod checks;
 mod create;
 mod error;
 mod fields;
 mod patch_type;
-mod path;
+pub(crate) mod path;
 mod planned;
 mod tables;
 mod three_way;
 mod tree;
-mod warnings;
+pub(crate) mod warnings;
 
 use std::borrow::Cow;
 
 use crate::value::Value;
 
+pub use action::Action;
 pub use annotation::{
     ANNOTATIONS_LIMIT, LAST_APPLIED, annotations_size, encode as encode_annotation,
     of as annotation_of,
@@ -46,7 +49,6 @@ use checks::{check_same_object, has_annotation_key, parse_annotation, prepare_lo
 use create::stage_create;
 pub use error::{InputDoc, PlanError};
 use error::{input_error, kubectl_error};
-pub use fields::{Action, FieldRef};
 pub use patch_type::{PatchType, strategic_root};
 pub use path::{FieldPath, PathText, Seg};
 pub use planned::Plan;
@@ -55,7 +57,7 @@ pub use tables::{Cond, FieldKind, Presence, Reason, Row, Table};
 pub use three_way::halves;
 use three_way::{How, three_way};
 pub use tree::{Doc, ElemStep, Field, FieldId, Fields, PathOf, PathTexts, Tree};
-pub use warnings::{Code, Severity, Warning, WayOut};
+pub use warnings::{Code, FieldRef, Severity, Warning, WayOut};
 
 use super::jsonmerge;
 use super::schema::Schema;

@@ -21,7 +21,7 @@ use base64::Engine as _;
 
 use crate::engine::gojson;
 use crate::engine::object::{GroupVersion, ObjectRef};
-use crate::engine::plan::LAST_APPLIED;
+use crate::engine::plan::annotation::LAST_APPLIED;
 use crate::value::{Map, Value};
 
 /// A hidden value.

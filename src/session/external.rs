@@ -36,7 +36,7 @@ pub use kubectl::Locals;
 use infer::{comparable, differences};
 
 use super::objects::{Key, Object, Pair};
-use super::open::{EditOptions, Many, One, Open};
+use super::open::{EditOptions, Many, One, Open, ServerAnswer};
 use super::plan::{self, Docs};
 use super::{Error, Source};
 use crate::engine::plan::{LAST_APPLIED, Plan};
@@ -135,17 +135,6 @@ fn read_object(path: &Path) -> Result<Option<Value>, Error> {
     super::input::object_of_bytes(&path.display().to_string(), &bytes).map(Some)
 }
 
-/// The server's dry-run answer, shown in the explorer's result pane in place of the planned
-/// result, and what the explorer says about the object.
-#[derive(Clone, Debug, PartialEq)]
-pub struct ServerAnswer {
-    pub answer: Value,
-    /// How the plan compares with the answer, in a few words (for a title).
-    pub summary: String,
-    /// Where local came from and how the plan compares with the answer (one line).
-    pub note: String,
-}
-
 /// One object, planned.
 #[derive(Debug)]
 pub struct Planned {
@@ -205,7 +194,7 @@ impl Planned {
 /// Plan every object (in parallel), with kubectl's local objects when they could be read again.
 #[must_use]
 pub fn plan_all(written: &[Written], locals: &Locals) -> Vec<Planned> {
-    plan::parallel_map(written, |w| plan_one(w, locals))
+    super::parallel::parallel_map(written, |w| plan_one(w, locals))
 }
 
 /// Plan one object: last-applied from LIVE's annotation, local from kubectl's file read again

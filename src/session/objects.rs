@@ -18,7 +18,7 @@ use std::collections::HashMap;
 use crate::value::Value;
 
 use super::Error;
-use super::plan::parallel_map;
+use super::parallel::parallel_map;
 use crate::engine::object::ObjectRef;
 use crate::engine::schema::Schema;
 

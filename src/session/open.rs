@@ -15,7 +15,6 @@
 use std::path::{Path, PathBuf};
 
 use super::Error;
-use super::external::ServerAnswer;
 use super::files::{ReloadRequest, load};
 use super::input::{is_list, read_one_object};
 use super::objects::{self, Key, Object, Pair};
@@ -94,6 +93,17 @@ pub struct One {
     pub options: EditOptions,
     /// `kubectl diff`'s external diff: the server's dry-run answer, shown as the result.
     pub server: Option<Box<ServerAnswer>>,
+}
+
+/// The server's dry-run answer (`kubectl diff`'s external diff), shown in the explorer's result pane in place of the planned
+/// result, and what the explorer says about the object.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ServerAnswer {
+    pub answer: Value,
+    /// How the plan compares with the answer, in a few words (for a title).
+    pub summary: String,
+    /// Where local came from and how the plan compares with the answer (one line).
+    pub note: String,
 }
 
 /// Several objects: the object list.

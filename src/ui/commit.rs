@@ -6,8 +6,8 @@ use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Paragraph, Widget as _, Wrap};
 
-use super::overlay::{centred, frame};
 use super::safe;
+use super::{centred, frame};
 use crate::app::commit::DiffTag;
 use crate::app::{AnnotationPreview, CommitPreview, Message, ModeKind, Model};
 use crate::engine::numfmt::thousands;

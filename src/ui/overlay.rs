@@ -3,37 +3,14 @@
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Block, Borders, Clear, Paragraph, Widget as _, Wrap};
+use ratatui::widgets::{Paragraph, Widget as _, Wrap};
 
-use super::safe;
+use super::{centred, frame, safe};
 use crate::app::{ModeKind, Model};
 use crate::engine::plan::Action;
 use crate::engine::secret;
 use crate::keymap;
 use crate::theme::{self, Theme};
-
-/// A box inside `area`, at most `w` x `h`, centred.
-pub(super) fn centred(area: Rect, w: u16, h: u16) -> Rect {
-    let w = w.min(area.width);
-    let h = h.min(area.height);
-    Rect::new(
-        area.x + (area.width - w) / 2,
-        area.y + (area.height - h) / 2,
-        w,
-        h,
-    )
-}
-
-pub(super) fn frame(theme: &Theme, title: &str, rect: Rect, buf: &mut Buffer) -> Rect {
-    Clear.render(rect, buf);
-    let block = Block::default()
-        .borders(Borders::ALL)
-        .border_style(theme.border_focus)
-        .title(Span::styled(format!(" {title} "), theme.title));
-    let inner = block.inner(rect);
-    block.render(rect, buf);
-    inner
-}
 
 /// The help screen: every mode's keys, from the keymap.
 pub fn help(theme: &Theme, scroll: usize, area: Rect, buf: &mut Buffer) {

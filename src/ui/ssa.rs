@@ -7,8 +7,7 @@ use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Paragraph, Widget as _, Wrap};
 
-use super::overlay::{centred, frame};
-use super::{WIDE, safe};
+use super::{WIDE, centred, frame, safe};
 use crate::app::ssa::ServerSide;
 use crate::app::{Model, PaneKind};
 use crate::engine::ssa::kubectl::{LAST_APPLIED_MANAGER, StepKind};

@@ -58,7 +58,7 @@ fn line_ops(old: &[&str], new: &[&str]) -> Vec<similar::DiffOp> {
 pub fn render(diffs: &[ObjectDiff], color: bool) -> String {
     let mut sorted: Vec<&ObjectDiff> = diffs.iter().filter(|d| d.differs()).collect();
     sorted.sort_by(|a, b| a.name.as_bytes().cmp(b.name.as_bytes()));
-    crate::session::plan::parallel_map(&sorted, |d| render_one(d, color)).concat()
+    crate::session::parallel::parallel_map(&sorted, |d| render_one(d, color)).concat()
 }
 
 /// One object's `diff -u -N` output.

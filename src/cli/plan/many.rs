@@ -11,7 +11,7 @@ use crate::engine::plan::Plan;
 use crate::error::Error;
 use crate::session::objects;
 use crate::session::objects::{Key, Pair};
-use crate::session::plan::parallel_map;
+use crate::session::parallel::parallel_map;
 use crate::session::plan::plan_all_printed;
 use crate::session::progress::Event;
 use crate::session::risk::Summary;

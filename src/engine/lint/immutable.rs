@@ -17,7 +17,7 @@
 use crate::value::Value;
 
 use super::{LintInput, group, gvk, show};
-use crate::engine::plan::{Code, Warning};
+use crate::engine::plan::warnings::{Code, Warning};
 
 const STATEFULSET_MUTABLE: [&str; 7] = [
     "replicas",

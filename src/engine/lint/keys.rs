@@ -17,7 +17,8 @@ use crate::value::Value;
 
 use super::{LintInput, show};
 use crate::engine::gofmt::{self, ScalarKey};
-use crate::engine::plan::{Code, FieldPath, Seg, Warning};
+use crate::engine::plan::path::{FieldPath, Seg};
+use crate::engine::plan::warnings::{Code, Warning};
 use crate::engine::schema::Meta;
 
 /// A merge-keyed list of a document, with its path and merge key.

@@ -15,7 +15,7 @@
 use crate::value::Value;
 
 use super::{LintInput, gvk, show};
-use crate::engine::plan::{Code, Warning};
+use crate::engine::plan::warnings::{Code, Warning};
 
 /// Kinds whose `spec.replicas` defaults to 1 when absent.
 const DEFAULTS_TO_ONE: [(&str, &str); 4] = [

@@ -7,7 +7,7 @@
 use crate::value::Value;
 
 use super::LintInput;
-use crate::engine::plan::{Code, Warning};
+use crate::engine::plan::warnings::{Code, Warning};
 use crate::engine::secret;
 
 pub(super) fn check(input: &LintInput<'_>) -> Vec<Warning> {

@@ -5,9 +5,8 @@
 
 use super::LintInput;
 use crate::engine::numfmt::thousands;
-use crate::engine::plan::{
-    ANNOTATIONS_LIMIT as LIMIT, Code, LAST_APPLIED, Warning, annotations_size,
-};
+use crate::engine::plan::annotation::{ANNOTATIONS_LIMIT as LIMIT, LAST_APPLIED, annotations_size};
+use crate::engine::plan::warnings::{Code, Warning};
 
 pub(super) fn check(input: &LintInput<'_>) -> Vec<Warning> {
     let own = LAST_APPLIED.len() + input.annotation.len();

@@ -7,7 +7,8 @@
 
 use super::LintInput;
 use crate::engine::gofmt;
-use crate::engine::plan::{Code, FieldPath, Seg, Warning};
+use crate::engine::plan::path::{FieldPath, Seg};
+use crate::engine::plan::warnings::{Code, Warning};
 use crate::engine::validation::{Rule, Step, broken};
 
 /// A place as the plan prints it: list items by their strategic merge key (`containerPort` for

@@ -22,13 +22,13 @@ mod quad;
 use std::sync::Arc;
 
 use crate::value::{Map, Value};
-use serde::Serialize;
 
-use super::PatchType;
+use super::action::Action;
+use super::patch_type::PatchType;
 use super::path::{PathText, Seg};
 use super::tables::Reason;
 use super::tree::{self, FieldId, Own as OwnFlags, Tree};
-use super::warnings::{self, Warning};
+use super::warnings::{self, FieldRef, Values, Warning};
 use crate::engine::gofmt;
 use crate::engine::schema::Meta;
 use crate::engine::smp::{RETAIN_KEYS_DIRECTIVE, Strategy, strategy_of};
@@ -45,79 +45,6 @@ pub(crate) struct Docs<'a> {
     pub patch: Option<&'a Value>,
 }
 
-/// What happens to a field of the live object.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Action {
-    /// Absent from live, set from the file.
-    Add,
-    /// Present in live, changed to the file's value.
-    Set,
-    /// Removed from live (in last-applied, gone from the file; or an explicit null).
-    Clear,
-    /// Live-only, kept (not in the file, not in last-applied).
-    Retain,
-    /// Same before and after, and in the file.
-    Unchanged,
-    /// A list element removed from live.
-    Delete,
-    /// A live-only list element, kept.
-    Keep,
-}
-
-impl Action {
-    /// Every action, for legends.
-    pub const ALL: [Action; 7] = [
-        Action::Add,
-        Action::Set,
-        Action::Clear,
-        Action::Retain,
-        Action::Unchanged,
-        Action::Delete,
-        Action::Keep,
-    ];
-
-    /// Does the apply change the live object here (add, set, clear, delete)?
-    #[must_use]
-    pub fn is_change(self) -> bool {
-        matches!(
-            self,
-            Action::Add | Action::Set | Action::Clear | Action::Delete
-        )
-    }
-
-    /// The action's name in the JSON output.
-    #[must_use]
-    pub fn name(self) -> &'static str {
-        match self {
-            Action::Add => "add",
-            Action::Set => "set",
-            Action::Clear => "clear",
-            Action::Retain => "retain",
-            Action::Unchanged => "unchanged",
-            Action::Delete => "delete",
-            Action::Keep => "keep",
-        }
-    }
-}
-
-/// One field as the walk finds it, borrowed: its path from the walk, its values from the
-/// documents (what the warnings look at). `'p`: the walk's path; `'v`: the documents.
-#[derive(Debug)]
-pub struct FieldRef<'p, 'v> {
-    /// The field's node in the plan's tree.
-    pub id: FieldId,
-    pub path: &'p [Seg],
-    pub action: Action,
-    pub reason: Reason,
-    /// The live value (primitives and whole lists only).
-    pub live: Option<&'v Value>,
-    /// The value after the apply (primitives and whole lists only).
-    pub result: Option<&'v Value>,
-    /// The last-applied value (whole lists replaced as one only).
-    pub last_applied: Option<&'v Value>,
-}
-
 /// How a field merges.
 #[derive(Clone, Debug, PartialEq, Eq)]
 enum Kind {
@@ -126,16 +53,6 @@ enum Kind {
     KeyedList(String),
     SetList,
     AtomicList,
-}
-
-/// The documents' values at a field, for the warnings: they need not look its path up from the
-/// root (that scans every merge-keyed list on the way, once per field, which is quadratic when
-/// many fields are cleared or hold unions).
-#[derive(Clone, Copy, Debug)]
-pub(crate) struct Values<'v> {
-    pub last_applied: Option<&'v Value>,
-    pub live: Option<&'v Value>,
-    pub result: Option<&'v Value>,
 }
 
 struct Walker<'v> {

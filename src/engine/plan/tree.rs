@@ -17,7 +17,7 @@ use std::sync::OnceLock;
 
 use crate::value::Value;
 
-use super::fields::Action;
+use super::action::Action;
 use super::path::Seg;
 use super::tables::Reason;
 use crate::engine::gofmt::FastMap;

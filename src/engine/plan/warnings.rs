@@ -11,12 +11,41 @@
 use crate::value::Value;
 use serde::Serialize;
 
-use super::fields::{Action, FieldRef, Values};
+use super::action::Action;
 use super::path::{PathText, Seg};
+use super::tables::Reason;
+use super::tree::FieldId;
 use crate::engine::gofmt;
 
 mod code;
 pub use code::{Code, Severity, WayOut};
+
+/// One field as the walk finds it, borrowed: its path from the walk, its values from the
+/// documents (what the warnings look at). `'p`: the walk's path; `'v`: the documents.
+#[derive(Debug)]
+pub struct FieldRef<'p, 'v> {
+    /// The field's node in the plan's tree.
+    pub id: FieldId,
+    pub path: &'p [Seg],
+    pub action: Action,
+    pub reason: Reason,
+    /// The live value (primitives and whole lists only).
+    pub live: Option<&'v Value>,
+    /// The value after the apply (primitives and whole lists only).
+    pub result: Option<&'v Value>,
+    /// The last-applied value (whole lists replaced as one only).
+    pub last_applied: Option<&'v Value>,
+}
+
+/// The documents' values at a field, for the warnings: they need not look its path up from the
+/// root (that scans every merge-keyed list on the way, once per field, which is quadratic when
+/// many fields are cleared or hold unions).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Values<'v> {
+    pub last_applied: Option<&'v Value>,
+    pub live: Option<&'v Value>,
+    pub result: Option<&'v Value>,
+}
 
 /// One warning.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
@@ -26,7 +55,7 @@ pub struct Warning {
     pub path: Option<String>,
     /// The plan's field it concerns, when it is one (see [`super::Plan::warning_field`]).
     #[serde(skip)]
-    pub field: Option<super::FieldId>,
+    pub field: Option<FieldId>,
     pub message: String,
     /// The manager that keeps the offending field (server-side checks; `None` elsewhere).
     #[serde(skip_serializing_if = "Option::is_none")]

@@ -14,7 +14,7 @@ use crate::value::Value;
 use crate::value::packed::Packed;
 
 use super::super::input::{MAX_INPUT_BYTES, flatten_lists, kind_name, read_bytes};
-use super::super::plan::parallel_map;
+use super::super::parallel::parallel_map;
 use super::{Error, Key, Object};
 use crate::engine::object::ObjectRef;
 

@@ -7,7 +7,7 @@ use crate::value::Value;
 
 use super::{ABSENT, Doc, FieldId, Node, Own, Tree};
 use crate::engine::gofmt::{self, FastMap};
-use crate::engine::plan::fields::Action;
+use crate::engine::plan::action::Action;
 use crate::engine::plan::path::Seg;
 
 /// Up to this many children, a child is found by looking at each.
