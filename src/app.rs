@@ -4,6 +4,8 @@
 
 pub mod cluster;
 pub mod commit;
+mod confirm;
+mod destination;
 pub mod edit;
 pub mod editor;
 pub mod keys;
@@ -27,7 +29,7 @@ use std::path::PathBuf;
 use std::time::Instant;
 
 pub use crate::session::{Docs, EditOptions, Error, Files, Loaded, ReloadRequest, Source};
-pub use commit::{AnnotationPreview, CommitPreview};
+pub use confirm::{AnnotationPreview, CommitPreview, DiffTag};
 pub use edit::EditState;
 pub use editor::EditorSession;
 pub use list::List;
@@ -133,7 +135,7 @@ pub enum Message {
     /// A server-side plan finished (the runtime reports it).
     ServerSidePlanned(Box<Result<crate::session::ssa::SsaOutcome, Error>>),
     /// Cluster mode: a server-side apply (dry run, or kubectl's sequence) finished.
-    ServerSideApplied(Box<ssa_apply::SsaApplyReply>),
+    ServerSideApplied(Box<ssa_apply::op::SsaApplyReply>),
 }
 
 /// Effects, run by the runtime.
@@ -165,7 +167,7 @@ pub enum Command {
     PlanServerSide(Box<crate::session::ssa::SsaRequest>),
     /// Send a server-side apply through the cluster connection (on a worker); reported back
     /// as [`Message::ServerSideApplied`].
-    ServerSideApply(Box<ssa_apply::SsaApplyOp>),
+    ServerSideApply(Box<ssa_apply::op::SsaApplyOp>),
 }
 
 /// The help screen's last scroll position: its last line at the bottom of the box (the body
@@ -256,7 +258,7 @@ pub fn update(model: &mut Model, message: Message) -> Vec<Command> {
             _ => (Mode::Annotation { scroll, preview }, Vec::new()),
         },
         Mode::Refused(why) => match message {
-            Message::Reload => commit::reload(model),
+            Message::Reload => destination::reload(model),
             Message::Back => (Mode::Browse, Vec::new()),
             _ => (Mode::Refused(why), Vec::new()),
         },
@@ -335,15 +337,15 @@ fn browse(model: &mut Model, message: Message) -> (Mode, Vec<Command>) {
         Message::Undo => edit::undo(model),
         Message::Redo => edit::redo(model),
         Message::EditLastApplied => return editor::open(model),
-        Message::Commit => return commit::open(model),
-        Message::Reload => return commit::reload(model),
-        Message::ClusterApply => return cluster::apply(model),
+        Message::Commit => return destination::commit(model),
+        Message::Reload => return destination::reload(model),
+        Message::ClusterApply => return destination::apply(model),
         Message::ToggleManagedFields => cluster::toggle_managed_fields(model),
         Message::ToggleServerSide => return (Mode::Browse, ssa::toggle(model)),
         Message::ToggleOwners => ssa::toggle_owners(model),
         Message::OpenSteps => return (ssa::open_steps(model), Vec::new()),
         Message::ShowAnnotation => {
-            let preview = Box::new(commit::annotation_preview(model));
+            let preview = Box::new(confirm::annotation_preview(model));
             return (Mode::Annotation { scroll: 0, preview }, Vec::new());
         }
         Message::Select { pane, field } => {
@@ -475,7 +477,7 @@ fn warnings(model: &mut Model, selected: usize, message: Message) -> (Mode, Vec<
 
 fn confirm(model: &mut Model, mut p: CommitPreview, message: Message) -> (Mode, Vec<Command>) {
     match message {
-        Message::Confirm => return commit::confirm(model, p),
+        Message::Confirm => return destination::confirm(model, p),
         Message::Back => return (Mode::Browse, Vec::new()),
         Message::Down => p.scroll += 1,
         Message::Up => p.scroll = p.scroll.saturating_sub(1),

@@ -228,6 +228,7 @@ impl ClusterError {
 }
 
 /// An error and its sources, joined with `: ` (repeated texts dropped).
+#[cfg(feature = "cluster")]
 fn chain(e: &dyn std::error::Error) -> String {
     let mut parts: Vec<String> = vec![e.to_string()];
     let mut source = e.source();

@@ -30,7 +30,8 @@ use ratatui::crossterm::execute;
 use ratatui::crossterm::terminal::{EnterAlternateScreen, enable_raw_mode};
 use ratatui::layout::Rect;
 
-use crate::app::cluster::{ClusterReply, ClusterSession};
+use crate::app::cluster::ClusterReply;
+use crate::app::cluster::session::ClusterSession;
 use crate::app::{App, Command, List, Loading, Message, Model, Waiting};
 use crate::fsutil::{self, FileDigest};
 use crate::keymap::{self, Key};
@@ -95,8 +96,8 @@ impl Effects {
 /// Send a server-side apply through `connection` (a plan again at the time it ends).
 pub(crate) fn apply_server_side(
     connection: &mut Connection,
-    op: &crate::app::ssa_apply::SsaApplyOp,
-) -> crate::app::ssa_apply::SsaApplyReply {
+    op: &crate::app::ssa_apply::op::SsaApplyOp,
+) -> crate::app::ssa_apply::op::SsaApplyReply {
     let mut transport = |r: &crate::cluster::Request| connection.send(&op.conn, r);
     op.run(&mut transport, &crate::session::ssa::now)
 }

@@ -6,74 +6,24 @@
 //!   guarded by the loaded resourceVersion. A 409 reloads the object, plans again with the
 //!   edits kept, shows what changed on the server and asks again.
 //! - `P`: the apply. A server dry run first; its answer (and how it differs from the planned
-//!   result) is shown for confirmation; `y` sends the real request. In the server-side view,
-//!   `kubectl apply --server-side`'s requests (`ssa_apply`).
+//!   result) is shown for confirmation; `y` sends the real request. (In the server-side view,
+//!   `kubectl apply --server-side`'s requests: `ssa_apply`; `destination` chooses.)
 //! - `R` reads the object again; `m` shows or hides `metadata.managedFields`.
 
 use crate::value::Value;
 
-use super::commit::{CommitPreview, DiffTag, diff_lines};
+pub mod session;
+
+use super::confirm::{CommitPreview, DiffTag, base, diff_lines, shown_yaml};
 use super::edit::EditState;
 use super::{Command, Mode, Model, Source};
-use crate::cluster::{
-    self, Choice, ClusterError, Conn, Loaded, Purpose, Request, SchemaSource, Target,
-};
-use crate::engine::jsonmerge;
+use crate::cluster::{self, ClusterError, Conn, Purpose, Request};
 use crate::engine::plan::Plan;
 use crate::engine::schema::Schema;
 use crate::engine::smp::ThreeWay;
 use crate::session::plan::{DocNames, compute_chosen, compute_sharing};
 use crate::session::{Docs, Error};
-
-/// What the TUI knows about the object in the cluster.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct ClusterSession {
-    pub conn: Conn,
-    /// The server's URL (for titles).
-    pub server: String,
-    pub target: Target,
-    pub choice: Choice,
-    /// The metadata source the current plan used.
-    pub source: SchemaSource,
-    /// The namespace given to the plan as `-n`.
-    pub namespace: Option<String>,
-    /// The live object as served (`managedFields` included).
-    pub live: Option<Value>,
-    /// Show `metadata.managedFields` (hidden by default).
-    pub show_managed: bool,
-    /// A commit got 409: the next reload is shown as what changed, and the commit asked again.
-    pub after_conflict: bool,
-}
-
-impl ClusterSession {
-    /// The session of an object read with `conn` from `server`, planned with `used`.
-    #[must_use]
-    pub fn new(conn: Conn, server: String, loaded: Loaded, used: SchemaSource) -> ClusterSession {
-        ClusterSession {
-            conn,
-            server,
-            target: loaded.target,
-            choice: loaded.choice,
-            source: used,
-            namespace: loaded.namespace,
-            live: loaded.live,
-            show_managed: false,
-            after_conflict: false,
-        }
-    }
-
-    /// The live object as the panes show it.
-    #[must_use]
-    pub fn shown_live(&self) -> Option<Value> {
-        self.live.as_ref().map(|l| {
-            if self.show_managed {
-                l.clone()
-            } else {
-                cluster::without_managed_fields(l)
-            }
-        })
-    }
-}
+use session::ClusterSession;
 
 /// A request for the runtime, with what it is for.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -140,7 +90,8 @@ fn op(session: &ClusterSession, purpose: Option<Purpose>, request: Request) -> C
 }
 
 /// `W`'s confirmation in cluster mode: what `y` sends.
-pub(super) fn fill_preview(model: &Model, session: &ClusterSession, p: &mut CommitPreview) {
+pub(super) fn preview(model: &Model, session: &ClusterSession) -> CommitPreview {
+    let mut p = base(model);
     let rv = session
         .live
         .as_ref()
@@ -169,6 +120,7 @@ pub(super) fn fill_preview(model: &Model, session: &ClusterSession, p: &mut Comm
         }
         Err(e) => p.action = format!("cannot build the request: {e}"),
     }
+    p
 }
 
 /// `y` on a cluster confirmation: send it (or, with `--dry-run`, say what would be sent).
@@ -205,29 +157,11 @@ pub(super) fn reload(model: &mut Model) -> (Mode, Vec<Command>) {
     (Mode::Browse, vec![command])
 }
 
-/// `P`: the apply, starting with the server's dry run.
+/// `P` in the client-side view: the apply, starting with the server's dry run.
 pub(super) fn apply(model: &mut Model) -> (Mode, Vec<Command>) {
     let Some(session) = model.edit.cluster.as_deref() else {
-        model.notice = Some(
-            "P sends the apply to the cluster: open the file without --live (cluster mode)".into(),
-        );
         return (Mode::Browse, Vec::new());
     };
-    if model.edit.options.read_only {
-        model.notice = Some("read-only (--read-only): apply is off".into());
-        return (Mode::Browse, Vec::new());
-    }
-    if model.edits_pending() {
-        model.notice = Some(
-            "last-applied is edited: commit it (W) or undo it first; apply uses the live annotation"
-                .into(),
-        );
-        return (Mode::Browse, Vec::new());
-    }
-    if model.server.is_some() {
-        let session = session.clone();
-        return super::ssa_apply::apply(model, &session);
-    }
     match cluster::apply_request(&session.target, &model.plan, session.conn.validation, true) {
         Ok(Some(dry)) => {
             model.notice = Some(format!("server dry run: {}…", dry.describe()));
@@ -387,7 +321,10 @@ fn reloaded(model: &mut Model, obj: Option<Value>) {
         model.notice = Some("reloaded: the object changed, and now already holds your edit".into());
         return;
     }
-    let mut p = super::commit::preview(model, None);
+    let Some(session) = model.edit.cluster.as_deref() else {
+        return;
+    };
+    let mut p = preview(model, session);
     let mut diff = vec![(
         DiffTag::Hunk,
         "the object changed on the server since it was read:".to_owned(),
@@ -401,20 +338,6 @@ fn reloaded(model: &mut Model, obj: Option<Value>) {
     p.diff = diff;
     p.action = format!("409 Conflict: reloaded and planned again. {}", p.action);
     model.mode = Mode::Confirm(Box::new(p));
-}
-
-/// An object as YAML for a diff; a Secret's values masked as the panes mask them (`s`
-/// reveals): a changed value shows as `***` on both sides.
-pub(super) fn shown_yaml(v: Option<&Value>, mask: bool) -> String {
-    let Some(v) = v else {
-        return String::new();
-    };
-    if !mask {
-        return jsonmerge::to_yaml(v);
-    }
-    let mut v = v.clone();
-    crate::engine::secret::mask_object(&mut v);
-    jsonmerge::to_yaml(&v)
 }
 
 /// The dry run's answer: shown for confirmation, with how it differs from the planned result.
@@ -467,7 +390,7 @@ fn dry_run_answered(model: &mut Model, answer: Option<Value>) {
                 .to_owned(),
         ),
     );
-    let mut p = super::commit::preview(model, None);
+    let mut p = base(model);
     p.diff = diff;
     p.content = None;
     p.write = None;

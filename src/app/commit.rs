@@ -1,144 +1,26 @@
-//! Committing edited last-applied: the annotation preview (kubectl's bytes, their size and the
-//! whole annotations map's against the server's limit), the confirmation with the diff, the
+//! Committing edited last-applied to a file: the confirmation (what is written where), the
 //! content written (the live file with only its annotation rewritten, or the document alone),
 //! and what the runtime reports back: written, refused because the file changed, failed; and
-//! reload.
+//! reload. In cluster mode the commit goes to the cluster (`cluster`); `destination` chooses.
 
 use std::path::PathBuf;
 
 use crate::value::{Map, Value};
 
-use super::edit::{TargetKind, Writing, edited_count, refusal};
+use super::confirm::{CommitPreview, base};
+use super::edit::{TargetKind, Writing, edited_count};
 use super::{Command, Mode, Model};
-use crate::engine::plan::{ANNOTATIONS_LIMIT, LAST_APPLIED, annotations_size, encode_annotation};
-use crate::engine::{gojson, jsonmerge, secret};
+use crate::engine::plan::LAST_APPLIED;
+use crate::engine::{gojson, jsonmerge};
 use crate::fsutil::FileDigest;
 use crate::rewrite;
 use crate::session::{Error, Loaded, ReloadRequest};
 
-/// The annotation a commit would store, and the sizes the server checks.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct AnnotationPreview {
-    /// `None`: there is no last-applied annotation.
-    pub text: Option<String>,
-    /// The text shown: `text`, with a Secret's values masked until revealed.
-    pub shown: String,
-    pub masked: bool,
-    /// The annotation's size in bytes.
-    pub bytes: usize,
-    /// The whole annotations map (every key and value) with it.
-    pub map_bytes: usize,
-    /// The annotation the next apply stores (the file's configuration), in bytes.
-    pub next_apply_bytes: usize,
-}
-
-impl AnnotationPreview {
-    #[must_use]
-    pub fn over_limit(&self) -> bool {
-        self.map_bytes > ANNOTATIONS_LIMIT
-    }
-}
-
-/// One line of the last-applied diff.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum DiffTag {
-    Hunk,
-    Same,
-    Old,
-    New,
-}
-
-/// The commit confirmation.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct CommitPreview {
-    pub annotation: AnnotationPreview,
-    /// The line diff of the committed and the edited last-applied, as YAML.
-    pub diff: Vec<(DiffTag, String)>,
-    /// What `y` does, in words.
-    pub action: String,
-    /// The write `y` sends, and the digest the file must still have (`None`: it must not
-    /// exist); `None`: nothing to write (why is in `action`).
-    pub write: Option<(PathBuf, String, Option<FileDigest>)>,
-    /// The live object as the rewritten file reads.
-    pub live_after: Option<Value>,
-    /// The content written, for a dry run (`None` when hidden or not a dry run).
-    pub content: Option<String>,
-    pub scroll: usize,
-    /// Cluster mode: the request `y` sends, and what for.
-    pub request: Option<(crate::cluster::Purpose, crate::cluster::Request)>,
-    /// Cluster mode, server-side view: kubectl's server-side apply `y` sends (its first
-    /// request is `request`).
-    pub server_side: Option<Box<super::ssa_apply::SsaApplyOp>>,
-}
-
-/// Rows a text takes wrapped at `width` columns (at least one).
-fn rows(text: &str, width: usize) -> usize {
-    text.chars().count().max(1).div_ceil(width.max(1))
-}
-
-impl CommitPreview {
-    /// About how many rows the confirmation takes at a width (the scroll limit).
-    #[must_use]
-    pub fn rows(&self, width: usize) -> usize {
-        let diff: usize = self.diff.iter().map(|(_, l)| rows(l, width)).sum();
-        let content: usize = self
-            .content
-            .as_ref()
-            .map_or(0, |c| c.lines().map(|l| rows(l, width)).sum::<usize>() + 2);
-        8 + rows(&self.action, width) + diff + content
-    }
-}
-
-impl AnnotationPreview {
-    /// About how many rows the preview takes at a width (the scroll limit).
-    #[must_use]
-    pub fn rows(&self, width: usize) -> usize {
-        8 + rows(&self.shown, width)
-    }
-}
-
-/// The preview of the current last-applied document's annotation.
-#[must_use]
-pub fn annotation_preview(model: &Model) -> AnnotationPreview {
-    let text = model
-        .plan
-        .last_applied
-        .as_ref()
-        .map(|doc| encode_annotation(doc).unwrap_or_default());
-    let masked = model.secret && !model.reveal && text.is_some();
-    let shown = match &text {
-        Some(t) if masked => secret::mask_annotation(t).into_owned(),
-        Some(t) => t.clone(),
-        None => String::new(),
-    };
-    let others = model
-        .live()
-        .map_or(0, |l| annotations_size(l, Some(LAST_APPLIED)));
-    let bytes = text.as_ref().map_or(0, String::len);
-    let map_bytes = others + text.as_ref().map_or(0, |t| LAST_APPLIED.len() + t.len());
-    AnnotationPreview {
-        shown,
-        masked,
-        bytes,
-        map_bytes,
-        next_apply_bytes: model.plan.annotation().len(),
-        text,
-    }
-}
-
-/// `W`: open the confirmation; for a live file, once it is read again (its annotation is
-/// rewritten in its own text, which the model does not keep: [`target_read`]).
-pub(super) fn open(model: &mut Model) -> (Mode, Vec<Command>) {
-    if let Some(why) = refusal(model) {
-        model.notice = Some(why.replace("editing last-applied", "commit"));
-        return (Mode::Browse, Vec::new());
-    }
-    if !model.edits_pending() {
-        model.notice = Some("nothing to commit: last-applied is as committed".into());
-        return (Mode::Browse, Vec::new());
-    }
+/// `W` with a file to write: the confirmation; for a live file, once it is read again (its
+/// annotation is rewritten in its own text, which the model does not keep: [`target_read`]).
+pub(super) fn open(model: &Model) -> (Mode, Vec<Command>) {
     match model.edit.target() {
-        Some((path, TargetKind::LiveFile)) if model.edit.cluster.is_none() => {
+        Some((path, TargetKind::LiveFile)) => {
             (Mode::Browse, vec![Command::ReadTarget(path.to_owned())])
         }
         _ => (Mode::Confirm(Box::new(preview(model, None))), Vec::new()),
@@ -166,32 +48,13 @@ pub(super) fn target_read(
     Vec::new()
 }
 
-/// The confirmation's contents; `target`: the live file's bytes as just read, when it is
-/// what a commit rewrites.
+/// The confirmation of a commit to a file; `target`: the live file's bytes as just read, when
+/// it is what a commit rewrites.
 #[must_use]
 pub fn preview(model: &Model, target: Option<&[u8]>) -> CommitPreview {
-    let annotation = annotation_preview(model);
+    let mut p = base(model);
     let doc = model.last_applied_doc();
-    let base = model.edit.base(model.plan.last_applied.as_ref());
-    let (old, new) = masked_pair(model, base, &doc);
-    let old_yaml = old.as_ref().map_or_else(String::new, jsonmerge::to_yaml);
-    let diff = diff_lines(&old_yaml, &jsonmerge::to_yaml(&new));
     let hidden = model.secret && !model.reveal;
-    let mut p = CommitPreview {
-        annotation,
-        diff,
-        action: String::new(),
-        write: None,
-        live_after: None,
-        content: None,
-        scroll: 0,
-        request: None,
-        server_side: None,
-    };
-    if let Some(session) = model.edit.cluster.as_deref() {
-        super::cluster::fill_preview(model, session, &mut p);
-        return p;
-    }
     let Some((path, kind)) = model.edit.target() else {
         p.action = "no file to write: a built-in example, or an object read from standard input or from a file of several objects (open one object with -f LOCAL --live LIVE, or pass --write-last-applied PATH)".into();
         return p;
@@ -281,49 +144,9 @@ fn with_annotation(live: &Value, annotation: &str) -> Value {
     want
 }
 
-/// The two documents to diff, a Secret's values masked as the panes mask them.
-fn masked_pair(model: &Model, old: Option<&Value>, new: &Value) -> (Option<Value>, Value) {
-    let (mut old, mut new) = (old.cloned(), new.clone());
-    if !model.secret || model.reveal {
-        return (old, new);
-    }
-    secret::mask_pair(old.as_mut(), Some(&mut new), &secret::FIELDS);
-    (old, new)
-}
-
-/// A unified line diff (3 lines of context).
-#[must_use]
-pub fn diff_lines(old: &str, new: &str) -> Vec<(DiffTag, String)> {
-    let diff = similar::TextDiff::from_lines(old, new);
-    let mut out = Vec::new();
-    for group in diff.grouped_ops(3) {
-        out.push((
-            DiffTag::Hunk,
-            similar::udiff::UnifiedHunkHeader::new(&group).to_string(),
-        ));
-        for op in &group {
-            for change in diff.iter_changes(op) {
-                let tag = match change.tag() {
-                    similar::ChangeTag::Equal => DiffTag::Same,
-                    similar::ChangeTag::Delete => DiffTag::Old,
-                    similar::ChangeTag::Insert => DiffTag::New,
-                };
-                let text = change.value().trim_end_matches('\n').to_owned();
-                out.push((tag, text));
-            }
-        }
-    }
-    out
-}
-
-/// `y` / Enter in the confirmation.
+/// `y` / Enter in a file commit's confirmation: write it (or, with `--dry-run`, say what would
+/// be written).
 pub(super) fn confirm(model: &mut Model, preview: CommitPreview) -> (Mode, Vec<Command>) {
-    if let Some(op) = preview.server_side {
-        return super::ssa_apply::confirm(model, *op);
-    }
-    if let Some((purpose, request)) = preview.request {
-        return super::cluster::confirm(model, purpose, request);
-    }
     let Some((path, content, expected)) = preview.write else {
         model.notice = Some(preview.action);
         return (Mode::Browse, Vec::new());
@@ -397,11 +220,8 @@ impl Model {
     }
 }
 
-/// `r` after a refusal, `R` any time: read the files again.
+/// `r` after a refusal, `R` any time, without a cluster: read the files again.
 pub(super) fn reload(model: &mut Model) -> (Mode, Vec<Command>) {
-    if model.edit.cluster.is_some() {
-        return super::cluster::reload(model);
-    }
     let target = model.edit.target().map(|(p, _)| p.to_owned());
     if model.edit.files.is_none() && target.is_none() {
         model.notice = Some(
@@ -451,15 +271,6 @@ pub(super) fn reloaded(model: &mut Model, result: Result<Box<Loaded>, Error>) {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn diff_has_hunks_and_tags() {
-        let d = diff_lines("a: 1\nb: 2\nc: 3\n", "a: 1\nc: 3\nd: 4\n");
-        assert_eq!(d[0].0, DiffTag::Hunk);
-        assert!(d.contains(&(DiffTag::Old, "b: 2".into())));
-        assert!(d.contains(&(DiffTag::New, "d: 4".into())));
-        assert!(d.contains(&(DiffTag::Same, "a: 1".into())));
-    }
 
     #[test]
     fn annotation_inserted_where_there_was_none() {

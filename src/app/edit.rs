@@ -41,7 +41,7 @@ pub struct EditState {
     pub redo: Vec<Option<Value>>,
     pub writing: Option<Writing>,
     /// Cluster mode: the object's session (commits go to the cluster).
-    pub cluster: Option<Box<super::cluster::ClusterSession>>,
+    pub cluster: Option<Box<super::cluster::session::ClusterSession>>,
 }
 
 /// Last-applied as committed. Until the first edit it is the plan's own last-applied, and no

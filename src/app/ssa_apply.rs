@@ -11,91 +11,20 @@
 //! 3. The answer ([`Message::ServerSideApplied`]): the object as read becomes live, and the
 //!    server-side view shows the plan against it.
 
-use super::cluster::{ClusterSession, shown_yaml, take_live};
-use super::commit::{DiffTag, diff_lines};
+pub mod op;
+
+use super::cluster::session::ClusterSession;
+use super::cluster::take_live;
+use super::confirm::{DiffTag, base, diff_lines, shown_yaml};
 use super::{Command, Mode, Model};
-use crate::cluster::{self, ClusterError, Conn, Purpose, Request, Target, Validation};
-use crate::error::Error;
-use crate::session::ssa::apply::{
-    Applied, SsaSend, apply_plan_requests, dry_run, send_server_side,
-};
+use crate::cluster::{self, ClusterError, Purpose};
+use crate::session::ssa::apply::apply_plan_requests;
 use crate::session::ssa::cluster::apply_body;
-use crate::session::ssa::{SsaOutcome, SsaRequest};
 use crate::value::Value;
+use op::{SsaApplyOp, SsaApplyReply};
 
 /// What the TUI says when the API server refuses the apply for conflicts.
 pub const NO_FORCE: &str = "nothing sent: the TUI applies without --force-conflicts (hand the fields over, drop them from the file, or run `applyscope apply --server-side --force-conflicts`)";
-
-/// The server-side apply of the opened object, for the runtime to send.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct SsaApplyOp {
-    pub conn: Conn,
-    pub target: Target,
-    /// The body kubectl sends.
-    pub body: Value,
-    pub manager: String,
-    pub force: bool,
-    pub validation: Validation,
-    /// The server dry run of the first apply only.
-    pub dry_run: bool,
-    /// The server-side plan shown, planned again against the object as read after the apply.
-    pub replan: SsaRequest,
-}
-
-/// What the runtime reports.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum SsaApplyReply {
-    /// The dry run's answer.
-    DryRun(Result<Value, ClusterError>),
-    /// The sequence sent; then the object read again (`None`: not read, the apply failed) and
-    /// planned again.
-    Applied {
-        applied: Result<Applied, ClusterError>,
-        live: Option<Result<Option<Value>, ClusterError>>,
-        replanned: Option<Result<SsaOutcome, Error>>,
-    },
-}
-
-type Transport<'a> = dyn FnMut(&Request) -> Result<Option<Value>, ClusterError> + 'a;
-
-impl SsaApplyOp {
-    fn send(&self) -> SsaSend<'_> {
-        SsaSend {
-            target: &self.target,
-            body: &self.body,
-            manager: &self.manager,
-            force: self.force,
-            validation: self.validation,
-        }
-    }
-
-    /// Send it through `transport`; the plan again is made at the time `now` says then.
-    pub fn run(&self, transport: &mut Transport<'_>, now: &dyn Fn() -> String) -> SsaApplyReply {
-        let send = self.send();
-        if self.dry_run {
-            return SsaApplyReply::DryRun(dry_run(&send, transport).map(|(_, answer)| answer));
-        }
-        let applied = send_server_side(&send, transport);
-        if applied.is_err() {
-            return SsaApplyReply::Applied {
-                applied,
-                live: None,
-                replanned: None,
-            };
-        }
-        let live = transport(&cluster::get(&self.target));
-        let replanned = live.as_ref().ok().map(|object| {
-            let mut request = self.replan.clone();
-            request.live.clone_from(object);
-            request.plan(&now())
-        });
-        SsaApplyReply::Applied {
-            applied,
-            live: Some(live),
-            replanned,
-        }
-    }
-}
 
 /// The apply of the server-side view's plan (none when the view is off).
 fn op_of(model: &Model, session: &ClusterSession, dry_run: bool) -> Option<SsaApplyOp> {
@@ -265,7 +194,7 @@ fn dry_run_answered(model: &mut Model, answer: Value) {
     } else {
         format!(" (kubectl's requests, as planned: {})", names.join(", "))
     };
-    let mut p = super::commit::preview(model, None);
+    let mut p = base(model);
     p.diff = diff;
     p.content = None;
     p.write = None;

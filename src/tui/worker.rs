@@ -10,7 +10,7 @@ use std::time::Instant;
 
 use super::{Effects, app_of};
 use crate::app::cluster::{ClusterOp, ClusterReply};
-use crate::app::ssa_apply::{SsaApplyOp, SsaApplyReply};
+use crate::app::ssa_apply::op::{SsaApplyOp, SsaApplyReply};
 use crate::app::{App, Message, Parcel};
 use crate::session::Error;
 use crate::session::cluster::Connection;

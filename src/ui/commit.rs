@@ -8,8 +8,7 @@ use ratatui::widgets::{Paragraph, Widget as _, Wrap};
 
 use super::safe;
 use super::{centred, frame};
-use crate::app::commit::DiffTag;
-use crate::app::{AnnotationPreview, CommitPreview, Message, ModeKind, Model};
+use crate::app::{AnnotationPreview, CommitPreview, DiffTag, Message, ModeKind, Model};
 use crate::engine::numfmt::thousands;
 use crate::engine::plan::ANNOTATIONS_LIMIT;
 use crate::keymap;

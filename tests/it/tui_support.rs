@@ -116,7 +116,7 @@ impl Harness {
     /// `local` (YAML or JSON, named `name`) opened against the cluster `kubeconfig` points at,
     /// as `tui::run` opens it: its commands run through the connection it was read with.
     pub fn cluster(kubeconfig: std::path::PathBuf, local: &str, name: &str) -> Harness {
-        use applyscope::app::cluster::ClusterSession;
+        use applyscope::app::cluster::session::ClusterSession;
         let conn = applyscope::cluster::Conn {
             kubeconfig: Some(kubeconfig),
             ..applyscope::cluster::Conn::default()
