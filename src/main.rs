@@ -8,11 +8,6 @@ use applyscope::cli::{self, Cli, Run, invocation};
 use applyscope::error::Error;
 use clap::FromArgMatches as _;
 
-/// A plan allocates and frees millions of small nodes: mimalloc does it with less CPU than
-/// glibc's malloc, and the TUI's peak memory stays as it was (README, Performance).
-#[global_allocator]
-static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
-
 fn main() -> ExitCode {
     // Run as kubectl's plugin (`kubectl applyscope`), help and errors say so.
     let name = invocation::name_for(std::env::args_os().next().as_deref());
