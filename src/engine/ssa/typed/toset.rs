@@ -75,6 +75,8 @@ impl Walker<'_> {
                         }
                     }
                 }
+                // Sorted once: duplicates are neighbours, and members and children come out
+                // in order (the items are walked in the list's order, for the errors' order).
                 let mut order: Vec<usize> = (0..pes.len()).collect();
                 order.sort_by(|&a, &b| pes[a].cmp(&pes[b]));
                 let mut duplicated = vec![false; pes.len()];
@@ -84,17 +86,31 @@ impl Walker<'_> {
                         duplicated[w[1]] = true;
                     }
                 }
-                for (i, (pe, child)) in pes.into_iter().zip(list).enumerate() {
-                    if duplicated[i] {
-                        members.push(pe);
+                // A repeated item is owned as the item only.
+                let mut subs: Vec<Set> = list
+                    .iter()
+                    .zip(&duplicated)
+                    .map(|(child, &dup)| {
+                        if dup {
+                            Set::new()
+                        } else {
+                            self.node(child, t.elem, depth + 1).0
+                        }
+                    })
+                    .collect();
+                members.reserve(order.len());
+                for i in order {
+                    let pe = std::mem::replace(&mut pes[i], PathElement::Index(0));
+                    let sub = std::mem::take(&mut subs[i]);
+                    if members.last() == Some(&pe) {
                         continue;
                     }
-                    let (sub, _) = self.node(child, t.elem, depth + 1);
                     if !sub.is_empty() {
                         children.push((pe.clone(), sub));
                     }
                     members.push(pe);
                 }
+                return (Set::from_parts(members, children), false);
             }
             Ok(Part::Map(t)) => {
                 if t.rel == Relationship::Atomic {
