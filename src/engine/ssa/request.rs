@@ -327,12 +327,8 @@ impl Request<'_> {
         // One forced apply: without force, the conflicts it took are the refusal (or, for
         // kubectl, excused by the last-applied annotation, when the forced apply stands). The
         // excusal, asked only on conflicts, is worked out beside the apply when it may be.
-        // Only another manager's set conflicts (`update_managers` skips the applier's): with
-        // none (kubectl's second apply after the csaupgrade), nothing will ask the excusal.
         let kubectl = manager == "kubectl";
-        let me = self.applier(manager);
-        let others = managed.fields.is_empty() || managed.fields.keys().any(|k| *k != me);
-        let speculate = big && kubectl && !force && others && lastapplied::has_annotation(&live);
+        let speculate = big && kubectl && !force && lastapplied::has_annotation(&live);
         let (early, applied) = par::both(
             speculate,
             || speculate.then(|| lastapplied::allowed_conflicts(self, &live)),
@@ -367,15 +363,6 @@ impl Request<'_> {
         Ok(Answer { object, managed })
     }
 
-    /// The key of `manager`'s Apply entry at this request's subresource.
-    fn applier(&self, manager: &str) -> String {
-        ManagerId {
-            subresource: self.subresource.to_owned(),
-            ..ManagerId::apply(manager)
-        }
-        .key()
-    }
-
     /// skipNonApplied, then the tracked apply, forced: with the conflicts the force took.
     fn apply_untracked(
         &self,
@@ -387,7 +374,11 @@ impl Request<'_> {
         if managed.fields.is_empty() {
             managed = self.update_tracked(&Value::Null, live, BEFORE_FIRST_APPLY, managed)?;
         }
-        let key = self.applier(manager);
+        let key = ManagerId {
+            subresource: self.subresource.to_owned(),
+            ..ManagerId::apply(manager)
+        }
+        .key();
         let (new, mut fields, conflicts) = self
             .updater()
             .apply_forced_owned(
