@@ -32,5 +32,22 @@ pub(super) fn input_error(about: InputDoc, message: impl Into<String>) -> PlanEr
 }
 
 pub(super) fn kubectl_error(e: &SmpError) -> PlanError {
+    if e.is_go_panic() {
+        // kubectl itself crashes (exit 2, a goroutine trace): Go's message, and the list.
+        return PlanError::Kubectl(format!(
+            "kubectl apply would fail: kubectl 1.37 would crash computing the patch: {e}"
+        ));
+    }
     PlanError::Kubectl(format!("kubectl apply would fail: {e}"))
+}
+
+/// The API server cannot apply the patch: the reason its merge code gives, or its crash (a Go
+/// panic in the merge, answered as an internal error).
+pub(super) fn server_error(e: &impl std::fmt::Display, panicked: bool) -> PlanError {
+    if panicked {
+        return PlanError::Kubectl(format!(
+            "the server would reject the patch: its merge code would crash (internal error): {e}"
+        ));
+    }
+    PlanError::Kubectl(format!("the server would reject the patch: {e}"))
 }
