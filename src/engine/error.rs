@@ -47,7 +47,10 @@ pub enum SmpError {
     TooDeep(usize),
     /// The reference's Go code would crash here: `==` on two maps (or two slices), as when a
     /// merge key's value is a map. Go's message, and the list whose items it compared.
-    #[error("panic: {panic}{}", list_context(list.as_deref(), merge_key.as_deref()))]
+    #[error(
+        "apimachinery's strategic merge code would crash: {}",
+        panic_line(*panic, list.as_deref(), merge_key.as_deref())
+    )]
     GoPanic {
         panic: GoPanic,
         /// The merging list (its field name), when known.
@@ -67,11 +70,12 @@ impl From<GoPanic> for SmpError {
     }
 }
 
-fn list_context(list: Option<&str>, merge_key: Option<&str>) -> String {
+/// `panic: <Go's message>` as the crash's first line says it, and the list it happened in.
+fn panic_line(panic: GoPanic, list: Option<&str>, merge_key: Option<&str>) -> String {
     match (list, merge_key) {
-        (Some(l), Some(k)) => format!(" (list `{l}`, merge key `{k}`)"),
-        (Some(l), None) => format!(" (list `{l}`)"),
-        _ => String::new(),
+        (Some(l), Some(k)) => format!("panic: {panic} (list `{l}`, merge key `{k}`)"),
+        (Some(l), None) => format!("panic: {panic} (list `{l}`)"),
+        _ => format!("panic: {panic}"),
     }
 }
 
@@ -82,10 +86,17 @@ impl SmpError {
         matches!(self, SmpError::Conflict { .. })
     }
 
-    /// Is this a crash of the reference's Go code?
+    /// For a crash of the reference's Go code: `panic: <Go's message> (list …, merge key …)`.
     #[must_use]
-    pub fn is_go_panic(&self) -> bool {
-        matches!(self, SmpError::GoPanic { .. })
+    pub fn go_panic_line(&self) -> Option<String> {
+        match self {
+            SmpError::GoPanic {
+                panic,
+                list,
+                merge_key,
+            } => Some(panic_line(*panic, list.as_deref(), merge_key.as_deref())),
+            _ => None,
+        }
     }
 
     /// Name the list (and its merge key) a Go panic happened in, unless an inner list was
@@ -115,18 +126,24 @@ mod tests {
     #[test]
     fn go_panic_is_told_with_go_message_and_its_list() {
         let e = SmpError::from(GoPanic::Uncomparable(GoType::Map));
-        assert!(e.is_go_panic());
+        assert_eq!(
+            e.go_panic_line().as_deref(),
+            Some("panic: runtime error: comparing uncomparable type map[string]interface {}")
+        );
         let e = e.in_list("volumes", "name").in_list("spec", "");
         assert_eq!(
             e.to_string(),
-            "panic: runtime error: comparing uncomparable type map[string]interface {} \
-             (list `volumes`, merge key `name`)"
+            "apimachinery's strategic merge code would crash: panic: runtime error: comparing \
+             uncomparable type map[string]interface {} (list `volumes`, merge key `name`)"
         );
         let e = SmpError::from(GoPanic::Unhashable(GoType::Slice)).in_list("finalizers", "");
         assert_eq!(
-            e.to_string(),
-            "panic: runtime error: hash of unhashable type []interface {} (list `finalizers`)"
+            e.go_panic_line().as_deref(),
+            Some(
+                "panic: runtime error: hash of unhashable type []interface {} (list `finalizers`)"
+            )
         );
+        assert_eq!(SmpError::NoListOfLists.go_panic_line(), None);
         assert_eq!(
             SmpError::NoListOfLists.in_list("x", "y"),
             SmpError::NoListOfLists

@@ -286,9 +286,9 @@ fn stage_with<'a, 's>(
     } else {
         match meta {
             Some(meta) => smp::apply(copy(), patch.clone(), meta)
-                .map_err(|e| server_error(&e, e.is_go_panic()))?,
+                .map_err(|e| server_error(&e, e.go_panic_line()))?,
             None => jsonmerge::apply_merge_patch(&current, &patch)
-                .map_err(|e| server_error(&e, false))?,
+                .map_err(|e| server_error(&e, None))?,
         }
     };
     stage_done(STAGES[2]);
