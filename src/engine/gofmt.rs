@@ -140,7 +140,8 @@ fn write_number_v(n: &Number, out: &mut String) {
 }
 
 /// A scalar as Go's `==` on `interface{}` values compares it, usable as a hash key.
-/// Objects and arrays (which Go cannot compare with `==`) have no key and never match.
+/// Objects and arrays (which Go cannot compare with `==`) have no key: see [`go_eq`] and
+/// [`go_hash_key`] for what Go does with them.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum ScalarKey<'a> {
     Nil,
@@ -169,44 +170,108 @@ impl<'a> ScalarKey<'a> {
             Value::Array(_) | Value::Object(_) => return None,
         })
     }
+}
 
-    /// The key a list item is matched by: the merge key's value for a map (missing = nil, as Go's
-    /// map index gives), the item itself otherwise.
-    #[must_use]
-    pub fn of_item(item: &'a Value, merge_key: Option<&str>) -> Option<ScalarKey<'a>> {
-        match (merge_key, item) {
-            (Some(key), Value::Object(m)) => m.get(key).map_or(Some(ScalarKey::Nil), ScalarKey::of),
-            (Some(_), _) => Some(ScalarKey::Nil),
-            (None, v) => ScalarKey::of(v),
+/// A Go runtime panic the reference would hit: `==` on two `interface{}` values of the same
+/// uncomparable dynamic type (two maps, two slices), or such a value used as a map key.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum GoPanic {
+    /// `runtime error: comparing uncomparable type T`.
+    Uncomparable(GoType),
+    /// `runtime error: hash of unhashable type T`.
+    Unhashable(GoType),
+}
+
+impl std::fmt::Display for GoPanic {
+    /// Go's own message, as the first line of the crash prints it after `panic: `.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            GoPanic::Uncomparable(t) => {
+                write!(f, "runtime error: comparing uncomparable type {}", t.name())
+            }
+            GoPanic::Unhashable(t) => {
+                write!(f, "runtime error: hash of unhashable type {}", t.name())
+            }
         }
     }
 }
 
-/// Go `==` between two `interface{}` values holding JSON scalars.
-#[must_use]
-pub fn go_eq(a: &Value, b: &Value) -> bool {
-    match (ScalarKey::of(a), ScalarKey::of(b)) {
-        (Some(x), Some(y)) => x == y,
-        _ => false,
+impl GoType {
+    /// Can Go compare (and hash) values of this type with `==`? Maps and slices cannot.
+    #[must_use]
+    pub fn is_comparable(self) -> bool {
+        !matches!(self, GoType::Map | GoType::Slice)
     }
+}
+
+/// Go `==` between two `interface{}` values: values of different dynamic types are unequal,
+/// scalars compare by value, and two maps or two slices make Go panic.
+///
+/// # Errors
+/// [`GoPanic::Uncomparable`] when both hold a map, or both a slice.
+pub fn go_eq(a: &Value, b: &Value) -> Result<bool, GoPanic> {
+    let (ta, tb) = (GoType::of(a), GoType::of(b));
+    if ta != tb {
+        return Ok(false);
+    }
+    if !ta.is_comparable() {
+        return Err(GoPanic::Uncomparable(ta));
+    }
+    Ok(ScalarKey::of(a) == ScalarKey::of(b))
+}
+
+/// `v` as a key of a Go `map[interface{}]T` (which hashes it).
+///
+/// # Errors
+/// [`GoPanic::Unhashable`] for a map or a slice.
+pub fn go_hash_key(v: &Value) -> Result<ScalarKey<'_>, GoPanic> {
+    ScalarKey::of(v).ok_or_else(|| GoPanic::Unhashable(GoType::of(v)))
+}
+
+/// What a sequential scan comparing `value` with Go `==` against each of `keys` in turn meets
+/// first, for a `value` Go cannot compare: the panic if some key has its type (a map never
+/// equals anything, so no earlier match stops the scan), `None` if none has.
+#[must_use]
+pub fn scan_panic<'k>(value: &Value, keys: impl IntoIterator<Item = &'k Value>) -> Option<GoPanic> {
+    let t = GoType::of(value);
+    if t.is_comparable() {
+        return None;
+    }
+    keys.into_iter()
+        .any(|k| GoType::of(k) == t)
+        .then_some(GoPanic::Uncomparable(t))
 }
 
 /// Position of the first key in a key list (see `order::order_keys`): the reference's `index`,
 /// in O(1) after an O(n) build.
 pub struct FirstIndex<'a> {
     map: FastMap<ScalarKey<'a>, usize>,
+    /// Does the list hold a map key, a slice key (which Go's scan would panic on)?
+    has_map: bool,
+    has_slice: bool,
 }
 
 impl<'a> FirstIndex<'a> {
     #[must_use]
     pub fn new(keys: &'a [Value]) -> Self {
         let mut map = FastMap::with_capacity_and_hasher(keys.len(), Default::default());
+        let (mut has_map, mut has_slice) = (false, false);
         for (i, k) in keys.iter().enumerate() {
-            if let Some(k) = ScalarKey::of(k) {
-                map.entry(k).or_insert(i);
+            match k {
+                Value::Object(_) => has_map = true,
+                Value::Array(_) => has_slice = true,
+                _ => {
+                    if let Some(k) = ScalarKey::of(k) {
+                        map.entry(k).or_insert(i);
+                    }
+                }
             }
         }
-        FirstIndex { map }
+        FirstIndex {
+            map,
+            has_map,
+            has_slice,
+        }
     }
 
     /// Where the key `key` first appears.
@@ -215,10 +280,36 @@ impl<'a> FirstIndex<'a> {
         self.map.get(&key).copied()
     }
 
-    /// Where `item` (a map matched by `merge_key`, or a primitive) first appears.
-    #[must_use]
-    pub fn get(&self, item: &Value, merge_key: Option<&str>) -> Option<usize> {
-        ScalarKey::of_item(item, merge_key).and_then(|k| self.map.get(&k).copied())
+    /// The reference's `index` for the key `key`: where it first appears, as Go's scan with `==`
+    /// finds it, or the panic that scan meets (a map key against a map key in the list).
+    ///
+    /// # Errors
+    /// [`GoPanic::Uncomparable`] for a map or slice key when the list holds one of its type.
+    pub fn go_index(&self, key: &Value) -> Result<Option<usize>, GoPanic> {
+        match key {
+            Value::Object(_) if self.has_map => Err(GoPanic::Uncomparable(GoType::Map)),
+            Value::Array(_) if self.has_slice => Err(GoPanic::Uncomparable(GoType::Slice)),
+            Value::Object(_) | Value::Array(_) => Ok(None),
+            _ => Ok(ScalarKey::of(key).and_then(|k| self.get_key(k))),
+        }
+    }
+
+    /// [`FirstIndex::go_index`] of a list item: a map matched by `merge_key` (missing = nil,
+    /// as Go's map index gives; a non-map item = nil, as the reference's `getValFn`), or a
+    /// primitive itself.
+    ///
+    /// # Errors
+    /// As [`FirstIndex::go_index`].
+    pub fn go_index_item(
+        &self,
+        item: &Value,
+        merge_key: Option<&str>,
+    ) -> Result<Option<usize>, GoPanic> {
+        match (merge_key, item) {
+            (Some(key), Value::Object(m)) => self.go_index(m.get(key).unwrap_or(&Value::Null)),
+            (Some(_), _) => self.go_index(&Value::Null),
+            (None, v) => self.go_index(v),
+        }
     }
 }
 
@@ -244,28 +335,34 @@ pub fn cmp_text(a: &str, b: &str) -> Ordering {
     a.as_bytes().cmp(b.as_bytes())
 }
 
-/// Does the list hold the same primitive twice (as `deduplicateScalars` compares them)?
+/// Does the list hold the same primitive twice (as `deduplicateScalars` compares them)? Also
+/// true when it holds a map or a slice: those need the reference's pairwise walk, which may
+/// panic.
 pub fn has_duplicate_scalars(list: &[Value]) -> bool {
     let mut seen = FastSet::with_capacity_and_hasher(list.len(), Default::default());
     list.iter().any(|v| match ScalarKey::of(v) {
         Some(k) => !seen.insert(k),
-        None => false,
+        None => true,
     })
 }
 
 /// The reference's `deduplicateScalars`, including the order it leaves behind: a later
 /// duplicate's slot is filled with the current last element. Linear when there are no
 /// duplicates (the usual case); the reference's exact algorithm otherwise.
-pub fn deduplicate_scalars(list: &mut Vec<Value>) {
+///
+/// # Errors
+/// The panic of Go's `s[i] == s[j]` on two maps or two slices (the reference only calls it on
+/// lists of one scalar type, where it cannot happen).
+pub fn deduplicate_scalars(list: &mut Vec<Value>) -> Result<(), GoPanic> {
     if !has_duplicate_scalars(list) {
-        return;
+        return Ok(());
     }
     let mut length = list.len().saturating_sub(1);
     let mut i = 0;
     while i < length {
         let mut j = i + 1;
         while j <= length {
-            if go_eq(&list[i], &list[j]) {
+            if go_eq(&list[i], &list[j])? {
                 list.swap(j, length);
                 list.truncate(length);
                 length -= 1;
@@ -275,6 +372,7 @@ pub fn deduplicate_scalars(list: &mut Vec<Value>) {
         }
         i += 1;
     }
+    Ok(())
 }
 
 #[cfg(test)]
@@ -304,17 +402,58 @@ mod tests {
     fn go_types_keep_int_and_float_apart() {
         assert_eq!(GoType::of(&json!(0)), GoType::Int64);
         assert_eq!(GoType::of(&json!(0.0)), GoType::Float64);
-        assert!(!go_eq(&json!(0), &json!(0.0)));
-        assert!(go_eq(&json!("a"), &json!("a")));
+        assert_eq!(go_eq(&json!(0), &json!(0.0)), Ok(false));
+        assert_eq!(go_eq(&json!("a"), &json!("a")), Ok(true));
+    }
+
+    #[test]
+    fn go_eq_panics_on_two_maps_or_two_slices_only() {
+        let map = GoPanic::Uncomparable(GoType::Map);
+        assert_eq!(go_eq(&json!({"a": 1}), &json!({"a": 1})), Err(map));
+        assert_eq!(go_eq(&json!({}), &json!({"b": 2})), Err(map));
+        assert_eq!(
+            go_eq(&json!([1]), &json!([1])),
+            Err(GoPanic::Uncomparable(GoType::Slice))
+        );
+        // Different dynamic types are unequal, whatever they are.
+        assert_eq!(go_eq(&json!({"a": 1}), &json!("a")), Ok(false));
+        assert_eq!(go_eq(&json!([1]), &json!({"a": 1})), Ok(false));
+        assert_eq!(go_eq(&json!(null), &json!({})), Ok(false));
+        assert_eq!(go_eq(&json!(null), &json!(null)), Ok(true));
+        assert_eq!(
+            map.to_string(),
+            "runtime error: comparing uncomparable type map[string]interface {}"
+        );
+        assert_eq!(
+            go_hash_key(&json!([1])).map_err(|p| p.to_string()),
+            Err("runtime error: hash of unhashable type []interface {}".to_owned())
+        );
+        assert_eq!(go_hash_key(&json!("x")), Ok(ScalarKey::Str("x")));
+    }
+
+    #[test]
+    fn scan_panic_needs_a_key_of_the_same_type() {
+        let keys = [json!("a"), json!([1]), json!({"v": 1})];
+        assert_eq!(scan_panic(&json!("a"), &keys), None);
+        assert_eq!(
+            scan_panic(&json!({"v": 2}), &keys),
+            Some(GoPanic::Uncomparable(GoType::Map))
+        );
+        assert_eq!(scan_panic(&json!({"v": 2}), &keys[..2]), None);
     }
 
     #[test]
     fn deduplicate_scalars_fills_holes_from_the_end() {
         let mut v = vec![json!("a"), json!("b"), json!("a"), json!("c")];
-        deduplicate_scalars(&mut v);
+        deduplicate_scalars(&mut v).unwrap();
         assert_eq!(v, vec![json!("a"), json!("b"), json!("c")]);
         let mut v = vec![json!(1), json!(1), json!(2), json!(3)];
-        deduplicate_scalars(&mut v);
+        deduplicate_scalars(&mut v).unwrap();
         assert_eq!(v, vec![json!(1), json!(3), json!(2)]);
+        let mut v = vec![json!("a"), json!({"k": 1}), json!({"k": 1})];
+        assert_eq!(
+            deduplicate_scalars(&mut v),
+            Err(GoPanic::Uncomparable(GoType::Map))
+        );
     }
 }

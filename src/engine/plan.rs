@@ -48,7 +48,7 @@ pub use annotation::{
 use checks::{check_same_object, has_annotation_key, parse_annotation, prepare_local};
 use create::stage_create;
 pub use error::{InputDoc, PlanError};
-use error::{input_error, kubectl_error};
+use error::{input_error, kubectl_error, server_error};
 pub use patch_type::{PatchType, strategic_root};
 pub use path::{FieldPath, PathText, Seg};
 pub use planned::Plan;
@@ -285,12 +285,10 @@ fn stage_with<'a, 's>(
         copy()
     } else {
         match meta {
-            Some(meta) => smp::apply(copy(), patch.clone(), meta).map_err(|e| {
-                PlanError::Kubectl(format!("the server would reject the patch: {e}"))
-            })?,
-            None => jsonmerge::apply_merge_patch(&current, &patch).map_err(|e| {
-                PlanError::Kubectl(format!("the server would reject the patch: {e}"))
-            })?,
+            Some(meta) => smp::apply(copy(), patch.clone(), meta)
+                .map_err(|e| server_error(&e, e.go_panic_line()))?,
+            None => jsonmerge::apply_merge_patch(&current, &patch)
+                .map_err(|e| server_error(&e, None))?,
         }
     };
     stage_done(STAGES[2]);

@@ -98,7 +98,7 @@ fn check_lib(case: &Case) -> Result<(), String> {
     };
     if e["exit_code"] != 0 {
         return match got {
-            Err(_) => Ok(()),
+            Err(err) => check_panic_told(e, &err.to_string()),
             Ok(p) => Err(format!(
                 "kubectl failed ({}), we planned {:?}",
                 e["kubectl_stderr"], p.patch
@@ -148,6 +148,26 @@ fn check_lib(case: &Case) -> Result<(), String> {
         ));
     }
     check_fields_agree(&p).map_err(|m| format!("fields disagree with the result: {m}"))
+}
+
+/// When kubectl, or the server's merge code, crashed with a Go panic (cases 117-122), our
+/// failure must say which of them crashes, with Go's message.
+fn check_panic_told(e: &Value, ours: &str) -> Result<(), String> {
+    let stderr = e["kubectl_stderr"].as_str().unwrap_or("");
+    let Some(at) = stderr.find("panic: runtime error: ") else {
+        return Ok(());
+    };
+    let message = stderr[at..].lines().next().unwrap_or("");
+    let who = if at == 0 {
+        "kubectl apply would fail: kubectl 1.37 would crash"
+    } else {
+        "the server would reject the patch: its merge code would crash"
+    };
+    if ours.contains(who) && ours.contains(message) {
+        Ok(())
+    } else {
+        Err(format!("kubectl: {message:?} ({who}), ours: {ours:?}"))
+    }
 }
 
 /// The actions must agree with the result: clear/delete absent, retain/keep present and
@@ -207,7 +227,7 @@ fn check_cli(case: &Case) -> Result<(), String> {
         return if out.status.success() {
             Err("kubectl failed, the CLI succeeded".into())
         } else {
-            Ok(())
+            check_panic_told(e, &String::from_utf8_lossy(&out.stderr))
         };
     }
     if !out.status.success() {

@@ -32,5 +32,23 @@ pub(super) fn input_error(about: InputDoc, message: impl Into<String>) -> PlanEr
 }
 
 pub(super) fn kubectl_error(e: &SmpError) -> PlanError {
+    if let Some(panic) = e.go_panic_line() {
+        // kubectl itself crashes (exit 2, a goroutine trace): Go's message, and the list.
+        return PlanError::Kubectl(format!(
+            "kubectl apply would fail: kubectl 1.37 would crash computing the patch: {panic}"
+        ));
+    }
     PlanError::Kubectl(format!("kubectl apply would fail: {e}"))
+}
+
+/// The API server cannot apply the patch: the reason its merge code gives, or its crash (a Go
+/// panic in the merge, answered as an internal error).
+pub(super) fn server_error(e: &impl std::fmt::Display, panic: Option<String>) -> PlanError {
+    if let Some(panic) = panic {
+        return PlanError::Kubectl(format!(
+            "the server would reject the patch: its merge code would crash (internal error): \
+             {panic}"
+        ));
+    }
+    PlanError::Kubectl(format!("the server would reject the patch: {e}"))
 }

@@ -58,11 +58,16 @@ fn objects_have_conflicts(
     depth: usize,
 ) -> Result<bool, SmpError> {
     let (lm, rm) = (l.get(DIRECTIVE_MARKER), r.get(DIRECTIVE_MARKER));
-    if lm.is_some() || rm.is_some() {
-        // One side replaces or deletes the whole map, or they do different things to it.
-        if !matches!((lm, rm), (Some(a), Some(b)) if gofmt::go_eq(a, b)) {
-            return Ok(true);
+    match (lm, rm) {
+        (None, None) => {}
+        // One side replaces or deletes the whole map, or they do different things to it
+        // (`leftMarker != rightMarker`: Go's `==`, which panics on two maps).
+        (Some(a), Some(b)) => {
+            if !gofmt::go_eq(a, b)? {
+                return Ok(true);
+            }
         }
+        _ => return Ok(true),
     }
     if strategy == Strategy::Replace {
         return Ok(false);
@@ -131,8 +136,8 @@ fn slices_have_conflicts(
         (left.len(), right.len())
     } else {
         (
-            dedup_and_sort_in_place(left),
-            dedup_and_sort_in_place(right),
+            dedup_and_sort_in_place(left)?,
+            dedup_and_sort_in_place(right)?,
         )
     };
     if left_len > right_len {
@@ -156,14 +161,15 @@ fn slices_have_conflicts(
 
 /// `deduplicateAndSortScalars` on a slice header: deduplicates the prefix in place (a later
 /// duplicate's slot gets a copy of the current last element; the tail keeps stale values), sorts
-/// the deduplicated prefix, and returns its length.
-fn dedup_and_sort_in_place(list: &mut [Value]) -> usize {
+/// the deduplicated prefix, and returns its length. Go's `==` on the items cannot panic here
+/// (lists of one primitive type), but a panic would be reported.
+fn dedup_and_sort_in_place(list: &mut [Value]) -> Result<usize, gofmt::GoPanic> {
     let mut length = list.len();
     let mut i = 0;
     while i + 1 < length {
         let mut j = i + 1;
         while j < length {
-            if gofmt::go_eq(&list[i], &list[j]) {
+            if gofmt::go_eq(&list[i], &list[j])? {
                 list[j] = list[length - 1].clone();
                 length -= 1;
             } else {
@@ -177,7 +183,7 @@ fn dedup_and_sort_in_place(list: &mut [Value]) -> usize {
     for (slot, v) in list.iter_mut().zip(prefix) {
         *slot = v;
     }
-    length
+    Ok(length)
 }
 
 /// `sliceOfMapsToMapOfMaps`: items by their merge key (as Go's `%s` tells them apart; a later
@@ -218,9 +224,24 @@ mod tests {
     use crate::json;
 
     #[test]
+    fn directive_markers_are_compared_with_go_eq() {
+        use crate::engine::gofmt::{GoPanic, GoType};
+        let mut l = json!({"$patch": {"a": 1}}).as_object().unwrap().clone();
+        let mut r = json!({"$patch": {"b": 2}}).as_object().unwrap().clone();
+        let got = objects_have_conflicts(&mut l, &mut r, Meta::opaque(), Strategy::Default, 0);
+        assert_eq!(got, Err(GoPanic::Uncomparable(GoType::Map).into()));
+        let mut r = json!({"$patch": "replace"}).as_object().unwrap().clone();
+        let got = objects_have_conflicts(&mut l, &mut r, Meta::opaque(), Strategy::Default, 0);
+        assert_eq!(got, Ok(true));
+        let mut l = r.clone();
+        let got = objects_have_conflicts(&mut l, &mut r, Meta::opaque(), Strategy::Replace, 0);
+        assert_eq!(got, Ok(false));
+    }
+
+    #[test]
     fn dedup_and_sort_in_place_leaves_go_tail() {
         let mut v = vec![json!("b"), json!("a"), json!("b")];
-        let n = dedup_and_sort_in_place(&mut v);
+        let n = dedup_and_sort_in_place(&mut v).unwrap();
         assert_eq!(n, 2);
         assert_eq!(v, vec![json!("a"), json!("b"), json!("b")]);
     }

@@ -173,7 +173,8 @@ fn handle_slice_diff(
     }
     opts.build_retain_keys_directive = retain_keys;
     let merge_key = patch_meta.merge_key.unwrap_or("");
-    let lists = diff_lists(original, modified, sub, merge_key, opts, depth)?;
+    let lists = diff_lists(original, modified, sub, merge_key, opts, depth)
+        .map_err(|e| e.in_list(key, merge_key))?;
     if !lists.patch.is_empty() {
         patch.insert(key.to_owned(), Value::Array(lists.patch));
     }
@@ -248,7 +249,7 @@ fn diff_lists(
         }
         GoType::Slice => Err(SmpError::NoListOfLists),
         _ => {
-            let (patch, delete) = diff_lists_of_scalars(original, modified, opts);
+            let (patch, delete) = diff_lists_of_scalars(original, modified, opts)?;
             let patch = normalize_slice_order(patch, modified, merge_key, false)?;
             // The reference sorts `original` in place while diffing (`sortScalars` on the
             // caller's slice), so the order check sees it sorted: a live list that differs from
@@ -271,7 +272,8 @@ fn diff_lists(
     }
 }
 
-/// `isOrderSame`: do both lists hold the same merge keys in the same order?
+/// `isOrderSame`: do both lists hold the same merge keys in the same order? Compared pair by
+/// pair with Go's `==`, which panics on two map (or two list) values.
 fn is_order_same(
     original: &[Value],
     modified: &[Value],
@@ -290,7 +292,7 @@ fn is_order_same(
         let lm = m
             .get(merge_key)
             .ok_or_else(|| super::no_merge_key(m, merge_key))?;
-        if !gofmt::go_eq(lo, lm) {
+        if !gofmt::go_eq(lo, lm)? {
             return Ok(false);
         }
     }
@@ -302,7 +304,7 @@ fn diff_lists_of_scalars(
     original: &[Value],
     modified: &[Value],
     opts: DiffOptions,
-) -> (Vec<Value>, Vec<Value>) {
+) -> Result<(Vec<Value>, Vec<Value>), SmpError> {
     let text = |v| gofmt::sprint_cow(v);
     let mut o: Vec<(std::borrow::Cow<'_, str>, &Value)> =
         original.iter().map(|v| (text(v), v)).collect();
@@ -337,8 +339,8 @@ fn diff_lists_of_scalars(
             }
         }
     }
-    gofmt::deduplicate_scalars(&mut delete);
-    (add, delete)
+    gofmt::deduplicate_scalars(&mut delete)?;
+    Ok((add, delete))
 }
 
 /// `diffListsOfMaps`: walk both lists sorted by merge key; matching items recurse, others are

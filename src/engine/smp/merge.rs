@@ -170,7 +170,10 @@ fn merge_key_into(
                 opts,
                 depth,
             };
-            *slot = Value::Array(merge_slice_handler(original_list, patch_list, &ctx, None)?);
+            *slot = Value::Array(
+                merge_slice_handler(original_list, patch_list, &ctx, None)
+                    .map_err(|e| e.in_list(&key, merge_key))?,
+            );
         }
         scalar => *slot = scalar,
     }

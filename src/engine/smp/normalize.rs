@@ -80,7 +80,7 @@ fn sort_array(
     }
     if slice_element_type(&[s])? != GoType::Map {
         let mut items = s.to_vec();
-        gofmt::deduplicate_scalars(&mut items);
+        gofmt::deduplicate_scalars(&mut items)?;
         gofmt::sort_scalars(&mut items);
         return Ok(items);
     }

@@ -7,7 +7,7 @@
 use crate::value::Value;
 
 use super::SmpError;
-use crate::engine::gofmt::{FirstIndex, ScalarKey};
+use crate::engine::gofmt::{FirstIndex, GoPanic, go_hash_key};
 
 /// The keys a list is ordered by: the merge key's value of each map item (validated: every item
 /// must be a map holding the merge key), or each primitive item itself.
@@ -40,10 +40,10 @@ pub(super) fn normalize_slice_order(
     is_map: bool,
 ) -> Result<Vec<Value>, SmpError> {
     let index = FirstIndex::new(order);
-    let mut keep: Vec<(Option<usize>, Value)> = Vec::with_capacity(to_sort.len());
+    let mut keep: Vec<(Result<Option<usize>, GoPanic>, Value)> = Vec::with_capacity(to_sort.len());
     let mut to_delete = Vec::new();
     for v in to_sort {
-        let key = if is_map {
+        let pos = if is_map {
             let Value::Object(m) = &v else {
                 return Err(super::bad_arg_type_map(&v));
             };
@@ -54,23 +54,41 @@ pub(super) fn normalize_slice_order(
                 to_delete.push(v);
                 continue;
             }
-            ScalarKey::of(key)
+            index.go_index(key)
         } else {
-            ScalarKey::of(&v)
+            index.go_index(&v)
         };
-        keep.push((key.and_then(|k| index.get_key(k)), v));
+        keep.push((pos, v));
     }
-    if keep.iter().all(|(pos, _)| pos.is_some()) {
+    if keep.iter().all(|(pos, _)| matches!(pos, Ok(Some(_)))) {
         // Every item has a position: the comparator is a strict order, and any stable sort
         // gives Go's result (linear on already-ordered input).
-        keep.sort_by_key(|(pos, _)| *pos);
+        keep.sort_by_key(|(pos, _)| (*pos).ok().flatten());
     } else {
-        // Go's comparator: less(i, j) = both found ? pos(i) < pos(j) : true. It is not a strict
-        // order when an item is missing, so the result depends on the sort algorithm: use Go's.
-        go_stable_sort(&mut keep, |(a, _), (b, _)| match (a, b) {
-            (Some(pa), Some(pb)) => pa < pb,
-            _ => true,
+        // Go's comparator: less(i, j) = both found ? pos(i) < pos(j) : true, where pos(j) is
+        // only looked up when pos(i) was found. It is not a strict order when an item is
+        // missing, so the result depends on the sort algorithm: use Go's. A lookup that would
+        // panic (a map merge key against a map key in `order`) panics only if Go's sort
+        // evaluates it: the first one evaluated is the crash.
+        let panic = std::cell::Cell::new(None);
+        let crash = |p: &GoPanic| {
+            if panic.get().is_none() {
+                panic.set(Some(*p));
+            }
+            true
+        };
+        go_stable_sort(&mut keep, |(a, _), (b, _)| match a {
+            Err(p) => crash(p),
+            Ok(None) => true,
+            Ok(Some(pa)) => match b {
+                Err(p) => crash(p),
+                Ok(None) => true,
+                Ok(Some(pb)) => pa < pb,
+            },
         });
+        if let Some(p) = panic.get() {
+            return Err(p.into());
+        }
     }
     let mut sorted: Vec<Value> = keep.into_iter().map(|(_, v)| v).collect();
     sorted.extend(to_delete);
@@ -89,25 +107,28 @@ pub(super) fn normalize_element_order(
 ) -> Result<Vec<Value>, SmpError> {
     let patch = normalize_slice_order(patch, patch_order, merge_key, is_map)?;
     let server_only = normalize_slice_order(server_only, server_order, merge_key, is_map)?;
-    Ok(merge_sorted_slice(
+    merge_sorted_slice(
         server_only,
         patch,
         server_order,
         is_map.then_some(merge_key),
-    ))
+    )
+    .map_err(SmpError::from)
 }
 
 /// The reference's `mergeSortedSlice`: insert `left` items into `right`, before the first
-/// `right` item that comes later in `server_order`.
+/// `right` item that comes later in `server_order`. Its `less` looks up the left item, then the
+/// right one, each with Go's `==` scan, which may panic.
 fn merge_sorted_slice(
     left: Vec<Value>,
     right: Vec<Value>,
     server_order: &[Value],
     merge_key: Option<&str>,
-) -> Vec<Value> {
+) -> Result<Vec<Value>, GoPanic> {
     let index = FirstIndex::new(server_order);
-    let left_pos: Vec<Option<usize>> = left.iter().map(|v| index.get(v, merge_key)).collect();
-    let right_pos: Vec<Option<usize>> = right.iter().map(|v| index.get(v, merge_key)).collect();
+    let pos = |v: &Value| index.go_index_item(v, merge_key);
+    let left_pos: Vec<Result<Option<usize>, GoPanic>> = left.iter().map(pos).collect();
+    let right_pos: Vec<Result<Option<usize>, GoPanic>> = right.iter().map(pos).collect();
     let mut out = Vec::with_capacity(left.len() + right.len());
     let mut left = left.into_iter().zip(left_pos).peekable();
     let mut right = right.into_iter().zip(right_pos).peekable();
@@ -116,41 +137,55 @@ fn merge_sorted_slice(
             (None, None) => break,
             (Some(_), None) => true,
             (None, Some(_)) => false,
-            (Some((_, lp)), Some((_, rp))) => matches!((lp, rp), (Some(l), Some(r)) if l < r),
+            (Some((_, lp)), Some((_, rp))) => {
+                let (l, r) = ((*lp)?, (*rp)?);
+                matches!((l, r), (Some(l), Some(r)) if l < r)
+            }
         };
         let next = if take_left { left.next() } else { right.next() };
         if let Some((v, _)) = next {
             out.push(v);
         }
     }
-    out
+    Ok(out)
 }
 
 /// Partition `merged` into items present in the key list `keys` (by merge key for maps, by value
 /// for primitives) and the others, keeping relative order
-/// (`partitionPrimitivesByPresentInList` / `partitionMapsByPresentInList`).
+/// (`partitionPrimitivesByPresentInList` / `partitionMapsByPresentInList`). The primitives'
+/// version puts `keys` in a Go map first, then looks each item up (hashing a map or a slice
+/// panics); the maps' version scans `keys` with `==` for each item in turn.
 pub(super) fn partition_by_present(
     merged: Vec<Value>,
     keys: &[Value],
     merge_key: &str,
 ) -> Result<(Vec<Value>, Vec<Value>), SmpError> {
-    let present: crate::engine::gofmt::FastSet<ScalarKey<'_>> =
-        keys.iter().filter_map(ScalarKey::of).collect();
     let mut patch = Vec::with_capacity(merged.len());
     let mut server_only = Vec::with_capacity(merged.len());
+    if merge_key.is_empty() {
+        let mut present: crate::engine::gofmt::FastSet<_> =
+            crate::engine::gofmt::FastSet::with_capacity_and_hasher(keys.len(), Default::default());
+        for k in keys {
+            present.insert(go_hash_key(k)?);
+        }
+        for v in merged {
+            if present.contains(&go_hash_key(&v)?) {
+                patch.push(v);
+            } else {
+                server_only.push(v);
+            }
+        }
+        return Ok((patch, server_only));
+    }
+    let index = FirstIndex::new(keys);
     for v in merged {
-        let found = if merge_key.is_empty() {
-            ScalarKey::of(&v).is_some_and(|k| present.contains(&k))
-        } else {
-            let Value::Object(m) = &v else {
-                return Err(super::bad_arg_type_map(&v));
-            };
-            let Some(kv) = m.get(merge_key) else {
-                return Err(super::no_merge_key(m, merge_key));
-            };
-            ScalarKey::of(kv).is_some_and(|k| present.contains(&k))
+        let Value::Object(m) = &v else {
+            return Err(super::bad_arg_type_map(&v));
         };
-        if found {
+        let Some(kv) = m.get(merge_key) else {
+            return Err(super::no_merge_key(m, merge_key));
+        };
+        if index.go_index(kv)?.is_some() {
             patch.push(v);
         } else {
             server_only.push(v);
@@ -269,6 +304,66 @@ fn sym_merge<T>(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::engine::gofmt::GoType;
+    use crate::json;
+
+    const MAP_PANIC: GoPanic = GoPanic::Uncomparable(GoType::Map);
+
+    #[test]
+    fn normalize_slice_order_panics_only_where_go_sort_looks() {
+        let order = vec![json!("a"), json!({"value": "data"})];
+        // less(z, map): z is not in the order, so the map (whose lookup panics) is never
+        // looked up.
+        let x = json!({"name": {"value": "x"}});
+        let z = json!({"name": "z"});
+        let sorted = normalize_slice_order(vec![x.clone(), z.clone()], &order, "name", true);
+        assert_eq!(sorted, Ok(vec![z.clone(), x.clone()]));
+        // less(map, z) looks the map up first: panic.
+        let sorted = normalize_slice_order(vec![z.clone(), x.clone()], &order, "name", true);
+        assert_eq!(sorted, Err(MAP_PANIC.into()));
+        // No map key in the order: the map key is just not found.
+        let order = vec![json!("a"), json!("z")];
+        let sorted = normalize_slice_order(vec![x.clone(), z.clone()], &order, "name", true);
+        assert_eq!(sorted, Ok(vec![z, x]));
+    }
+
+    #[test]
+    fn merge_sorted_slice_looks_up_the_left_item_first() {
+        let left = vec![json!({"name": {"value": "data"}})];
+        let right = vec![json!({"name": "a"})];
+        let order = vec![json!({"value": "data"}), json!("a")];
+        let merged = merge_sorted_slice(left.clone(), right.clone(), &order, Some("name"));
+        assert_eq!(merged, Err(MAP_PANIC));
+        let merged = merge_sorted_slice(left.clone(), right.clone(), &order[1..], Some("name"));
+        assert_eq!(merged, Ok(vec![right[0].clone(), left[0].clone()]));
+    }
+
+    #[test]
+    fn partition_scans_maps_and_hashes_primitives() {
+        let merged = vec![json!({"name": "a"}), json!({"name": {"value": "data"}})];
+        let (patch, server_only) =
+            partition_by_present(merged.clone(), &[json!("a")], "name").unwrap();
+        assert_eq!((patch.len(), server_only.len()), (1, 1));
+        let keys = [json!("a"), json!({"value": "other"})];
+        assert_eq!(
+            partition_by_present(merged, &keys, "name"),
+            Err(MAP_PANIC.into())
+        );
+        // `map[interface{}]bool`: the keys are hashed first, then each item.
+        let unhashable = |t| SmpError::from(GoPanic::Unhashable(t));
+        let keys = [json!("x"), json!([1])];
+        assert_eq!(
+            partition_by_present(vec![json!({})], &keys, ""),
+            Err(unhashable(GoType::Slice))
+        );
+        assert_eq!(
+            partition_by_present(vec![json!("x"), json!({})], &keys[..1], ""),
+            Err(unhashable(GoType::Map))
+        );
+        let (patch, server_only) =
+            partition_by_present(vec![json!("x"), json!("y")], &keys[..1], "").unwrap();
+        assert_eq!((patch, server_only), (vec![json!("x")], vec![json!("y")]));
+    }
 
     #[test]
     fn go_stable_sort_is_stable_for_a_strict_order() {

@@ -65,23 +65,28 @@ impl Window {
 
     /// `deduplicateScalars(append(s, patch...))` on a list of primitives: when the append fits
     /// in the spare capacity, the deduplication's writes (`s[j] = s[last]`) land in this array.
-    pub(super) fn append_dedup_scalars(&mut self, patch: &[Value]) {
+    ///
+    /// # Errors
+    /// The panic of the deduplication's `==` (see [`gofmt::deduplicate_scalars`]), which the
+    /// merged list's own deduplication meets too.
+    pub(super) fn append_dedup_scalars(&mut self, patch: &[Value]) -> Result<(), gofmt::GoPanic> {
         if !self.attached {
-            return;
+            return Ok(());
         }
         if self.len + patch.len() > self.cap {
             // Reallocated: the deduplication writes to a new array.
             self.attached = false;
-            return;
+            return Ok(());
         }
         let mut backing: Vec<Value> = self.keys.iter().take(self.len).cloned().collect();
         backing.extend(patch.iter().cloned());
         if gofmt::has_duplicate_scalars(&backing) {
-            go_dedup_writes(&mut backing);
+            go_dedup_writes(&mut backing)?;
             for (slot, v) in self.keys.iter_mut().zip(backing) {
                 *slot = v;
             }
         }
+        Ok(())
     }
 
     /// The keys as the old slice header sees them so far.
@@ -102,15 +107,15 @@ impl Window {
 
 /// The writes of the reference's `deduplicateScalars` to its array, which is not truncated: a
 /// later duplicate's slot gets a copy of the current last element, whose own slot keeps it.
-fn go_dedup_writes(s: &mut [Value]) {
+fn go_dedup_writes(s: &mut [Value]) -> Result<(), gofmt::GoPanic> {
     let Some(mut length) = s.len().checked_sub(1) else {
-        return;
+        return Ok(());
     };
     let mut i = 0;
     while i < length {
         let mut j = i + 1;
         while j <= length {
-            if gofmt::go_eq(&s[i], &s[j]) {
+            if gofmt::go_eq(&s[i], &s[j])? {
                 s[j] = s[length].clone();
                 length -= 1;
             } else {
@@ -119,6 +124,7 @@ fn go_dedup_writes(s: &mut [Value]) {
         }
         i += 1;
     }
+    Ok(())
 }
 
 /// Capacity of a `[]interface{}` of `len` items built by `append` from `make([]any, 0)`, as Go's
@@ -185,11 +191,11 @@ mod tests {
         // [3, 0, 1, 2, 9, 3] (cap 8) + [7]: the second 3 gets the 7 in place.
         let v = |xs: &[i64]| xs.iter().map(|&x| Value::from(x)).collect::<Vec<_>>();
         let mut w = Window::new(v(&[3, 0, 1, 2, 9, 3]));
-        w.append_dedup_scalars(&v(&[7]));
+        w.append_dedup_scalars(&v(&[7])).unwrap();
         assert_eq!(w.keys(), v(&[3, 0, 1, 2, 9, 7]).as_slice());
         // [1, 2, 1, 2] (cap 4) + [5]: reallocated, nothing written.
         let mut w = Window::new(v(&[1, 2, 1, 2]));
-        w.append_dedup_scalars(&v(&[5]));
+        w.append_dedup_scalars(&v(&[5])).unwrap();
         assert_eq!(w.keys(), v(&[1, 2, 1, 2]).as_slice());
     }
 

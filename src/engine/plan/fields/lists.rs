@@ -99,7 +99,7 @@ impl<'v> Walker<'v> {
             let has = |index: &Index<'v>| index.get(&sk).copied();
             let el = Quad::found([has(&il), has(&ic), has(&iv), has(&ir)], None);
             let mut reason = element_reason(&el, Table::ListElement, FieldKind::PrimitiveList);
-            if deleted.is_some_and(|d| d.iter().any(|x| gofmt::go_eq(x, item))) {
+            if deleted.is_some_and(|d| d.iter().any(|x| gofmt::go_eq(x, item) == Ok(true))) {
                 reason.directive = Some(format!("$deleteFromPrimitiveList/{field}"));
             }
             let action = element_action(&el);

@@ -50,7 +50,10 @@ pub(super) fn merge_set_element_order(
         let (sub, patch_meta) = meta.lookup_slice(list_key)?;
         let (_, strategy) = strategy_of(&patch_meta)?;
         let merge_key = patch_meta.merge_key.unwrap_or("");
-        validate_patch_with_set_order_list(patch_list.unwrap_or(&[]), set_order, merge_key)?;
+        // Go panics (a map merge key compared with `==`) are told with the list they are in.
+        let in_list = |e: SmpError| e.in_list(list_key, merge_key);
+        validate_patch_with_set_order_list(patch_list.unwrap_or(&[]), set_order, merge_key)
+            .map_err(in_list)?;
         if original_list.is_none() && patch_list.is_none() {
             continue;
         }
@@ -84,12 +87,13 @@ pub(super) fn merge_set_element_order(
                     opts,
                     depth,
                 };
-                merge_slice_handler(o, p, &ctx, Some(&mut window))?
+                merge_slice_handler(o, p, &ctx, Some(&mut window)).map_err(in_list)?
             }
             (None, None) => continue,
         };
         let server_order = window.into_keys();
-        let (in_patch, server_only) = partition_by_present(merged, &partition_keys, merge_key)?;
+        let (in_patch, server_only) =
+            partition_by_present(merged, &partition_keys, merge_key).map_err(in_list)?;
         let both = normalize_element_order(
             in_patch,
             server_only,
@@ -97,7 +101,8 @@ pub(super) fn merge_set_element_order(
             &server_order,
             merge_key,
             is_map,
-        )?;
+        )
+        .map_err(in_list)?;
         original.insert(list_key.to_owned(), Value::Array(both));
     }
     Ok(())
@@ -173,7 +178,7 @@ pub(super) fn merge_key_value_equal(
     merge_key: &str,
 ) -> Result<bool, SmpError> {
     if merge_key.is_empty() {
-        return Ok(gofmt::go_eq(left, right));
+        return gofmt::go_eq(left, right).map_err(SmpError::from);
     }
     let Value::Object(l) = left else {
         return Err(crate::engine::smp::bad_arg_type_map(left));
@@ -187,5 +192,5 @@ pub(super) fn merge_key_value_equal(
     let rv = r
         .get(merge_key)
         .ok_or_else(|| crate::engine::smp::no_merge_key(r, merge_key))?;
-    Ok(gofmt::go_eq(lv, rv))
+    gofmt::go_eq(lv, rv).map_err(SmpError::from)
 }

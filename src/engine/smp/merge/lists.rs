@@ -63,7 +63,7 @@ pub(super) fn merge_slice(
         (server_order, patch_order, merged)
     } else {
         if ctx.opts.merge_parallel_list && ctx.is_delete_list {
-            return Ok(delete_from_slice(original, &patch));
+            return delete_from_slice(original, &patch).map_err(SmpError::from);
         }
         // `both := append(original, patch...)` may fill `original`'s spare capacity, and then
         // `deduplicateScalars` writes into the array `original` still reads: the order the
@@ -73,12 +73,12 @@ pub(super) fn merge_slice(
             Some(w) => w,
             None => own.insert(Window::new(original.clone())),
         };
-        window.append_dedup_scalars(&patch);
+        window.append_dedup_scalars(&patch)?;
         let server_order = window.keys().to_vec();
         let patch_order = patch.clone();
         let mut both = original;
         both.extend(patch);
-        gofmt::deduplicate_scalars(&mut both);
+        gofmt::deduplicate_scalars(&mut both)?;
         (server_order, patch_order, both)
     };
     let partition_keys = if !merge_key.is_empty() && !is_map {
@@ -120,6 +120,7 @@ pub(super) fn merge_slice_with_special_elements(
                 let value = m
                     .get(merge_key)
                     .ok_or_else(|| crate::engine::smp::no_merge_key(m, merge_key))?;
+                delete_scan_stops(&original, merge_key, value)?;
                 deletes.push(value.clone());
             }
             Some(REPLACE) => replace = true,
@@ -146,6 +147,23 @@ pub(super) fn merge_slice_with_special_elements(
         Ok((plain, Vec::new()))
     } else {
         Ok((original, plain))
+    }
+}
+
+/// Where the reference's `deleteMatchingEntries` for `value` stops with an error before deleting
+/// anything it would not delete anyway: its scan (`findMapInSliceBasedOnKeyValue`) fails at the
+/// first item that is not a map, and panics at the first merge key it cannot compare with
+/// `value` (a map against a map). Deletions never remove either kind of item, so the list as it
+/// is tells.
+fn delete_scan_stops(original: &[Value], merge_key: &str, value: &Value) -> Result<(), SmpError> {
+    let non_map = first_non_map(original);
+    let scanned = &original[..non_map.unwrap_or(original.len())];
+    if let Some(panic) = gofmt::scan_panic(value, scanned.iter().filter_map(|v| v.get(merge_key))) {
+        return Err(panic.into());
+    }
+    match non_map {
+        Some(i) => Err(not_a_map(i)),
+        None => Ok(()),
     }
 }
 
@@ -243,6 +261,13 @@ pub(super) fn merge_slice_without_special_elements(
             index.entry(k).or_insert(i);
         }
     }
+    // Merge keys Go's `==` cannot compare (maps, lists) already in the scanned part: a patch
+    // item whose key has the same type panics in the scan for it.
+    let mut uncomparable: FastSet<GoType> = original[..scan_end]
+        .iter()
+        .filter_map(|v| v.get(merge_key).map(GoType::of))
+        .filter(|t| !t.is_comparable())
+        .collect();
     for v in patch {
         let Value::Object(patch_map) = v else {
             return Err(crate::engine::smp::bad_arg_type_map(&v));
@@ -250,6 +275,16 @@ pub(super) fn merge_slice_without_special_elements(
         let value = patch_map
             .get(merge_key)
             .ok_or_else(|| crate::engine::smp::no_merge_key(&patch_map, merge_key))?;
+        let value_type = GoType::of(value);
+        if !value_type.is_comparable() {
+            if uncomparable.contains(&value_type) {
+                return Err(gofmt::GoPanic::Uncomparable(value_type).into());
+            }
+            if let Some(nm) = non_map {
+                return Err(not_a_map(nm));
+            }
+            uncomparable.insert(value_type);
+        }
         let key = OwnedKey::of(value);
         let found = key.as_ref().and_then(|k| index.get(k).copied());
         match found {
@@ -282,11 +317,81 @@ pub(super) fn merge_slice_without_special_elements(
     Ok(original)
 }
 
-/// `deleteFromSlice`: drop the primitives listed in `to_delete`.
-pub(super) fn delete_from_slice(current: Vec<Value>, to_delete: &[Value]) -> Vec<Value> {
-    let gone: FastSet<ScalarKey<'_>> = to_delete.iter().filter_map(ScalarKey::of).collect();
-    current
-        .into_iter()
-        .filter(|v| ScalarKey::of(v).is_none_or(|k| !gone.contains(&k)))
-        .collect()
+/// `deleteFromSlice`: drop the primitives listed in `to_delete` (kept in a Go map: hashing a
+/// map or a list panics).
+pub(super) fn delete_from_slice(
+    current: Vec<Value>,
+    to_delete: &[Value],
+) -> Result<Vec<Value>, gofmt::GoPanic> {
+    let mut gone: FastSet<ScalarKey<'_>> =
+        FastSet::with_capacity_and_hasher(to_delete.len(), Default::default());
+    for v in to_delete {
+        gone.insert(gofmt::go_hash_key(v)?);
+    }
+    let mut kept = Vec::with_capacity(current.len());
+    for v in current {
+        if !gone.contains(&gofmt::go_hash_key(&v)?) {
+            kept.push(v);
+        }
+    }
+    Ok(kept)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::gofmt::GoPanic;
+    use crate::json;
+
+    const MAP_PANIC: GoPanic = GoPanic::Uncomparable(GoType::Map);
+
+    fn ctx() -> SliceCtx<'static, 'static> {
+        SliceCtx {
+            meta: Meta::opaque(),
+            strategy: Strategy::Merge,
+            merge_key: "name",
+            is_delete_list: false,
+            opts: MergeOptions::default(),
+            depth: 0,
+        }
+    }
+
+    #[test]
+    fn delete_directive_with_a_map_key_panics_on_a_map_key() {
+        let original = vec![json!({"name": "a"}), json!({"name": {"v": 1}})];
+        let patch = vec![json!({"name": {"v": 2}, "$patch": "delete"})];
+        let got = merge_slice_with_special_elements(original.clone(), patch.clone(), "name", None);
+        assert_eq!(got, Err(MAP_PANIC.into()));
+        // Only string keys to scan: nothing matches, nothing is deleted.
+        let got = merge_slice_with_special_elements(original[..1].to_vec(), patch, "name", None);
+        assert_eq!(got, Ok((original[..1].to_vec(), Vec::new())));
+        // A non-map item before any map key: the scan's error comes first.
+        let original = vec![json!("x"), json!({"name": {"v": 1}})];
+        let patch = vec![json!({"name": {"v": 2}, "$patch": "delete"})];
+        let got = merge_slice_with_special_elements(original, patch, "name", None);
+        assert_eq!(got, Err(not_a_map(0)));
+    }
+
+    #[test]
+    fn second_map_key_from_the_patch_panics_on_the_first_one_appended() {
+        let original = vec![json!({"name": "a"})];
+        let one = vec![json!({"name": {"v": 1}})];
+        let got = merge_slice_without_special_elements(original.clone(), one.clone(), &ctx(), None);
+        assert_eq!(got, Ok(vec![original[0].clone(), one[0].clone()]));
+        let two = vec![json!({"name": {"v": 1}}), json!({"name": {"v": 2}})];
+        let got = merge_slice_without_special_elements(original, two, &ctx(), None);
+        assert_eq!(got, Err(MAP_PANIC.into()));
+        // A list key never meets a map key.
+        let mixed = vec![json!({"name": {"v": 1}}), json!({"name": [1]})];
+        let got = merge_slice_without_special_elements(Vec::new(), mixed, &ctx(), None);
+        assert!(got.is_ok());
+    }
+
+    #[test]
+    fn delete_from_slice_hashes_like_a_go_map() {
+        let got = delete_from_slice(vec![json!("a"), json!("b")], &[json!("a")]);
+        assert_eq!(got, Ok(vec![json!("b")]));
+        let got = delete_from_slice(vec![json!("a")], &[json!({"v": 1})]);
+        assert_eq!(got, Err(GoPanic::Unhashable(GoType::Map)));
+    }
 }

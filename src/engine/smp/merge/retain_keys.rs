@@ -37,7 +37,12 @@ pub(super) fn apply_retain_keys(
     let Value::Array(keys) = &retain else {
         return Err(SmpError::BadPatchFormatForRetainKeys);
     };
-    let keep: FastSet<ScalarKey<'_>> = keys.iter().filter_map(ScalarKey::of).collect();
+    // A Go map of the keys: hashing a map or a list item panics.
+    let mut keep: FastSet<ScalarKey<'_>> =
+        FastSet::with_capacity_and_hasher(keys.len(), Default::default());
+    for k in keys {
+        keep.insert(gofmt::go_hash_key(k)?);
+    }
     for (k, v) in patch.iter() {
         if v.is_null()
             || k.starts_with(DELETE_FROM_PRIMITIVE_LIST_PREFIX)
@@ -51,4 +56,30 @@ pub(super) fn apply_retain_keys(
     }
     original.retain(|k, _| keep.contains(&ScalarKey::Str(k)));
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::gofmt::{GoPanic, GoType};
+    use crate::json;
+
+    #[test]
+    fn retain_keys_are_hashed_like_a_go_map() {
+        let opts = MergeOptions {
+            merge_parallel_list: true,
+            ignore_unmatched_nulls: true,
+        };
+        let map = |v: Value| v.as_object().cloned().unwrap_or_default();
+        let mut original = map(json!({"a": 1, "b": 2}));
+        let mut patch = map(json!({"$retainKeys": ["a"], "a": 3}));
+        apply_retain_keys(&mut original, &mut patch, opts).unwrap();
+        assert_eq!(Value::Object(original), json!({"a": 1}));
+        let mut original = map(json!({"a": 1}));
+        let mut patch = map(json!({"$retainKeys": ["a", {"b": 1}]}));
+        assert_eq!(
+            apply_retain_keys(&mut original, &mut patch, opts),
+            Err(GoPanic::Unhashable(GoType::Map).into())
+        );
+    }
 }
