@@ -8,6 +8,11 @@ use applyscope::cli::{self, Cli, Run, invocation};
 use applyscope::error::Error;
 use clap::FromArgMatches as _;
 
+/// jemalloc: big plans allocate and free many small sets and values, and glibc's malloc returns
+/// and re-takes large blocks (the kernel zeroes every page again); jemalloc keeps them.
+#[global_allocator]
+static ALLOCATOR: tikv_jemallocator::Jemalloc = tikv_jemallocator::Jemalloc;
+
 fn main() -> ExitCode {
     // Run as kubectl's plugin (`kubectl applyscope`), help and errors say so.
     let name = invocation::name_for(std::env::args_os().next().as_deref());
