@@ -111,6 +111,63 @@ pub fn upgrade_entries_read(
     Ok((entries, managed))
 }
 
+/// [`upgrade_entries_read`] of the entries of `entries` (not a copy of them all): the
+/// FieldsV1 of an entry the upgrade drops or rewrites (every client-side manager's Update
+/// entry of the subresource, and the applier's first Apply entry when one of those exists),
+/// whose set `managed` holds, is not copied: a null stands in its place, never read, since
+/// the upgrade takes those sets from `managed` and then drops or rewrites the entry. These
+/// FieldsV1 are as big as the object.
+///
+/// # Errors
+/// As [`upgrade_entries`].
+pub fn upgrade_entries_of(
+    entries: &[Value],
+    csa_managers: &[&str],
+    ssa_manager: &str,
+    subresource: &str,
+    managed: Managed,
+) -> Result<(Vec<Value>, Managed), ManagedFieldsError> {
+    let client_side = |e: &Value| {
+        csa_managers
+            .iter()
+            .any(|csa| is(e, csa, "Update", subresource))
+    };
+    let rewritten = entries
+        .iter()
+        .any(client_side)
+        .then(|| {
+            entries
+                .iter()
+                .position(|e| is(e, ssa_manager, "Apply", subresource))
+        })
+        .flatten();
+    let copy = entries
+        .iter()
+        .enumerate()
+        .map(|(i, e)| {
+            let read = (client_side(e) || rewritten == Some(i))
+                && managed.fields.contains_key(&identity(e).key());
+            match e {
+                Value::Object(fields) if read => Value::Object(
+                    fields
+                        .iter()
+                        .map(|(k, v)| {
+                            let v = if k == "fieldsV1" {
+                                Value::Null
+                            } else {
+                                v.clone()
+                            };
+                            (k.clone(), v)
+                        })
+                        .collect(),
+                ),
+                e => e.clone(),
+            }
+        })
+        .collect();
+    upgrade_entries_read(copy, csa_managers, ssa_manager, subresource, managed)
+}
+
 /// `decode` of `entries`, the sets taken from `old` by identity, but for `target`'s (its
 /// identity key and new set).
 fn mirror(
@@ -308,5 +365,78 @@ mod tests {
                 "{ssa}"
             );
         }
+    }
+
+    /// The upgrade of the entries in place, which does not copy the sets it replaces, leaves
+    /// what the upgrade of a copy of them all leaves: with and without the applier's Apply
+    /// entry, with entries of another subresource and other managers, one or two client-side
+    /// managers (and one absent), each entry list and its managers as decoding reads them.
+    #[test]
+    fn the_upgrade_without_copies_is_the_upgrade() {
+        let entry = |manager: &str, operation: &str, version: &str, sub: &str, field: &str| {
+            let mut e = serde_json::json!({
+                "manager": manager, "operation": operation, "apiVersion": version,
+                "time": "2026-01-01T00:00:00Z", "fieldsType": "FieldsV1",
+                "fieldsV1": {"f:spec": {field: {}}},
+            });
+            if !sub.is_empty() {
+                e["subresource"] = serde_json::json!(sub);
+            }
+            serde_json::from_value::<Value>(e).unwrap()
+        };
+        let csa = entry(
+            "kubectl-client-side-apply",
+            "Update",
+            "apps/v1",
+            "",
+            "f:replicas",
+        );
+        let old = entry(
+            "kubectl-client-side-apply",
+            "Update",
+            "apps/v1beta1",
+            "",
+            "f:paused",
+        );
+        let status = entry(
+            "kubectl-client-side-apply",
+            "Update",
+            "apps/v1",
+            "status",
+            "f:x",
+        );
+        let edit = entry("kubectl-edit", "Update", "apps/v1", "", "f:minReadySeconds");
+        let applier = entry("kubectl", "Apply", "apps/v1", "", "f:template");
+        let other = entry("helm", "Apply", "apps/v1", "", "f:strategy");
+        let lists = [
+            vec![csa.clone(), old.clone(), applier.clone(), other.clone()],
+            vec![other.clone(), csa.clone(), old.clone(), status.clone()],
+            vec![edit.clone(), status.clone(), csa.clone(), applier.clone()],
+            vec![edit.clone(), csa.clone()],
+            vec![applier.clone(), edit.clone(), other.clone()],
+            vec![status, applier, csa, edit, old],
+        ];
+        let mut changed = 0;
+        for list in &lists {
+            for names in [
+                &["kubectl-client-side-apply"][..],
+                &["kubectl-edit", "absent", "kubectl-client-side-apply"],
+                &["absent"],
+            ] {
+                let parsed = upgrade_entries(list.clone(), names, "kubectl", "").unwrap();
+                let managed = decode(Some(&Value::Array(list.clone()))).unwrap();
+                let (read, upgraded) =
+                    upgrade_entries_of(list, names, "kubectl", "", managed).unwrap();
+                assert_eq!(read, parsed, "{names:?} {list:?}");
+                assert_eq!(
+                    upgraded,
+                    decode(Some(&Value::Array(parsed.clone()))).unwrap()
+                );
+                assert!(read.iter().all(|e| e["fieldsV1"].is_object()));
+                changed += usize::from(parsed != *list);
+            }
+        }
+        // Not vacuous: most of them upgrade something.
+        assert!(changed >= 10, "{changed}");
     }
 }

@@ -5,14 +5,19 @@
 mod find;
 mod fork;
 mod index;
+mod said;
 
+pub use find::value_at;
 pub use index::FieldIndex;
+use said::{Rule, Said};
+pub use said::{changes, operation};
 
 use crate::engine::ssa::managed::{self, Managed, ManagerId, Operation, Owners};
-use crate::engine::ssa::path::{Path, PathElement, path_string};
+use crate::engine::ssa::path::{Path, PathElement};
 use crate::engine::ssa::set::Set;
 use crate::engine::ssa::typed::Comparison;
 use crate::value::{Map, Value};
+use std::sync::Arc;
 
 /// What a field becomes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -58,10 +63,12 @@ pub struct Field {
     pub action: Action,
     pub before: Option<Value>,
     pub after: Option<Value>,
-    pub owners_before: Vec<ManagerId>,
-    pub owners_after: Vec<ManagerId>,
-    /// The rule that decided, in words.
-    pub rule: String,
+    /// Shared between the fields of the same owners (a migrated object moves every field's
+    /// owner: one list for all of them, not a copy each).
+    pub owners_before: Arc<[ManagerId]>,
+    pub owners_after: Arc<[ManagerId]>,
+    /// The rule that decided, in words (shared between the fields it decided alike).
+    pub rule: Arc<str>,
     /// A removal `kubectl diff --server-side` does not show: only the ownership upgrade and
     /// the second apply make it ([`crate::engine::ssa::checks::hidden_from_diff`]).
     pub hidden_from_diff: bool,
@@ -82,22 +89,6 @@ pub fn without_managed_fields(obj: &Value) -> Value {
     crate::engine::ssa::request::without_managed_fields(obj)
 }
 
-/// The paths a comparison added, changed and removed, with their action.
-#[must_use]
-pub fn changes(c: &Comparison) -> Vec<(String, Action)> {
-    let mut out = Vec::new();
-    for (set, action) in [
-        (&c.added, Action::Add),
-        (&c.modified, Action::Set),
-        (&c.removed, Action::Remove),
-    ] {
-        for p in set.paths() {
-            out.push((path_string(&p), action));
-        }
-    }
-    out
-}
-
 /// The managers of a set of managedFields, in key order (those whose key does not read as an
 /// identity are nobody).
 fn owner_ids(m: &Managed) -> (Vec<ManagerId>, Vec<&Set>) {
@@ -105,24 +96,6 @@ fn owner_ids(m: &Managed) -> (Vec<ManagerId>, Vec<&Set>) {
         .sets()
         .map(|(id, set)| (id.clone(), set))
         .unzip()
-}
-
-/// The value at a path of an object.
-#[must_use]
-pub fn value_at<'v>(v: &'v Value, path: &[PathElement]) -> Option<&'v Value> {
-    let mut cur = v;
-    for pe in path {
-        cur = match pe {
-            PathElement::Field(name) => cur.get(name.as_str())?,
-            PathElement::Key(keys) => cur.as_array()?.iter().find(|item| {
-                keys.iter()
-                    .all(|(k, want)| item.get(k.as_str()).is_some_and(|got| got == want))
-            })?,
-            PathElement::Value(want) => cur.as_array()?.iter().find(|item| *item == want)?,
-            PathElement::Index(i) => cur.as_array()?.get(usize::try_from(*i).ok()?)?,
-        };
-    }
-    Some(cur)
 }
 
 /// Every field the apply touched or whose owners changed: its action, values, owners and rule.
@@ -168,6 +141,7 @@ pub fn fields(
         .map(|o| o.operation == Operation::Update && migrated.contains(&o.manager))
         .collect();
     let mut walk = Walk {
+        said: Said::default(),
         forced,
         forced_set: Set::from_unsorted_paths(forced.iter().map(|(p, _)| p.clone()).collect()),
         me: me_ix,
@@ -177,7 +151,9 @@ pub fn fields(
         after: after_ix,
         path: Vec::new(),
         text: String::new(),
-        out: Vec::new(),
+        // Nearly every path of `all` becomes a field when the owners move (a migration): room
+        // for them at once rather than growing a vector of hundreds of thousands.
+        out: Vec::with_capacity(all.size()),
         fork: true,
     };
     let root = At {
@@ -227,6 +203,8 @@ struct Walk<'a> {
     out: Vec<Field>,
     /// Whether the walk may still hand half of a long list to another core.
     fork: bool,
+    /// The owner lists and rules already written, to share.
+    said: Said,
 }
 
 const ADDED: usize = 0;
@@ -375,29 +353,47 @@ impl<'a> Walk<'a> {
         } else {
             None
         };
+        // Each rule's text is written once per distinct wording (the managers it names), and
+        // shared by the fields it decides.
+        let said = &mut self.said;
+        let mut rule =
+            |tag: Rule, key: &[usize], text: &dyn Fn() -> String| said.rule(tag, key, text);
+        let fixed = |text: &'static str| move || text.to_owned();
         let decided = if let Some((_, m)) = forced {
             Some((
                 Action::Conflict,
-                format!(
+                Arc::from(format!(
                     "conflict: {} owned it and the file sets another value; --force-conflicts takes it",
                     m.manager
-                ),
+                )),
             ))
         } else if annotation && (modified || added || ob != oa) {
             Some((
                 Action::Set,
-                "rewritten by the API server from the applied object (lastAppliedUpdater); kubectl saves it as kubectl-last-applied so that no apply prunes it".to_owned(),
+                rule(
+                    Rule::Annotation,
+                    &[],
+                    &fixed(
+                        "rewritten by the API server from the applied object (lastAppliedUpdater); kubectl saves it as kubectl-last-applied so that no apply prunes it",
+                    ),
+                ),
             ))
         } else if removed {
             let rule = if had {
-                "pruned: you owned it, the file dropped it, and nobody else owns it".to_owned()
-            } else if upgraded {
-                format!(
-                    "pruned by the second apply: the csaupgrade made {}'s fields yours, the file dropped it, and nobody else owns it (kubernetes#99003)",
-                    names(&ob)
+                rule(
+                    Rule::Pruned,
+                    &[],
+                    &fixed("pruned: you owned it, the file dropped it, and nobody else owns it"),
                 )
+            } else if upgraded {
+                rule(Rule::PrunedAgain, &ob, &|| {
+                    format!(
+                        "pruned by the second apply: the csaupgrade made {}'s fields yours, the file dropped it, and nobody else owns it (kubernetes#99003)",
+                        names(&ob)
+                    )
+                })
             } else {
-                "removed: its owners dropped it".to_owned()
+                rule(Rule::Removed, &[], &fixed("removed: its owners dropped it"))
             };
             Some((Action::Remove, rule))
         } else if (added || modified)
@@ -409,36 +405,56 @@ impl<'a> Walk<'a> {
                 // before the apply, so no conflict was ever raised.
                 Some((
                     Action::Set,
-                    format!(
-                        "set: the file sets another value; {}'s ownership was moved to you before the apply (migration)",
-                        names(&ob)
-                    ),
+                    rule(Rule::MigratedSet, &ob, &|| {
+                        format!(
+                            "set: the file sets another value; {}'s ownership was moved to you before the apply (migration)",
+                            names(&ob)
+                        )
+                    }),
                 ))
             } else {
                 // Taken without --force-conflicts: only kubectl's last-applied excusal forces.
                 Some((
                     Action::Conflict,
-                    format!(
-                        "conflict excused: {} owned it, but kubectl's last-applied annotation still holds the live value, so the API server forces the apply",
-                        ids[lost].manager
-                    ),
+                    rule(Rule::Excused, &[lost], &|| {
+                        format!(
+                            "conflict excused: {} owned it, but kubectl's last-applied annotation still holds the live value, so the API server forces the apply",
+                            ids[lost].manager
+                        )
+                    }),
                 ))
             }
         } else if added {
-            Some((Action::Add, "added: the file sets it".to_owned()))
+            Some((
+                Action::Add,
+                rule(Rule::Added, &[], &fixed("added: the file sets it")),
+            ))
         } else if modified {
-            Some((Action::Set, "set: the file sets another value".to_owned()))
+            Some((
+                Action::Set,
+                rule(Rule::Set, &[], &fixed("set: the file sets another value")),
+            ))
         } else if ob != oa
             && !(oa.is_empty() && m.as_field().is_some() && after.is_some_and(Value::is_object))
         {
             let rule = if had && !mine(&oa) {
-                format!("kept: the file dropped it, but {} also owns it", names(&oa))
+                rule(Rule::Kept, &oa, &|| {
+                    format!("kept: the file dropped it, but {} also owns it", names(&oa))
+                })
             } else if !had && mine(&oa) && ob.iter().any(|o| !oa.contains(o)) {
-                format!("ownership moved from {} (csaupgrade or forced)", names(&ob))
+                rule(Rule::Moved, &ob, &|| {
+                    format!("ownership moved from {} (csaupgrade or forced)", names(&ob))
+                })
             } else if !had && mine(&oa) {
-                format!("shared: the file sets the value {} already set", names(&ob))
+                rule(Rule::Shared, &ob, &|| {
+                    format!("shared: the file sets the value {} already set", names(&ob))
+                })
             } else {
-                "owners change; the value stays".to_owned()
+                rule(
+                    Rule::OwnersChange,
+                    &[],
+                    &fixed("owners change; the value stays"),
+                )
             };
             Some((Action::Keep, rule))
         } else {
@@ -456,22 +472,13 @@ impl<'a> Walk<'a> {
                 action,
                 before: before.cloned(),
                 after: after.cloned(),
-                owners_before: ob.iter().map(|&i| ids[i].clone()).collect(),
-                owners_after: oa.iter().map(|&i| ids[i].clone()).collect(),
+                owners_before: self.said.owners(&ob, ids),
+                owners_after: self.said.owners(&oa, ids),
                 rule,
                 hidden_from_diff: false,
             });
         }
         self.path.pop();
-    }
-}
-
-/// `Apply` or `Update`, for the writers.
-#[must_use]
-pub fn operation(id: &ManagerId) -> &'static str {
-    match id.operation {
-        Operation::Apply => "Apply",
-        Operation::Update => "Update",
     }
 }
 

@@ -163,12 +163,12 @@ fn migration(
     from.sort();
     from.dedup();
     let names: Vec<&str> = from.iter().map(String::as_str).collect();
-    // The csaupgrade changes only `metadata.managedFields`: it runs on them alone, and the
-    // object is copied only when they change.
+    // The csaupgrade changes only `metadata.managedFields`: it runs on them alone (without
+    // copying the sets it replaces), and the object is copied only when they change.
     let after = match managed {
         Some(managed) => {
-            let (after, upgraded) = csaupgrade::upgrade_entries_read(
-                before.to_vec(),
+            let (after, upgraded) = csaupgrade::upgrade_entries_of(
+                before,
                 &names,
                 manager,
                 "",
@@ -183,7 +183,7 @@ fn migration(
         return Ok(None);
     }
     let after = (!after.is_empty()).then_some(Value::Array(after));
-    let mut upgraded = object.clone();
+    let mut upgraded = without_entries(object);
     if let Some(meta) = upgraded.get_mut("metadata").and_then(Value::as_object_mut) {
         match after {
             Some(list) => {
@@ -195,6 +195,36 @@ fn migration(
         }
     }
     Ok(Some(Next::UpgradeManagedFields { from, upgraded }))
+}
+
+/// A copy of `obj` but for its `metadata.managedFields`, whose place holds a null (they are
+/// as big as the object, and replaced).
+fn without_entries(obj: &Value) -> Value {
+    let Value::Object(top) = obj else {
+        return obj.clone();
+    };
+    Value::Object(
+        top.iter()
+            .map(|(k, v)| {
+                let v = match v {
+                    Value::Object(meta) if k == "metadata" => Value::Object(
+                        meta.iter()
+                            .map(|(mk, mv)| {
+                                let mv = if mk == "managedFields" {
+                                    Value::Null
+                                } else {
+                                    mv.clone()
+                                };
+                                (mk.clone(), mv)
+                            })
+                            .collect(),
+                    ),
+                    v => v.clone(),
+                };
+                (k.clone(), v)
+            })
+            .collect(),
+    )
 }
 
 /// The requests `kubectl apply --server-side` makes for one object and what each leaves, each

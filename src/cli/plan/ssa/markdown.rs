@@ -182,7 +182,7 @@ fn fields(out: &mut String, plan: &SsaPlan, reveal: bool) {
         "| action | field | live → result | owners before → after | rule |\n|---|---|---|---|---|\n",
     );
     for f in &plan.fields {
-        let mut rule = f.rule.clone();
+        let mut rule = f.rule.to_string();
         if f.hidden_from_diff {
             rule.push_str(" — not shown by `kubectl diff --server-side`");
         }

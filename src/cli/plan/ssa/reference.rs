@@ -104,7 +104,7 @@ fn field_value(f: &Field) -> Value {
     }
     m.insert("ownersBefore", owners_value(&f.owners_before));
     m.insert("ownersAfter", owners_value(&f.owners_after));
-    m.insert("rule", Value::from(f.rule.as_str()));
+    m.insert("rule", Value::from(&*f.rule));
     if f.hidden_from_diff {
         m.insert("hiddenFromDiff", Value::from(true));
     }

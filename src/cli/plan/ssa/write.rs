@@ -334,7 +334,7 @@ impl Serialize for FieldJson<'_> {
         }
         m.serialize_entry("ownersBefore", &Owners(&f.owners_before))?;
         m.serialize_entry("ownersAfter", &Owners(&f.owners_after))?;
-        m.serialize_entry("rule", &f.rule)?;
+        m.serialize_entry("rule", &*f.rule)?;
         if f.hidden_from_diff {
             m.serialize_entry("hiddenFromDiff", &true)?;
         }

@@ -53,13 +53,14 @@ fn every_key(mut p: SsaPlan) -> SsaPlan {
     let mut f = p.fields[0].clone();
     f.hidden_from_diff = true;
     f.before = Some(crate::json!({"a": [1, 2.5, "x\ny"], "b": null}));
-    f.owners_before = vec![ManagerId {
+    f.owners_before = [ManagerId {
         manager: "hpa".into(),
         operation: Operation::Update,
         api_version: "autoscaling/v2".into(),
         subresource: "scale".into(),
-    }];
-    f.owners_after.clear();
+    }]
+    .into();
+    f.owners_after = [].into();
     p.fields.push(f);
     p.warnings.push(Warning {
         code: Code::MissingAnnotation,

@@ -1,4 +1,4 @@
-//! One step of [`super::value_at`] from a value, with the items of a long list found by a hash
+//! The value at a path ([`value_at`]), and one step of it from a value ([`Finder`]), with the items of a long list found by a hash
 //! of their key fields instead of a scan (a plan of 6,000 containers asks for each of them).
 
 use std::hash::{BuildHasher, Hash, Hasher};
@@ -111,4 +111,22 @@ fn signature<'a>(
         }
     }
     Some(h.finish())
+}
+
+/// The value at a path of an object.
+#[must_use]
+pub fn value_at<'v>(v: &'v Value, path: &[PathElement]) -> Option<&'v Value> {
+    let mut cur = v;
+    for pe in path {
+        cur = match pe {
+            PathElement::Field(name) => cur.get(name.as_str())?,
+            PathElement::Key(keys) => cur.as_array()?.iter().find(|item| {
+                keys.iter()
+                    .all(|(k, want)| item.get(k.as_str()).is_some_and(|got| got == want))
+            })?,
+            PathElement::Value(want) => cur.as_array()?.iter().find(|item| *item == want)?,
+            PathElement::Index(i) => cur.as_array()?.get(usize::try_from(*i).ok()?)?,
+        };
+    }
+    Some(cur)
 }

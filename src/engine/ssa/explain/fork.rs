@@ -29,6 +29,7 @@ impl<'a> Walk<'a> {
             text: self.text.clone(),
             out: Vec::new(),
             forced_set: self.forced_set.clone(),
+            said: self.said.clone(),
             ..*self
         };
         let (rest, ()) = crate::engine::ssa::par::both(
