@@ -9,13 +9,15 @@
 
 use std::io::Write;
 
+mod fields;
 mod pieces;
 
 use crate::value::{Map, Value};
 
 use super::entries::{self, Scalar};
 use crate::engine::gojson::{self, GoJsonError};
-use crate::engine::plan::{Field, PathTexts, Plan, Reason, Warning};
+use crate::engine::plan::{Plan, Reason, Warning};
+use fields::fields;
 
 /// Write buffered text to the sink once it holds this much.
 const CHUNK: usize = 1 << 16;
@@ -290,35 +292,6 @@ fn plan<W: Write>(out: &mut Out<'_, W>, p: &Plan, level: usize) -> Result<(), Wr
     out.flush_if_full()
 }
 
-/// The fields `range` (positions among the fields) of `fields`, each after its separator.
-fn fields<W: Write>(
-    out: &mut Out<'_, W>,
-    p: &Plan,
-    range: std::ops::Range<usize>,
-    level: usize,
-) -> Result<(), WriteError> {
-    let mut paths = PathTexts::default();
-    let mut reasons = Reasons::default();
-    let start = range.start;
-    let fields = p.tree.fields_from(start + 1, &p.docs()).take(range.len());
-    for (i, f) in fields.enumerate() {
-        if start + i > 0 {
-            out.buf.push(',');
-        }
-        out.newline(level + 2);
-        let reason = p.tree.reason_index(f.id);
-        field(
-            out,
-            &f,
-            paths.next(&p.tree, f.id),
-            reason,
-            &mut reasons,
-            level + 2,
-        )?;
-    }
-    Ok(())
-}
-
 /// Fields written a batch at a time.
 const BATCH: usize = 4096;
 
@@ -366,60 +339,6 @@ fn fields_on_two_threads<W: Write>(
         }
         Ok(())
     })
-}
-
-/// The text of each distinct reason the fields have met so far (by [`Tree::reason_index`]), at
-/// the one level the fields are written at: most fields share theirs with thousands of others.
-///
-/// [`Tree::reason_index`]: crate::engine::plan::Tree::reason_index
-#[derive(Default)]
-struct Reasons(Vec<Option<String>>);
-
-/// One entry of `fields`, at `level`; `index`, the index of its reason among the tree's.
-fn field<W: Write>(
-    out: &mut Out<'_, W>,
-    f: &Field<'_, '_>,
-    path: &str,
-    index: Option<usize>,
-    reasons: &mut Reasons,
-    level: usize,
-) -> Result<(), WriteError> {
-    let first = &mut true;
-    out.buf.push('{');
-    out.key(first, "action", level + 1);
-    out.string(f.action.name());
-    if let Some(live) = f.live {
-        out.key(first, "live", level + 1);
-        out.value(live, level + 1)?;
-    }
-    out.key(first, "path", level + 1);
-    gojson::write_string(path, &mut out.buf);
-    out.key(first, "reason", level + 1);
-    match index {
-        Some(i) => {
-            if reasons.0.len() <= i {
-                reasons.0.resize(i + 1, None);
-            }
-            if let Some(Some(text)) = reasons.0.get(i) {
-                out.buf.push_str(text);
-            } else {
-                let start = out.buf.len();
-                reason(out, f.reason, level + 1);
-                let text = out.buf.get(start..).unwrap_or_default().to_owned();
-                if let Some(slot) = reasons.0.get_mut(i) {
-                    *slot = Some(text);
-                }
-            }
-        }
-        None => reason(out, f.reason, level + 1),
-    }
-    if let Some(result) = f.result {
-        out.key(first, "result", level + 1);
-        out.value(result, level + 1)?;
-    }
-    out.newline(level);
-    out.buf.push('}');
-    out.flush_if_full()
 }
 
 /// A field's `reason`, at `level`.
