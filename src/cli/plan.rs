@@ -5,6 +5,7 @@ mod entries;
 mod json;
 mod many;
 pub mod markdown;
+mod ordered;
 mod piped;
 pub mod ssa;
 mod stages;

@@ -244,7 +244,7 @@ pub fn write_string(s: &str, out: &mut String) {
     // on character boundaries.
     let bytes = s.as_bytes();
     let mut start = 0;
-    let mut i = 0;
+    let mut i = skip_plain(bytes, 0);
     while i < bytes.len() {
         let b = bytes[i];
         if !STOP[usize::from(b)] {
@@ -277,9 +277,39 @@ pub fn write_string(s: &str, out: &mut String) {
             i += 1;
         }
         start = i;
+        i = skip_plain(bytes, i);
     }
     out.push_str(&s[start..]);
     out.push('"');
+}
+
+/// The index of the first byte from `i` on that [`write_string`] may stop at ([`STOP`]), or
+/// near it: eight bytes are looked at at once while none of them is one.
+fn skip_plain(b: &[u8], mut i: usize) -> usize {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    // Some byte of `v` is zero, or below `n` (exact for "some": the classic bit tricks).
+    let zero = |v: u64| v.wrapping_sub(ONES) & !v & HIGH;
+    let below = |v: u64, n: u8| v.wrapping_sub(u64::from(n) * ONES) & !v & HIGH;
+    let has = |v: u64, c: u8| zero(v ^ (u64::from(c) * ONES));
+    while let Some(chunk) = b.get(i..i + 8) {
+        let Ok(bytes) = <[u8; 8]>::try_from(chunk) else {
+            break;
+        };
+        let v = u64::from_le_bytes(bytes);
+        let stop = below(v, 0x20)
+            | has(v, b'"')
+            | has(v, b'\\')
+            | has(v, b'<')
+            | has(v, b'>')
+            | has(v, b'&')
+            | has(v, 0xe2);
+        if stop != 0 {
+            break;
+        }
+        i += 8;
+    }
+    i
 }
 
 /// The bytes [`write_string`] stops at: controls, `"`, `\\`, `<`, `>`, `&`, and 0xE2 (which

@@ -9,14 +9,21 @@
 
 use std::io::Write;
 
+mod fields;
+mod pieces;
+
 use crate::value::{Map, Value};
 
 use super::entries::{self, Scalar};
 use crate::engine::gojson::{self, GoJsonError};
-use crate::engine::plan::{Field, PathTexts, Plan, Reason, Warning};
+use crate::engine::plan::{Plan, Reason, Warning};
+use fields::fields;
 
 /// Write buffered text to the sink once it holds this much.
 const CHUNK: usize = 1 << 16;
+
+/// The indent, copied a run at a time.
+const SPACES: &str = "                                                                ";
 
 /// How deep [`Out::value`] lays out arrays and objects itself (flushing between their items);
 /// deeper ones go to gojson whole. Far below the depth limit gojson enforces.
@@ -39,6 +46,9 @@ struct Out<'w, W: Write> {
     /// A write that failed where no error could be returned ([`Out::string`]): reported by
     /// the next flush.
     failed: Option<std::io::Error>,
+    /// Hand the text to the sink once it holds this much ([`CHUNK`]; more for a piece of
+    /// [`pieces`]).
+    chunk: usize,
 }
 
 impl<'w, W: Write> Out<'w, W> {
@@ -48,6 +58,19 @@ impl<'w, W: Write> Out<'w, W> {
             sink,
             pretty,
             failed: None,
+            chunk: CHUNK,
+        }
+    }
+
+    /// An `Out` that writes into `buf`, handing it to the sink only once it holds `chunk`
+    /// bytes: a piece of [`pieces`].
+    fn piece(buf: String, sink: &'w mut W, pretty: bool, chunk: usize) -> Self {
+        Out {
+            buf,
+            sink,
+            pretty,
+            failed: None,
+            chunk,
         }
     }
 
@@ -65,7 +88,7 @@ impl<'w, W: Write> Out<'w, W> {
         if let Some(e) = self.failed.take() {
             return Err(e.into());
         }
-        if self.buf.len() >= CHUNK {
+        if self.buf.len() >= self.chunk {
             self.sink.write_all(self.buf.as_bytes())?;
             self.buf.clear();
         }
@@ -77,8 +100,11 @@ impl<'w, W: Write> Out<'w, W> {
             return;
         }
         self.buf.push('\n');
-        for _ in 0..level {
-            self.buf.push_str("  ");
+        let mut spaces = 2 * level;
+        while spaces > 0 {
+            let n = spaces.min(SPACES.len());
+            self.buf.push_str(&SPACES[..n]);
+            spaces -= n;
         }
     }
 
@@ -142,6 +168,13 @@ impl<'w, W: Write> Out<'w, W> {
             return;
         }
         self.buf.push('"');
+        self.string_body(s);
+        self.buf.push('"');
+    }
+
+    /// `s` escaped as [`gojson::write_string`] escapes it, without the quotes, handed to the
+    /// sink in pieces.
+    fn string_body(&mut self, s: &str) {
         let mut rest = s;
         while !rest.is_empty() {
             // Cut at a character boundary: escapes are per character, so the pieces escape
@@ -157,14 +190,13 @@ impl<'w, W: Write> Out<'w, W> {
             self.buf.pop();
             self.buf.remove(start);
             rest = tail;
-            if self.buf.len() >= CHUNK && self.failed.is_none() {
+            if self.buf.len() >= self.chunk && self.failed.is_none() {
                 if let Err(e) = self.sink.write_all(self.buf.as_bytes()) {
                     self.failed = Some(e);
                 }
                 self.buf.clear();
             }
         }
-        self.buf.push('"');
     }
 
     fn opt_string(&mut self, s: Option<&str>) {
@@ -188,6 +220,9 @@ impl<'w, W: Write> Out<'w, W> {
 /// # Errors
 /// [`WriteError`]: the sink failed, or a value nests too deep to write.
 pub fn write(p: &Plan, sink: &mut impl Write) -> Result<(), WriteError> {
+    if p.is_large() {
+        return pieces::write(p, sink);
+    }
     let mut out = Out::new(sink, true);
     plan(&mut out, p, 0)?;
     out.buf.push('\n');
@@ -257,26 +292,6 @@ fn plan<W: Write>(out: &mut Out<'_, W>, p: &Plan, level: usize) -> Result<(), Wr
     out.flush_if_full()
 }
 
-/// The fields `range` (positions among the fields) of `fields`, each after its separator.
-fn fields<W: Write>(
-    out: &mut Out<'_, W>,
-    p: &Plan,
-    range: std::ops::Range<usize>,
-    level: usize,
-) -> Result<(), WriteError> {
-    let mut paths = PathTexts::default();
-    let start = range.start;
-    let fields = p.tree.fields_from(start + 1, &p.docs()).take(range.len());
-    for (i, f) in fields.enumerate() {
-        if start + i > 0 {
-            out.buf.push(',');
-        }
-        out.newline(level + 2);
-        field(out, &f, paths.next(&p.tree, f.id), level + 2)?;
-    }
-    Ok(())
-}
-
 /// Fields written a batch at a time.
 const BATCH: usize = 4096;
 
@@ -324,34 +339,6 @@ fn fields_on_two_threads<W: Write>(
         }
         Ok(())
     })
-}
-
-/// One entry of `fields`, at `level`.
-fn field<W: Write>(
-    out: &mut Out<'_, W>,
-    f: &Field<'_, '_>,
-    path: &str,
-    level: usize,
-) -> Result<(), WriteError> {
-    let first = &mut true;
-    out.buf.push('{');
-    out.key(first, "action", level + 1);
-    out.string(f.action.name());
-    if let Some(live) = f.live {
-        out.key(first, "live", level + 1);
-        out.value(live, level + 1)?;
-    }
-    out.key(first, "path", level + 1);
-    gojson::write_string(path, &mut out.buf);
-    out.key(first, "reason", level + 1);
-    reason(out, f.reason, level + 1);
-    if let Some(result) = f.result {
-        out.key(first, "result", level + 1);
-        out.value(result, level + 1)?;
-    }
-    out.newline(level);
-    out.buf.push('}');
-    out.flush_if_full()
 }
 
 /// A field's `reason`, at `level`.

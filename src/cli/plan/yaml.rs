@@ -11,6 +11,7 @@ use crate::value::Value;
 
 use super::chunked::Out;
 use super::entries::{self, Scalar};
+use crate::engine::goyaml::YamlOut;
 use crate::engine::plan::{Field, PathTexts, Plan, Reason, Warning};
 
 impl Out<'_> {
@@ -112,13 +113,21 @@ fn fields(
     depth: usize,
 ) -> std::io::Result<()> {
     let mut paths = PathTexts::default();
+    let mut reasons = Reasons::default();
     for f in p
         .tree
         .fields_from(range.start + 1, &p.docs())
         .take(range.len())
     {
         out.y.item();
-        field(out, &f, paths.next(&p.tree, f.id), depth + 2);
+        let index = p.tree.reason_index(f.id);
+        field(
+            out,
+            &f,
+            paths.next(&p.tree, f.id),
+            (index, &mut reasons),
+            depth + 2,
+        );
         out.flush_if_full()?;
     }
     Ok(())
@@ -134,8 +143,22 @@ fn fields_on_two_threads(out: &mut Out<'_>, p: &Plan, depth: usize) -> std::io::
     out.on_two_threads(n.div_ceil(BATCH), |out, b| fields(out, p, batch(b), depth))
 }
 
-/// One item of `fields`, a mapping at `depth`.
-fn field(out: &mut Out<'_>, f: &Field<'_, '_>, path: &str, depth: usize) {
+/// Each distinct reason the fields at one depth have met (by [`Tree::reason_index`]): its
+/// text and the writer's state after it. Every field's `reason` starts in the same state, so
+/// the text is the same for every field that shares the reason: written once, then copied.
+///
+/// [`Tree::reason_index`]: crate::engine::plan::Tree::reason_index
+#[derive(Default)]
+struct Reasons(Vec<Option<(String, YamlOut)>>);
+
+/// One item of `fields`, a mapping at `depth`; its reason's index among the tree's.
+fn field(
+    out: &mut Out<'_>,
+    f: &Field<'_, '_>,
+    path: &str,
+    (index, reasons): (Option<usize>, &mut Reasons),
+    depth: usize,
+) {
     out.y.begin_mapping();
     out.y.key("action");
     out.y.str_value(f.action.name());
@@ -146,7 +169,30 @@ fn field(out: &mut Out<'_>, f: &Field<'_, '_>, path: &str, depth: usize) {
     out.y.key("path");
     out.y.str_value(path);
     out.y.key("reason");
-    reason(out, f.reason);
+    match index {
+        Some(i) => {
+            if reasons.0.len() <= i {
+                reasons.0.resize_with(i + 1, || None);
+            }
+            if let Some(slot) = reasons.0.get_mut(i)
+                && slot.is_none()
+            {
+                let mut sink = std::io::sink();
+                let mut written = Out {
+                    y: out.y.fork(),
+                    sink: &mut sink,
+                };
+                reason(&mut written, f.reason);
+                let mut y = written.y;
+                *slot = Some((std::mem::take(y.text()), y));
+            }
+            if let Some(Some((text, after))) = reasons.0.get(i) {
+                out.y.text().push_str(text);
+                out.y.follow(after);
+            }
+        }
+        None => reason(out, f.reason),
+    }
     if let Some(result) = f.result {
         out.y.key("result");
         out.y.value(result, depth + 1);

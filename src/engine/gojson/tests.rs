@@ -83,6 +83,22 @@ fn strings_escape_the_same_inside_long_plain_runs() {
         write_string(s, &mut out);
         assert_eq!(out, reference(s), "{s:?}");
     }
+    // Longer texts (plain runs are passed over eight bytes at a time): each character that
+    // may need an escape at every place, alone and next to another.
+    for c in [
+        '"', '\\', '<', '>', '&', '\n', '\u{1f}', '\u{0}', '\u{2028}', '\u{2029}', '\u{2027}', 'é',
+        '\u{7f}', ' ',
+    ] {
+        for at in 0..26 {
+            let mut s: String = "abcdefghijklmnopqrstuvwxy".chars().take(at).collect();
+            s.push(c);
+            s.push_str("0123456789ABCDEFGHIJ");
+            s.insert(s.len() - at.min(9), '"');
+            let mut out = String::new();
+            write_string(&s, &mut out);
+            assert_eq!(out, reference(&s), "{s:?}");
+        }
+    }
 }
 
 #[test]

@@ -229,6 +229,15 @@ impl Tree {
             .and_then(|n| self.reasons.get(n.reason as usize))
     }
 
+    /// Which of the tree's distinct reasons a field's is (`None` for the root): a writer can
+    /// write each distinct reason once and copy its text for every field sharing it.
+    #[must_use]
+    pub fn reason_index(&self, id: FieldId) -> Option<usize> {
+        self.node(id)
+            .filter(|_| self.is_field(id))
+            .map(|n| n.reason as usize)
+    }
+
     /// Is `ancestor` a strict ancestor of `id`?
     #[must_use]
     pub fn is_strict_ancestor(&self, ancestor: FieldId, id: FieldId) -> bool {
