@@ -12,7 +12,7 @@
 //!   written by Go's `json.Encoder`; deleted instead when the annotations would exceed 256 KiB.
 
 use super::path::PathElement;
-use super::request::Request;
+use super::schema::{Schema, TypeRef};
 use super::set::Set;
 use super::typed;
 use crate::engine::gojson;
@@ -58,21 +58,28 @@ impl Allowed {
 }
 
 /// `allowedConflictsFromLastApplied`: the last-applied fields whose value is still live;
-/// `None` when the annotation cannot be used.
+/// `None` when the annotation cannot be used. `live` is of type `live_root` at `api_version`;
+/// `types` finds the type of the kind the annotation names.
 #[must_use]
-pub fn allowed_conflicts(req: &Request<'_>, live: &Value) -> Option<Allowed> {
+pub fn allowed_conflicts(
+    schema: &Schema,
+    live_root: TypeRef,
+    api_version: &str,
+    types: &dyn Fn(&str, &str) -> Option<TypeRef>,
+    live: &Value,
+) -> Option<Allowed> {
     let text = annotation(live)?;
     let last: Value = serde_json::from_str(text).ok()?;
     let version = last.get("apiVersion").and_then(Value::as_str).unwrap_or("");
     let kind = last.get("kind").and_then(Value::as_str).unwrap_or("");
-    if version != req.api_version || kind.is_empty() {
+    if version != api_version || kind.is_empty() {
         return None;
     }
-    let root = (req.types)(version, kind)?;
-    typed::validate(req.schema, req.root, live, false).ok()?;
-    typed::validate(req.schema, root, &last, false).ok()?;
-    let set = typed::to_field_set(req.schema, root, &last).ok()?;
-    let cmp = typed::compare(req.schema, root, &last, live).ok()?;
+    let root = types(version, kind)?;
+    typed::validate(schema, live_root, live, false).ok()?;
+    typed::validate(schema, root, &last, false).ok()?;
+    let set = typed::to_field_set(schema, root, &last).ok()?;
+    let cmp = typed::compare(schema, root, &last, live).ok()?;
     Some(Allowed { set, cmp })
 }
 

@@ -186,6 +186,11 @@ fn is_empty_object(v: &Value) -> bool {
 }
 
 impl Request<'_> {
+    /// The conflicts the live object's last-applied annotation excuses ([`lastapplied`]).
+    fn allowed_conflicts(&self, live: &Value) -> Option<lastapplied::Allowed> {
+        lastapplied::allowed_conflicts(self.schema, self.root, self.api_version, self.types, live)
+    }
+
     fn updater(&self) -> Updater<'_> {
         Updater {
             schema: self.schema,
@@ -331,7 +336,7 @@ impl Request<'_> {
         let speculate = big && kubectl && !force && lastapplied::has_annotation(&live);
         let (early, applied) = par::both(
             speculate,
-            || speculate.then(|| lastapplied::allowed_conflicts(self, &live)),
+            || speculate.then(|| self.allowed_conflicts(&live)),
             || self.apply_untracked(&live, config, manager, managed),
         );
         let (object, managed, conflicts) = applied?;
@@ -339,7 +344,7 @@ impl Request<'_> {
             let conflicts = api_conflicts(conflicts);
             let allowed = match early {
                 Some(allowed) => allowed,
-                None if kubectl => lastapplied::allowed_conflicts(self, &live),
+                None if kubectl => self.allowed_conflicts(&live),
                 None => None,
             };
             let Some(allowed) = allowed else {
