@@ -15,6 +15,11 @@ use applyscope::engine::smp;
 use applyscope::json;
 use applyscope::value::Value;
 
+/// The binary's allocator (`src/main.rs`), so the bench measures what the binary runs.
+#[cfg(not(target_env = "msvc"))]
+#[global_allocator]
+static ALLOCATOR: tikv_jemallocator::Jemalloc = tikv_jemallocator::Jemalloc;
+
 fn main() {
     for (name, inputs) in [
         ("deployment_10mb", deployment_10mb::inputs()),

@@ -26,6 +26,11 @@ use applyscope::session::plan::{plan_all, plan_pair};
 use applyscope::value::Value;
 use applyscope::value::packed::Packed;
 
+/// The binary's allocator (`src/main.rs`), so the bench measures what the binary runs.
+#[cfg(not(target_env = "msvc"))]
+#[global_allocator]
+static ALLOCATOR: tikv_jemallocator::Jemalloc = tikv_jemallocator::Jemalloc;
+
 const OBJECTS: usize = 1_000;
 
 fn main() {

@@ -29,6 +29,11 @@ use applyscope::session::plan::{Docs, compute};
 use applyscope::session::ssa::{SsaInput, SsaOutcome, plan_server_side};
 use applyscope::value::Value;
 
+/// The binary's allocator (`src/main.rs`), so the bench measures what the binary runs.
+#[cfg(not(target_env = "msvc"))]
+#[global_allocator]
+static ALLOCATOR: tikv_jemallocator::Jemalloc = tikv_jemallocator::Jemalloc;
+
 const SIZES: [&str; 4] = ["1KB", "100KB", "1MB", "10MB"];
 const TIME: &str = "2026-11-25T10:00:00Z";
 

@@ -13,6 +13,11 @@ use divan::Bencher;
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 
+/// The binary's allocator (`src/main.rs`), so the bench measures what the binary runs.
+#[cfg(not(target_env = "msvc"))]
+#[global_allocator]
+static ALLOCATOR: tikv_jemallocator::Jemalloc = tikv_jemallocator::Jemalloc;
+
 fn main() {
     divan::main();
 }
