@@ -34,17 +34,37 @@ impl<'a, T: Keyed> Seek<'a, T> {
         Seek { rest: sorted }
     }
 
-    /// The entry for `pe`, if any; `pe` must not be below one asked before.
+    /// The entry for `pe`, if any; `pe` must be above every element asked before (as the
+    /// members or children of a set are, in their order).
     pub(super) fn find(&mut self, pe: &PathElement) -> Option<&'a T> {
         let rest = self.rest;
+        let first = rest.first()?;
+        match first.element().cmp(pe) {
+            Ordering::Equal => {
+                self.rest = &rest[1..];
+                return Some(first);
+            }
+            Ordering::Greater => return None,
+            Ordering::Less => {}
+        }
+        // rest[lo - 1] < pe; the first element not below `pe` is found between lo and bound.
         let below = |x: &T| x.element().cmp(pe) == Ordering::Less;
-        let mut bound = 1;
+        let (mut lo, mut bound) = (1, 2);
         while bound < rest.len() && below(&rest[bound - 1]) {
+            lo = bound;
             bound *= 2;
         }
-        let at = rest[..bound.min(rest.len())].partition_point(below);
-        self.rest = &rest[at..];
-        self.rest.first().filter(|x| x.element() == pe)
+        let at = lo + rest[lo..bound.min(rest.len())].partition_point(below);
+        match rest.get(at) {
+            Some(x) if x.element() == pe => {
+                self.rest = &rest[at + 1..];
+                Some(x)
+            }
+            _ => {
+                self.rest = &rest[at..];
+                None
+            }
+        }
     }
 }
 
