@@ -21,14 +21,18 @@ use crate::value::{Str, Value};
 /// which order most pairs of keys without reading the fields.
 #[derive(Clone)]
 pub struct KeyFields {
-    fields: Arc<[(Str, Value)]>,
+    /// Behind a thin pointer, so that with the prefix the element stays 32 bytes.
+    fields: Arc<Box<[(Str, Value)]>>,
     prefix: order::Prefix,
 }
 
 impl KeyFields {
-    fn new(fields: Arc<[(Str, Value)]>) -> KeyFields {
+    fn new(fields: Box<[(Str, Value)]>) -> KeyFields {
         let prefix = order::Prefix::of_pairs(fields.iter().map(|(n, v)| (n.as_str(), v)));
-        KeyFields { fields, prefix }
+        KeyFields {
+            fields: Arc::new(fields),
+            prefix,
+        }
     }
 }
 
@@ -68,7 +72,7 @@ impl PathElement {
     #[must_use]
     pub fn key(mut fields: Vec<(Str, Value)>) -> PathElement {
         fields.sort_by(|a, b| a.0.cmp(&b.0));
-        PathElement::Key(KeyFields::new(fields.into()))
+        PathElement::Key(KeyFields::new(fields.into_boxed_slice()))
     }
 
     fn kind_rank(&self) -> u8 {
@@ -140,7 +144,7 @@ impl PathElement {
                     .map_err(|e| PathElementError::Invalid(format!("{s}: {e}")))?;
                 match value {
                     Value::Object(m) => Ok(PathElement::key(m.into_iter().collect())),
-                    Value::Null => Ok(PathElement::Key(KeyFields::new(Arc::from([])))),
+                    Value::Null => Ok(PathElement::Key(KeyFields::new(Box::new([])))),
                     _ => Err(PathElementError::Invalid(format!(
                         "{s}: a key must be a JSON object"
                     ))),
@@ -425,6 +429,13 @@ mod tests {
                 let copy = PathElement::key(ka.to_vec());
                 prop_assert_eq!(a.cmp(&copy), Ordering::Equal);
             }
+        }
+
+        /// Every set holds its elements by value: the prefix must not make them larger.
+        #[test]
+        #[cfg(target_pointer_width = "64")]
+        fn an_element_stays_32_bytes() {
+            assert_eq!(std::mem::size_of::<PathElement>(), 32);
         }
 
         #[test]
