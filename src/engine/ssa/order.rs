@@ -107,6 +107,170 @@ fn compare_maps(l: &Map, r: &Map) -> Ordering {
     Ordering::Equal
 }
 
+/// The first bytes of an order-preserving encoding of a sequence of names and values, with
+/// how much of it they hold: a cheap first comparison for keyed path elements.
+///
+/// The encoding, compared byte by byte, orders as [`compare`] (values) and byte order (names)
+/// do, element by element, a shorter sequence first: a name is its bytes with `00` written
+/// `00 FF`, then `00 01`; a value is its rank (as [`compare`] ranks types), then for a number
+/// the bits of its float64 made to sort (an integer beyond ±2^53 has no encoding: SMD compares
+/// it with a float as a float, with an integer exactly), for a string its bytes as a name's,
+/// for a boolean `00`/`01`; lists and maps have none. Each piece ends where its bytes say, so
+/// two sequences' encodings first differ inside the first piece that differs, and there that
+/// piece's order decides.
+///
+/// The prefix keeps the first [`PREFIX_BYTES`] bytes (zeros after the end) and the length when
+/// the whole encoding fits: where two usable prefixes differ they order as the sequences do;
+/// where they are equal and both whole (of one length) the sequences are equal; else (or when
+/// a piece that starts in the prefix has no encoding) only the full comparison knows.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) struct Prefix {
+    hi: u64,
+    /// The bytes after `hi`'s, and in the lowest byte the state: 0 none, `1..=PREFIX_BYTES`
+    /// the whole encoding's length, [`Prefix::CUT`] a longer encoding cut.
+    lo: u64,
+}
+
+/// How many bytes of the encoding a [`Prefix`] holds.
+pub(super) const PREFIX_BYTES: usize = 15;
+
+impl Prefix {
+    const CUT: u8 = 0xFF;
+
+    /// The prefix of the encoding of `name₁ value₁ name₂ value₂ …`.
+    pub(super) fn of_pairs<'a>(pairs: impl IntoIterator<Item = (&'a str, &'a Value)>) -> Prefix {
+        let mut w = PrefixWriter::default();
+        for (name, value) in pairs {
+            w.bytes(name.as_bytes());
+            if w.is_full() {
+                break;
+            }
+            if !w.value(value) {
+                return Prefix { hi: 0, lo: 0 };
+            }
+            if w.is_full() {
+                break;
+            }
+        }
+        w.finish()
+    }
+
+    /// The order of two sequences when their prefixes tell it.
+    #[inline]
+    pub(super) fn compare(self, other: Prefix) -> Option<Ordering> {
+        let (a, b) = (self.state(), other.state());
+        if a == 0 || b == 0 {
+            return None;
+        }
+        match (self.hi, self.lo >> 8).cmp(&(other.hi, other.lo >> 8)) {
+            Ordering::Equal if a == b && a != Self::CUT => Some(Ordering::Equal),
+            Ordering::Equal => None,
+            c => Some(c),
+        }
+    }
+
+    fn state(self) -> u8 {
+        (self.lo & 0xFF) as u8
+    }
+}
+
+#[derive(Default)]
+struct PrefixWriter {
+    buf: [u8; PREFIX_BYTES + 1],
+    len: usize,
+}
+
+impl PrefixWriter {
+    fn push(&mut self, b: u8) {
+        if self.len < PREFIX_BYTES {
+            self.buf[self.len] = b;
+        }
+        self.len += 1;
+    }
+
+    fn is_full(&self) -> bool {
+        self.len > PREFIX_BYTES
+    }
+
+    /// Bytes as a name or string: `00` as `00 FF`, then `00 01`.
+    fn bytes(&mut self, s: &[u8]) {
+        for &b in s {
+            if self.is_full() {
+                return;
+            }
+            self.push(b);
+            if b == 0 {
+                self.push(0xFF);
+            }
+        }
+        self.push(0);
+        self.push(1);
+    }
+
+    /// A value, or false when it has no encoding.
+    fn value(&mut self, v: &Value) -> bool {
+        self.push(rank(v));
+        match v {
+            Value::Number(n) => {
+                let f = match num(n) {
+                    Num::Int(i) if i.unsigned_abs() <= 1 << 53 => {
+                        #[allow(clippy::cast_precision_loss)]
+                        let f = i as f64;
+                        f
+                    }
+                    Num::Int(_) => return false,
+                    Num::Float(f) if f.is_nan() => return false,
+                    Num::Float(f) => f,
+                };
+                // -0 equals 0; a float's bits, sign flipped (positive) or all flipped
+                // (negative), sort as the floats do.
+                let bits = if f == 0.0 {
+                    0.0f64.to_bits()
+                } else {
+                    f.to_bits()
+                };
+                let sorted = if bits >> 63 == 1 {
+                    !bits
+                } else {
+                    bits | 1 << 63
+                };
+                for b in sorted.to_be_bytes() {
+                    self.push(b);
+                }
+                true
+            }
+            Value::String(s) => {
+                self.bytes(s.as_bytes());
+                true
+            }
+            Value::Bool(b) => {
+                self.push(u8::from(*b));
+                true
+            }
+            Value::Null => true,
+            Value::Array(_) | Value::Object(_) => false,
+        }
+    }
+
+    fn finish(self) -> Prefix {
+        let mut buf = self.buf;
+        buf[PREFIX_BYTES] = if self.is_full() {
+            Prefix::CUT
+        } else {
+            // At most PREFIX_BYTES (15), which fits.
+            #[allow(clippy::cast_possible_truncation)]
+            let len = self.len as u8;
+            len
+        };
+        let (hi, lo) = buf.split_at(8);
+        let word = |b: &[u8]| b.iter().fold(0u64, |w, &x| w << 8 | u64::from(x));
+        Prefix {
+            hi: word(hi),
+            lo: word(lo),
+        }
+    }
+}
+
 /// `value.Equals`: as `==`, but an integer equals the float of the same value.
 #[must_use]
 pub fn equals(a: &Value, b: &Value) -> bool {

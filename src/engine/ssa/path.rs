@@ -16,8 +16,39 @@ use crate::engine::gojson;
 use crate::value::{Str, Value};
 
 /// The key fields of a `list-type: map` item, sorted by name. Shared: a path element is
-/// copied into every set that holds it, and a copy is a count, not an allocation.
-pub type KeyFields = Arc<[(Str, Value)]>;
+/// copied into every set that holds it, and a copy is a count, not an allocation. With them,
+/// the first bytes of their order ([`order::Prefix`], made once when the element is made),
+/// which order most pairs of keys without reading the fields.
+#[derive(Clone)]
+pub struct KeyFields {
+    /// Behind a thin pointer, so that with the prefix the element stays 32 bytes.
+    fields: Arc<Box<[(Str, Value)]>>,
+    prefix: order::Prefix,
+}
+
+impl KeyFields {
+    fn new(fields: Box<[(Str, Value)]>) -> KeyFields {
+        let prefix = order::Prefix::of_pairs(fields.iter().map(|(n, v)| (n.as_str(), v)));
+        KeyFields {
+            fields: Arc::new(fields),
+            prefix,
+        }
+    }
+}
+
+impl std::ops::Deref for KeyFields {
+    type Target = [(Str, Value)];
+
+    fn deref(&self) -> &[(Str, Value)] {
+        &self.fields
+    }
+}
+
+impl fmt::Debug for KeyFields {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.fields.fmt(f)
+    }
+}
 
 /// One step of a path.
 #[derive(Clone, Debug)]
@@ -41,7 +72,7 @@ impl PathElement {
     #[must_use]
     pub fn key(mut fields: Vec<(Str, Value)>) -> PathElement {
         fields.sort_by(|a, b| a.0.cmp(&b.0));
-        PathElement::Key(fields.into())
+        PathElement::Key(KeyFields::new(fields.into_boxed_slice()))
     }
 
     fn kind_rank(&self) -> u8 {
@@ -113,7 +144,7 @@ impl PathElement {
                     .map_err(|e| PathElementError::Invalid(format!("{s}: {e}")))?;
                 match value {
                     Value::Object(m) => Ok(PathElement::key(m.into_iter().collect())),
-                    Value::Null => Ok(PathElement::Key(Arc::from([]))),
+                    Value::Null => Ok(PathElement::Key(KeyFields::new(Box::new([])))),
                     _ => Err(PathElementError::Invalid(format!(
                         "{s}: a key must be a JSON object"
                     ))),
@@ -192,11 +223,20 @@ impl PartialEq for PathElement {
 
 impl Eq for PathElement {}
 
-/// `value.FieldList.Compare`.
+/// `value.FieldList.Compare`: by the prefixes where they tell, else field by field.
+#[inline]
 fn compare_keys(a: &KeyFields, b: &KeyFields) -> Ordering {
-    if Arc::ptr_eq(a, b) {
+    if let Some(c) = a.prefix.compare(b.prefix) {
+        return c;
+    }
+    if Arc::ptr_eq(&a.fields, &b.fields) {
         return Ordering::Equal;
     }
+    compare_fields(a, b)
+}
+
+/// `value.FieldList.Compare`, field by field.
+fn compare_fields(a: &[(Str, Value)], b: &[(Str, Value)]) -> Ordering {
     for ((an, av), (bn, bv)) in a.iter().zip(b.iter()) {
         let c = an.as_bytes().cmp(bn.as_bytes());
         if c != Ordering::Equal {
@@ -315,5 +355,121 @@ mod tests {
             path_string(&p),
             ".spec.ports[port=443,protocol=\"TCP\"].targetPort"
         );
+    }
+
+    mod prefix {
+        use proptest::prelude::*;
+        use serde_json::json;
+
+        use super::*;
+
+        /// Names and values near every edge of the encoding: `00` bytes, prefixes of each
+        /// other, strings across the prefix's end, integers at ±2^53 and beyond int64, floats
+        /// equal to integers, -0, lists and maps (no encoding).
+        fn value() -> impl Strategy<Value = Value> {
+            let big = 1i64 << 53;
+            prop_oneof![
+                prop::sample::select(vec![
+                    json!(0),
+                    json!(-0.0),
+                    json!(0.0),
+                    json!(1),
+                    json!(1.0),
+                    json!(1.5),
+                    json!(-1),
+                    json!(-2.5),
+                    json!(big),
+                    json!(big + 1),
+                    json!(-big),
+                    json!(-big - 1),
+                    json!(9_007_199_254_740_992.0_f64),
+                    json!(i64::MAX),
+                    json!(i64::MIN),
+                    json!(u64::MAX),
+                    json!(1e300),
+                    json!(true),
+                    json!(false),
+                    json!(null),
+                    json!([1]),
+                    json!({"a": 1}),
+                ])
+                .prop_map(Value::from),
+                "[ab\\x00]{0,3}".prop_map(|s: String| Value::from(s.as_str())),
+                "(VAR_|container-)[0-9]{1,12}".prop_map(|s: String| Value::from(s.as_str())),
+            ]
+        }
+
+        fn key() -> impl Strategy<Value = PathElement> {
+            let name = prop_oneof![
+                prop::sample::select(vec!["", "a", "ab", "a\0", "name", "containerPort"])
+                    .prop_map(str::to_owned),
+                "[a\\x00]{0,20}",
+            ];
+            prop::collection::vec((name, value()), 0..4).prop_map(|pairs| {
+                PathElement::key(
+                    pairs
+                        .into_iter()
+                        .map(|(n, v)| (Str::from(n.as_str()), v))
+                        .collect(),
+                )
+            })
+        }
+
+        proptest! {
+            #![proptest_config(ProptestConfig::with_cases(3000))]
+            /// Keys ordered through their prefixes order as field by field.
+            #[test]
+            fn prefixes_order_as_fields(a in key(), b in key()) {
+                let (PathElement::Key(ka), PathElement::Key(kb)) = (&a, &b) else {
+                    unreachable!()
+                };
+                let fields = compare_fields(ka, kb);
+                prop_assert_eq!(a.cmp(&b), fields);
+                prop_assert_eq!(b.cmp(&a), fields.reverse());
+                let copy = PathElement::key(ka.to_vec());
+                prop_assert_eq!(a.cmp(&copy), Ordering::Equal);
+            }
+        }
+
+        /// Every set holds its elements by value: the prefix must not make them larger.
+        #[test]
+        #[cfg(target_pointer_width = "64")]
+        fn an_element_stays_32_bytes() {
+            assert_eq!(std::mem::size_of::<PathElement>(), 32);
+        }
+
+        #[test]
+        fn prefixes_decide_most_keys() {
+            let k = |n: &str, v: Value| PathElement::key(vec![(n.into(), v)]);
+            let (PathElement::Key(a), PathElement::Key(b), PathElement::Key(c)) = (
+                k("name", Value::from("VAR_1")),
+                k("name", Value::from("VAR_10")),
+                k("name", Value::from("VAR_1")),
+            ) else {
+                unreachable!()
+            };
+            assert_eq!(a.prefix.compare(b.prefix), Some(Ordering::Less));
+            assert_eq!(a.prefix.compare(c.prefix), Some(Ordering::Equal));
+            let (PathElement::Key(f), PathElement::Key(i)) =
+                (k("port", Value::from(80.5)), k("port", Value::from(80)))
+            else {
+                unreachable!()
+            };
+            assert_eq!(f.prefix.compare(i.prefix), Some(Ordering::Greater));
+            // Past 2^53 two integers share a float64: only the fields order them.
+            let big = 1i64 << 53;
+            assert_eq!(
+                k("n", Value::from(big + 1)).cmp(&k("n", Value::from(big))),
+                Ordering::Greater
+            );
+            // `00` inside a name or string sorts below every other byte, above the end.
+            let s = |v: &str| k("n", Value::from(v));
+            assert_eq!(s("a\0").cmp(&s("a")), Ordering::Greater);
+            assert_eq!(s("a\0").cmp(&s("a\u{1}")), Ordering::Less);
+            assert_eq!(
+                k("a\0", Value::Null).cmp(&k("a", Value::Null)),
+                Ordering::Greater
+            );
+        }
     }
 }

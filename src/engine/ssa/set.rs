@@ -7,13 +7,15 @@
 //! subtree on instead of copying it; a change copies only the nodes on its way
 //! ([`Arc::make_mut`]). The empty set allocates nothing.
 
-use std::cmp::Ordering;
 use std::fmt;
 use std::sync::Arc;
 
 use super::path::{Path, PathElement};
 
 mod named;
+mod sorted;
+
+use sorted::{Seek, merge_sorted, zip_children};
 
 /// A set of paths.
 #[derive(Clone, Default)]
@@ -300,10 +302,11 @@ impl Set {
         if self.is_bare() || other.is_bare() {
             return Set::new();
         }
+        let mut theirs = Seek::new(other.members());
         let members = self
             .members()
             .iter()
-            .filter(|m| other.has_member(m))
+            .filter(|m| theirs.find(m).is_some())
             .cloned()
             .collect();
         let children = zip_children(self.children(), other.children(), |a, b| match (a, b) {
@@ -323,10 +326,11 @@ impl Set {
         if self.is_bare() || other.is_bare() {
             return self.clone();
         }
+        let mut theirs = Seek::new(other.members());
         let members = self
             .members()
             .iter()
-            .filter(|m| !other.has_member(m))
+            .filter(|m| theirs.find(m).is_none())
             .cloned()
             .collect();
         let children = zip_children(self.children(), other.children(), |a, b| match (a, b) {
@@ -347,17 +351,20 @@ impl Set {
         if self.is_bare() || other.is_bare() {
             return self.clone();
         }
+        let mut theirs = Seek::new(other.members());
         let members = self
             .members()
             .iter()
-            .filter(|m| !other.has_member(m))
+            .filter(|m| theirs.find(m).is_none())
             .cloned()
             .collect();
+        let mut their_members = Seek::new(other.members());
+        let mut their_children = Seek::new(other.children());
         let children = self
             .children()
             .iter()
-            .filter(|(pe, _)| !other.has_member(pe))
-            .filter_map(|(pe, c)| match other.child(pe) {
+            .filter(|(pe, _)| their_members.find(pe).is_none())
+            .filter_map(|(pe, c)| match their_children.find(pe).map(|(_, o)| o) {
                 Some(o) => {
                     let d = c.recursive_difference(o);
                     (!d.is_empty()).then(|| (pe.clone(), d))
@@ -399,67 +406,6 @@ impl Set {
                 .collect(),
         )
     }
-}
-
-fn merge_sorted(a: &[PathElement], b: &[PathElement]) -> Vec<PathElement> {
-    let mut out = Vec::with_capacity(a.len() + b.len());
-    let (mut i, mut j) = (0, 0);
-    while i < a.len() && j < b.len() {
-        match a[i].cmp(&b[j]) {
-            Ordering::Less => {
-                out.push(a[i].clone());
-                i += 1;
-            }
-            Ordering::Greater => {
-                out.push(b[j].clone());
-                j += 1;
-            }
-            Ordering::Equal => {
-                out.push(a[i].clone());
-                i += 1;
-                j += 1;
-            }
-        }
-    }
-    out.extend_from_slice(&a[i..]);
-    out.extend_from_slice(&b[j..]);
-    out
-}
-
-/// Walks two sorted child lists together; `f` decides each element's node.
-fn zip_children(
-    a: &[(PathElement, Set)],
-    b: &[(PathElement, Set)],
-    f: impl Fn(Option<&Set>, Option<&Set>) -> Option<Set>,
-) -> Vec<(PathElement, Set)> {
-    let mut out = Vec::new();
-    let (mut i, mut j) = (0, 0);
-    while i < a.len() || j < b.len() {
-        let ord = match (a.get(i), b.get(j)) {
-            (Some(x), Some(y)) => x.0.cmp(&y.0),
-            (Some(_), None) => Ordering::Less,
-            _ => Ordering::Greater,
-        };
-        let (pe, node) = match ord {
-            Ordering::Less => {
-                i += 1;
-                (&a[i - 1].0, f(Some(&a[i - 1].1), None))
-            }
-            Ordering::Greater => {
-                j += 1;
-                (&b[j - 1].0, f(None, Some(&b[j - 1].1)))
-            }
-            Ordering::Equal => {
-                i += 1;
-                j += 1;
-                (&a[i - 1].0, f(Some(&a[i - 1].1), Some(&b[j - 1].1)))
-            }
-        };
-        if let Some(node) = node {
-            out.push((pe.clone(), node));
-        }
-    }
-    out
 }
 
 #[cfg(test)]
