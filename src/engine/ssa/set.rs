@@ -293,6 +293,17 @@ impl Set {
         }
     }
 
+    /// The members of `self` that are (`found`) or are not members of `other`, in order: one
+    /// walk of `other`'s sorted members.
+    fn members_found_in(&self, other: &Set, found: bool) -> Vec<PathElement> {
+        let mut theirs = Seek::new(other.members());
+        self.members()
+            .iter()
+            .filter(|m| theirs.find(m).is_some() == found)
+            .cloned()
+            .collect()
+    }
+
     /// `Set.Intersection`.
     #[must_use]
     pub fn intersection(&self, other: &Set) -> Set {
@@ -302,13 +313,7 @@ impl Set {
         if self.is_bare() || other.is_bare() {
             return Set::new();
         }
-        let mut theirs = Seek::new(other.members());
-        let members = self
-            .members()
-            .iter()
-            .filter(|m| theirs.find(m).is_some())
-            .cloned()
-            .collect();
+        let members = self.members_found_in(other, true);
         let children = zip_children(self.children(), other.children(), |a, b| match (a, b) {
             (Some(a), Some(b)) => Some(a.intersection(b)).filter(|s| !s.is_empty()),
             _ => None,
@@ -326,13 +331,7 @@ impl Set {
         if self.is_bare() || other.is_bare() {
             return self.clone();
         }
-        let mut theirs = Seek::new(other.members());
-        let members = self
-            .members()
-            .iter()
-            .filter(|m| theirs.find(m).is_none())
-            .cloned()
-            .collect();
+        let members = self.members_found_in(other, false);
         let children = zip_children(self.children(), other.children(), |a, b| match (a, b) {
             (Some(a), Some(b)) => Some(a.difference(b)).filter(|s| !s.is_empty()),
             (Some(a), None) => Some(a.clone()),
@@ -351,13 +350,7 @@ impl Set {
         if self.is_bare() || other.is_bare() {
             return self.clone();
         }
-        let mut theirs = Seek::new(other.members());
-        let members = self
-            .members()
-            .iter()
-            .filter(|m| theirs.find(m).is_none())
-            .cloned()
-            .collect();
+        let members = self.members_found_in(other, false);
         let mut their_members = Seek::new(other.members());
         let mut their_children = Seek::new(other.children());
         let children = self
