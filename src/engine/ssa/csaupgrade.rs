@@ -16,7 +16,7 @@ use super::managed::{Managed, ManagedFieldsError, ManagerId, Operation};
 use super::path::PathElement;
 use super::set::Set;
 use super::update::VersionedSet;
-use crate::value::Value;
+use crate::value::{Map, Value};
 
 fn s<'a>(e: &'a Value, k: &str) -> &'a str {
     e.get(k).and_then(Value::as_str).unwrap_or("")
@@ -148,19 +148,7 @@ pub fn upgrade_entries_of(
             let read = (client_side(e) || rewritten == Some(i))
                 && managed.fields.contains_key(&identity(e).key());
             match e {
-                Value::Object(fields) if read => Value::Object(
-                    fields
-                        .iter()
-                        .map(|(k, v)| {
-                            let v = if k == "fieldsV1" {
-                                Value::Null
-                            } else {
-                                v.clone()
-                            };
-                            (k.clone(), v)
-                        })
-                        .collect(),
-                ),
+                Value::Object(fields) if read => Value::Object(copy_with_null(fields, "fieldsV1")),
                 e => e.clone(),
             }
         })
@@ -329,6 +317,18 @@ pub fn find_fields_owners_read<'a>(
         .filter(|e| {
             let root = e.get("fieldsV1").unwrap_or(&Value::Null);
             paths.iter().all(|p| fieldsv1::has_field_path(root, p))
+        })
+        .collect()
+}
+
+/// A copy of an object's fields with the value of `key` replaced by null: a stand-in where a
+/// large value (FieldsV1, managedFields) is replaced anyway and not worth copying.
+pub(super) fn copy_with_null(fields: &Map, key: &str) -> Map {
+    fields
+        .iter()
+        .map(|(k, v)| {
+            let v = if k == key { Value::Null } else { v.clone() };
+            (k.clone(), v)
         })
         .collect()
 }

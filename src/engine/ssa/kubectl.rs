@@ -207,18 +207,9 @@ fn without_entries(obj: &Value) -> Value {
         top.iter()
             .map(|(k, v)| {
                 let v = match v {
-                    Value::Object(meta) if k == "metadata" => Value::Object(
-                        meta.iter()
-                            .map(|(mk, mv)| {
-                                let mv = if mk == "managedFields" {
-                                    Value::Null
-                                } else {
-                                    mv.clone()
-                                };
-                                (mk.clone(), mv)
-                            })
-                            .collect(),
-                    ),
+                    Value::Object(meta) if k == "metadata" => {
+                        Value::Object(csaupgrade::copy_with_null(meta, "managedFields"))
+                    }
                     v => v.clone(),
                 };
                 (k.clone(), v)
