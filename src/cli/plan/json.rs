@@ -175,21 +175,12 @@ impl<'w, W: Write> Out<'w, W> {
     /// `s` escaped as [`gojson::write_string`] escapes it, without the quotes, handed to the
     /// sink in pieces.
     fn string_body(&mut self, s: &str) {
-        let mut rest = s;
-        while !rest.is_empty() {
-            // Cut at a character boundary: escapes are per character, so the pieces escape
-            // as the whole does.
-            let mut cut = rest.len().min(CHUNK);
-            while !rest.is_char_boundary(cut) {
-                cut -= 1;
-            }
-            let (piece, tail) = rest.split_at(cut);
+        for piece in string_parts(s, CHUNK) {
             let start = self.buf.len();
             gojson::write_string(piece, &mut self.buf);
             // Without the piece's own quotes.
             self.buf.pop();
             self.buf.remove(start);
-            rest = tail;
             if self.buf.len() >= self.chunk && self.failed.is_none() {
                 if let Err(e) = self.sink.write_all(self.buf.as_bytes()) {
                     self.failed = Some(e);
@@ -380,6 +371,28 @@ fn warnings_list<W: Write>(out: &mut Out<'_, W>, warnings: &[Warning], level: us
     out.buf.push(']');
 }
 
+/// `s` in parts of at most `max` bytes (at least one character each), cut at character
+/// boundaries: escapes are per character, so the parts escape as the whole does.
+fn string_parts(s: &str, max: usize) -> impl Iterator<Item = &str> {
+    let mut rest = s;
+    std::iter::from_fn(move || {
+        if rest.is_empty() {
+            return None;
+        }
+        let mut cut = rest.len().min(max);
+        while !rest.is_char_boundary(cut) {
+            cut -= 1;
+        }
+        if cut == 0 {
+            // `max` is smaller than the first character: take that character whole.
+            cut = rest.chars().next().map_or(rest.len(), char::len_utf8);
+        }
+        let (part, tail) = rest.split_at(cut);
+        rest = tail;
+        Some(part)
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use crate::cli::plan::yaml::plan_value;
@@ -388,6 +401,17 @@ mod tests {
     use crate::engine::jsonmerge::to_yaml;
     use crate::examples;
     use crate::session::plan::compute;
+
+    use super::string_parts;
+
+    #[test]
+    fn string_parts_cut_at_character_boundaries() {
+        let s = "aé日b";
+        let parts: Vec<&str> = string_parts(s, 2).collect();
+        assert_eq!(parts, ["a", "é", "日", "b"]);
+        assert_eq!(string_parts(s, 4).collect::<String>(), s);
+        assert_eq!(string_parts("", 4).count(), 0);
+    }
 
     /// The writers write what gojson and goyaml write of the plan as one value, on every
     /// built-in example: creates, patches, JSON merge patches, notes, directives, merge keys,

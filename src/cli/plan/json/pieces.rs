@@ -182,16 +182,8 @@ impl<'p> Layout<'p> {
     /// A string as [`Out::string`] writes it, in parts of [`STRING`] bytes.
     fn string(&mut self, s: &'p str) {
         self.text.push('"');
-        let mut rest = s;
-        while !rest.is_empty() {
-            // Cut at a character boundary: escapes are per character.
-            let mut cut = rest.len().min(STRING);
-            while !rest.is_char_boundary(cut) {
-                cut -= 1;
-            }
-            let (part, tail) = rest.split_at(cut);
+        for part in super::string_parts(s, STRING) {
             self.piece(Piece::StringPart(part));
-            rest = tail;
         }
         self.text.push('"');
     }
