@@ -27,7 +27,7 @@ pub use compare::{Comparison, compare};
 pub use merge::merge;
 pub use reconcile::reconcile_field_set;
 pub use remove::{extract_items, extract_items_with_keys, remove_items, remove_items_owned};
-pub use toset::to_field_set;
+pub use toset::{to_field_set, to_field_set_named};
 pub use validate::{Problem, ProblemKind, problems, validate};
 
 use super::path::PathElement;

@@ -134,6 +134,11 @@ impl<'a> Updater<'a> {
         typed::to_field_set(self.schema, self.root, v)
     }
 
+    /// [`Updater::field_set`] with named fields as members (what prune reads), in one walk.
+    fn named_field_set(&self, v: &Value) -> Result<Set, TypedError> {
+        typed::to_field_set_named(self.schema, self.root, v)
+    }
+
     /// Named fields as members, in place.
     fn ensure(&self, s: Set) -> Set {
         s.into_named_fields_as_members(self.schema, self.root)

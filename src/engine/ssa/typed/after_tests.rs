@@ -10,7 +10,9 @@ use super::field_set_after_remove;
 use crate::engine::ssa::kubernetes;
 use crate::engine::ssa::path::Path;
 use crate::engine::ssa::set::Set;
-use crate::engine::ssa::typed::{remove_items, remove_items_owned, to_field_set};
+use crate::engine::ssa::typed::{
+    remove_items, remove_items_owned, to_field_set, to_field_set_named,
+};
 use crate::value::Value;
 
 fn v(s: &str) -> Value {
@@ -173,4 +175,104 @@ fn the_set_after_a_removal_is_the_set_of_the_value_it_leaves() {
         "removed something in {removed_something}"
     );
     assert!(unanswered > 0, "the cases it declines are met too");
+}
+
+#[test]
+fn the_named_set_in_one_walk_is_the_set_with_its_named_fields_made_members() {
+    let kube = kubernetes::embedded();
+    let schema = &kube.schema;
+    let root = kube.root_for_gvk("apps/v1", "Deployment").unwrap();
+    let mut runner = TestRunner::new(Config {
+        rng_algorithm: proptest::test_runner::RngAlgorithm::ChaCha,
+        ..Config::default()
+    });
+    let mut compared = 0;
+    for _ in 0..2000 {
+        let value = deployment().new_tree(&mut runner).unwrap().current();
+        let plain = to_field_set(schema, root, &value);
+        let named = to_field_set_named(schema, root, &value);
+        match (plain, named) {
+            (Ok(plain), Ok(named)) => {
+                compared += 1;
+                let ensured = plain.into_named_fields_as_members(schema, root);
+                assert_eq!(named, ensured, "{value}");
+            }
+            (plain, named) => assert_eq!(plain.err(), named.err(), "{value}"),
+        }
+    }
+    assert!(compared > 1500, "compared {compared}");
+}
+
+/// A Deployment of `n` containers, each with two env vars and every seventh with an image; `bad` containers get an item
+/// without its key: a volume mount when the container's number is odd, else an env var.
+fn big_deployment(n: usize, bad: &[usize]) -> Value {
+    let containers: Vec<Value> = (0..n)
+        .map(|i| {
+            let mut c = v(&format!(
+                r#"{{"name":"c{i}","env":[{{"name":"A","value":"1"}},{{"name":"B"}}]}}"#
+            ));
+            if i % 7 == 0 {
+                c["image"] = Value::from("i");
+            }
+            if bad.contains(&i) {
+                if i % 2 == 1 {
+                    c["volumeMounts"] = v(r#"[{"name":"v"}]"#);
+                } else {
+                    c["env"] = v(r#"[{"value":"x"}]"#);
+                }
+            }
+            c
+        })
+        .collect();
+    let mut d = v(
+        r#"{"apiVersion":"apps/v1","kind":"Deployment","metadata":{"name":"d"},"spec":{"template":{"spec":{}}}}"#,
+    );
+    d["spec"]["template"]["spec"]["containers"] = Value::Array(containers);
+    d
+}
+
+#[test]
+fn a_long_list_walked_on_two_cores_gives_the_set_and_the_errors_of_one_walk() {
+    let kube = kubernetes::embedded();
+    let schema = &kube.schema;
+    let root = kube.root_for_gvk("apps/v1", "Deployment").unwrap();
+    // Big enough to fork (past 20,000 nodes, a list of 4,000 items).
+    let big = big_deployment(4000, &[]);
+    assert!(crate::engine::ssa::par::is_big(&big));
+    let set = to_field_set(schema, root, &big).unwrap();
+    let p = |s: &str| crate::engine::ssa::path::PathElement::field(s);
+    let containers = set
+        .child(&p("spec"))
+        .and_then(|s| s.child(&p("template")))
+        .and_then(|s| s.child(&p("spec")))
+        .and_then(|s| s.child(&p("containers")))
+        .unwrap();
+    assert_eq!(containers.members().len(), 4000);
+    assert_eq!(containers.children().len(), 4000);
+    assert!(
+        containers.members().windows(2).all(|w| w[0] < w[1]),
+        "the items in order"
+    );
+    // Each item's set is its own: the image where the container has one.
+    for (pe, item) in containers.children() {
+        let name = format!("{pe:?}");
+        let n: usize = name
+            .chars()
+            .filter(char::is_ascii_digit)
+            .collect::<String>()
+            .parse()
+            .unwrap();
+        assert_eq!(item.has_member(&p("image")), n % 7 == 0, "{name}");
+    }
+    assert_eq!(
+        to_field_set_named(schema, root, &big).unwrap(),
+        set.into_named_fields_as_members(schema, root)
+    );
+    // Errors in both halves come in the list's order.
+    let Err(errs) = to_field_set(schema, root, &big_deployment(4000, &[10, 3501, 3998])) else {
+        panic!("an item without its key is an error");
+    };
+    let errs = errs.0;
+    let keys: Vec<bool> = errs.iter().map(|e| e.contains("mountPath")).collect();
+    assert_eq!(keys, [false, true, false], "{errs:?}");
 }

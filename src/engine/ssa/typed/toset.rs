@@ -9,6 +9,7 @@
 //! | struct field with content | only what is inside |
 
 use super::{Part, check_depth, deduce, list_item_element, pick};
+use crate::engine::ssa::par;
 use crate::engine::ssa::path::PathElement;
 use crate::engine::ssa::schema::{Relationship, Schema, TypeRef};
 use crate::engine::ssa::set::Set;
@@ -20,11 +21,25 @@ use crate::value::Value;
 /// # Errors
 /// When the value does not fit the schema.
 pub fn to_field_set(schema: &Schema, tr: TypeRef, v: &Value) -> Result<Set, TypedError> {
+    walk(schema, tr, v, false)
+}
+
+/// `ToFieldSet` then `EnsureNamedFieldsAreMembers` (what prune reads), in one walk: a struct
+/// field declared by the schema with something owned inside is a member too.
+///
+/// # Errors
+/// As [`to_field_set`].
+pub fn to_field_set_named(schema: &Schema, tr: TypeRef, v: &Value) -> Result<Set, TypedError> {
+    walk(schema, tr, v, true)
+}
+
+fn walk(schema: &Schema, tr: TypeRef, v: &Value, named: bool) -> Result<Set, TypedError> {
     let mut w = Walker {
         schema,
         errs: Vec::new(),
+        fork: par::is_big(v),
     };
-    let (set, _) = w.node(v, tr, 0);
+    let (set, _) = w.node(v, tr, named, 0);
     if w.errs.is_empty() {
         Ok(set)
     } else {
@@ -32,15 +47,24 @@ pub fn to_field_set(schema: &Schema, tr: TypeRef, v: &Value) -> Result<Set, Type
     }
 }
 
+/// The items of a list past which the walk forks (once per walk): the second half on
+/// another core.
+const FORK_AT: usize = 512;
+
 struct Walker<'s> {
     schema: &'s Schema,
     errs: Vec<String>,
+    /// Whether a long list may still be split between two cores.
+    fork: bool,
 }
 
 impl Walker<'_> {
     /// The paths below a value, and whether the value itself is owned (a scalar or an atomic
     /// container). Each node is built once, its members and children sorted at the end.
-    fn node(&mut self, v: &Value, tr: TypeRef, depth: usize) -> (Set, bool) {
+    /// `named`: struct fields with something owned inside are members too (as
+    /// [`Set::ensure_named_fields_are_members`] reads the set: not below a list item that is
+    /// not keyed).
+    fn node(&mut self, v: &Value, tr: TypeRef, named: bool, depth: usize) -> (Set, bool) {
         if let Err(e) = check_depth(depth) {
             self.errs.push(e);
             return (Set::new(), false);
@@ -87,17 +111,38 @@ impl Walker<'_> {
                     }
                 }
                 // A repeated item is owned as the item only.
-                let mut subs: Vec<Set> = list
-                    .iter()
-                    .zip(&duplicated)
-                    .map(|(child, &dup)| {
-                        if dup {
-                            Set::new()
-                        } else {
-                            self.node(child, t.elem, depth + 1).0
-                        }
-                    })
-                    .collect();
+                let items = |w: &mut Walker<'_>, from: usize, to: usize| -> Vec<Set> {
+                    (from..to)
+                        .map(|i| {
+                            if duplicated[i] {
+                                Set::new()
+                            } else {
+                                let named = named && matches!(pes[i], PathElement::Key(_));
+                                w.node(&list[i], t.elem, named, depth + 1).0
+                            }
+                        })
+                        .collect()
+                };
+                let mut subs = if self.fork && list.len() >= FORK_AT {
+                    self.fork = false;
+                    let mid = list.len() / 2;
+                    let mut other = Walker {
+                        schema: self.schema,
+                        errs: Vec::new(),
+                        fork: false,
+                    };
+                    let (second, mut first) = par::both(
+                        true,
+                        || items(&mut other, mid, list.len()),
+                        || items(self, 0, mid),
+                    );
+                    // The second half's errors after the first's, as one walk has them.
+                    self.errs.append(&mut other.errs);
+                    first.extend(second);
+                    first
+                } else {
+                    items(self, 0, list.len())
+                };
                 members.reserve(order.len());
                 for i in order {
                     let pe = std::mem::replace(&mut pes[i], PathElement::Index(0));
@@ -120,13 +165,15 @@ impl Walker<'_> {
                     return (Set::new(), false);
                 };
                 for (k, val) in m {
-                    let (sub, leaf) = self.node(val, t.field_type(k), depth + 1);
+                    let (sub, leaf) = self.node(val, t.field_type(k), named, depth + 1);
                     let pe = PathElement::Field(k.clone());
                     let empty_map = val.as_object().is_some_and(|m| m.is_empty());
-                    if !sub.is_empty() {
+                    let declared = t.field(k).is_some();
+                    let inside = !sub.is_empty();
+                    if inside {
                         children.push((pe.clone(), sub));
                     }
-                    if leaf || val.is_null() || empty_map || t.field(k).is_none() {
+                    if leaf || val.is_null() || empty_map || !declared || (named && inside) {
                         members.push(pe);
                     }
                 }

@@ -38,7 +38,7 @@ impl Updater<'_> {
         }
         let (merged_set, pruned) = par::both(
             par::is_big(&merged),
-            || self.field_set(&merged).map(|s| self.ensure(s)),
+            || self.named_field_set(&merged),
             || self.remove(&merged, &last_set),
         );
         let merged_set = merged_set?;
@@ -66,7 +66,7 @@ impl Updater<'_> {
         managed: &Set,
         last: &Set,
     ) -> Result<Value, TypedError> {
-        let pruned_set = self.ensure(self.field_set(pruned)?);
+        let pruned_set = self.named_field_set(pruned)?;
         let dropped = merged_set.difference(&pruned_set.union(managed));
         let Some(after) =
             typed::field_set_after_remove(self.schema, self.root, &merged, &dropped, merged_set)
@@ -96,7 +96,7 @@ impl Updater<'_> {
         let first = owned.get_key_value(pruned_version);
         let rest = owned.iter().filter(|(v, _)| **v != pruned_version);
         for (_, managed) in first.into_iter().chain(rest) {
-            let pruned_set = self.ensure(self.field_set(&pruned)?);
+            let pruned_set = self.named_field_set(&pruned)?;
             let keep = pruned_set.union(managed);
             pruned = self.remove(merged, &merged_set.difference(&keep));
         }
@@ -112,7 +112,7 @@ impl Updater<'_> {
         pruned: &Value,
         last: &Set,
     ) -> Result<Value, TypedError> {
-        let pruned_set = self.ensure(self.field_set(pruned)?);
+        let pruned_set = self.named_field_set(pruned)?;
         let gone = merged_set.difference(&pruned_set).intersection(last);
         Ok(self.remove(merged, &gone))
     }
