@@ -211,11 +211,11 @@ fn big_deployment(n: usize, bad: &[usize]) -> Value {
             let mut c = v(&format!(
                 r#"{{"name":"c{i}","env":[{{"name":"A","value":"1"}},{{"name":"B"}}]}}"#
             ));
-            if i % 7 == 0 {
+            if i.is_multiple_of(7) {
                 c["image"] = Value::from("i");
             }
             if bad.contains(&i) {
-                if i % 2 == 1 {
+                if !i.is_multiple_of(2) {
                     c["volumeMounts"] = v(r#"[{"name":"v"}]"#);
                 } else {
                     c["env"] = v(r#"[{"value":"x"}]"#);
@@ -262,7 +262,7 @@ fn a_long_list_walked_on_two_cores_gives_the_set_and_the_errors_of_one_walk() {
             .collect::<String>()
             .parse()
             .unwrap();
-        assert_eq!(item.has_member(&p("image")), n % 7 == 0, "{name}");
+        assert_eq!(item.has_member(&p("image")), n.is_multiple_of(7), "{name}");
     }
     assert_eq!(
         to_field_set_named(schema, root, &big).unwrap(),
