@@ -3,6 +3,7 @@
 //! list's length times the log of the gaps, and reads the longer list in order).
 
 use std::cmp::Ordering;
+use std::sync::atomic::{AtomicBool, Ordering as AtomicOrdering};
 
 use super::Set;
 use crate::engine::ssa::path::PathElement;
@@ -93,11 +94,70 @@ pub(super) fn merge_sorted(a: &[PathElement], b: &[PathElement]) -> Vec<PathElem
     out
 }
 
-/// Walks two sorted child lists together; `f` decides each element's node.
+/// Children past which [`zip_children`] splits the walk between two cores: each child is a
+/// set operation of its own, so a long list of them pays for a thread.
+const FORK_AT: usize = 2048;
+
+/// Whether a split walk is under way: one at a time (two cores), the rest walk on one.
+static FORKED: AtomicBool = AtomicBool::new(false);
+
+/// Walks two sorted child lists together; `f` decides each element's node. Long lists are
+/// cut in two at one element (the same place in both) and the halves walked on two cores:
+/// the same nodes, in the same order.
 pub(super) fn zip_children(
     a: &[(PathElement, Set)],
     b: &[(PathElement, Set)],
-    f: impl Fn(Option<&Set>, Option<&Set>) -> Option<Set>,
+    f: impl Fn(Option<&Set>, Option<&Set>) -> Option<Set> + Sync,
+) -> Vec<(PathElement, Set)> {
+    if a.len() + b.len() >= FORK_AT
+        && FORKED
+            .compare_exchange(
+                false,
+                true,
+                AtomicOrdering::Acquire,
+                AtomicOrdering::Relaxed,
+            )
+            .is_ok()
+    {
+        let _done = Forked;
+        let ((a1, a2), (b1, b2)) = cut(a, b);
+        let (mut second, first) =
+            crate::engine::smp::both(true, || zip_one(a2, b2, &f), || zip_one(a1, b1, &f));
+        let mut out = first;
+        out.append(&mut second);
+        return out;
+    }
+    zip_one(a, b, &f)
+}
+
+/// Lets the next long walk split (when it is dropped, even by a panic).
+struct Forked;
+
+impl Drop for Forked {
+    fn drop(&mut self) {
+        FORKED.store(false, AtomicOrdering::Release);
+    }
+}
+
+/// Both lists cut before the middle element of the longer one (each half keeps what sorts
+/// before it, or from it on).
+type Halves<'s> = (&'s [(PathElement, Set)], &'s [(PathElement, Set)]);
+fn cut<'s>(a: &'s [(PathElement, Set)], b: &'s [(PathElement, Set)]) -> (Halves<'s>, Halves<'s>) {
+    let (long, short, swapped) = if a.len() >= b.len() {
+        (a, b, false)
+    } else {
+        (b, a, true)
+    };
+    let mid = long.len() / 2;
+    let at = short.partition_point(|(pe, _)| *pe < long[mid].0);
+    let (l, s) = (long.split_at(mid), short.split_at(at));
+    if swapped { (s, l) } else { (l, s) }
+}
+
+fn zip_one(
+    a: &[(PathElement, Set)],
+    b: &[(PathElement, Set)],
+    f: &impl Fn(Option<&Set>, Option<&Set>) -> Option<Set>,
 ) -> Vec<(PathElement, Set)> {
     let mut out = Vec::new();
     let (mut i, mut j) = (0, 0);
@@ -152,5 +212,48 @@ mod tests {
                 .find(&PathElement::Index(0))
                 .is_none()
         );
+    }
+
+    /// A child list of the indices `from..to` stepping by `step`, each child holding its
+    /// index as a member.
+    fn children(from: i64, to: i64, step: usize) -> Vec<(PathElement, Set)> {
+        (from..to)
+            .step_by(step)
+            .map(|i| {
+                let pe = PathElement::Index(i);
+                (pe.clone(), Set::from_paths([std::slice::from_ref(&pe)]))
+            })
+            .collect()
+    }
+
+    #[test]
+    fn a_walk_cut_in_two_gives_what_one_walk_gives() {
+        let union = |a: Option<&Set>, b: Option<&Set>| match (a, b) {
+            (Some(a), Some(b)) => Some(a.union(b)),
+            (Some(x), None) | (None, Some(x)) => Some(x.clone()),
+            (None, None) => None,
+        };
+        let only_both = |a: Option<&Set>, b: Option<&Set>| match (a, b) {
+            (Some(a), Some(b)) => Some(a.intersection(b)),
+            _ => None,
+        };
+        let cases = [
+            (children(0, 3000, 1), children(0, 3000, 2)),
+            (children(0, 10, 1), children(0, 5000, 3)),
+            (children(0, 5000, 3), Vec::new()),
+            (Vec::new(), children(-40, 2100, 1)),
+            (children(1000, 4000, 1), children(0, 1000, 1)),
+        ];
+        for (a, b) in &cases {
+            for (x, y) in [(a, b), (b, a)] {
+                let one = zip_one(x, y, &union);
+                let ((x1, x2), (y1, y2)) = cut(x, y);
+                let mut two = zip_one(x1, y1, &union);
+                two.extend(zip_one(x2, y2, &union));
+                assert_eq!(two, one, "{} and {} children", x.len(), y.len());
+                assert_eq!(zip_children(x, y, union), one);
+                assert_eq!(zip_children(x, y, only_both), zip_one(x, y, &only_both));
+            }
+        }
     }
 }
