@@ -8,8 +8,10 @@
 //! | granular map/struct | key by key |
 
 use std::collections::{BTreeMap, BTreeSet, VecDeque};
+use std::sync::atomic::{AtomicBool, Ordering as AtomicOrdering};
 
 use super::{NULL, Part, check_depth, deduce, list_item_element, pick, scalar_error};
+use crate::engine::ssa::par;
 use crate::engine::ssa::path::PathElement;
 use crate::engine::ssa::schema::{ListView, MapView, Relationship, Schema, TypeRef};
 use crate::engine::ssa::typed::TypedError;
@@ -26,7 +28,11 @@ pub fn merge(
     rhs: &Value,
 ) -> Result<Option<Value>, TypedError> {
     let mut errs = Vec::new();
-    let out = Merger { schema }.merge(Some(lhs), Some(rhs), tr, 0, &mut errs);
+    let merger = Merger {
+        schema,
+        fork: AtomicBool::new(par::is_big(lhs) || par::is_big(rhs)),
+    };
+    let out = merger.merge(Some(lhs), Some(rhs), tr, 0, &mut errs);
     if errs.is_empty() {
         Ok(out)
     } else {
@@ -36,7 +42,12 @@ pub fn merge(
 
 struct Merger<'s> {
     schema: &'s Schema,
+    /// Whether a long list's items may still be split between two cores (once per merge).
+    fork: AtomicBool,
 }
+
+/// The items of a list past which the merge forks.
+const FORK_AT: usize = 512;
 
 #[derive(Default)]
 struct Walk {
@@ -154,12 +165,10 @@ impl Merger<'_> {
             rpes.iter().filter(|pe| lobs.contains_key(*pe)).collect();
         let mut next_shared = shared.pop_front();
         let mut merged_rhs: BTreeSet<&PathElement> = BTreeSet::new();
-        let mut out = Vec::with_capacity(lhs.len().max(rhs.len()));
-        // Errors inside items are not reported: the reference drops them too.
-        let item = |l: Option<&Value>, r: Option<&Value>| {
-            let mut ignored = Vec::new();
-            self.merge(l, r, t.elem, depth + 1, &mut ignored)
-        };
+        // The pairs of items merged, in the order of the result (each merged after: they do
+        // not depend on each other).
+        let mut pairs: Vec<(Option<&Value>, Option<&Value>)> =
+            Vec::with_capacity(lhs.len().max(rhs.len()));
         let (llen, rlen) = (lpes.len(), rpes.len());
         let (mut li, mut ri) = (0, 0);
         while li < llen || ri < rlen {
@@ -168,9 +177,7 @@ impl Merger<'_> {
                 let pe = &lpes[li];
                 if *pe == rpes[ri] {
                     merged_rhs.insert(pe);
-                    if let Some(o) = item(lobs.get(pe).copied(), robs.get(pe).copied()) {
-                        out.push(o);
-                    }
+                    pairs.push((lobs.get(pe).copied(), robs.get(pe).copied()));
                     li += 1;
                     ri += 1;
                     next_shared = shared.pop_front();
@@ -184,9 +191,7 @@ impl Merger<'_> {
             if li < llen {
                 let pe = &lpes[li];
                 if !robs.contains_key(pe) {
-                    if let Some(o) = item(lhs.get(li), None) {
-                        out.push(o);
-                    }
+                    pairs.push((lhs.get(li), None));
                     li += 1;
                     continue;
                 } else if merged_rhs.contains(pe) {
@@ -196,9 +201,7 @@ impl Merger<'_> {
             if ri < rlen {
                 let pe = &rpes[ri];
                 merged_rhs.insert(pe);
-                if let Some(o) = item(lobs.get(pe).copied(), robs.get(pe).copied()) {
-                    out.push(o);
-                }
+                pairs.push((lobs.get(pe).copied(), robs.get(pe).copied()));
                 ri += 1;
                 if next_shared.is_some_and(|n| n == pe) {
                     next_shared = shared.pop_front();
@@ -208,7 +211,33 @@ impl Merger<'_> {
                 li += 1;
             }
         }
+        let out = self.merge_items(t, &pairs, depth);
         (!out.is_empty()).then_some(Value::Array(out))
+    }
+
+    /// Each pair of items merged (an item absent from the result is left out), a long list's
+    /// second half on another core (once per merge). Errors inside items are not reported:
+    /// the reference drops them too.
+    fn merge_items(
+        &self,
+        t: &ListView<'_>,
+        pairs: &[(Option<&Value>, Option<&Value>)],
+        depth: usize,
+    ) -> Vec<Value> {
+        let merge = |pairs: &[(Option<&Value>, Option<&Value>)]| -> Vec<Value> {
+            let mut ignored = Vec::new();
+            pairs
+                .iter()
+                .filter_map(|&(l, r)| self.merge(l, r, t.elem, depth + 1, &mut ignored))
+                .collect()
+        };
+        if pairs.len() < FORK_AT || !self.fork.swap(false, AtomicOrdering::Relaxed) {
+            return merge(pairs);
+        }
+        let (first, second) = pairs.split_at(pairs.len() / 2);
+        let (rest, mut out) = par::both(true, || merge(second), || merge(first));
+        out.extend(rest);
+        out
     }
 
     /// Item names in order and the item for each (`indexListPathElements`); a duplicated
@@ -291,4 +320,63 @@ fn leaf(w: &mut Walk, lhs: Option<&Value>, rhs: Option<&Value>) {
     }
     w.in_leaf = true;
     w.out = rhs.or(lhs).cloned();
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::ssa::kubernetes;
+
+    fn v(s: &str) -> Value {
+        serde_json::from_str(s).unwrap()
+    }
+
+    /// A Deployment whose containers are `names`, each with an image `tag` and, every third,
+    /// an env var.
+    fn deployment(names: impl Iterator<Item = usize>, tag: &str) -> Value {
+        let containers: Vec<Value> = names
+            .map(|i| {
+                let mut c = v(&format!(r#"{{"name":"c{i}","image":"app:{tag}"}}"#));
+                if i.is_multiple_of(3) {
+                    c["env"] = v(&format!(r#"[{{"name":"E","value":"{tag}{i}"}}]"#));
+                }
+                c
+            })
+            .collect();
+        let mut d =
+            v(r#"{"apiVersion":"apps/v1","kind":"Deployment","spec":{"template":{"spec":{}}}}"#);
+        d["spec"]["template"]["spec"]["containers"] = Value::Array(containers);
+        d
+    }
+
+    #[test]
+    fn a_long_list_merged_on_two_cores_is_the_list_merged_on_one() {
+        let kube = kubernetes::embedded();
+        let root = kube.root_for_gvk("apps/v1", "Deployment").unwrap();
+        // Live-only items (odd numbers past 7000), config-only items (6000..7000), shared
+        // items in a different order, and a config that reorders.
+        let live = deployment((0..6000).chain((6001..8000).step_by(2)), "live");
+        let config = deployment((0..7000).rev(), "config");
+        assert!(par::is_big(&live));
+        let run = |fork: bool| {
+            let mut errs = Vec::new();
+            let m = Merger {
+                schema: &kube.schema,
+                fork: AtomicBool::new(fork),
+            };
+            let out = m.merge(Some(&live), Some(&config), root, 0, &mut errs);
+            (out, errs, m.fork.load(AtomicOrdering::Relaxed))
+        };
+        let (one, one_errs, _) = run(false);
+        let (two, two_errs, still) = run(true);
+        assert!(!still, "the merge forked");
+        assert_eq!(two, one);
+        assert_eq!(two_errs, one_errs);
+        let items = one.as_ref().unwrap()["spec"]["template"]["spec"]["containers"]
+            .as_array()
+            .unwrap()
+            .len();
+        assert_eq!(items, 7000 + 500);
+        assert_eq!(merge(&kube.schema, root, &live, &config).unwrap(), one);
+    }
 }
