@@ -278,46 +278,42 @@ pub fn plan_server_side(input: &SsaInput<'_>) -> Result<SsaOutcome, Error> {
         }
         Err(e) => return Err(bad(e, input.local_name)),
     };
-    let mut steps = steps;
     let after = after.as_stored();
-    // The comparisons read the objects without `metadata.managedFields`: taken out of each
-    // step's object (not copied) and put back in their place afterwards.
-    let taken: Vec<_> = steps
-        .iter_mut()
-        .map(|s| take_managed_fields(&mut s.object))
-        .collect();
+    // The comparisons read the steps' objects as they are (without managedFields); the
+    // result, the last one as stored, is written beside them (two cores for a big object).
     let empty = Value::Object(crate::value::Map::new());
     let compare = |a: &Value, b: &Value| {
         let bare = |v| if Value::is_null(v) { &empty } else { v };
         typed::compare(chosen.schema, chosen.root, bare(a), bare(b))
             .map_err(|e| Error::Input(format!("{}: {e}", input.live_name)))
     };
-    let mut step_changes = Vec::new();
-    let mut prev = &bare;
-    let mut only = None;
-    for step in &steps {
-        // The csaupgrade changes only managedFields.
-        if matches!(step.kind, StepKind::UpgradeManagedFields { .. }) {
-            step_changes.push(Vec::new());
-        } else {
-            let c = compare(prev, &step.object)?;
-            step_changes.push(changes(&c));
-            only = Some(c);
+    let compared = || {
+        let mut step_changes = Vec::new();
+        let mut prev = &bare;
+        let mut only = None;
+        for step in &steps {
+            // The csaupgrade changes only managedFields.
+            if matches!(step.kind, StepKind::UpgradeManagedFields { .. }) {
+                step_changes.push(Vec::new());
+            } else {
+                let c = compare(prev, &*step.object)?;
+                step_changes.push(changes(&c));
+                only = Some(c);
+            }
+            prev = &*step.object;
         }
-        prev = &step.object;
-    }
-    // One request: its comparison is the whole command's.
-    let comparison = match only {
-        Some(c) if steps.len() == 1 => c,
-        _ => compare(&bare, steps.last().map_or(&bare, |s| &s.object))?,
+        // One request: its comparison is the whole command's.
+        let comparison = match only {
+            Some(c) if steps.len() == 1 => c,
+            _ => compare(&bare, steps.last().map_or(&bare, |s| &*s.object))?,
+        };
+        Ok::<_, Error>((step_changes, comparison))
     };
+    let stored = || steps.last().map_or_else(|| live.clone(), Step::stored);
+    let big = steps.last().is_some_and(|s| par::is_big(&s.object));
+    let (compared, result) = par::both(big, compared, stored);
+    let (step_changes, comparison) = compared?;
     drop(bare);
-    for (step, t) in steps.iter_mut().zip(taken) {
-        put_back(&mut step.object, t);
-    }
-    let result = steps
-        .last()
-        .map_or_else(|| live.clone(), |s| s.object.clone());
     debug_assert_eq!(after, managed_of(&result), "the managers handed back");
     let forced: Vec<(Path, ManagerId)> = forced.into_iter().map(|c| (c.path, c.manager)).collect();
     // The client-side managers whose fields the csaupgrade made the applier's.
@@ -421,22 +417,6 @@ fn as_sent(local: &Value) -> std::borrow::Cow<'_, Value> {
         meta.insert("namespace", Value::from("default"));
     }
     std::borrow::Cow::Owned(sent)
-}
-
-/// Takes `metadata.managedFields` out of `obj`: its place and value, for [`put_back`].
-fn take_managed_fields(obj: &mut Value) -> Option<(usize, Value)> {
-    let meta = obj.get_mut("metadata")?.as_object_mut()?;
-    let at = meta.get_full("managedFields")?.0;
-    meta.shift_remove("managedFields").map(|v| (at, v))
-}
-
-fn put_back(obj: &mut Value, taken: Option<(usize, Value)>) {
-    if let (Some((at, v)), Some(meta)) = (
-        taken,
-        obj.get_mut("metadata").and_then(Value::as_object_mut),
-    ) {
-        meta.shift_insert(at, "managedFields", v);
-    }
 }
 
 /// Now in UTC, as the API server writes times (`2026-11-25T19:00:00Z`).

@@ -13,11 +13,13 @@
 //!    the client-side managers owned is now the applier's previous set, so what the file
 //!    dropped is pruned (kubernetes#99003, fixed by kubernetes#112905).
 
+use std::sync::Arc;
+
 use super::csaupgrade;
 use super::lastapplied::ANNOTATION;
-use super::managed::Managed;
+use super::managed::{Managed, encode};
 use super::path::PathElement;
-use super::request::{Answer, Live, Request, RequestError};
+use super::request::{Answer, Live, Request, RequestError, with_encoded};
 use super::set::Set;
 use crate::value::{Map, Value};
 
@@ -56,13 +58,46 @@ impl StepKind {
     }
 }
 
-/// One request and the object it leaves.
+/// One request and the object it leaves: the object without its `metadata.managedFields`
+/// (shared with the step before when the request changes only them, and read as it is by the
+/// plan's comparisons), and those apart, as the API server writes them.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Step {
     pub kind: StepKind,
     /// The body sent (the apply configuration, or the new `metadata.managedFields`).
     pub body: Value,
-    pub object: Value,
+    /// The object left, without `metadata.managedFields`.
+    pub object: Arc<Value>,
+    /// Its `metadata.managedFields` (`None`: it has none).
+    pub managed_fields: Option<Value>,
+}
+
+impl Step {
+    /// A request's step from its answer: the managers written as `metadata.managedFields`.
+    fn answered(kind: StepKind, body: Value, object: Value, managed: &Managed) -> Step {
+        Step {
+            kind,
+            body,
+            object: Arc::new(object),
+            managed_fields: encode(managed),
+        }
+    }
+
+    /// The object as stored (a copy): [`Step::object`] with [`Step::managed_fields`] last in
+    /// its `metadata`, as a request's answer has them.
+    #[must_use]
+    pub fn stored(&self) -> Value {
+        with_encoded((*self.object).clone(), self.managed_fields.clone())
+    }
+
+    /// Its `metadata.managedFields` as a list (empty when none).
+    #[must_use]
+    pub fn entries(&self) -> &[Value] {
+        self.managed_fields
+            .as_ref()
+            .and_then(Value::as_array)
+            .map_or(&[], Vec::as_slice)
+    }
 }
 
 fn annotation_path() -> Set {
@@ -81,7 +116,8 @@ pub fn managed_fields(obj: &Value) -> Vec<Value> {
 }
 
 /// [`managed_fields`] in place (no copy).
-fn entries(obj: &Value) -> &[Value] {
+#[must_use]
+pub fn entries(obj: &Value) -> &[Value] {
     obj.get("metadata")
         .and_then(|m| m.get("managedFields"))
         .map_or(&[], |v| v.as_array().map_or(&[], Vec::as_slice))
@@ -100,6 +136,17 @@ pub enum Next {
     ApplyAgain,
 }
 
+/// [`Next`] as decided from an object and its entries apart: the csaupgrade's new entries
+/// (`None`: none left), not the object they go into.
+enum Decided {
+    SaveLastApplied(Value),
+    UpgradeManagedFields {
+        from: Vec<String>,
+        entries: Option<Vec<Value>>,
+    },
+    ApplyAgain,
+}
+
 /// After a request of kind `done` answered `object`, the request kubectl makes next, or
 /// `None` when it is finished (kubectl `saveLastApplyAnnotationIfNecessary`, then
 /// `migrateToSSAIfNecessary`, then the re-apply when a migration happened).
@@ -111,17 +158,39 @@ pub fn next_step(
     object: &Value,
     manager: &str,
 ) -> Result<Option<Next>, RequestError> {
-    next_step_read(done, object, manager, None)
+    let next = match decide(done, object, entries(object), manager, None)? {
+        None => return Ok(None),
+        Some(Decided::SaveLastApplied(body)) => Next::SaveLastApplied(body),
+        Some(Decided::ApplyAgain) => Next::ApplyAgain,
+        Some(Decided::UpgradeManagedFields { from, entries }) => {
+            let mut upgraded = without_entries(object);
+            if let Some(meta) = upgraded.get_mut("metadata").and_then(Value::as_object_mut) {
+                match entries {
+                    Some(list) => {
+                        meta.insert("managedFields", Value::Array(list));
+                    }
+                    None => {
+                        meta.shift_remove("managedFields");
+                    }
+                }
+            }
+            Next::UpgradeManagedFields { from, upgraded }
+        }
+    };
+    Ok(Some(next))
 }
 
-/// [`next_step`], the object's managers already decoded in `managed` (when given): the
-/// csaupgrade takes its sets from them, and leaves them as the upgraded object's.
-fn next_step_read(
+/// [`next_step`] from the answer's object (its annotation and name; with or without its
+/// managedFields) and its `metadata.managedFields` apart (`entries`), the managers already
+/// decoded in `managed` (when given): the csaupgrade takes its sets from them, and leaves them
+/// as the upgraded entries'.
+fn decide(
     done: &StepKind,
     object: &Value,
+    entries: &[Value],
     manager: &str,
     managed: Option<&mut Managed>,
-) -> Result<Option<Next>, RequestError> {
+) -> Result<Option<Decided>, RequestError> {
     let path = annotation_path();
     match done {
         StepKind::Apply => {
@@ -132,16 +201,16 @@ fn next_step_read(
                 .and_then(Value::as_str);
             if let Some(annotation) = annotation
                 && manager == "kubectl"
-                && csaupgrade::find_fields_owners_read(entries(object), "Apply", &path).is_empty()
+                && csaupgrade::find_fields_owners_read(entries, "Apply", &path).is_empty()
             {
-                return Ok(Some(Next::SaveLastApplied(last_applied_body(
+                return Ok(Some(Decided::SaveLastApplied(last_applied_body(
                     object, annotation,
                 ))));
             }
-            migration(object, manager, &path, managed)
+            migration(entries, manager, &path, managed)
         }
-        StepKind::SaveLastApplied => migration(object, manager, &path, managed),
-        StepKind::UpgradeManagedFields { .. } => Ok(Some(Next::ApplyAgain)),
+        StepKind::SaveLastApplied => migration(entries, manager, &path, managed),
+        StepKind::UpgradeManagedFields { .. } => Ok(Some(Decided::ApplyAgain)),
         // Not kubectl's: what follows a migration is planned by `super::migrate`.
         StepKind::ApplyAgain | StepKind::MigrateManagers { .. } => Ok(None),
     }
@@ -150,12 +219,11 @@ fn next_step_read(
 /// `migrateToSSAIfNecessary`: the Update entries that own the annotation merged into the
 /// applier's, if that changes the entries.
 fn migration(
-    object: &Value,
+    before: &[Value],
     manager: &str,
     path: &Set,
     managed: Option<&mut Managed>,
-) -> Result<Option<Next>, RequestError> {
-    let before = entries(object);
+) -> Result<Option<Decided>, RequestError> {
     let mut from: Vec<String> = csaupgrade::find_fields_owners_read(before, "Update", path)
         .into_iter()
         .filter_map(|e| e.get("manager").and_then(Value::as_str).map(str::to_owned))
@@ -169,7 +237,7 @@ fn migration(
     }
     let names: Vec<&str> = from.iter().map(String::as_str).collect();
     // The csaupgrade changes only `metadata.managedFields`: it runs on them alone (without
-    // copying the sets it replaces), and the object is copied only when they change.
+    // copying the sets it replaces).
     let after = match managed {
         Some(managed) => {
             let (after, upgraded) = csaupgrade::upgrade_entries_of(
@@ -187,19 +255,8 @@ fn migration(
     if after == before {
         return Ok(None);
     }
-    let after = (!after.is_empty()).then_some(Value::Array(after));
-    let mut upgraded = without_entries(object);
-    if let Some(meta) = upgraded.get_mut("metadata").and_then(Value::as_object_mut) {
-        match after {
-            Some(list) => {
-                meta.insert("managedFields", list);
-            }
-            None => {
-                meta.shift_remove("managedFields");
-            }
-        }
-    }
-    Ok(Some(Next::UpgradeManagedFields { from, upgraded }))
+    let entries = (!after.is_empty()).then_some(after);
+    Ok(Some(Decided::UpgradeManagedFields { from, entries }))
 }
 
 /// A copy of `obj` but for its `metadata.managedFields`, whose place holds a null (they are
@@ -241,7 +298,10 @@ pub fn apply_server_side(
 
 /// [`apply_server_side`] on a live object the caller has read already ([`Live::Read`]: its
 /// managers decoded, the object without them), and with the managers of the object left
-/// (what its `metadata.managedFields` says, not read back from them).
+/// (what its `metadata.managedFields` say, not read back from them).
+///
+/// Each request reads the object the one before left as it is (shared, not copied, nor its
+/// FieldsV1 read again); the next request is decided from it and its entries.
 ///
 /// # Errors
 /// As [`apply_server_side`].
@@ -252,63 +312,57 @@ pub fn apply_server_side_read(
     manager: &str,
     force: bool,
 ) -> Result<(Vec<Step>, Managed), RequestError> {
-    // The last request's answer: the next request reads its object and managers as they are
-    // (not FieldsV1 again, nor a copy of the object without them).
-    let mut last = req.apply_read(live, file, manager, force)?;
-    let mut steps = vec![Step {
-        kind: StepKind::Apply,
-        body: file.clone(),
-        object: last.stored(),
-    }];
+    let Answer {
+        object,
+        mut managed,
+    } = req.apply_read(live, file, manager, force)?;
+    let mut steps = vec![Step::answered(
+        StepKind::Apply,
+        file.clone(),
+        object,
+        &managed,
+    )];
     while let Some(done) = steps.last() {
-        let Some(next) =
-            next_step_read(&done.kind, &done.object, manager, Some(&mut last.managed))?
+        let object = Arc::clone(&done.object);
+        let Some(next) = decide(
+            &done.kind,
+            &object,
+            done.entries(),
+            manager,
+            Some(&mut managed),
+        )?
         else {
             break;
         };
-        match next {
+        let live = |managed| Live::Read {
+            object: &object,
+            managed,
+        };
+        let step = match next {
             // `helper.Patch` with no options: never forced.
-            Next::SaveLastApplied(body) => {
-                let Answer { object, managed } = last;
-                let live = Live::Read {
-                    object: &object,
-                    managed,
-                };
-                last = req.apply_read(live, &body, LAST_APPLIED_MANAGER, false)?;
-                steps.push(Step {
-                    kind: StepKind::SaveLastApplied,
-                    object: last.stored(),
-                    body,
-                });
+            Decided::SaveLastApplied(body) => {
+                let answer = req.apply_read(live(managed), &body, LAST_APPLIED_MANAGER, false)?;
+                managed = answer.managed;
+                Step::answered(StepKind::SaveLastApplied, body, answer.object, &managed)
             }
             // Only the managedFields change: the object stays the last answer's, its managers
-            // upgraded by `next_step_read`.
-            Next::UpgradeManagedFields { from, upgraded } => {
-                steps.push(Step {
-                    kind: StepKind::UpgradeManagedFields { from },
-                    body: Value::Array(managed_fields(&upgraded)),
-                    object: upgraded,
-                });
+            // upgraded by `decide`.
+            Decided::UpgradeManagedFields { from, entries } => Step {
+                kind: StepKind::UpgradeManagedFields { from },
+                body: Value::Array(entries.clone().unwrap_or_default()),
+                object: Arc::clone(&object),
+                managed_fields: entries.map(Value::Array),
+            },
+            // The last request (`decide` ends after it).
+            Decided::ApplyAgain => {
+                let answer = req.apply_read(live(managed), file, manager, force)?;
+                managed = answer.managed;
+                Step::answered(StepKind::ApplyAgain, file.clone(), answer.object, &managed)
             }
-            // The last request (`next_step` ends after it).
-            Next::ApplyAgain => {
-                let Answer { object, managed } = last;
-                let live = Live::Read {
-                    object: &object,
-                    managed,
-                };
-                let again = req.apply_read(live, file, manager, force)?;
-                let managed = again.managed.clone();
-                steps.push(Step {
-                    kind: StepKind::ApplyAgain,
-                    object: again.into_stored(),
-                    body: file.clone(),
-                });
-                return Ok((steps, managed));
-            }
-        }
+        };
+        steps.push(step);
     }
-    Ok((steps, last.managed))
+    Ok((steps, managed))
 }
 
 /// `{apiVersion, kind, metadata: {name, namespace, annotations: {last-applied}}}`.
@@ -408,23 +462,23 @@ mod tests {
                 &StepKind::ApplyAgain
             ]
         );
-        let first = &steps[0].object;
+        let first = &steps[0].stored();
         assert_eq!(first["data"]["legacy"], "unused");
         assert_eq!(
             owned(first, "kubectl", "Apply").unwrap(),
             r#"{"f:data":{"f:key":{}}}"#
         );
         assert_eq!(
-            owned(&steps[1].object, LAST_APPLIED_MANAGER, "Apply").unwrap(),
+            owned(&steps[1].stored(), LAST_APPLIED_MANAGER, "Apply").unwrap(),
             r#"{"f:metadata":{"f:annotations":{"f:kubectl.kubernetes.io/last-applied-configuration":{}}}}"#
         );
-        let upgraded = &steps[2].object;
+        let upgraded = &steps[2].stored();
         assert_eq!(owned(upgraded, "kubectl-client-side-apply", "Update"), None);
         assert_eq!(
             owned(upgraded, "kubectl", "Apply").unwrap(),
             r#"{"f:data":{".":{},"f:key":{},"f:legacy":{}},"f:metadata":{"f:annotations":{".":{},"f:kubectl.kubernetes.io/last-applied-configuration":{}}}}"#
         );
-        let last = &steps[3].object;
+        let last = &steps[3].stored();
         assert_eq!(last["data"], v(r#"{"key":"value"}"#));
         assert_eq!(
             owned(last, "kubectl", "Apply").unwrap(),

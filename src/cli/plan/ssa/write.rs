@@ -290,9 +290,7 @@ impl Serialize for StepJson<'_> {
 
 /// The object's `metadata.managedFields` after the step.
 pub(super) fn managed_fields(step: &Step) -> Option<&Value> {
-    step.object
-        .get("metadata")
-        .and_then(|x| x.get("managedFields"))
+    step.managed_fields.as_ref()
 }
 
 struct Changed<'a>(&'a [(String, Action)]);

@@ -72,7 +72,8 @@ fn every_key(mut p: SsaPlan) -> SsaPlan {
     });
     let mut step = p.steps[0].clone();
     step.kind = StepKind::UpgradeManagedFields { from: Vec::new() };
-    step.object = Value::Null;
+    step.object = std::sync::Arc::new(Value::Null);
+    step.managed_fields = None;
     p.steps.push(step.clone());
     p.step_changes.push(Vec::new());
     step.kind = StepKind::MigrateManagers {
