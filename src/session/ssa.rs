@@ -18,7 +18,7 @@ use crate::engine::ssa::openapi::OpenApiSchema;
 use crate::engine::ssa::par;
 use crate::engine::ssa::path::Path;
 use crate::engine::ssa::request::{
-    ApiConflicts, Live, Request, RequestError, without_managed_fields,
+    ApiConflicts, Live, Request, RequestError, with_encoded, without_managed_fields,
 };
 use crate::engine::ssa::schema::UNTYPED_DEDUCED;
 use crate::engine::ssa::typed;
@@ -280,7 +280,8 @@ pub fn plan_server_side(input: &SsaInput<'_>) -> Result<SsaOutcome, Error> {
     };
     let after = after.as_stored();
     // The comparisons read the steps' objects as they are (without managedFields); the
-    // result, the last one as stored, is written beside them (two cores for a big object).
+    // result is the last one as stored: copied after them, its managedFields written beside
+    // (two cores for a big object).
     let empty = Value::Object(crate::value::Map::new());
     let compare = |a: &Value, b: &Value| {
         let bare = |v| if Value::is_null(v) { &empty } else { v };
@@ -307,12 +308,14 @@ pub fn plan_server_side(input: &SsaInput<'_>) -> Result<SsaOutcome, Error> {
             Some(c) if steps.len() == 1 => c,
             _ => compare(&bare, steps.last().map_or(&bare, |s| &*s.object))?,
         };
-        Ok::<_, Error>((step_changes, comparison))
+        let last = steps.last().map(|s| (*s.object).clone());
+        Ok::<_, Error>((step_changes, comparison, last))
     };
-    let stored = || steps.last().map_or_else(|| live.clone(), Step::stored);
+    let written = || steps.last().and_then(Step::managed_fields).cloned();
     let big = steps.last().is_some_and(|s| par::is_big(&s.object));
-    let (compared, result) = par::both(big, compared, stored);
-    let (step_changes, comparison) = compared?;
+    let (compared, written) = par::both(big, compared, written);
+    let (step_changes, comparison, last) = compared?;
+    let result = last.map_or_else(|| live.clone(), |last| with_encoded(last, written));
     drop(bare);
     debug_assert_eq!(after, managed_of(&result), "the managers handed back");
     let forced: Vec<(Path, ManagerId)> = forced.into_iter().map(|c| (c.path, c.manager)).collect();

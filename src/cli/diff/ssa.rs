@@ -257,12 +257,12 @@ mod tests {
         };
         let plan = SsaPlan {
             patch: first.clone(),
-            steps: vec![Step {
-                kind: StepKind::Apply,
-                body: first.clone(),
-                object: std::sync::Arc::new(without_managed_fields(&first)),
-                managed_fields: first["metadata"].get("managedFields").cloned(),
-            }],
+            steps: vec![Step::new(
+                StepKind::Apply,
+                first.clone(),
+                std::sync::Arc::new(without_managed_fields(&first)),
+                first["metadata"].get("managedFields").cloned(),
+            )],
             step_changes: vec![Vec::new()],
             result,
             fields: Vec::new(),

@@ -13,11 +13,11 @@
 //!    the client-side managers owned is now the applier's previous set, so what the file
 //!    dropped is pruned (kubernetes#99003, fixed by kubernetes#112905).
 
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 use super::csaupgrade;
 use super::lastapplied::ANNOTATION;
-use super::managed::{Managed, encode};
+use super::managed::{Managed, ManagerId, Operation, encode};
 use super::path::PathElement;
 use super::request::{Answer, Live, Request, RequestError, with_encoded};
 use super::set::Set;
@@ -60,45 +60,84 @@ impl StepKind {
 
 /// One request and the object it leaves: the object without its `metadata.managedFields`
 /// (shared with the step before when the request changes only them, and read as it is by the
-/// plan's comparisons), and those apart, as the API server writes them.
-#[derive(Clone, Debug, PartialEq, Eq)]
+/// plan's comparisons), and those apart, as the API server writes them: from the managers the
+/// request left, when first asked (a big object's are as big as it, and a plan asks for the
+/// last step's beside its comparisons).
+#[derive(Clone, Debug)]
 pub struct Step {
     pub kind: StepKind,
     /// The body sent (the apply configuration, or the new `metadata.managedFields`).
     pub body: Value,
     /// The object left, without `metadata.managedFields`.
     pub object: Arc<Value>,
-    /// Its `metadata.managedFields` (`None`: it has none).
-    pub managed_fields: Option<Value>,
+    /// The managers left, when `written` is not yet.
+    managed: Managed,
+    /// `metadata.managedFields` (`None`: none).
+    written: OnceLock<Option<Value>>,
 }
 
 impl Step {
-    /// A request's step from its answer: the managers written as `metadata.managedFields`.
-    fn answered(kind: StepKind, body: Value, object: Value, managed: &Managed) -> Step {
+    /// A step whose `metadata.managedFields` are these.
+    #[must_use]
+    pub fn new(
+        kind: StepKind,
+        body: Value,
+        object: Arc<Value>,
+        managed_fields: Option<Value>,
+    ) -> Step {
+        Step {
+            kind,
+            body,
+            object,
+            managed: Managed::default(),
+            written: OnceLock::from(managed_fields),
+        }
+    }
+
+    /// A request's step from its answer: its managers written as `metadata.managedFields`
+    /// when first asked.
+    fn answered(kind: StepKind, body: Value, object: Value, managed: Managed) -> Step {
         Step {
             kind,
             body,
             object: Arc::new(object),
-            managed_fields: encode(managed),
+            managed,
+            written: OnceLock::new(),
         }
+    }
+
+    /// The object's `metadata.managedFields` (`None`: it has none).
+    #[must_use]
+    pub fn managed_fields(&self) -> Option<&Value> {
+        self.written.get_or_init(|| encode(&self.managed)).as_ref()
     }
 
     /// The object as stored (a copy): [`Step::object`] with [`Step::managed_fields`] last in
     /// its `metadata`, as a request's answer has them.
     #[must_use]
     pub fn stored(&self) -> Value {
-        with_encoded((*self.object).clone(), self.managed_fields.clone())
+        with_encoded((*self.object).clone(), self.managed_fields().cloned())
     }
 
-    /// Its `metadata.managedFields` as a list (empty when none).
+    /// [`Step::managed_fields`] as a list (empty when none).
     #[must_use]
     pub fn entries(&self) -> &[Value] {
-        self.managed_fields
-            .as_ref()
+        self.managed_fields()
             .and_then(Value::as_array)
             .map_or(&[], Vec::as_slice)
     }
 }
+
+impl PartialEq for Step {
+    fn eq(&self, other: &Step) -> bool {
+        self.kind == other.kind
+            && self.body == other.body
+            && self.object == other.object
+            && self.managed_fields() == other.managed_fields()
+    }
+}
+
+impl Eq for Step {}
 
 fn annotation_path() -> Set {
     Set::from_paths([[
@@ -158,7 +197,7 @@ pub fn next_step(
     object: &Value,
     manager: &str,
 ) -> Result<Option<Next>, RequestError> {
-    let next = match decide(done, object, entries(object), manager, None)? {
+    let next = match decide(done, object, Managers::Written(entries(object)), manager)? {
         None => return Ok(None),
         Some(Decided::SaveLastApplied(body)) => Next::SaveLastApplied(body),
         Some(Decided::ApplyAgain) => Next::ApplyAgain,
@@ -180,16 +219,53 @@ pub fn next_step(
     Ok(Some(next))
 }
 
+/// The managers of an answer, as [`decide`] reads them.
+enum Managers<'a> {
+    /// Its `metadata.managedFields`.
+    Written(&'a [Value]),
+    /// Decoded (who owns the annotation is a lookup in their sets), and the step whose
+    /// `metadata.managedFields` the csaupgrade rewrites; the csaupgrade takes its sets from
+    /// them, and leaves them as the upgraded entries'.
+    Decoded {
+        step: &'a Step,
+        managed: &'a mut Managed,
+    },
+}
+
+impl Managers<'_> {
+    /// The managers of this operation whose sets hold `fields` (client-go `FindFieldsOwners`),
+    /// sorted, each once.
+    fn owners(&self, operation: Operation, fields: &Set) -> Vec<String> {
+        let mut out: Vec<String> = match self {
+            Managers::Written(entries) => {
+                csaupgrade::find_fields_owners_read(entries, operation.as_str(), fields)
+                    .into_iter()
+                    .filter_map(|e| e.get("manager").and_then(Value::as_str).map(str::to_owned))
+                    .collect()
+            }
+            Managers::Decoded { managed, .. } => managed
+                .fields
+                .iter()
+                .filter_map(|(key, vs)| {
+                    let id = ManagerId::from_key(key)?;
+                    (id.operation == operation && fields.difference(&vs.set).is_empty())
+                        .then_some(id.manager)
+                })
+                .collect(),
+        };
+        out.sort();
+        out.dedup();
+        out
+    }
+}
+
 /// [`next_step`] from the answer's object (its annotation and name; with or without its
-/// managedFields) and its `metadata.managedFields` apart (`entries`), the managers already
-/// decoded in `managed` (when given): the csaupgrade takes its sets from them, and leaves them
-/// as the upgraded entries'.
+/// managedFields) and its managers apart.
 fn decide(
     done: &StepKind,
     object: &Value,
-    entries: &[Value],
+    managers: Managers<'_>,
     manager: &str,
-    managed: Option<&mut Managed>,
 ) -> Result<Option<Decided>, RequestError> {
     let path = annotation_path();
     match done {
@@ -201,15 +277,15 @@ fn decide(
                 .and_then(Value::as_str);
             if let Some(annotation) = annotation
                 && manager == "kubectl"
-                && csaupgrade::find_fields_owners_read(entries, "Apply", &path).is_empty()
+                && managers.owners(Operation::Apply, &path).is_empty()
             {
                 return Ok(Some(Decided::SaveLastApplied(last_applied_body(
                     object, annotation,
                 ))));
             }
-            migration(entries, manager, &path, managed)
+            migration(managers, manager, &path)
         }
-        StepKind::SaveLastApplied => migration(entries, manager, &path, managed),
+        StepKind::SaveLastApplied => migration(managers, manager, &path),
         StepKind::UpgradeManagedFields { .. } => Ok(Some(Decided::ApplyAgain)),
         // Not kubectl's: what follows a migration is planned by `super::migrate`.
         StepKind::ApplyAgain | StepKind::MigrateManagers { .. } => Ok(None),
@@ -219,27 +295,22 @@ fn decide(
 /// `migrateToSSAIfNecessary`: the Update entries that own the annotation merged into the
 /// applier's, if that changes the entries.
 fn migration(
-    before: &[Value],
+    managers: Managers<'_>,
     manager: &str,
     path: &Set,
-    managed: Option<&mut Managed>,
 ) -> Result<Option<Decided>, RequestError> {
-    let mut from: Vec<String> = csaupgrade::find_fields_owners_read(before, "Update", path)
-        .into_iter()
-        .filter_map(|e| e.get("manager").and_then(Value::as_str).map(str::to_owned))
-        .collect();
-    from.sort();
-    from.dedup();
+    let from = managers.owners(Operation::Update, path);
     // No client-side manager owns the annotation: the csaupgrade would leave the entries as
-    // they are (not worth copying a large FieldsV1 to find that out).
+    // they are (not worth writing or copying a large FieldsV1 to find that out).
     if from.is_empty() {
         return Ok(None);
     }
     let names: Vec<&str> = from.iter().map(String::as_str).collect();
     // The csaupgrade changes only `metadata.managedFields`: it runs on them alone (without
     // copying the sets it replaces).
-    let after = match managed {
-        Some(managed) => {
+    let (before, after) = match managers {
+        Managers::Decoded { step, managed } => {
+            let before = step.entries();
             let (after, upgraded) = csaupgrade::upgrade_entries_of(
                 before,
                 &names,
@@ -248,9 +319,12 @@ fn migration(
                 std::mem::take(managed),
             )?;
             *managed = upgraded;
-            after
+            (before, after)
         }
-        None => csaupgrade::upgrade_entries(before.to_vec(), &names, manager, "")?,
+        Managers::Written(before) => (
+            before,
+            csaupgrade::upgrade_entries(before.to_vec(), &names, manager, "")?,
+        ),
     };
     if after == before {
         return Ok(None);
@@ -320,18 +394,15 @@ pub fn apply_server_side_read(
         StepKind::Apply,
         file.clone(),
         object,
-        &managed,
+        managed.clone(),
     )];
     while let Some(done) = steps.last() {
         let object = Arc::clone(&done.object);
-        let Some(next) = decide(
-            &done.kind,
-            &object,
-            done.entries(),
-            manager,
-            Some(&mut managed),
-        )?
-        else {
+        let managers = Managers::Decoded {
+            step: done,
+            managed: &mut managed,
+        };
+        let Some(next) = decide(&done.kind, &object, managers, manager)? else {
             break;
         };
         let live = |managed| Live::Read {
@@ -343,21 +414,31 @@ pub fn apply_server_side_read(
             Decided::SaveLastApplied(body) => {
                 let answer = req.apply_read(live(managed), &body, LAST_APPLIED_MANAGER, false)?;
                 managed = answer.managed;
-                Step::answered(StepKind::SaveLastApplied, body, answer.object, &managed)
+                Step::answered(
+                    StepKind::SaveLastApplied,
+                    body,
+                    answer.object,
+                    managed.clone(),
+                )
             }
             // Only the managedFields change: the object stays the last answer's, its managers
             // upgraded by `decide`.
-            Decided::UpgradeManagedFields { from, entries } => Step {
-                kind: StepKind::UpgradeManagedFields { from },
-                body: Value::Array(entries.clone().unwrap_or_default()),
-                object: Arc::clone(&object),
-                managed_fields: entries.map(Value::Array),
-            },
+            Decided::UpgradeManagedFields { from, entries } => Step::new(
+                StepKind::UpgradeManagedFields { from },
+                Value::Array(entries.clone().unwrap_or_default()),
+                Arc::clone(&object),
+                entries.map(Value::Array),
+            ),
             // The last request (`decide` ends after it).
             Decided::ApplyAgain => {
                 let answer = req.apply_read(live(managed), file, manager, force)?;
                 managed = answer.managed;
-                Step::answered(StepKind::ApplyAgain, file.clone(), answer.object, &managed)
+                Step::answered(
+                    StepKind::ApplyAgain,
+                    file.clone(),
+                    answer.object,
+                    managed.clone(),
+                )
             }
         };
         steps.push(step);

@@ -74,12 +74,12 @@ pub fn migrate_then_apply(
     let entries = meta.and_then(|m| m.shift_remove("managedFields"));
     let managed = decode(entries.as_ref())?;
     let object = Arc::new(upgraded);
-    let mut steps = vec![Step {
-        kind: StepKind::MigrateManagers { from },
-        body: entries.clone().unwrap_or(Value::Array(Vec::new())),
-        object: Arc::clone(&object),
-        managed_fields: entries,
-    }];
+    let mut steps = vec![Step::new(
+        StepKind::MigrateManagers { from },
+        entries.clone().unwrap_or(Value::Array(Vec::new())),
+        Arc::clone(&object),
+        entries,
+    )];
     let read = Live::Read {
         object: &object,
         managed,

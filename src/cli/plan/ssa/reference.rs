@@ -138,7 +138,7 @@ pub(super) fn plan_value(plan: &SsaPlan, manager: &str) -> Map {
             })
             .collect();
         m.insert("changed", Value::Array(changed));
-        if let Some(mf) = &step.managed_fields {
+        if let Some(mf) = step.managed_fields() {
             m.insert("managedFields", mf.clone());
         }
         steps.push(Value::Object(m));

@@ -290,7 +290,7 @@ impl Serialize for StepJson<'_> {
 
 /// The object's `metadata.managedFields` after the step.
 pub(super) fn managed_fields(step: &Step) -> Option<&Value> {
-    step.managed_fields.as_ref()
+    step.managed_fields()
 }
 
 struct Changed<'a>(&'a [(String, Action)]);
