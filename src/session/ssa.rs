@@ -26,6 +26,7 @@ use crate::engine::ssa::{PathElement, Set, TypeRef};
 use crate::error::Error;
 use crate::value::Value;
 use std::collections::BTreeMap;
+use std::sync::Arc;
 
 pub use crate::engine::ssa::explain::{Action, Field, operation, value_at};
 pub use nodes::{NodeFacts, Owner, node_facts};
@@ -91,8 +92,8 @@ impl SsaRequest {
 /// The plan of one `kubectl apply --server-side`.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct SsaPlan {
-    /// The body kubectl sends.
-    pub patch: Value,
+    /// The body kubectl sends (the file; shared with the steps that apply it).
+    pub patch: Arc<Value>,
     pub steps: Vec<Step>,
     /// What each step changed (paths and actions), in the order of `steps`.
     pub step_changes: Vec<Vec<(String, Action)>>,
@@ -250,6 +251,8 @@ pub fn plan_server_side(input: &SsaInput<'_>) -> Result<SsaOutcome, Error> {
             ));
         }
     }
+    // The file, shared by the plan and its applies.
+    let file = Arc::new(input.local.clone());
     let apply = |force| {
         let read = Live::Read {
             object: &bare,
@@ -258,7 +261,7 @@ pub fn plan_server_side(input: &SsaInput<'_>) -> Result<SsaOutcome, Error> {
         migrate_then_apply(
             &req,
             (live, read),
-            input.local,
+            &file,
             input.manager,
             force,
             input.migrate,
@@ -297,7 +300,7 @@ pub fn plan_server_side(input: &SsaInput<'_>) -> Result<SsaOutcome, Error> {
             if matches!(step.kind, StepKind::UpgradeManagedFields { .. }) {
                 step_changes.push(Vec::new());
             } else {
-                let c = compare(prev, &*step.object)?;
+                let c = compare(prev, &step.object)?;
                 step_changes.push(changes(&c));
                 only = Some(c);
             }
@@ -375,7 +378,7 @@ pub fn plan_server_side(input: &SsaInput<'_>) -> Result<SsaOutcome, Error> {
         }
     }
     Ok(SsaOutcome::Planned(Box::new(SsaPlan {
-        patch: input.local.clone(),
+        patch: file,
         steps,
         step_changes,
         result,

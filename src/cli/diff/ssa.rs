@@ -256,12 +256,15 @@ mod tests {
             outcome: Err(Error::Input(String::new())),
         };
         let plan = SsaPlan {
-            patch: first.clone(),
+            patch: std::sync::Arc::new(first.clone()),
             steps: vec![Step::new(
                 StepKind::Apply,
-                first.clone(),
+                std::sync::Arc::new(first.clone()),
                 std::sync::Arc::new(without_managed_fields(&first)),
-                first["metadata"].get("managedFields").cloned(),
+                first["metadata"]
+                    .get("managedFields")
+                    .cloned()
+                    .map(std::sync::Arc::new),
             )],
             step_changes: vec![Vec::new()],
             result,

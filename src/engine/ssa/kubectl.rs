@@ -66,14 +66,15 @@ impl StepKind {
 #[derive(Clone, Debug)]
 pub struct Step {
     pub kind: StepKind,
-    /// The body sent (the apply configuration, or the new `metadata.managedFields`).
-    pub body: Value,
+    /// The body sent (the apply configuration, shared with the plan and the other applies of
+    /// it, or the new `metadata.managedFields`).
+    pub body: Arc<Value>,
     /// The object left, without `metadata.managedFields`.
     pub object: Arc<Value>,
     /// The managers left, when `written` is not yet.
     managed: Managed,
-    /// `metadata.managedFields` (`None`: none).
-    written: OnceLock<Option<Value>>,
+    /// `metadata.managedFields` (`None`: none; shared with the body that sent them).
+    written: OnceLock<Option<Arc<Value>>>,
 }
 
 impl Step {
@@ -81,9 +82,9 @@ impl Step {
     #[must_use]
     pub fn new(
         kind: StepKind,
-        body: Value,
+        body: Arc<Value>,
         object: Arc<Value>,
-        managed_fields: Option<Value>,
+        managed_fields: Option<Arc<Value>>,
     ) -> Step {
         Step {
             kind,
@@ -96,7 +97,7 @@ impl Step {
 
     /// A request's step from its answer: its managers written as `metadata.managedFields`
     /// when first asked.
-    fn answered(kind: StepKind, body: Value, object: Value, managed: Managed) -> Step {
+    fn answered(kind: StepKind, body: Arc<Value>, object: Value, managed: Managed) -> Step {
         Step {
             kind,
             body,
@@ -109,7 +110,9 @@ impl Step {
     /// The object's `metadata.managedFields` (`None`: it has none).
     #[must_use]
     pub fn managed_fields(&self) -> Option<&Value> {
-        self.written.get_or_init(|| encode(&self.managed)).as_ref()
+        self.written
+            .get_or_init(|| encode(&self.managed).map(Arc::new))
+            .as_deref()
     }
 
     /// The object as stored (a copy): [`Step::object`] with [`Step::managed_fields`] last in
@@ -367,7 +370,8 @@ pub fn apply_server_side(
     manager: &str,
     force: bool,
 ) -> Result<Vec<Step>, RequestError> {
-    apply_server_side_read(req, Live::Stored(live), file, manager, force).map(|(steps, _)| steps)
+    let file = Arc::new(file.clone());
+    apply_server_side_read(req, Live::Stored(live), &file, manager, force).map(|(steps, _)| steps)
 }
 
 /// [`apply_server_side`] on a live object the caller has read already ([`Live::Read`]: its
@@ -382,7 +386,7 @@ pub fn apply_server_side(
 pub fn apply_server_side_read(
     req: &Request<'_>,
     live: Live<'_>,
-    file: &Value,
+    file: &Arc<Value>,
     manager: &str,
     force: bool,
 ) -> Result<(Vec<Step>, Managed), RequestError> {
@@ -392,7 +396,7 @@ pub fn apply_server_side_read(
     } = req.apply_read(live, file, manager, force)?;
     let mut steps = vec![Step::answered(
         StepKind::Apply,
-        file.clone(),
+        Arc::clone(file),
         object,
         managed.clone(),
     )];
@@ -413,6 +417,7 @@ pub fn apply_server_side_read(
             // `helper.Patch` with no options: never forced.
             Decided::SaveLastApplied(body) => {
                 let answer = req.apply_read(live(managed), &body, LAST_APPLIED_MANAGER, false)?;
+                let body = Arc::new(body);
                 managed = answer.managed;
                 Step::answered(
                     StepKind::SaveLastApplied,
@@ -423,19 +428,24 @@ pub fn apply_server_side_read(
             }
             // Only the managedFields change: the object stays the last answer's, its managers
             // upgraded by `decide`.
-            Decided::UpgradeManagedFields { from, entries } => Step::new(
-                StepKind::UpgradeManagedFields { from },
-                Value::Array(entries.clone().unwrap_or_default()),
-                Arc::clone(&object),
-                entries.map(Value::Array),
-            ),
+            Decided::UpgradeManagedFields { from, entries } => {
+                let some = entries.is_some();
+                let body = Arc::new(Value::Array(entries.unwrap_or_default()));
+                let written = some.then(|| Arc::clone(&body));
+                Step::new(
+                    StepKind::UpgradeManagedFields { from },
+                    body,
+                    Arc::clone(&object),
+                    written,
+                )
+            }
             // The last request (`decide` ends after it).
             Decided::ApplyAgain => {
                 let answer = req.apply_read(live(managed), file, manager, force)?;
                 managed = answer.managed;
                 Step::answered(
                     StepKind::ApplyAgain,
-                    file.clone(),
+                    Arc::clone(file),
                     answer.object,
                     managed.clone(),
                 )

@@ -53,7 +53,7 @@ pub fn present(live: &Value, migrate: &[String]) -> Vec<String> {
 pub fn migrate_then_apply(
     req: &Request<'_>,
     (live, read): (&Value, Live<'_>),
-    file: &Value,
+    file: &Arc<Value>,
     manager: &str,
     force: bool,
     migrate: &[String],
@@ -74,11 +74,14 @@ pub fn migrate_then_apply(
     let entries = meta.and_then(|m| m.shift_remove("managedFields"));
     let managed = decode(entries.as_ref())?;
     let object = Arc::new(upgraded);
+    let some = entries.is_some();
+    let body = Arc::new(entries.unwrap_or(Value::Array(Vec::new())));
+    let written = some.then(|| Arc::clone(&body));
     let mut steps = vec![Step::new(
         StepKind::MigrateManagers { from },
-        entries.clone().unwrap_or(Value::Array(Vec::new())),
+        body,
         Arc::clone(&object),
-        entries,
+        written,
     )];
     let read = Live::Read {
         object: &object,

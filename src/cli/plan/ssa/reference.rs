@@ -127,7 +127,7 @@ pub(super) fn plan_value(plan: &SsaPlan, manager: &str) -> Map {
                 Value::Array(from.iter().map(|s| Value::from(s.as_str())).collect()),
             );
         }
-        m.insert("body", step.body.clone());
+        m.insert("body", (*step.body).clone());
         let changed = changes
             .iter()
             .map(|(path, action)| {
@@ -145,7 +145,7 @@ pub(super) fn plan_value(plan: &SsaPlan, manager: &str) -> Map {
     }
     let mut out = Map::new();
     out.insert("patchType", Value::from(PATCH_TYPE));
-    out.insert("patch", plan.patch.clone());
+    out.insert("patch", (*plan.patch).clone());
     out.insert("result", plan.result.clone());
     out.insert("steps", Value::Array(steps));
     out.insert(
