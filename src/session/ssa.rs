@@ -18,7 +18,7 @@ use crate::engine::ssa::openapi::OpenApiSchema;
 use crate::engine::ssa::par;
 use crate::engine::ssa::path::Path;
 use crate::engine::ssa::request::{
-    ApiConflicts, Live, Request, RequestError, without_managed_fields,
+    ApiConflicts, Live, Request, RequestError, with_encoded, without_managed_fields,
 };
 use crate::engine::ssa::schema::UNTYPED_DEDUCED;
 use crate::engine::ssa::typed;
@@ -26,6 +26,7 @@ use crate::engine::ssa::{PathElement, Set, TypeRef};
 use crate::error::Error;
 use crate::value::Value;
 use std::collections::BTreeMap;
+use std::sync::Arc;
 
 pub use crate::engine::ssa::explain::{Action, Field, operation, value_at};
 pub use nodes::{NodeFacts, Owner, node_facts};
@@ -91,8 +92,8 @@ impl SsaRequest {
 /// The plan of one `kubectl apply --server-side`.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct SsaPlan {
-    /// The body kubectl sends.
-    pub patch: Value,
+    /// The body kubectl sends (the file; shared with the steps that apply it).
+    pub patch: Arc<Value>,
     pub steps: Vec<Step>,
     /// What each step changed (paths and actions), in the order of `steps`.
     pub step_changes: Vec<Vec<(String, Action)>>,
@@ -250,6 +251,8 @@ pub fn plan_server_side(input: &SsaInput<'_>) -> Result<SsaOutcome, Error> {
             ));
         }
     }
+    // The file, shared by the plan and its applies.
+    let file = Arc::new(input.local.clone());
     let apply = |force| {
         let read = Live::Read {
             object: &bare,
@@ -258,7 +261,7 @@ pub fn plan_server_side(input: &SsaInput<'_>) -> Result<SsaOutcome, Error> {
         migrate_then_apply(
             &req,
             (live, read),
-            input.local,
+            &file,
             input.manager,
             force,
             input.migrate,
@@ -278,46 +281,45 @@ pub fn plan_server_side(input: &SsaInput<'_>) -> Result<SsaOutcome, Error> {
         }
         Err(e) => return Err(bad(e, input.local_name)),
     };
-    let mut steps = steps;
     let after = after.as_stored();
-    // The comparisons read the objects without `metadata.managedFields`: taken out of each
-    // step's object (not copied) and put back in their place afterwards.
-    let taken: Vec<_> = steps
-        .iter_mut()
-        .map(|s| take_managed_fields(&mut s.object))
-        .collect();
+    // The comparisons read the steps' objects as they are (without managedFields); the
+    // result is the last one as stored: copied after them, its managedFields written beside
+    // (two cores for a big object).
     let empty = Value::Object(crate::value::Map::new());
     let compare = |a: &Value, b: &Value| {
         let bare = |v| if Value::is_null(v) { &empty } else { v };
         typed::compare(chosen.schema, chosen.root, bare(a), bare(b))
             .map_err(|e| Error::Input(format!("{}: {e}", input.live_name)))
     };
-    let mut step_changes = Vec::new();
-    let mut prev = &bare;
-    let mut only = None;
-    for step in &steps {
-        // The csaupgrade changes only managedFields.
-        if matches!(step.kind, StepKind::UpgradeManagedFields { .. }) {
-            step_changes.push(Vec::new());
-        } else {
-            let c = compare(prev, &step.object)?;
-            step_changes.push(changes(&c));
-            only = Some(c);
+    let compared = || {
+        let mut step_changes = Vec::new();
+        let mut prev = &bare;
+        let mut only = None;
+        for step in &steps {
+            // The csaupgrade changes only managedFields.
+            if matches!(step.kind, StepKind::UpgradeManagedFields { .. }) {
+                step_changes.push(Vec::new());
+            } else {
+                let c = compare(prev, &step.object)?;
+                step_changes.push(changes(&c));
+                only = Some(c);
+            }
+            prev = &*step.object;
         }
-        prev = &step.object;
-    }
-    // One request: its comparison is the whole command's.
-    let comparison = match only {
-        Some(c) if steps.len() == 1 => c,
-        _ => compare(&bare, steps.last().map_or(&bare, |s| &s.object))?,
+        // One request: its comparison is the whole command's.
+        let comparison = match only {
+            Some(c) if steps.len() == 1 => c,
+            _ => compare(&bare, steps.last().map_or(&bare, |s| &*s.object))?,
+        };
+        let last = steps.last().map(|s| (*s.object).clone());
+        Ok::<_, Error>((step_changes, comparison, last))
     };
+    let written = || steps.last().and_then(Step::managed_fields).cloned();
+    let big = steps.last().is_some_and(|s| par::is_big(&s.object));
+    let (compared, written) = par::both(big, compared, written);
+    let (step_changes, comparison, last) = compared?;
+    let result = last.map_or_else(|| live.clone(), |last| with_encoded(last, written));
     drop(bare);
-    for (step, t) in steps.iter_mut().zip(taken) {
-        put_back(&mut step.object, t);
-    }
-    let result = steps
-        .last()
-        .map_or_else(|| live.clone(), |s| s.object.clone());
     debug_assert_eq!(after, managed_of(&result), "the managers handed back");
     let forced: Vec<(Path, ManagerId)> = forced.into_iter().map(|c| (c.path, c.manager)).collect();
     // The client-side managers whose fields the csaupgrade made the applier's.
@@ -376,7 +378,7 @@ pub fn plan_server_side(input: &SsaInput<'_>) -> Result<SsaOutcome, Error> {
         }
     }
     Ok(SsaOutcome::Planned(Box::new(SsaPlan {
-        patch: input.local.clone(),
+        patch: file,
         steps,
         step_changes,
         result,
@@ -421,22 +423,6 @@ fn as_sent(local: &Value) -> std::borrow::Cow<'_, Value> {
         meta.insert("namespace", Value::from("default"));
     }
     std::borrow::Cow::Owned(sent)
-}
-
-/// Takes `metadata.managedFields` out of `obj`: its place and value, for [`put_back`].
-fn take_managed_fields(obj: &mut Value) -> Option<(usize, Value)> {
-    let meta = obj.get_mut("metadata")?.as_object_mut()?;
-    let at = meta.get_full("managedFields")?.0;
-    meta.shift_remove("managedFields").map(|v| (at, v))
-}
-
-fn put_back(obj: &mut Value, taken: Option<(usize, Value)>) {
-    if let (Some((at, v)), Some(meta)) = (
-        taken,
-        obj.get_mut("metadata").and_then(Value::as_object_mut),
-    ) {
-        meta.shift_insert(at, "managedFields", v);
-    }
 }
 
 /// Now in UTC, as the API server writes times (`2026-11-25T19:00:00Z`).

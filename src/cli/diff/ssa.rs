@@ -28,7 +28,7 @@ use crate::cli::plan::ssa::{SsaReport, warning_line};
 use crate::engine::plan::Code;
 use crate::engine::ssa::checks;
 use crate::engine::ssa::explain::without_managed_fields;
-use crate::engine::ssa::kubectl::StepKind;
+use crate::engine::ssa::kubectl::{Step, StepKind};
 use crate::error::Error;
 use crate::session::ssa::{CONFLICT_REMEDY, SsaInput, SsaOutcome, SsaPlan, now, plan_server_side};
 
@@ -132,10 +132,13 @@ fn object_diff(
     kubectl_view: bool,
     opts: Options,
 ) -> (ObjectDiff, Option<crate::engine::plan::Warning>) {
-    let first = first_apply(plan).unwrap_or(&plan.result);
-    let merged = if kubectl_view { first } else { &plan.result };
-    let diff = sides(p.name.clone(), p.live.clone(), merged.clone(), opts);
-    let differ = without_managed_fields(first) != without_managed_fields(&plan.result);
+    let first = first_apply(plan);
+    let merged = match first {
+        Some(step) if kubectl_view => step.stored(),
+        _ => plan.result.clone(),
+    };
+    let diff = sides(p.name.clone(), p.live.clone(), merged, opts);
+    let differ = first.is_some_and(|step| *step.object != without_managed_fields(&plan.result));
     let warning = differ.then(|| {
         plan.warnings
             .iter()
@@ -155,11 +158,8 @@ fn object_diff(
 }
 
 /// The object kubectl diff's one dry-run apply answers: the first apply request's.
-fn first_apply(plan: &SsaPlan) -> Option<&Value> {
-    plan.steps
-        .iter()
-        .find(|s| s.kind == StepKind::Apply)
-        .map(|s| &s.object)
+fn first_apply(plan: &SsaPlan) -> Option<&Step> {
+    plan.steps.iter().find(|s| s.kind == StepKind::Apply)
 }
 
 /// The body kubectl sends for an object read from a file: a namespaced object without a
@@ -245,7 +245,6 @@ fn from_cluster(_: &DiffArgs, _: &How, _: &str) -> Result<Vec<Planned>, Error> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engine::ssa::kubectl::Step;
     use crate::json;
 
     fn planned(first: Value, result: Value) -> (Planned, SsaPlan) {
@@ -257,12 +256,16 @@ mod tests {
             outcome: Err(Error::Input(String::new())),
         };
         let plan = SsaPlan {
-            patch: first.clone(),
-            steps: vec![Step {
-                kind: StepKind::Apply,
-                body: first.clone(),
-                object: first,
-            }],
+            patch: std::sync::Arc::new(first.clone()),
+            steps: vec![Step::new(
+                StepKind::Apply,
+                std::sync::Arc::new(first.clone()),
+                std::sync::Arc::new(without_managed_fields(&first)),
+                first["metadata"]
+                    .get("managedFields")
+                    .cloned()
+                    .map(std::sync::Arc::new),
+            )],
             step_changes: vec![Vec::new()],
             result,
             fields: Vec::new(),

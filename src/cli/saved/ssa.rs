@@ -203,7 +203,7 @@ pub fn apply(args: &ApplyArgs, path: &Path, saved_plan: &SavedPlan) -> Result<Ru
                 .steps
                 .iter()
                 .find(|s| s.kind == StepKind::Apply)
-                .map(|s| &s.object),
+                .map(|s| &*s.object),
             _ => None,
         };
         let send = SavedSend {

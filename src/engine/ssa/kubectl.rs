@@ -13,11 +13,13 @@
 //!    the client-side managers owned is now the applier's previous set, so what the file
 //!    dropped is pruned (kubernetes#99003, fixed by kubernetes#112905).
 
+use std::sync::{Arc, OnceLock};
+
 use super::csaupgrade;
 use super::lastapplied::ANNOTATION;
-use super::managed::Managed;
+use super::managed::{Managed, ManagerId, Operation, encode};
 use super::path::PathElement;
-use super::request::{Answer, Live, Request, RequestError};
+use super::request::{Answer, Live, Request, RequestError, with_encoded};
 use super::set::Set;
 use crate::value::{Map, Value};
 
@@ -56,14 +58,89 @@ impl StepKind {
     }
 }
 
-/// One request and the object it leaves.
-#[derive(Clone, Debug, PartialEq, Eq)]
+/// One request and the object it leaves: the object without its `metadata.managedFields`
+/// (shared with the step before when the request changes only them, and read as it is by the
+/// plan's comparisons), and those apart, as the API server writes them: from the managers the
+/// request left, when first asked (a big object's are as big as it, and a plan asks for the
+/// last step's beside its comparisons).
+#[derive(Clone, Debug)]
 pub struct Step {
     pub kind: StepKind,
-    /// The body sent (the apply configuration, or the new `metadata.managedFields`).
-    pub body: Value,
-    pub object: Value,
+    /// The body sent (the apply configuration, shared with the plan and the other applies of
+    /// it, or the new `metadata.managedFields`).
+    pub body: Arc<Value>,
+    /// The object left, without `metadata.managedFields`.
+    pub object: Arc<Value>,
+    /// The managers left, when `written` is not yet.
+    managed: Managed,
+    /// `metadata.managedFields` (`None`: none; shared with the body that sent them).
+    written: OnceLock<Option<Arc<Value>>>,
 }
+
+impl Step {
+    /// A step whose `metadata.managedFields` are these.
+    #[must_use]
+    pub fn new(
+        kind: StepKind,
+        body: Arc<Value>,
+        object: Arc<Value>,
+        managed_fields: Option<Arc<Value>>,
+    ) -> Step {
+        Step {
+            kind,
+            body,
+            object,
+            managed: Managed::default(),
+            written: OnceLock::from(managed_fields),
+        }
+    }
+
+    /// A request's step from its answer: its managers written as `metadata.managedFields`
+    /// when first asked.
+    fn answered(kind: StepKind, body: Arc<Value>, object: Value, managed: Managed) -> Step {
+        Step {
+            kind,
+            body,
+            object: Arc::new(object),
+            managed,
+            written: OnceLock::new(),
+        }
+    }
+
+    /// The object's `metadata.managedFields` (`None`: it has none).
+    #[must_use]
+    pub fn managed_fields(&self) -> Option<&Value> {
+        self.written
+            .get_or_init(|| encode(&self.managed).map(Arc::new))
+            .as_deref()
+    }
+
+    /// The object as stored (a copy): [`Step::object`] with [`Step::managed_fields`] last in
+    /// its `metadata`, as a request's answer has them.
+    #[must_use]
+    pub fn stored(&self) -> Value {
+        with_encoded((*self.object).clone(), self.managed_fields().cloned())
+    }
+
+    /// [`Step::managed_fields`] as a list (empty when none).
+    #[must_use]
+    pub fn entries(&self) -> &[Value] {
+        self.managed_fields()
+            .and_then(Value::as_array)
+            .map_or(&[], Vec::as_slice)
+    }
+}
+
+impl PartialEq for Step {
+    fn eq(&self, other: &Step) -> bool {
+        self.kind == other.kind
+            && self.body == other.body
+            && self.object == other.object
+            && self.managed_fields() == other.managed_fields()
+    }
+}
+
+impl Eq for Step {}
 
 fn annotation_path() -> Set {
     Set::from_paths([[
@@ -81,7 +158,8 @@ pub fn managed_fields(obj: &Value) -> Vec<Value> {
 }
 
 /// [`managed_fields`] in place (no copy).
-fn entries(obj: &Value) -> &[Value] {
+#[must_use]
+pub fn entries(obj: &Value) -> &[Value] {
     obj.get("metadata")
         .and_then(|m| m.get("managedFields"))
         .map_or(&[], |v| v.as_array().map_or(&[], Vec::as_slice))
@@ -100,6 +178,17 @@ pub enum Next {
     ApplyAgain,
 }
 
+/// [`Next`] as decided from an object and its entries apart: the csaupgrade's new entries
+/// (`None`: none left), not the object they go into.
+enum Decided {
+    SaveLastApplied(Value),
+    UpgradeManagedFields {
+        from: Vec<String>,
+        entries: Option<Vec<Value>>,
+    },
+    ApplyAgain,
+}
+
 /// After a request of kind `done` answered `object`, the request kubectl makes next, or
 /// `None` when it is finished (kubectl `saveLastApplyAnnotationIfNecessary`, then
 /// `migrateToSSAIfNecessary`, then the re-apply when a migration happened).
@@ -111,17 +200,76 @@ pub fn next_step(
     object: &Value,
     manager: &str,
 ) -> Result<Option<Next>, RequestError> {
-    next_step_read(done, object, manager, None)
+    let next = match decide(done, object, Managers::Written(entries(object)), manager)? {
+        None => return Ok(None),
+        Some(Decided::SaveLastApplied(body)) => Next::SaveLastApplied(body),
+        Some(Decided::ApplyAgain) => Next::ApplyAgain,
+        Some(Decided::UpgradeManagedFields { from, entries }) => {
+            let mut upgraded = without_entries(object);
+            if let Some(meta) = upgraded.get_mut("metadata").and_then(Value::as_object_mut) {
+                match entries {
+                    Some(list) => {
+                        meta.insert("managedFields", Value::Array(list));
+                    }
+                    None => {
+                        meta.shift_remove("managedFields");
+                    }
+                }
+            }
+            Next::UpgradeManagedFields { from, upgraded }
+        }
+    };
+    Ok(Some(next))
 }
 
-/// [`next_step`], the object's managers already decoded in `managed` (when given): the
-/// csaupgrade takes its sets from them, and leaves them as the upgraded object's.
-fn next_step_read(
+/// The managers of an answer, as [`decide`] reads them.
+enum Managers<'a> {
+    /// Its `metadata.managedFields`.
+    Written(&'a [Value]),
+    /// Decoded (who owns the annotation is a lookup in their sets), and the step whose
+    /// `metadata.managedFields` the csaupgrade rewrites; the csaupgrade takes its sets from
+    /// them, and leaves them as the upgraded entries'.
+    Decoded {
+        step: &'a Step,
+        managed: &'a mut Managed,
+    },
+}
+
+impl Managers<'_> {
+    /// The managers of this operation whose sets hold `fields` (client-go `FindFieldsOwners`),
+    /// sorted, each once.
+    fn owners(&self, operation: Operation, fields: &Set) -> Vec<String> {
+        let mut out: Vec<String> = match self {
+            Managers::Written(entries) => {
+                csaupgrade::find_fields_owners_read(entries, operation.as_str(), fields)
+                    .into_iter()
+                    .filter_map(|e| e.get("manager").and_then(Value::as_str).map(str::to_owned))
+                    .collect()
+            }
+            Managers::Decoded { managed, .. } => managed
+                .fields
+                .iter()
+                .filter_map(|(key, vs)| {
+                    let id = ManagerId::from_key(key)?;
+                    (id.operation == operation && fields.difference(&vs.set).is_empty())
+                        .then_some(id.manager)
+                })
+                .collect(),
+        };
+        out.sort();
+        out.dedup();
+        out
+    }
+}
+
+/// [`next_step`] from the answer's object (its annotation and name; with or without its
+/// managedFields) and its managers apart.
+fn decide(
     done: &StepKind,
     object: &Value,
+    managers: Managers<'_>,
     manager: &str,
-    managed: Option<&mut Managed>,
-) -> Result<Option<Next>, RequestError> {
+) -> Result<Option<Decided>, RequestError> {
     let path = annotation_path();
     match done {
         StepKind::Apply => {
@@ -132,16 +280,16 @@ fn next_step_read(
                 .and_then(Value::as_str);
             if let Some(annotation) = annotation
                 && manager == "kubectl"
-                && csaupgrade::find_fields_owners_read(entries(object), "Apply", &path).is_empty()
+                && managers.owners(Operation::Apply, &path).is_empty()
             {
-                return Ok(Some(Next::SaveLastApplied(last_applied_body(
+                return Ok(Some(Decided::SaveLastApplied(last_applied_body(
                     object, annotation,
                 ))));
             }
-            migration(object, manager, &path, managed)
+            migration(managers, manager, &path)
         }
-        StepKind::SaveLastApplied => migration(object, manager, &path, managed),
-        StepKind::UpgradeManagedFields { .. } => Ok(Some(Next::ApplyAgain)),
+        StepKind::SaveLastApplied => migration(managers, manager, &path),
+        StepKind::UpgradeManagedFields { .. } => Ok(Some(Decided::ApplyAgain)),
         // Not kubectl's: what follows a migration is planned by `super::migrate`.
         StepKind::ApplyAgain | StepKind::MigrateManagers { .. } => Ok(None),
     }
@@ -150,28 +298,22 @@ fn next_step_read(
 /// `migrateToSSAIfNecessary`: the Update entries that own the annotation merged into the
 /// applier's, if that changes the entries.
 fn migration(
-    object: &Value,
+    managers: Managers<'_>,
     manager: &str,
     path: &Set,
-    managed: Option<&mut Managed>,
-) -> Result<Option<Next>, RequestError> {
-    let before = entries(object);
-    let mut from: Vec<String> = csaupgrade::find_fields_owners_read(before, "Update", path)
-        .into_iter()
-        .filter_map(|e| e.get("manager").and_then(Value::as_str).map(str::to_owned))
-        .collect();
-    from.sort();
-    from.dedup();
+) -> Result<Option<Decided>, RequestError> {
+    let from = managers.owners(Operation::Update, path);
     // No client-side manager owns the annotation: the csaupgrade would leave the entries as
-    // they are (not worth copying a large FieldsV1 to find that out).
+    // they are (not worth writing or copying a large FieldsV1 to find that out).
     if from.is_empty() {
         return Ok(None);
     }
     let names: Vec<&str> = from.iter().map(String::as_str).collect();
     // The csaupgrade changes only `metadata.managedFields`: it runs on them alone (without
-    // copying the sets it replaces), and the object is copied only when they change.
-    let after = match managed {
-        Some(managed) => {
+    // copying the sets it replaces).
+    let (before, after) = match managers {
+        Managers::Decoded { step, managed } => {
+            let before = step.entries();
             let (after, upgraded) = csaupgrade::upgrade_entries_of(
                 before,
                 &names,
@@ -180,26 +322,18 @@ fn migration(
                 std::mem::take(managed),
             )?;
             *managed = upgraded;
-            after
+            (before, after)
         }
-        None => csaupgrade::upgrade_entries(before.to_vec(), &names, manager, "")?,
+        Managers::Written(before) => (
+            before,
+            csaupgrade::upgrade_entries(before.to_vec(), &names, manager, "")?,
+        ),
     };
     if after == before {
         return Ok(None);
     }
-    let after = (!after.is_empty()).then_some(Value::Array(after));
-    let mut upgraded = without_entries(object);
-    if let Some(meta) = upgraded.get_mut("metadata").and_then(Value::as_object_mut) {
-        match after {
-            Some(list) => {
-                meta.insert("managedFields", list);
-            }
-            None => {
-                meta.shift_remove("managedFields");
-            }
-        }
-    }
-    Ok(Some(Next::UpgradeManagedFields { from, upgraded }))
+    let entries = (!after.is_empty()).then_some(after);
+    Ok(Some(Decided::UpgradeManagedFields { from, entries }))
 }
 
 /// A copy of `obj` but for its `metadata.managedFields`, whose place holds a null (they are
@@ -236,79 +370,90 @@ pub fn apply_server_side(
     manager: &str,
     force: bool,
 ) -> Result<Vec<Step>, RequestError> {
-    apply_server_side_read(req, Live::Stored(live), file, manager, force).map(|(steps, _)| steps)
+    let file = Arc::new(file.clone());
+    apply_server_side_read(req, Live::Stored(live), &file, manager, force).map(|(steps, _)| steps)
 }
 
 /// [`apply_server_side`] on a live object the caller has read already ([`Live::Read`]: its
 /// managers decoded, the object without them), and with the managers of the object left
-/// (what its `metadata.managedFields` says, not read back from them).
+/// (what its `metadata.managedFields` say, not read back from them).
+///
+/// Each request reads the object the one before left as it is (shared, not copied, nor its
+/// FieldsV1 read again); the next request is decided from it and its entries.
 ///
 /// # Errors
 /// As [`apply_server_side`].
 pub fn apply_server_side_read(
     req: &Request<'_>,
     live: Live<'_>,
-    file: &Value,
+    file: &Arc<Value>,
     manager: &str,
     force: bool,
 ) -> Result<(Vec<Step>, Managed), RequestError> {
-    // The last request's answer: the next request reads its object and managers as they are
-    // (not FieldsV1 again, nor a copy of the object without them).
-    let mut last = req.apply_read(live, file, manager, force)?;
-    let mut steps = vec![Step {
-        kind: StepKind::Apply,
-        body: file.clone(),
-        object: last.stored(),
-    }];
+    let Answer {
+        object,
+        mut managed,
+    } = req.apply_read(live, file, manager, force)?;
+    let mut steps = vec![Step::answered(
+        StepKind::Apply,
+        Arc::clone(file),
+        object,
+        managed.clone(),
+    )];
     while let Some(done) = steps.last() {
-        let Some(next) =
-            next_step_read(&done.kind, &done.object, manager, Some(&mut last.managed))?
-        else {
+        let object = Arc::clone(&done.object);
+        let managers = Managers::Decoded {
+            step: done,
+            managed: &mut managed,
+        };
+        let Some(next) = decide(&done.kind, &object, managers, manager)? else {
             break;
         };
-        match next {
+        let live = |managed| Live::Read {
+            object: &object,
+            managed,
+        };
+        let step = match next {
             // `helper.Patch` with no options: never forced.
-            Next::SaveLastApplied(body) => {
-                let Answer { object, managed } = last;
-                let live = Live::Read {
-                    object: &object,
-                    managed,
-                };
-                last = req.apply_read(live, &body, LAST_APPLIED_MANAGER, false)?;
-                steps.push(Step {
-                    kind: StepKind::SaveLastApplied,
-                    object: last.stored(),
+            Decided::SaveLastApplied(body) => {
+                let answer = req.apply_read(live(managed), &body, LAST_APPLIED_MANAGER, false)?;
+                let body = Arc::new(body);
+                managed = answer.managed;
+                Step::answered(
+                    StepKind::SaveLastApplied,
                     body,
-                });
+                    answer.object,
+                    managed.clone(),
+                )
             }
             // Only the managedFields change: the object stays the last answer's, its managers
-            // upgraded by `next_step_read`.
-            Next::UpgradeManagedFields { from, upgraded } => {
-                steps.push(Step {
-                    kind: StepKind::UpgradeManagedFields { from },
-                    body: Value::Array(managed_fields(&upgraded)),
-                    object: upgraded,
-                });
+            // upgraded by `decide`.
+            Decided::UpgradeManagedFields { from, entries } => {
+                let some = entries.is_some();
+                let body = Arc::new(Value::Array(entries.unwrap_or_default()));
+                let written = some.then(|| Arc::clone(&body));
+                Step::new(
+                    StepKind::UpgradeManagedFields { from },
+                    body,
+                    Arc::clone(&object),
+                    written,
+                )
             }
-            // The last request (`next_step` ends after it).
-            Next::ApplyAgain => {
-                let Answer { object, managed } = last;
-                let live = Live::Read {
-                    object: &object,
-                    managed,
-                };
-                let again = req.apply_read(live, file, manager, force)?;
-                let managed = again.managed.clone();
-                steps.push(Step {
-                    kind: StepKind::ApplyAgain,
-                    object: again.into_stored(),
-                    body: file.clone(),
-                });
-                return Ok((steps, managed));
+            // The last request (`decide` ends after it).
+            Decided::ApplyAgain => {
+                let answer = req.apply_read(live(managed), file, manager, force)?;
+                managed = answer.managed;
+                Step::answered(
+                    StepKind::ApplyAgain,
+                    Arc::clone(file),
+                    answer.object,
+                    managed.clone(),
+                )
             }
-        }
+        };
+        steps.push(step);
     }
-    Ok((steps, last.managed))
+    Ok((steps, managed))
 }
 
 /// `{apiVersion, kind, metadata: {name, namespace, annotations: {last-applied}}}`.
@@ -408,23 +553,23 @@ mod tests {
                 &StepKind::ApplyAgain
             ]
         );
-        let first = &steps[0].object;
+        let first = &steps[0].stored();
         assert_eq!(first["data"]["legacy"], "unused");
         assert_eq!(
             owned(first, "kubectl", "Apply").unwrap(),
             r#"{"f:data":{"f:key":{}}}"#
         );
         assert_eq!(
-            owned(&steps[1].object, LAST_APPLIED_MANAGER, "Apply").unwrap(),
+            owned(&steps[1].stored(), LAST_APPLIED_MANAGER, "Apply").unwrap(),
             r#"{"f:metadata":{"f:annotations":{"f:kubectl.kubernetes.io/last-applied-configuration":{}}}}"#
         );
-        let upgraded = &steps[2].object;
+        let upgraded = &steps[2].stored();
         assert_eq!(owned(upgraded, "kubectl-client-side-apply", "Update"), None);
         assert_eq!(
             owned(upgraded, "kubectl", "Apply").unwrap(),
             r#"{"f:data":{".":{},"f:key":{},"f:legacy":{}},"f:metadata":{"f:annotations":{".":{},"f:kubectl.kubernetes.io/last-applied-configuration":{}}}}"#
         );
-        let last = &steps[3].object;
+        let last = &steps[3].stored();
         assert_eq!(last["data"], v(r#"{"key":"value"}"#));
         assert_eq!(
             owned(last, "kubectl", "Apply").unwrap(),

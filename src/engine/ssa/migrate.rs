@@ -12,7 +12,9 @@
 
 use super::csaupgrade;
 use super::kubectl::{Step, StepKind, apply_server_side_read};
-use super::managed::Managed;
+use std::sync::Arc;
+
+use super::managed::{Managed, decode};
 use super::request::{Live, Request, RequestError};
 use crate::value::Value;
 
@@ -51,7 +53,7 @@ pub fn present(live: &Value, migrate: &[String]) -> Vec<String> {
 pub fn migrate_then_apply(
     req: &Request<'_>,
     (live, read): (&Value, Live<'_>),
-    file: &Value,
+    file: &Arc<Value>,
     manager: &str,
     force: bool,
     migrate: &[String],
@@ -66,18 +68,26 @@ pub fn migrate_then_apply(
     if &upgraded == live {
         return apply_server_side_read(req, read, file, manager, force);
     }
-    let body = upgraded
-        .get("metadata")
-        .and_then(|m| m.get("managedFields"))
-        .cloned()
-        .unwrap_or(Value::Array(Vec::new()));
-    let mut steps = vec![Step {
-        kind: StepKind::MigrateManagers { from },
+    // The upgraded object read once: the step keeps it without its managedFields, and the
+    // first apply reads it so (its managers decoded).
+    let meta = upgraded.get_mut("metadata").and_then(Value::as_object_mut);
+    let entries = meta.and_then(|m| m.shift_remove("managedFields"));
+    let managed = decode(entries.as_ref())?;
+    let object = Arc::new(upgraded);
+    let some = entries.is_some();
+    let body = Arc::new(entries.unwrap_or(Value::Array(Vec::new())));
+    let written = some.then(|| Arc::clone(&body));
+    let mut steps = vec![Step::new(
+        StepKind::MigrateManagers { from },
         body,
-        object: upgraded.clone(),
-    }];
-    let (more, managed) =
-        apply_server_side_read(req, Live::Stored(&upgraded), file, manager, force)?;
+        Arc::clone(&object),
+        written,
+    )];
+    let read = Live::Read {
+        object: &object,
+        managed,
+    };
+    let (more, managed) = apply_server_side_read(req, read, file, manager, force)?;
     steps.extend(more);
     Ok((steps, managed))
 }

@@ -28,7 +28,7 @@ use crate::value::{Map, Value};
 mod stored;
 
 use stored::with_managed_fields;
-pub use stored::{Answer, Live, without_managed_fields};
+pub use stored::{Answer, Live, with_encoded, without_managed_fields};
 
 /// One conflict as the API server reports it.
 #[derive(Clone, Debug, PartialEq, Eq)]

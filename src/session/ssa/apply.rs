@@ -16,9 +16,7 @@ use super::SsaPlan;
 use crate::cluster::ssa::{apply_patch, upgrade_patch};
 use crate::cluster::{ClusterError, Request, Target, Validation, get, resource_version};
 use crate::engine::ssa::csaupgrade;
-use crate::engine::ssa::kubectl::{
-    LAST_APPLIED_MANAGER, Next, StepKind, managed_fields, next_step,
-};
+use crate::engine::ssa::kubectl::{LAST_APPLIED_MANAGER, Next, StepKind, entries, next_step};
 use crate::value::Value;
 
 /// kubectl's `maxPatchRetry`: csaupgrade patches tried on 409 before giving up.
@@ -65,12 +63,18 @@ impl SsaSend<'_> {
         )
     }
 
-    fn upgrade(&self, before: &Value, after: &Value) -> Result<Request, ClusterError> {
+    /// The csaupgrade's JSON patch from the entries `before` (of the object of this
+    /// resourceVersion) to `after`.
+    fn upgrade(
+        &self,
+        (before, version): (&[Value], &str),
+        after: &[Value],
+    ) -> Result<Request, ClusterError> {
         upgrade_patch(
             self.target,
-            &managed_fields(before),
-            &managed_fields(after),
-            resource_version(before).unwrap_or(""),
+            before,
+            after,
+            version,
             self.manager,
             self.validation,
             false,
@@ -90,7 +94,10 @@ pub fn apply_plan_requests(
     live: Option<&Value>,
 ) -> Result<Vec<SsaRequest>, ClusterError> {
     let mut out = Vec::with_capacity(plan.steps.len());
-    let mut before = live.cloned().unwrap_or(Value::Null);
+    // The object before each step: its entries and its resourceVersion.
+    let mut before = live.map_or((&[][..], ""), |live| {
+        (entries(live), resource_version(live).unwrap_or(""))
+    });
     for step in &plan.steps {
         let request = match &step.kind {
             StepKind::Apply | StepKind::ApplyAgain => send.apply(false)?,
@@ -98,14 +105,14 @@ pub fn apply_plan_requests(
             // A migration (`--migrate-manager`) is sent as the csaupgrade is: a JSON patch of
             // the managedFields.
             StepKind::UpgradeManagedFields { .. } | StepKind::MigrateManagers { .. } => {
-                send.upgrade(&before, &step.object)?
+                send.upgrade(before, step.entries())?
             }
         };
         out.push(SsaRequest {
             step: step.kind.clone(),
             request,
         });
-        before.clone_from(&step.object);
+        before = (step.entries(), resource_version(&step.object).unwrap_or(""));
     }
     Ok(out)
 }
@@ -285,12 +292,13 @@ fn upgrade(
             };
             upgraded = object.clone();
             if csaupgrade::upgrade_managed_fields(&mut upgraded, &names, send.manager, "").is_err()
-                || managed_fields(&upgraded) == managed_fields(&object)
+                || entries(&upgraded) == entries(&object)
             {
                 return Ok(None);
             }
         }
-        let request = send.upgrade(&object, &upgraded)?;
+        let before = (entries(&object), resource_version(&object).unwrap_or(""));
+        let request = send.upgrade(before, entries(&upgraded))?;
         let result = answered(transport(&request), &request);
         record(applied, step, request, &result);
         match result {

@@ -127,7 +127,7 @@ pub(super) fn plan_value(plan: &SsaPlan, manager: &str) -> Map {
                 Value::Array(from.iter().map(|s| Value::from(s.as_str())).collect()),
             );
         }
-        m.insert("body", step.body.clone());
+        m.insert("body", (*step.body).clone());
         let changed = changes
             .iter()
             .map(|(path, action)| {
@@ -138,18 +138,14 @@ pub(super) fn plan_value(plan: &SsaPlan, manager: &str) -> Map {
             })
             .collect();
         m.insert("changed", Value::Array(changed));
-        if let Some(mf) = step
-            .object
-            .get("metadata")
-            .and_then(|x| x.get("managedFields"))
-        {
+        if let Some(mf) = step.managed_fields() {
             m.insert("managedFields", mf.clone());
         }
         steps.push(Value::Object(m));
     }
     let mut out = Map::new();
     out.insert("patchType", Value::from(PATCH_TYPE));
-    out.insert("patch", plan.patch.clone());
+    out.insert("patch", (*plan.patch).clone());
     out.insert("result", plan.result.clone());
     out.insert("steps", Value::Array(steps));
     out.insert(

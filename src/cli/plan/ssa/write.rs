@@ -279,7 +279,7 @@ impl Serialize for StepJson<'_> {
         {
             m.serialize_entry("from", from)?;
         }
-        m.serialize_entry("body", &step.body)?;
+        m.serialize_entry("body", &*step.body)?;
         m.serialize_entry("changed", &Changed(self.changes))?;
         if let Some(mf) = managed_fields(step) {
             m.serialize_entry("managedFields", mf)?;
@@ -290,9 +290,7 @@ impl Serialize for StepJson<'_> {
 
 /// The object's `metadata.managedFields` after the step.
 pub(super) fn managed_fields(step: &Step) -> Option<&Value> {
-    step.object
-        .get("metadata")
-        .and_then(|x| x.get("managedFields"))
+    step.managed_fields()
 }
 
 struct Changed<'a>(&'a [(String, Action)]);

@@ -12,7 +12,7 @@ use super::yaml::{BATCH, KEY_ORDER, yaml_many, yaml_one};
 use crate::cli::Run;
 use crate::engine::goyaml::to_yaml;
 use crate::engine::plan::{Code, Warning, WayOut};
-use crate::engine::ssa::kubectl::StepKind;
+use crate::engine::ssa::kubectl::{Step, StepKind};
 use crate::engine::ssa::managed::{ManagerId, Operation};
 use crate::error::Error;
 use crate::session::kuberc::{ApplyMode, KubercFrom, ModeSource};
@@ -70,9 +70,12 @@ fn every_key(mut p: SsaPlan) -> SsaPlan {
         manager: Some("hpa".into()),
         way_out: vec![WayOut::Force, WayOut::EditFile],
     });
-    let mut step = p.steps[0].clone();
-    step.kind = StepKind::UpgradeManagedFields { from: Vec::new() };
-    step.object = Value::Null;
+    let mut step = Step::new(
+        StepKind::UpgradeManagedFields { from: Vec::new() },
+        p.steps[0].body.clone(),
+        std::sync::Arc::new(Value::Null),
+        None,
+    );
     p.steps.push(step.clone());
     p.step_changes.push(Vec::new());
     step.kind = StepKind::MigrateManagers {

@@ -81,8 +81,14 @@ pub fn without_managed_fields(obj: &Value) -> Value {
 }
 
 /// The object with `managed` written as its `metadata.managedFields` (removed when none).
-pub(super) fn with_managed_fields(mut obj: Value, managed: &Managed) -> Value {
-    let encoded = encode(managed);
+pub(super) fn with_managed_fields(obj: Value, managed: &Managed) -> Value {
+    with_encoded(obj, encode(managed))
+}
+
+/// The object with `metadata.managedFields` as written by [`encode`] (`None`: removed), in
+/// their place, or last in `metadata` when it had none.
+#[must_use]
+pub fn with_encoded(mut obj: Value, encoded: Option<Value>) -> Value {
     if obj.is_null() {
         obj = Value::Object(Map::new());
     }
