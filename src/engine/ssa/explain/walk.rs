@@ -151,3 +151,45 @@ impl<'a> Walk<'a> {
         self.cursors.truncate(base);
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::value::Value;
+
+    /// Asked for ascending elements, the cursor finds what a search finds, across kinds
+    /// (fields, keys, values, indexes) and past elements the list lacks.
+    #[test]
+    fn a_cursor_finds_what_a_search_finds() {
+        let key = |n: i64| PathElement::key(vec![("port".into(), Value::from(n))]);
+        let mut all = vec![
+            PathElement::field("a"),
+            PathElement::field("b"),
+            PathElement::field("c"),
+            key(1),
+            key(2),
+            key(30),
+            PathElement::Value(Value::from("x")),
+            PathElement::Index(0),
+            PathElement::Index(7),
+        ];
+        all.sort();
+        for keep in [
+            0b1_0101_0101_u32,
+            0b0_1010_1010,
+            0,
+            0b1_1111_1111,
+            0b1_0000_0001,
+        ] {
+            let list: Vec<PathElement> = (0..all.len())
+                .filter(|i| keep & (1 << i) != 0)
+                .map(|i| all[i].clone())
+                .collect();
+            let mut at = 0;
+            for pe in &all {
+                let found = seek(&list, &mut at, pe, element).is_some();
+                assert_eq!(found, list.binary_search(pe).is_ok(), "{pe} in {keep:b}");
+            }
+        }
+    }
+}
