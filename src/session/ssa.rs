@@ -356,11 +356,12 @@ pub fn plan_server_side(input: &SsaInput<'_>) -> Result<SsaOutcome, Error> {
         migrated: &migrated,
         api_version: &api_version,
     };
-    let hidden: std::collections::HashSet<String> =
-        checks::hidden_from_diff(&planned).into_iter().collect();
-    warnings.extend(checks::after_apply(&planned));
-    for f in &mut fields {
-        f.hidden_from_diff = hidden.contains(&f.path);
+    let (checked, hidden) = checks::after_apply(&planned);
+    warnings.extend(checked);
+    for i in hidden {
+        if let Some(f) = fields.get_mut(i) {
+            f.hidden_from_diff = true;
+        }
     }
     for step in &steps {
         if let StepKind::MigrateManagers { from } = &step.kind {

@@ -22,11 +22,11 @@ pub mod result;
 use crate::engine::plan::{Code, Warning, WayOut};
 use crate::engine::ssa::explain::{self, Action, Field};
 use crate::engine::ssa::kubectl::{LAST_APPLIED_MANAGER, Step, StepKind};
-use crate::engine::ssa::managed::{Managed, ManagerId, Operation};
+use crate::engine::ssa::managed::{Managed, ManagerId, Operation, Owners};
 use crate::engine::ssa::path::{Path, PathElement, path_string};
 use crate::engine::ssa::request::BEFORE_FIRST_APPLY;
 use crate::value::Value;
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 
 /// The manager name kubectl's client-side apply writes with.
 pub const CLIENT_SIDE_MANAGER: &str = "kubectl-client-side-apply";
@@ -73,10 +73,10 @@ pub fn warning(
     }
 }
 
-/// The paths of the fields `kubectl diff --server-side` will not show as removed: removed by
-/// the whole command, untouched by its first request (the one the diff sends as a dry run).
-#[must_use]
-pub fn hidden_from_diff(p: &Planned<'_>) -> Vec<String> {
+/// The fields `kubectl diff --server-side` will not show as removed (their indices in
+/// `p.fields`, in order): of `removed` (the indices of the removed fields), those removed by
+/// the whole command and untouched by its first request (the one the diff sends as a dry run).
+fn hidden_from_diff(p: &Planned<'_>, removed: &[usize]) -> Vec<usize> {
     if !p
         .steps
         .iter()
@@ -91,11 +91,10 @@ pub fn hidden_from_diff(p: &Planned<'_>) -> Vec<String> {
         .iter()
         .map(|(q, _)| q.as_str())
         .collect();
-    p.fields
+    removed
         .iter()
-        .filter(|f| f.action == Action::Remove)
-        .filter(|f| !related_to_any(&f.path, &first))
-        .map(|f| f.path.clone())
+        .copied()
+        .filter(|&i| !related_to_any(&p.fields[i].path, &first))
         .collect()
 }
 
@@ -119,16 +118,16 @@ fn related_to_any(a: &str, set: &BTreeSet<&str>) -> bool {
 }
 
 /// Every check on a plan, in the order of the table above (the refusals come from
-/// [`config::refusal`] before any plan).
+/// [`config::refusal`] before any plan), and the fields `kubectl diff --server-side` will not
+/// show as removed (their indices in `p.fields`, in order: the field's `hidden_from_diff`).
 #[must_use]
-pub fn after_apply(p: &Planned<'_>) -> Vec<Warning> {
+pub fn after_apply(p: &Planned<'_>) -> (Vec<Warning>, Vec<usize>) {
     let mut out = Vec::new();
-    let removed: Vec<&str> = p
-        .fields
-        .iter()
-        .filter(|f| f.action == Action::Remove)
-        .map(|f| f.path.as_str())
+    let removed: Vec<usize> = (0..p.fields.len())
+        .filter(|&i| p.fields[i].action == Action::Remove)
         .collect();
+    let path = |i: &usize| p.fields[*i].path.as_str();
+    let mut hidden = Vec::new();
     if let Some(from) = p.steps.iter().find_map(|s| match &s.kind {
         StepKind::UpgradeManagedFields { from } => Some(from),
         _ => None,
@@ -152,12 +151,12 @@ pub fn after_apply(p: &Planned<'_>) -> Vec<Warning> {
                 &[WayOut::EditFile],
                 format!(
                     "this first server-side apply of a client-side object prunes {}: fields {managers} owned, which the ownership upgrade makes {}'s and the file no longer sets. Put them back in the file to keep them",
-                    removed.join(", "),
+                    removed.iter().map(path).collect::<Vec<_>>().join(", "),
                     p.me.manager
                 ),
             ));
         }
-        let hidden = hidden_from_diff(p);
+        hidden = hidden_from_diff(p, &removed);
         if !hidden.is_empty() {
             out.push(warning(
                 Code::SsaDiffUnderreports,
@@ -166,16 +165,16 @@ pub fn after_apply(p: &Planned<'_>) -> Vec<Warning> {
                 &[],
                 format!(
                     "`kubectl diff --server-side` will not show these removals: {}. It sends only the first apply as a dry run; the ownership upgrade and the second apply that prune them never run in a diff (kubectl#1796, kubernetes#125607)",
-                    hidden.join(", ")
+                    hidden.iter().map(path).collect::<Vec<_>>().join(", ")
                 ),
             ));
         }
     }
-    for path in &removed {
+    for path in removed.iter().map(path) {
         if let Some(default) = server_default(path) {
             out.push(warning(
                 Code::SsaPrunedRedefaulted,
-                Some((*path).to_owned()),
+                Some(path.to_owned()),
                 None,
                 &[WayOut::EditFile],
                 format!(
@@ -187,7 +186,7 @@ pub fn after_apply(p: &Planned<'_>) -> Vec<Warning> {
     out.extend(controller_owns(p));
     out.extend(old_api_version(p));
     out.extend(result::check(p));
-    out
+    (out, hidden)
 }
 
 /// Fields the API server defaults (the built-in kinds' defaulting functions), by the end of
@@ -248,15 +247,23 @@ fn is_own_past(p: &Planned<'_>, id: &ManagerId) -> bool {
 /// apply conflict.
 fn controller_owns(p: &Planned<'_>) -> Vec<Warning> {
     let mut out = Vec::new();
+    // The paths taken from another manager, as printed, each with the first such manager.
+    let mut taken: BTreeMap<String, &ManagerId> = BTreeMap::new();
+    for (fp, m) in p.forced {
+        if !is_own_past(p, m) {
+            taken.entry(path_string(fp)).or_insert(m);
+        }
+    }
+    // The owners after are the managers after: with none writing through a subresource (but
+    // the applier's own past), only the taken fields are looked at, not every field.
+    let subresource = Owners::new(p.after)
+        .sets()
+        .any(|(id, _)| !id.subresource.is_empty() && !is_own_past(p, id));
+    if taken.is_empty() && !subresource {
+        return out;
+    }
     for f in p.fields {
-        let forced: Vec<&ManagerId> = p
-            .forced
-            .iter()
-            .filter(|(fp, _)| path_string(fp) == f.path)
-            .map(|(_, m)| m)
-            .filter(|m| !is_own_past(p, m))
-            .collect();
-        if let Some(m) = forced.first() {
+        if let Some(m) = taken.get(&f.path) {
             out.push(warning(
                 Code::SsaControllerOwnsField,
                 Some(f.path.clone()),
@@ -269,7 +276,7 @@ fn controller_owns(p: &Planned<'_>) -> Vec<Warning> {
             ));
             continue;
         }
-        if !f.owners_after.contains(p.me) {
+        if !subresource || !f.owners_after.contains(p.me) {
             continue;
         }
         if let Some(m) = f

@@ -6,6 +6,7 @@ mod find;
 mod fork;
 mod index;
 mod said;
+mod walk;
 
 pub use find::value_at;
 pub use index::FieldIndex;
@@ -70,7 +71,7 @@ pub struct Field {
     /// The rule that decided, in words (shared between the fields it decided alike).
     pub rule: Arc<str>,
     /// A removal `kubectl diff --server-side` does not show: only the ownership upgrade and
-    /// the second apply make it ([`crate::engine::ssa::checks::hidden_from_diff`]).
+    /// the second apply make it ([`crate::engine::ssa::checks::after_apply`]).
     pub hidden_from_diff: bool,
 }
 
@@ -155,12 +156,17 @@ pub fn fields(
         // for them at once rather than growing a vector of hundreds of thousands.
         out: Vec::with_capacity(all.size()),
         fork: true,
+        owners: Default::default(),
+        cursors: Vec::new(),
     };
     let root = At {
         all: &all,
         changed: [Some(&c.added), Some(&c.removed), Some(&c.modified)],
-        before: before_sets.into_iter().map(Some).collect(),
-        after: after_sets.into_iter().map(Some).collect(),
+        sets: before_sets
+            .into_iter()
+            .chain(after_sets)
+            .map(Some)
+            .collect(),
         live: Some(live),
         result: Some(result),
         under: [false; 2],
@@ -175,8 +181,9 @@ struct At<'a> {
     all: &'a Set,
     /// Added, removed, modified.
     changed: [Option<&'a Set>; 3],
-    before: Vec<Option<&'a Set>>,
-    after: Vec<Option<&'a Set>>,
+    /// The node in the set of each manager before, then after (`Walk::before.len()` of them
+    /// first).
+    sets: Vec<Option<&'a Set>>,
     live: Option<&'a Value>,
     result: Option<&'a Value>,
     /// Whether a path above or at this node was added, removed.
@@ -205,15 +212,16 @@ struct Walk<'a> {
     fork: bool,
     /// The owner lists and rules already written, to share.
     said: Said,
+    /// Buffers for the owners of a path before and after.
+    owners: (Vec<usize>, Vec<usize>),
+    /// The places the walk reached in the sorted lists of each node's sets, a stack of them
+    /// for the nodes being walked ([`walk`]).
+    cursors: Vec<usize>,
 }
 
 const ADDED: usize = 0;
 const REMOVED: usize = 1;
 const MODIFIED: usize = 2;
-
-fn has(s: Option<&Set>, pe: &PathElement) -> bool {
-    s.is_some_and(|s| s.has_member(pe))
-}
 
 impl<'a> Walk<'a> {
     /// The objects are read without `metadata.managedFields`.
@@ -223,82 +231,16 @@ impl<'a> Walk<'a> {
             && pe.as_field() == Some("managedFields")
     }
 
-    fn visit(&mut self, at: &At<'a>) {
-        if self.path.len() > crate::engine::MAX_DEPTH {
-            return;
-        }
-        let (mut live, mut result) = (find::Finder::new(at.live), find::Finder::new(at.result));
-        for m in at.all.members() {
-            let skip = self.managed_fields(m);
-            let before = if skip { None } else { live.child(m) };
-            let after = if skip { None } else { result.child(m) };
-            self.member(at, m, before, after);
-        }
-        let children = at.all.children();
-        if self.fork && children.len() >= fork::FORK_AT {
-            self.fork(at, children, &mut live, &mut result);
-        } else {
-            self.children(at, children, &mut live, &mut result);
-        }
-    }
-
-    /// The walk below `children`, some of the children of `at`'s node, in order.
-    fn children(
-        &mut self,
-        at: &At<'a>,
-        children: &'a [(PathElement, Set)],
-        live: &mut find::Finder<'a>,
-        result: &mut find::Finder<'a>,
-    ) {
-        for (pe, child) in children {
-            let skip = self.managed_fields(pe);
-            let sub = |s: Option<&'a Set>| s.and_then(|s| s.child(pe));
-            let owned = at.before.iter().chain(&at.after).any(|s| has(*s, pe));
-            let next = At {
-                all: child,
-                changed: at.changed.map(sub),
-                before: at.before.iter().map(|s| sub(*s)).collect(),
-                after: at.after.iter().map(|s| sub(*s)).collect(),
-                live: if skip { None } else { live.child(pe) },
-                result: if skip { None } else { result.child(pe) },
-                under: [
-                    at.under[0] || has(at.changed[ADDED], pe),
-                    at.under[1] || has(at.changed[REMOVED], pe),
-                ],
-                said: [ADDED, REMOVED, MODIFIED]
-                    .map(|i| at.said[i] || (owned && has(at.changed[i], pe))),
-            };
-            let len = self.text.len();
-            pe.write_to(&mut self.text);
-            self.path.push(pe.clone());
-            self.visit(&next);
-            self.path.pop();
-            self.text.truncate(len);
-        }
-    }
-
-    /// The path of this node and `m`: its field of the plan, if any.
-    fn member(
+    /// The path of this node and `m`: its field of the plan, if any. `ob`, `oa`: its owners
+    /// before and after (indices in `ids`); `is`: whether it is in each changed set.
+    fn decide(
         &mut self,
         at: &At<'a>,
         m: &PathElement,
-        before: Option<&Value>,
-        after: Option<&Value>,
+        (ob, oa, is): (&[usize], &[usize], [bool; 3]),
+        (before, after): (Option<&Value>, Option<&Value>),
     ) {
-        let owners = |sets: &[Option<&Set>], ids: &[usize]| -> Vec<usize> {
-            sets.iter()
-                .zip(ids)
-                .filter(|(s, _)| has(**s, m))
-                .map(|(_, id)| *id)
-                .collect()
-        };
-        let (ob, oa) = (
-            owners(&at.before, &self.before),
-            owners(&at.after, &self.after),
-        );
-        let changed = [ADDED, REMOVED, MODIFIED]
-            .into_iter()
-            .find(|&i| has(at.changed[i], m));
+        let changed = [ADDED, REMOVED, MODIFIED].into_iter().find(|&i| is[i]);
         // An item added or removed whole (someone owns it as such) says it for what is
         // inside; a container nobody owns (a route) is said by what is inside it.
         match changed {
@@ -336,12 +278,8 @@ impl<'a> Walk<'a> {
                 .collect::<Vec<_>>()
                 .join(", ")
         };
-        let (added, removed, modified) = (
-            has(at.changed[ADDED], m),
-            has(at.changed[REMOVED], m),
-            has(at.changed[MODIFIED], m),
-        );
-        let had = mine(&ob);
+        let [added, removed, modified] = is;
+        let had = mine(ob);
         let upgraded = ob.iter().any(|&o| self.upgraded[o]);
         let annotation = m
             .as_field()
@@ -386,10 +324,10 @@ impl<'a> Walk<'a> {
                     &fixed("pruned: you owned it, the file dropped it, and nobody else owns it"),
                 )
             } else if upgraded {
-                rule(Rule::PrunedAgain, &ob, &|| {
+                rule(Rule::PrunedAgain, ob, &|| {
                     format!(
                         "pruned by the second apply: the csaupgrade made {}'s fields yours, the file dropped it, and nobody else owns it (kubernetes#99003)",
-                        names(&ob)
+                        names(ob)
                     )
                 })
             } else {
@@ -397,7 +335,7 @@ impl<'a> Walk<'a> {
             };
             Some((Action::Remove, rule))
         } else if (added || modified)
-            && mine(&oa)
+            && mine(oa)
             && let Some(&lost) = ob.iter().find(|&&o| Some(o) != me && !oa.contains(&o))
         {
             if upgraded && me.is_some_and(|me| ids[lost].manager == ids[me].manager) {
@@ -405,10 +343,10 @@ impl<'a> Walk<'a> {
                 // before the apply, so no conflict was ever raised.
                 Some((
                     Action::Set,
-                    rule(Rule::MigratedSet, &ob, &|| {
+                    rule(Rule::MigratedSet, ob, &|| {
                         format!(
                             "set: the file sets another value; {}'s ownership was moved to you before the apply (migration)",
-                            names(&ob)
+                            names(ob)
                         )
                     }),
                 ))
@@ -437,17 +375,17 @@ impl<'a> Walk<'a> {
         } else if ob != oa
             && !(oa.is_empty() && m.as_field().is_some() && after.is_some_and(Value::is_object))
         {
-            let rule = if had && !mine(&oa) {
-                rule(Rule::Kept, &oa, &|| {
-                    format!("kept: the file dropped it, but {} also owns it", names(&oa))
+            let rule = if had && !mine(oa) {
+                rule(Rule::Kept, oa, &|| {
+                    format!("kept: the file dropped it, but {} also owns it", names(oa))
                 })
-            } else if !had && mine(&oa) && ob.iter().any(|o| !oa.contains(o)) {
-                rule(Rule::Moved, &ob, &|| {
-                    format!("ownership moved from {} (csaupgrade or forced)", names(&ob))
+            } else if !had && mine(oa) && ob.iter().any(|o| !oa.contains(o)) {
+                rule(Rule::Moved, ob, &|| {
+                    format!("ownership moved from {} (csaupgrade or forced)", names(ob))
                 })
-            } else if !had && mine(&oa) {
-                rule(Rule::Shared, &ob, &|| {
-                    format!("shared: the file sets the value {} already set", names(&ob))
+            } else if !had && mine(oa) {
+                rule(Rule::Shared, ob, &|| {
+                    format!("shared: the file sets the value {} already set", names(ob))
                 })
             } else {
                 rule(
@@ -472,8 +410,8 @@ impl<'a> Walk<'a> {
                 action,
                 before: before.cloned(),
                 after: after.cloned(),
-                owners_before: self.said.owners(&ob, ids),
-                owners_after: self.said.owners(&oa, ids),
+                owners_before: self.said.owners(ob, ids),
+                owners_after: self.said.owners(oa, ids),
                 rule,
                 hidden_from_diff: false,
             });

@@ -27,7 +27,10 @@ impl<'a> Walk<'a> {
             after: self.after.clone(),
             path: self.path.clone(),
             text: self.text.clone(),
-            out: Vec::new(),
+            // Room for every field of the second half at once (pages only touched as used).
+            out: Vec::with_capacity(second.iter().map(|(_, c)| c.size()).sum()),
+            owners: Default::default(),
+            cursors: Vec::new(),
             forced_set: self.forced_set.clone(),
             said: self.said.clone(),
             ..*self

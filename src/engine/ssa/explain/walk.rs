@@ -1,0 +1,195 @@
+//! The walk down the union of the sets: at each node, its members and then its children, in
+//! order. The managers' sets and the changed ones hold a part of the union's elements in the
+//! same order, so each is read by a cursor that only moves forward (one comparison per element
+//! and set) instead of a search per element.
+
+use std::cmp::Ordering;
+
+use super::{ADDED, At, MODIFIED, REMOVED, Walk, find, fork};
+use crate::engine::ssa::path::PathElement;
+use crate::engine::ssa::set::Set;
+
+/// The element of `list` equal to `pe`, looked for from `*at` on, which moves past the
+/// elements before `pe`: asked for ascending elements, one pass over the list.
+fn seek<'l, T>(
+    list: &'l [T],
+    at: &mut usize,
+    pe: &PathElement,
+    key: fn(&T) -> &PathElement,
+) -> Option<&'l T> {
+    while let Some(x) = list.get(*at) {
+        match key(x).cmp(pe) {
+            Ordering::Less => *at += 1,
+            Ordering::Equal => return Some(x),
+            Ordering::Greater => return None,
+        }
+    }
+    None
+}
+
+fn element(pe: &PathElement) -> &PathElement {
+    pe
+}
+
+fn route(child: &(PathElement, Set)) -> &PathElement {
+    &child.0
+}
+
+impl<'a> At<'a> {
+    /// The node's sets in one order: the managers' (before, then after), then the added,
+    /// removed and modified paths.
+    fn slot(&self, j: usize) -> Option<&'a Set> {
+        match self.sets.get(j) {
+            Some(s) => *s,
+            None => self.changed.get(j - self.sets.len()).copied().flatten(),
+        }
+    }
+
+    fn slots(&self) -> usize {
+        self.sets.len() + self.changed.len()
+    }
+}
+
+impl<'a> Walk<'a> {
+    pub(super) fn visit(&mut self, at: &At<'a>) {
+        if self.path.len() > crate::engine::MAX_DEPTH {
+            return;
+        }
+        let (mut live, mut result) = (find::Finder::new(at.live), find::Finder::new(at.result));
+        self.members(at, &mut live, &mut result);
+        let children = at.all.children();
+        if self.fork && children.len() >= fork::FORK_AT {
+            self.fork(at, children, &mut live, &mut result);
+        } else {
+            self.children(at, children, &mut live, &mut result);
+        }
+    }
+
+    /// Each member of the node: who owns it before and after, whether it changed, and its
+    /// field of the plan if any ([`Walk::decide`]).
+    fn members(&mut self, at: &At<'a>, live: &mut find::Finder<'a>, result: &mut find::Finder<'a>) {
+        let (n, nb, k) = (at.slots(), self.before.len(), at.sets.len());
+        let base = self.cursors.len();
+        self.cursors.resize(base + n, 0);
+        // The owners' buffers, reused from member to member.
+        let (mut ob, mut oa) = std::mem::take(&mut self.owners);
+        for m in at.all.members() {
+            let skip = self.managed_fields(m);
+            let before = if skip { None } else { live.child(m) };
+            let after = if skip { None } else { result.child(m) };
+            ob.clear();
+            oa.clear();
+            let mut is = [false; 3];
+            for j in 0..n {
+                let Some(s) = at.slot(j) else { continue };
+                if seek(s.members(), &mut self.cursors[base + j], m, element).is_none() {
+                    continue;
+                }
+                if j < nb {
+                    ob.push(self.before[j]);
+                } else if j < k {
+                    oa.push(self.after[j - nb]);
+                } else {
+                    is[j - k] = true;
+                }
+            }
+            self.decide(at, m, (&ob, &oa, is), (before, after));
+        }
+        self.owners = (ob, oa);
+        self.cursors.truncate(base);
+    }
+
+    /// The walk below `children`, some of the children of `at`'s node, in order.
+    pub(super) fn children(
+        &mut self,
+        at: &At<'a>,
+        children: &'a [(PathElement, Set)],
+        live: &mut find::Finder<'a>,
+        result: &mut find::Finder<'a>,
+    ) {
+        let (n, k) = (at.slots(), at.sets.len());
+        // Per set, a cursor in its members and one in its children.
+        let base = self.cursors.len();
+        self.cursors.resize(base + 2 * n, 0);
+        for (pe, child) in children {
+            let skip = self.managed_fields(pe);
+            let mut sets = Vec::with_capacity(k);
+            let (mut owned, mut changed, mut inside) = (false, [None; 3], [false; 3]);
+            for j in 0..n {
+                let s = at.slot(j);
+                let member = s.is_some_and(|s| {
+                    seek(s.members(), &mut self.cursors[base + 2 * j], pe, element).is_some()
+                });
+                let sub = s.and_then(|s| {
+                    seek(s.children(), &mut self.cursors[base + 2 * j + 1], pe, route)
+                        .map(|(_, c)| c)
+                });
+                if j < k {
+                    owned |= member;
+                    sets.push(sub);
+                } else {
+                    inside[j - k] = member;
+                    changed[j - k] = sub;
+                }
+            }
+            let next = At {
+                all: child,
+                changed,
+                sets,
+                live: if skip { None } else { live.child(pe) },
+                result: if skip { None } else { result.child(pe) },
+                under: [at.under[0] || inside[ADDED], at.under[1] || inside[REMOVED]],
+                said: [ADDED, REMOVED, MODIFIED].map(|i| at.said[i] || (owned && inside[i])),
+            };
+            let len = self.text.len();
+            pe.write_to(&mut self.text);
+            self.path.push(pe.clone());
+            self.visit(&next);
+            self.path.pop();
+            self.text.truncate(len);
+        }
+        self.cursors.truncate(base);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::value::Value;
+
+    /// Asked for ascending elements, the cursor finds what a search finds, across kinds
+    /// (fields, keys, values, indexes) and past elements the list lacks.
+    #[test]
+    fn a_cursor_finds_what_a_search_finds() {
+        let key = |n: i64| PathElement::key(vec![("port".into(), Value::from(n))]);
+        let mut all = vec![
+            PathElement::field("a"),
+            PathElement::field("b"),
+            PathElement::field("c"),
+            key(1),
+            key(2),
+            key(30),
+            PathElement::Value(Value::from("x")),
+            PathElement::Index(0),
+            PathElement::Index(7),
+        ];
+        all.sort();
+        for keep in [
+            0b1_0101_0101_u32,
+            0b0_1010_1010,
+            0,
+            0b1_1111_1111,
+            0b1_0000_0001,
+        ] {
+            let list: Vec<PathElement> = (0..all.len())
+                .filter(|i| keep & (1 << i) != 0)
+                .map(|i| all[i].clone())
+                .collect();
+            let mut at = 0;
+            for pe in &all {
+                let found = seek(&list, &mut at, pe, element).is_some();
+                assert_eq!(found, list.binary_search(pe).is_ok(), "{pe} in {keep:b}");
+            }
+        }
+    }
+}
