@@ -43,3 +43,16 @@ fn count(v: &Value, budget: &mut usize, depth: usize) {
 }
 
 pub(crate) use crate::engine::smp::both;
+
+/// Frees `garbage` on another thread when it is big enough for that to pay (a set or an
+/// object of a big object takes milliseconds to free, node by node): the caller goes on
+/// meanwhile. Nothing is observable but the time (and, briefly, the memory).
+pub fn drop_aside<T: Send + 'static>(garbage: T, big: bool) {
+    if !big {
+        return;
+    }
+    // When no thread can be started, the closure (and with it the garbage) is freed here.
+    let _ = std::thread::Builder::new()
+        .name("drop".to_owned())
+        .spawn(move || drop(garbage));
+}

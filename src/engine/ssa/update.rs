@@ -360,9 +360,11 @@ impl<'a> Updater<'a> {
             },
         );
         let new = self.prune(merged, &managers, last)?;
-        let (managers, _, conflicts) =
+        let (managers, changed, conflicts) =
             self.update_managers(live, &new, version, managers, manager)?;
-        if !self.return_input_on_noop && super::order::equals(live, &new) {
+        // A change the comparison found is a difference `value.Equals` finds too (it compares
+        // leaves by the same equality): the objects are compared whole only when it found none.
+        if !self.return_input_on_noop && changed.is_same() && super::order::equals(live, &new) {
             return Ok((None, managers, conflicts));
         }
         Ok((Some(new), managers, conflicts))

@@ -36,20 +36,26 @@ impl Updater<'_> {
         if last_set.is_covered_by(&sets) {
             return Ok(merged);
         }
+        let big = par::is_big(&merged);
         let (merged_set, pruned) = par::both(
-            par::is_big(&merged),
+            big,
             || self.named_field_set(&merged),
             || self.remove(&merged, &last_set),
         );
         let merged_set = merged_set?;
-        if owned.len() == 1
+        let done = if owned.len() == 1
             && let Some(managed) = owned.values().next()
         {
-            return self.prune_one_version(merged, &merged_set, &pruned, managed, &last_set);
-        }
-        let pruned =
-            self.add_back_owned(&merged, &merged_set, pruned, &last.api_version, &owned)?;
-        self.add_back_dangling(&merged, &merged_set, &pruned, &last_set)
+            self.prune_one_version(merged, &merged_set, &pruned, managed, &last_set, big)
+        } else {
+            let pruned =
+                self.add_back_owned(&merged, &merged_set, pruned, &last.api_version, &owned)?;
+            self.add_back_dangling(&merged, &merged_set, &pruned, &last_set)
+        };
+        // The sets of the whole object are freed on another core while the request goes on.
+        let owned: Vec<Set> = owned.into_values().collect();
+        par::drop_aside((merged_set, owned, last_set), big);
+        done
     }
 
     /// `addBackOwnedItems` and `addBackDanglingItems` when every manager's set is at one API
@@ -65,6 +71,7 @@ impl Updater<'_> {
         pruned: &Value,
         managed: &Set,
         last: &Set,
+        big: bool,
     ) -> Result<Value, TypedError> {
         let pruned_set = self.named_field_set(pruned)?;
         let dropped = merged_set.difference(&pruned_set.union(managed));
@@ -75,12 +82,9 @@ impl Updater<'_> {
             return self.add_back_dangling(&merged, merged_set, &pruned, last);
         };
         let gone = merged_set.difference(&after).intersection(last);
-        Ok(typed::remove_items_owned(
-            self.schema,
-            self.root,
-            merged,
-            &gone,
-        ))
+        let left = typed::remove_items_owned(self.schema, self.root, merged, &gone);
+        par::drop_aside((pruned_set, dropped, after, gone), big);
+        Ok(left)
     }
 
     /// `addBackOwnedItems`: what any manager owns stays (`owned`: per API version, named
