@@ -20,28 +20,39 @@ impl Updater<'_> {
         let Some(last) = last.filter(|l| !l.set.is_empty()) else {
             return Ok(merged);
         };
-        let last_set = self.ensure(last.set);
-        // What every manager owns, per API version, named fields as members.
-        let mut owned: BTreeMap<&str, Set> = BTreeMap::new();
-        for vs in managers.values() {
-            let entry = owned.entry(&vs.api_version).or_default();
-            *entry = entry.union(&vs.set);
-        }
-        for set in owned.values_mut() {
-            *set = self.ensure(std::mem::take(set));
-        }
-        // Nothing the applier owned is left unowned (it dropped nothing, or others own what it
-        // dropped): the steps below would remove items only to add them all back.
-        let sets: Vec<&Set> = owned.values().collect();
-        if last_set.is_covered_by(&sets) {
+        // The applier's last set and what every manager owns (per API version, named fields
+        // as members) are read while, for a big object, the merged object's set is built on
+        // the other core (it is thrown away when nothing turns out to be left unowned).
+        let big = par::is_big(&merged);
+        let owners = || {
+            let last_set = self.ensure(last.set);
+            let mut owned: BTreeMap<&str, Set> = BTreeMap::new();
+            for vs in managers.values() {
+                let entry = owned.entry(&vs.api_version).or_default();
+                *entry = entry.union(&vs.set);
+            }
+            for set in owned.values_mut() {
+                *set = self.ensure(std::mem::take(set));
+            }
+            // Nothing the applier owned is left unowned (it dropped nothing, or others own
+            // what it dropped): the steps below would remove items only to add them all back.
+            let covered = last_set.is_covered_by(&owned.values().collect::<Vec<_>>());
+            (last_set, owned, covered)
+        };
+        let ((last_set, owned, covered), merged_set) = if big {
+            par::both(true, owners, || Some(self.named_field_set(&merged)))
+        } else {
+            (owners(), None)
+        };
+        if covered {
+            par::drop_aside((merged_set, last_set), big);
             return Ok(merged);
         }
-        let big = par::is_big(&merged);
-        let (merged_set, pruned) = par::both(
-            big,
-            || self.named_field_set(&merged),
-            || self.remove(&merged, &last_set),
-        );
+        let merged_set = match merged_set {
+            Some(set) => set,
+            None => self.named_field_set(&merged),
+        };
+        let pruned = self.remove(&merged, &last_set);
         let merged_set = merged_set?;
         let done = if owned.len() == 1
             && let Some(managed) = owned.values().next()
