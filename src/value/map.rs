@@ -167,8 +167,11 @@ impl Map {
     }
 
     /// Append a key known not to be present (a packed object's keys, which came from a map:
-    /// [`super::packed`]).
-    pub(super) fn push_unique(&mut self, key: Str, value: Value) {
+    /// [`super::packed`]; keys made from distinct elements, as FieldsV1's): no lookup first.
+    /// A key already present would be there twice (checked in debug builds).
+    pub fn push_unique(&mut self, key: impl Into<Str>, value: Value) {
+        let key = key.into();
+        debug_assert!(self.position(&key).is_none(), "{key} is already present");
         self.push_new(key, value);
     }
 

@@ -177,13 +177,29 @@ pub fn to_value(set: &Set) -> Value {
     Value::Object(node_value(set, false))
 }
 
+/// The children past which a node's children are written on two cores.
+const SPLIT_AT: usize = 1024;
+
 fn node_value(set: &Set, is_member: bool) -> Map {
-    let mut m = Map::new();
-    if is_member {
-        m.insert(".", Value::Object(Map::new()));
-    }
     let members = set.members();
     let children = set.children();
+    let mut m = Map::with_capacity(members.len() + children.len() + usize::from(is_member));
+    if is_member {
+        m.push_unique(".", Value::Object(Map::new()));
+    }
+    // A long list of children: their nodes (a child that is also a member holds ".") are
+    // written first, on two cores.
+    let mut written = (children.len() >= SPLIT_AT).then(|| {
+        let pairs: Vec<(&Set, bool)> = children
+            .iter()
+            .map(|(pe, c)| (c, set.has_member(pe)))
+            .collect();
+        crate::engine::ssa::par::map_halves(&pairs, SPLIT_AT, |&(child, member)| {
+            node_value(child, member)
+        })
+        .into_iter()
+    });
+    // Keys are distinct: each comes from a distinct element, in the sets' order.
     let (mut mi, mut ci) = (0, 0);
     while mi < members.len() || ci < children.len() {
         let ord = match (members.get(mi), children.get(ci)) {
@@ -193,18 +209,20 @@ fn node_value(set: &Set, is_member: bool) -> Map {
         };
         match ord {
             std::cmp::Ordering::Less => {
-                m.insert(members[mi].to_fields_key(), Value::Object(Map::new()));
+                m.push_unique(members[mi].to_fields_key(), Value::Object(Map::new()));
                 mi += 1;
             }
-            std::cmp::Ordering::Greater => {
+            std::cmp::Ordering::Greater | std::cmp::Ordering::Equal => {
                 let (pe, child) = &children[ci];
-                m.insert(pe.to_fields_key(), Value::Object(node_value(child, false)));
-                ci += 1;
-            }
-            std::cmp::Ordering::Equal => {
-                let (pe, child) = &children[ci];
-                m.insert(pe.to_fields_key(), Value::Object(node_value(child, true)));
-                mi += 1;
+                let member = ord == std::cmp::Ordering::Equal;
+                let node = match &mut written {
+                    Some(nodes) => nodes.next().unwrap_or_default(),
+                    None => node_value(child, member),
+                };
+                m.push_unique(pe.to_fields_key(), Value::Object(node));
+                if member {
+                    mi += 1;
+                }
                 ci += 1;
             }
         }
@@ -231,5 +249,32 @@ mod tests {
     fn unknown_kinds_are_dropped() {
         let set = from_json(r#"{"f:a":{"r:x":{}},"r:y":{}}"#).unwrap();
         assert_eq!(to_json(&set), r#"{"f:a":{}}"#);
+    }
+
+    #[test]
+    fn a_long_node_written_on_two_cores_is_what_the_text_writer_writes() {
+        // 3,000 list items, every third also a member, each with a field below; members
+        // between them; a node past the split inside a node past it.
+        let mut paths: Vec<Vec<PathElement>> = Vec::new();
+        let list = PathElement::field("items");
+        for i in 0..3000 {
+            let item = PathElement::Index(i);
+            if i.is_multiple_of(3) {
+                paths.push(vec![list.clone(), item.clone()]);
+            }
+            paths.push(vec![list.clone(), item.clone(), PathElement::field("name")]);
+            if i == 7 {
+                for j in 0..1500 {
+                    paths.push(vec![list.clone(), item.clone(), PathElement::Index(j)]);
+                }
+            }
+        }
+        for i in 0..50 {
+            paths.push(vec![PathElement::field(format!("m{i}"))]);
+        }
+        let set = Set::from_paths(paths.iter().map(Vec::as_slice));
+        let text = to_json(&set);
+        assert_eq!(serde_json::to_string(&to_value(&set)).unwrap(), text);
+        assert_eq!(from_json(&text).unwrap(), set);
     }
 }

@@ -2,6 +2,8 @@
 //! side ([`crate::engine::smp::both`]) when the object is big enough for a thread to pay.
 //! The results are the same either way; only the time differs.
 
+use std::sync::atomic::{AtomicBool, Ordering};
+
 use crate::value::Value;
 
 /// Nodes (values) past which an object is worth a second thread: a thread costs tens of
@@ -55,4 +57,38 @@ pub fn drop_aside<T: Send + 'static>(garbage: T, big: bool) {
     let _ = std::thread::Builder::new()
         .name("drop".to_owned())
         .spawn(move || drop(garbage));
+}
+
+/// Whether a [`map_halves`] split is under way: one at a time (two cores).
+static SPLIT: AtomicBool = AtomicBool::new(false);
+
+/// Lets the next split happen (when it is dropped, even by a panic).
+struct Split;
+
+impl Drop for Split {
+    fn drop(&mut self) {
+        SPLIT.store(false, Ordering::Release);
+    }
+}
+
+/// `items` mapped by `f`, in order; when there are at least `at_least` of them and no other
+/// split is under way, the second half on another core.
+pub fn map_halves<T: Sync, R: Send>(
+    items: &[T],
+    at_least: usize,
+    f: impl Fn(&T) -> R + Sync,
+) -> Vec<R> {
+    let one = |part: &[T]| part.iter().map(&f).collect::<Vec<R>>();
+    if items.len() < at_least
+        || SPLIT
+            .compare_exchange(false, true, Ordering::Acquire, Ordering::Relaxed)
+            .is_err()
+    {
+        return one(items);
+    }
+    let _done = Split;
+    let (first, second) = items.split_at(items.len() / 2);
+    let (mut rest, mut out) = both(true, || one(second), || one(first));
+    out.append(&mut rest);
+    out
 }
