@@ -259,7 +259,7 @@ mod tests {
         let list = PathElement::field("items");
         for i in 0..3000 {
             let item = PathElement::Index(i);
-            if i.is_multiple_of(3) {
+            if i % 3 == 0 {
                 paths.push(vec![list.clone(), item.clone()]);
             }
             paths.push(vec![list.clone(), item.clone(), PathElement::field("name")]);
