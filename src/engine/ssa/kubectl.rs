@@ -95,6 +95,16 @@ impl Step {
         }
     }
 
+    /// A csaupgrade's step (or a migration's): the new entries (`None`: none left) are both
+    /// its body and its object's `metadata.managedFields`.
+    #[must_use]
+    pub fn upgraded(kind: StepKind, object: Arc<Value>, entries: Option<Value>) -> Step {
+        let some = entries.is_some();
+        let body = Arc::new(entries.unwrap_or(Value::Array(Vec::new())));
+        let written = some.then(|| Arc::clone(&body));
+        Step::new(kind, body, object, written)
+    }
+
     /// A request's step from its answer: its managers written as `metadata.managedFields`
     /// when first asked.
     fn answered(kind: StepKind, body: Arc<Value>, object: Value, managed: Managed) -> Step {
@@ -204,20 +214,10 @@ pub fn next_step(
         None => return Ok(None),
         Some(Decided::SaveLastApplied(body)) => Next::SaveLastApplied(body),
         Some(Decided::ApplyAgain) => Next::ApplyAgain,
-        Some(Decided::UpgradeManagedFields { from, entries }) => {
-            let mut upgraded = without_entries(object);
-            if let Some(meta) = upgraded.get_mut("metadata").and_then(Value::as_object_mut) {
-                match entries {
-                    Some(list) => {
-                        meta.insert("managedFields", Value::Array(list));
-                    }
-                    None => {
-                        meta.shift_remove("managedFields");
-                    }
-                }
-            }
-            Next::UpgradeManagedFields { from, upgraded }
-        }
+        Some(Decided::UpgradeManagedFields { from, entries }) => Next::UpgradeManagedFields {
+            from,
+            upgraded: with_encoded(without_entries(object), entries.map(Value::Array)),
+        },
     };
     Ok(Some(next))
 }
@@ -428,17 +428,11 @@ pub fn apply_server_side_read(
             }
             // Only the managedFields change: the object stays the last answer's, its managers
             // upgraded by `decide`.
-            Decided::UpgradeManagedFields { from, entries } => {
-                let some = entries.is_some();
-                let body = Arc::new(Value::Array(entries.unwrap_or_default()));
-                let written = some.then(|| Arc::clone(&body));
-                Step::new(
-                    StepKind::UpgradeManagedFields { from },
-                    body,
-                    Arc::clone(&object),
-                    written,
-                )
-            }
+            Decided::UpgradeManagedFields { from, entries } => Step::upgraded(
+                StepKind::UpgradeManagedFields { from },
+                Arc::clone(&object),
+                entries.map(Value::Array),
+            ),
             // The last request (`decide` ends after it).
             Decided::ApplyAgain => {
                 let answer = req.apply_read(live(managed), file, manager, force)?;

@@ -74,14 +74,10 @@ pub fn migrate_then_apply(
     let entries = meta.and_then(|m| m.shift_remove("managedFields"));
     let managed = decode(entries.as_ref())?;
     let object = Arc::new(upgraded);
-    let some = entries.is_some();
-    let body = Arc::new(entries.unwrap_or(Value::Array(Vec::new())));
-    let written = some.then(|| Arc::clone(&body));
-    let mut steps = vec![Step::new(
+    let mut steps = vec![Step::upgraded(
         StepKind::MigrateManagers { from },
-        body,
         Arc::clone(&object),
-        written,
+        entries,
     )];
     let read = Live::Read {
         object: &object,

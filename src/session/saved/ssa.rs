@@ -26,7 +26,7 @@ use crate::cluster::ssa::{apply_patch, upgrade_patch};
 use crate::cluster::{ClusterError, Request, Target, Validation, resource_version};
 use crate::engine::gojson;
 use crate::engine::ssa::kubectl::{
-    LAST_APPLIED_MANAGER, Next, StepKind, managed_fields, next_step,
+    LAST_APPLIED_MANAGER, Next, StepKind, entries, managed_fields, next_step,
 };
 use crate::engine::ssa::lastapplied::ANNOTATION;
 use crate::session::ssa::SsaPlan;
@@ -449,8 +449,8 @@ fn follow_up(
             StepKind::UpgradeManagedFields { from },
             upgrade_patch(
                 send.target,
-                &managed_fields(object),
-                &managed_fields(&upgraded),
+                entries(object),
+                entries(&upgraded),
                 resource_version(object).unwrap_or(""),
                 send.manager,
                 send.validation,
