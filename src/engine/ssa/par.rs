@@ -59,11 +59,24 @@ pub fn drop_aside<T: Send + 'static>(garbage: T, big: bool) {
         .spawn(move || drop(garbage));
 }
 
-/// Whether a [`map_halves`] split is under way: one at a time (two cores).
+/// Whether a split of a walk between the two cores is under way.
 static SPLIT: AtomicBool = AtomicBool::new(false);
 
-/// Lets the next split happen (when it is dropped, even by a panic).
-struct Split;
+/// A walk split between the two cores ([`map_halves`], the set operations' long child
+/// lists): one at a time, the rest walk on one core. Dropping it (even by a panic) lets the
+/// next split happen.
+pub struct Split(());
+
+impl Split {
+    /// The split, unless another is under way.
+    #[must_use]
+    pub fn take() -> Option<Split> {
+        SPLIT
+            .compare_exchange(false, true, Ordering::Acquire, Ordering::Relaxed)
+            .is_ok()
+            .then_some(Split(()))
+    }
+}
 
 impl Drop for Split {
     fn drop(&mut self) {
@@ -79,14 +92,9 @@ pub fn map_halves<T: Sync, R: Send>(
     f: impl Fn(&T) -> R + Sync,
 ) -> Vec<R> {
     let one = |part: &[T]| part.iter().map(&f).collect::<Vec<R>>();
-    if items.len() < at_least
-        || SPLIT
-            .compare_exchange(false, true, Ordering::Acquire, Ordering::Relaxed)
-            .is_err()
-    {
+    let Some(_split) = (items.len() >= at_least).then(Split::take).flatten() else {
         return one(items);
-    }
-    let _done = Split;
+    };
     let (first, second) = items.split_at(items.len() / 2);
     let (mut rest, mut out) = both(true, || one(second), || one(first));
     out.append(&mut rest);

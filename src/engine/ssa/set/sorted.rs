@@ -3,9 +3,9 @@
 //! list's length times the log of the gaps, and reads the longer list in order).
 
 use std::cmp::Ordering;
-use std::sync::atomic::{AtomicBool, Ordering as AtomicOrdering};
 
 use super::Set;
+use crate::engine::ssa::par::Split;
 use crate::engine::ssa::path::PathElement;
 
 /// An element of a sorted list, by its path element.
@@ -98,45 +98,23 @@ pub(super) fn merge_sorted(a: &[PathElement], b: &[PathElement]) -> Vec<PathElem
 /// set operation of its own, so a long list of them pays for a thread.
 const FORK_AT: usize = 2048;
 
-/// Whether a split walk is under way: one at a time (two cores), the rest walk on one.
-static FORKED: AtomicBool = AtomicBool::new(false);
-
 /// Walks two sorted child lists together; `f` decides each element's node. Long lists are
-/// cut in two at one element (the same place in both) and the halves walked on two cores:
-/// the same nodes, in the same order.
+/// cut in two at one element (the same place in both) and the halves walked on two cores
+/// (one split at a time, [`Split`]): the same nodes, in the same order.
 pub(super) fn zip_children(
     a: &[(PathElement, Set)],
     b: &[(PathElement, Set)],
     f: impl Fn(Option<&Set>, Option<&Set>) -> Option<Set> + Sync,
 ) -> Vec<(PathElement, Set)> {
-    if a.len() + b.len() >= FORK_AT
-        && FORKED
-            .compare_exchange(
-                false,
-                true,
-                AtomicOrdering::Acquire,
-                AtomicOrdering::Relaxed,
-            )
-            .is_ok()
-    {
-        let _done = Forked;
-        let ((a1, a2), (b1, b2)) = cut(a, b);
-        let (mut second, first) =
-            crate::engine::smp::both(true, || zip_one(a2, b2, &f), || zip_one(a1, b1, &f));
-        let mut out = first;
-        out.append(&mut second);
-        return out;
-    }
-    zip_one(a, b, &f)
-}
-
-/// Lets the next long walk split (when it is dropped, even by a panic).
-struct Forked;
-
-impl Drop for Forked {
-    fn drop(&mut self) {
-        FORKED.store(false, AtomicOrdering::Release);
-    }
+    let Some(_split) = (a.len() + b.len() >= FORK_AT).then(Split::take).flatten() else {
+        return zip_one(a, b, &f);
+    };
+    let ((a1, a2), (b1, b2)) = cut(a, b);
+    let (mut second, first) =
+        crate::engine::smp::both(true, || zip_one(a2, b2, &f), || zip_one(a1, b1, &f));
+    let mut out = first;
+    out.append(&mut second);
+    out
 }
 
 /// Both lists cut before the middle element of the longer one (each half keeps what sorts
