@@ -28,74 +28,83 @@ pub enum GoJsonError {
     /// The value nests deeper than [`MAX_DEPTH`].
     #[error("json: value nests deeper than {MAX_DEPTH} levels")]
     TooDeep,
+    /// Longer than the limit [`to_string_within`] was given (it stops writing there).
+    #[error("json: longer than {0} bytes")]
+    TooLong(usize),
 }
 
 #[derive(Clone, Copy)]
 struct Style {
     sorted: bool,
     indent: bool,
+    /// Stop with [`GoJsonError::TooLong`] once the output is longer (checked after each
+    /// item of a list or object: the output may run past it by one item when it stops).
+    limit: usize,
+}
+
+impl Style {
+    const fn new(sorted: bool, indent: bool) -> Style {
+        Style {
+            sorted,
+            indent,
+            limit: usize::MAX,
+        }
+    }
 }
 
 /// `json.Marshal`: compact, object keys sorted by byte order.
 pub fn to_string(v: &Value) -> Result<String, GoJsonError> {
-    write(
-        v,
-        Style {
-            sorted: true,
-            indent: false,
-        },
-    )
+    write(v, Style::new(true, false))
+}
+
+/// [`to_string`], or [`GoJsonError::TooLong`] when it would be longer than `limit` bytes,
+/// found without writing all of it (so that a caller who would throw a long text away does
+/// not pay for it). A value that is both too long and too deep is [`GoJsonError::TooDeep`],
+/// as [`to_string`] says.
+pub fn to_string_within(v: &Value, limit: usize) -> Result<String, GoJsonError> {
+    let style = Style {
+        limit,
+        ..Style::new(true, false)
+    };
+    match write(v, style) {
+        Ok(text) if text.len() > limit => Err(GoJsonError::TooLong(limit)),
+        Err(GoJsonError::TooLong(_)) if too_deep(v, 0) => Err(GoJsonError::TooDeep),
+        done => done,
+    }
+}
+
+/// Whether writing `v` at `depth` fails with [`GoJsonError::TooDeep`] (a walk that writes
+/// nothing).
+fn too_deep(v: &Value, depth: usize) -> bool {
+    match v {
+        Value::Array(_) | Value::Object(_) if depth >= MAX_DEPTH => true,
+        Value::Array(items) => items.iter().any(|item| too_deep(item, depth + 1)),
+        Value::Object(map) => map.values().any(|item| too_deep(item, depth + 1)),
+        _ => false,
+    }
 }
 
 /// `json.MarshalIndent(v, "", "  ")`: two-space indent, sorted keys, empty `{}`/`[]` compact.
 pub fn to_string_pretty(v: &Value) -> Result<String, GoJsonError> {
-    write(
-        v,
-        Style {
-            sorted: true,
-            indent: true,
-        },
-    )
+    write(v, Style::new(true, true))
 }
 
 /// Compact like [`to_string`] but keeping the Value's own object key order.
 pub fn to_string_in_order(v: &Value) -> Result<String, GoJsonError> {
-    write(
-        v,
-        Style {
-            sorted: false,
-            indent: false,
-        },
-    )
+    write(v, Style::new(false, false))
 }
 
 /// [`to_string_pretty`] of `v` appended to `out`, as if `v` sat `level` levels deep in an
 /// indented document (its inner lines indented by `level + 1` steps). For writers that lay out
 /// the outer levels themselves.
 pub fn write_pretty_at(v: &Value, out: &mut String, level: usize) -> Result<(), GoJsonError> {
-    write_value(
-        v,
-        out,
-        Style {
-            sorted: true,
-            indent: true,
-        },
-        level,
-    )
+    write_value(v, out, Style::new(true, true), level)
 }
 
 /// [`to_string`] of `v` appended to `out`, as if `v` sat `level` levels deep (for the depth
 /// limit). For writers that lay out the outer levels themselves.
 pub fn write_compact_at(v: &Value, out: &mut String, level: usize) -> Result<(), GoJsonError> {
-    write_value(
-        v,
-        out,
-        Style {
-            sorted: true,
-            indent: false,
-        },
-        level,
-    )
+    write_value(v, out, Style::new(true, false), level)
 }
 
 fn write(v: &Value, style: Style) -> Result<String, GoJsonError> {
@@ -134,6 +143,9 @@ fn write_value(v: &Value, out: &mut String, style: Style, depth: usize) -> Resul
                 }
                 newline(out, style, depth + 1);
                 write_value(item, out, style, depth + 1)?;
+                if out.len() > style.limit {
+                    return Err(GoJsonError::TooLong(style.limit));
+                }
             }
             newline(out, style, depth);
             out.push(']');
@@ -159,6 +171,9 @@ fn write_value(v: &Value, out: &mut String, style: Style, depth: usize) -> Resul
                 write_string(key, out);
                 out.push_str(if style.indent { ": " } else { ":" });
                 write_value(item, out, style, depth + 1)?;
+                if out.len() > style.limit {
+                    return Err(GoJsonError::TooLong(style.limit));
+                }
             }
             newline(out, style, depth);
             out.push('}');

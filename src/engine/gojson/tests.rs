@@ -208,3 +208,33 @@ fn value_equality_keeps_int_and_float_apart() {
     assert_eq!(minus_zero, json!(0.0));
     assert_eq!(to_string(&minus_zero).unwrap(), "-0");
 }
+
+/// Within its limit the bounded writer writes what [`to_string`] writes; one byte short of
+/// the text's length, it says too long; a value too deep says so whatever its length.
+#[test]
+fn a_bounded_write_is_the_write_or_too_long() {
+    let v = json!({"b": [1, "two", {"c": null, "a": 1.5}], "a": {"x": true}, "e": []});
+    let text = to_string(&v).unwrap();
+    assert_eq!(to_string_within(&v, text.len()).unwrap(), text);
+    assert_eq!(to_string_within(&v, usize::MAX).unwrap(), text);
+    for limit in 0..text.len() {
+        assert_eq!(
+            to_string_within(&v, limit),
+            Err(GoJsonError::TooLong(limit)),
+            "{limit}"
+        );
+    }
+    let mut deep = json!([]);
+    for _ in 0..MAX_DEPTH {
+        deep = json!([deep]);
+    }
+    assert_eq!(to_string(&deep), Err(GoJsonError::TooDeep));
+    for limit in [0, 10, 1 << 20] {
+        assert_eq!(to_string_within(&deep, limit), Err(GoJsonError::TooDeep));
+    }
+    let long_then_deep = json!({"a": "x".repeat(100), "z": deep});
+    assert_eq!(
+        to_string_within(&long_then_deep, 50),
+        Err(GoJsonError::TooDeep)
+    );
+}

@@ -84,23 +84,14 @@ pub fn allowed_conflicts(
 }
 
 /// `lastAppliedUpdater`: rewrites the annotation of `object` (if it has one) from `config`.
+///
+/// The applied configuration is written only as far as the annotations can hold it: a longer
+/// one is deleted without being written whole (a big object's would be as big as it).
 #[must_use]
 pub fn update_annotation(mut object: Value, config: &Value) -> Value {
     if annotation(&object).is_none() {
         return object;
     }
-    let mut applied = config.clone();
-    if let Some(annotations) = applied
-        .get_mut("metadata")
-        .and_then(|m| m.get_mut("annotations"))
-        .and_then(Value::as_object_mut)
-    {
-        annotations.shift_remove(ANNOTATION);
-    }
-    let Ok(mut text) = gojson::to_string(&applied) else {
-        return object;
-    };
-    text.push('\n');
     let Some(annotations) = object
         .get_mut("metadata")
         .and_then(|m| m.get_mut("annotations"))
@@ -108,9 +99,41 @@ pub fn update_annotation(mut object: Value, config: &Value) -> Value {
     else {
         return object;
     };
-    annotations.insert(ANNOTATION, Value::from(text));
-    if annotations_size(annotations) > ANNOTATIONS_SIZE_LIMIT {
-        annotations.shift_remove(ANNOTATION);
+    // `buildLastApplied`: the configuration without the annotation (copied only when it has
+    // it).
+    let applied = match config
+        .get("metadata")
+        .and_then(|m| m.get("annotations"))
+        .and_then(Value::as_object)
+    {
+        Some(a) if a.contains_key(ANNOTATION) => {
+            let mut applied = config.clone();
+            if let Some(a) = applied
+                .get_mut("metadata")
+                .and_then(|m| m.get_mut("annotations"))
+                .and_then(Value::as_object_mut)
+            {
+                a.shift_remove(ANNOTATION);
+            }
+            std::borrow::Cow::Owned(applied)
+        }
+        _ => std::borrow::Cow::Borrowed(config),
+    };
+    // `ValidateAnnotationsSize` of the others and this one, whose text ends with a newline.
+    let others = annotations_size(annotations)
+        - annotations
+            .get(ANNOTATION)
+            .map_or(0, |v| ANNOTATION.len() + v.as_str().map_or(0, str::len));
+    let room = ANNOTATIONS_SIZE_LIMIT.saturating_sub(others + ANNOTATION.len() + 1);
+    match gojson::to_string_within(&applied, room) {
+        Ok(mut text) => {
+            text.push('\n');
+            annotations.insert(ANNOTATION, Value::from(text));
+        }
+        Err(gojson::GoJsonError::TooLong(_)) => {
+            annotations.shift_remove(ANNOTATION);
+        }
+        Err(_) => {}
     }
     object
 }
@@ -120,4 +143,58 @@ fn annotations_size(annotations: &Map) -> usize {
         .iter()
         .map(|(k, v)| k.len() + v.as_str().map_or(0, str::len))
         .sum()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::json;
+
+    fn with_annotations(annotations: Value) -> Value {
+        json!({"apiVersion": "v1", "kind": "ConfigMap",
+               "metadata": {"name": "a", "annotations": annotations}})
+    }
+
+    fn annotations_of(v: &Value) -> &Map {
+        v["metadata"]["annotations"].as_object().unwrap()
+    }
+
+    /// The annotation becomes the configuration as Go writes it (without the annotation,
+    /// newline-terminated), and is deleted when the annotations would pass 256 KiB: at the
+    /// limit it stays, one byte past it it goes.
+    #[test]
+    fn the_annotation_is_rewritten_or_deleted_at_the_size_limit() {
+        let live = with_annotations(json!({ANNOTATION: "{}", "other": "x"}));
+        let config = json!({"apiVersion": "v1", "kind": "ConfigMap",
+            "metadata": {"name": "a", "annotations": {ANNOTATION: "old", "note": "n"}},
+            "data": {"k": "v"}});
+        let out = update_annotation(live.clone(), &config);
+        assert_eq!(
+            annotations_of(&out)[ANNOTATION],
+            r#"{"apiVersion":"v1","data":{"k":"v"},"kind":"ConfigMap","metadata":{"annotations":{"note":"n"},"name":"a"}}"#.to_owned() + "\n"
+        );
+        assert_eq!(annotations_of(&out)["other"], "x");
+        // Pad the data so that the annotations come to exactly the limit, then one past.
+        let text_of = |pad: usize| {
+            let c = json!({"apiVersion": "v1", "data": {"k": "v".repeat(pad)}});
+            (gojson::to_string(&c).unwrap().len() + 1, c)
+        };
+        let (base, _) = text_of(0);
+        let fixed = ANNOTATION.len() + "other".len() + 1;
+        let pad = ANNOTATIONS_SIZE_LIMIT - fixed - base;
+        let (len, fits) = text_of(pad);
+        assert_eq!(fixed + len, ANNOTATIONS_SIZE_LIMIT);
+        let out = update_annotation(live.clone(), &fits);
+        assert_eq!(
+            annotations_of(&out)[ANNOTATION].as_str().unwrap().len(),
+            len
+        );
+        let (_, over) = text_of(pad + 1);
+        let out = update_annotation(live.clone(), &over);
+        assert!(!annotations_of(&out).contains_key(ANNOTATION));
+        assert_eq!(annotations_of(&out)["other"], "x");
+        // No annotation: nothing to rewrite.
+        let plain = with_annotations(json!({"other": "x"}));
+        assert_eq!(update_annotation(plain.clone(), &config), plain);
+    }
 }
