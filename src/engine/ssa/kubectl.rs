@@ -13,15 +13,21 @@
 //!    the client-side managers owned is now the applier's previous set, so what the file
 //!    dropped is pruned (kubernetes#99003, fixed by kubernetes#112905).
 
-use std::sync::{Arc, OnceLock};
+use std::sync::Arc;
 
 use super::csaupgrade;
 use super::lastapplied::ANNOTATION;
-use super::managed::{Managed, ManagerId, Operation, encode};
+use super::managed::{Managed, ManagerId, Operation};
+use super::order::identical;
 use super::path::PathElement;
 use super::request::{Answer, Live, Request, RequestError, with_encoded};
 use super::set::Set;
 use crate::value::{Map, Value};
+
+/// The manager kubectl saves the annotation with.
+mod step;
+
+pub use step::Step;
 
 /// The manager kubectl saves the annotation with.
 pub const LAST_APPLIED_MANAGER: &str = "kubectl-last-applied";
@@ -57,100 +63,6 @@ impl StepKind {
         }
     }
 }
-
-/// One request and the object it leaves: the object without its `metadata.managedFields`
-/// (shared with the step before when the request changes only them, and read as it is by the
-/// plan's comparisons), and those apart, as the API server writes them: from the managers the
-/// request left, when first asked (a big object's are as big as it, and a plan asks for the
-/// last step's beside its comparisons).
-#[derive(Clone, Debug)]
-pub struct Step {
-    pub kind: StepKind,
-    /// The body sent (the apply configuration, shared with the plan and the other applies of
-    /// it, or the new `metadata.managedFields`).
-    pub body: Arc<Value>,
-    /// The object left, without `metadata.managedFields`.
-    pub object: Arc<Value>,
-    /// The managers left, when `written` is not yet.
-    managed: Managed,
-    /// `metadata.managedFields` (`None`: none; shared with the body that sent them).
-    written: OnceLock<Option<Arc<Value>>>,
-}
-
-impl Step {
-    /// A step whose `metadata.managedFields` are these.
-    #[must_use]
-    pub fn new(
-        kind: StepKind,
-        body: Arc<Value>,
-        object: Arc<Value>,
-        managed_fields: Option<Arc<Value>>,
-    ) -> Step {
-        Step {
-            kind,
-            body,
-            object,
-            managed: Managed::default(),
-            written: OnceLock::from(managed_fields),
-        }
-    }
-
-    /// A csaupgrade's step (or a migration's): the new entries (`None`: none left) are both
-    /// its body and its object's `metadata.managedFields`.
-    #[must_use]
-    pub fn upgraded(kind: StepKind, object: Arc<Value>, entries: Option<Value>) -> Step {
-        let some = entries.is_some();
-        let body = Arc::new(entries.unwrap_or(Value::Array(Vec::new())));
-        let written = some.then(|| Arc::clone(&body));
-        Step::new(kind, body, object, written)
-    }
-
-    /// A request's step from its answer: its managers written as `metadata.managedFields`
-    /// when first asked.
-    fn answered(kind: StepKind, body: Arc<Value>, object: Value, managed: Managed) -> Step {
-        Step {
-            kind,
-            body,
-            object: Arc::new(object),
-            managed,
-            written: OnceLock::new(),
-        }
-    }
-
-    /// The object's `metadata.managedFields` (`None`: it has none).
-    #[must_use]
-    pub fn managed_fields(&self) -> Option<&Value> {
-        self.written
-            .get_or_init(|| encode(&self.managed).map(Arc::new))
-            .as_deref()
-    }
-
-    /// The object as stored (a copy): [`Step::object`] with [`Step::managed_fields`] last in
-    /// its `metadata`, as a request's answer has them.
-    #[must_use]
-    pub fn stored(&self) -> Value {
-        with_encoded((*self.object).clone(), self.managed_fields().cloned())
-    }
-
-    /// [`Step::managed_fields`] as a list (empty when none).
-    #[must_use]
-    pub fn entries(&self) -> &[Value] {
-        self.managed_fields()
-            .and_then(Value::as_array)
-            .map_or(&[], Vec::as_slice)
-    }
-}
-
-impl PartialEq for Step {
-    fn eq(&self, other: &Step) -> bool {
-        self.kind == other.kind
-            && self.body == other.body
-            && self.object == other.object
-            && self.managed_fields() == other.managed_fields()
-    }
-}
-
-impl Eq for Step {}
 
 fn annotation_path() -> Set {
     Set::from_paths([[
@@ -390,16 +302,27 @@ pub fn apply_server_side_read(
     manager: &str,
     force: bool,
 ) -> Result<(Vec<Step>, Managed), RequestError> {
-    let Answer {
-        object,
-        mut managed,
-    } = req.apply_read(live, file, manager, force)?;
+    // The second apply after a csaupgrade reuses what the first handed on; a csaupgrade may
+    // follow only when a client-side (Update) manager owns the annotation, and an apply only
+    // takes fields from Update managers.
+    let hand_on = match &live {
+        Live::Read { managed, .. } => may_upgrade(managed),
+        Live::Stored(_) => true,
+    };
+    let (
+        Answer {
+            object,
+            mut managed,
+        },
+        mut again,
+    ) = req.apply_again(live, file, manager, force, None, hand_on)?;
     let mut steps = vec![Step::answered(
         StepKind::Apply,
         Arc::clone(file),
         object,
         managed.clone(),
     )];
+    let first = Arc::clone(&steps[0].object);
     while let Some(done) = steps.last() {
         let object = Arc::clone(&done.object);
         let managers = Managers::Decoded {
@@ -435,7 +358,17 @@ pub fn apply_server_side_read(
             ),
             // The last request (`decide` ends after it).
             Decided::ApplyAgain => {
-                let answer = req.apply_read(live(managed), file, manager, force)?;
+                // The object the first apply left, unless a request between changed it (the
+                // `kubectl-last-applied` apply leaves it as it was, copied).
+                let again = again.take().map(|a| {
+                    if Arc::ptr_eq(&object, &first) || identical(&object, &first) {
+                        a
+                    } else {
+                        a.unfixed()
+                    }
+                });
+                let (answer, _) =
+                    req.apply_again(live(managed), file, manager, force, again, false)?;
                 managed = answer.managed;
                 Step::answered(
                     StepKind::ApplyAgain,
@@ -448,6 +381,15 @@ pub fn apply_server_side_read(
         steps.push(step);
     }
     Ok((steps, managed))
+}
+
+/// Whether an Update manager owns the last-applied annotation (what the csaupgrade migrates).
+fn may_upgrade(managed: &Managed) -> bool {
+    let path = annotation_path();
+    managed.fields.iter().any(|(key, vs)| {
+        ManagerId::from_key(key).is_some_and(|id| id.operation == Operation::Update)
+            && path.difference(&vs.set).is_empty()
+    })
 }
 
 /// `{apiVersion, kind, metadata: {name, namespace, annotations: {last-applied}}}`.
@@ -570,6 +512,51 @@ mod tests {
             r#"{"f:data":{"f:key":{}}}"#
         );
         assert!(last["metadata"]["annotations"].get(ANNOTATION).is_some());
+    }
+
+    /// The second apply reuses what the first handed on (the file's set, and the object as
+    /// the merge's fixed point): its answer is the one a request of its own gives, whether
+    /// the first apply changed the object or not, with and without the annotation saved in
+    /// between.
+    #[test]
+    fn the_second_apply_answers_as_a_request_of_its_own() {
+        let req = request("v1", "ConfigMap", "2026-11-25T10:00:00Z");
+        let created = |data: &str| {
+            let mut obj = v(&format!(
+                r#"{{"apiVersion":"v1","kind":"ConfigMap","metadata":{{"name":"test","namespace":"default","annotations":{{}}}},"data":{data}}}"#
+            ));
+            let annotation = format!(
+                r#"{{"apiVersion":"v1","data":{data},"kind":"ConfigMap","metadata":{{"annotations":{{}},"name":"test","namespace":"default"}}}}"#
+            );
+            obj["metadata"]["annotations"]
+                .as_object_mut()
+                .unwrap()
+                .insert(ANNOTATION, Value::from(format!("{annotation}\n")));
+            req.update(&Value::Null, &obj, "kubectl-client-side-apply")
+                .unwrap()
+        };
+        for (live, file) in [
+            (r#"{"key":"value","legacy":"unused"}"#, r#"{"key":"value"}"#),
+            (
+                r#"{"key":"old","legacy":"unused"}"#,
+                r#"{"key":"new","more":"x"}"#,
+            ),
+            (r#"{"key":"1"}"#, r#"{"key":"1"}"#),
+        ] {
+            let live = created(live);
+            let file = v(&format!(
+                r#"{{"apiVersion":"v1","kind":"ConfigMap","metadata":{{"name":"test","namespace":"default"}},"data":{file}}}"#
+            ));
+            let steps = apply_server_side(&req, &live, &file, "kubectl", false).unwrap();
+            let [.., upgraded, again] = steps.as_slice() else {
+                panic!("{} steps", steps.len());
+            };
+            assert_eq!(again.kind, StepKind::ApplyAgain);
+            let alone = req
+                .apply(&upgraded.stored(), &file, "kubectl", false)
+                .unwrap();
+            assert!(identical(&again.stored(), &alone), "{file}");
+        }
     }
 
     /// An autoscaler owns `spec.replicas`: the file's value conflicts, as the API server says.

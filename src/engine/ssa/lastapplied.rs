@@ -37,6 +37,15 @@ pub fn has_annotation(obj: &Value) -> bool {
     annotation(obj).is_some()
 }
 
+/// Whether `obj`'s annotations have the annotation's key (with any value).
+#[must_use]
+pub fn carries_key(obj: &Value) -> bool {
+    obj.get("metadata")
+        .and_then(|m| m.get("annotations"))
+        .and_then(Value::as_object)
+        .is_some_and(|a| a.contains_key(ANNOTATION))
+}
+
 /// The conflicts the last-applied annotation excuses: its fields whose value is still live
 /// (`allowedConflictsFromLastApplied`: the annotation's field set minus what its comparison
 /// with the live object modified, added or removed, asked path by path instead of built).
@@ -101,23 +110,18 @@ pub fn update_annotation(mut object: Value, config: &Value) -> Value {
     };
     // `buildLastApplied`: the configuration without the annotation (copied only when it has
     // it).
-    let applied = match config
-        .get("metadata")
-        .and_then(|m| m.get("annotations"))
-        .and_then(Value::as_object)
-    {
-        Some(a) if a.contains_key(ANNOTATION) => {
-            let mut applied = config.clone();
-            if let Some(a) = applied
-                .get_mut("metadata")
-                .and_then(|m| m.get_mut("annotations"))
-                .and_then(Value::as_object_mut)
-            {
-                a.shift_remove(ANNOTATION);
-            }
-            std::borrow::Cow::Owned(applied)
+    let applied = if carries_key(config) {
+        let mut applied = config.clone();
+        if let Some(a) = applied
+            .get_mut("metadata")
+            .and_then(|m| m.get_mut("annotations"))
+            .and_then(Value::as_object_mut)
+        {
+            a.shift_remove(ANNOTATION);
         }
-        _ => std::borrow::Cow::Borrowed(config),
+        std::borrow::Cow::Owned(applied)
+    } else {
+        std::borrow::Cow::Borrowed(config)
     };
     // `ValidateAnnotationsSize` of the others and this one, whose text ends with a newline.
     let others = annotations_size(annotations)

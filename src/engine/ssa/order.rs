@@ -295,6 +295,30 @@ pub fn equals(a: &Value, b: &Value) -> bool {
     }
 }
 
+/// The same value written the same way: as `==`, but objects keep their keys in the same
+/// order (`==` on objects ignores it). `false` past [`crate::engine::MAX_DEPTH`] levels.
+#[must_use]
+pub fn identical(a: &Value, b: &Value) -> bool {
+    fn at(a: &Value, b: &Value, depth: usize) -> bool {
+        if depth > crate::engine::MAX_DEPTH {
+            return false;
+        }
+        match (a, b) {
+            (Value::Array(x), Value::Array(y)) => {
+                x.len() == y.len() && x.iter().zip(y).all(|(l, r)| at(l, r, depth + 1))
+            }
+            (Value::Object(x), Value::Object(y)) => {
+                x.len() == y.len()
+                    && x.iter()
+                        .zip(y.iter())
+                        .all(|((k, v), (l, w))| k == l && at(v, w, depth + 1))
+            }
+            _ => a == b,
+        }
+    }
+    at(a, b, 0)
+}
+
 /// `value.ToString`: how a key or set item prints in a path (`[name="a"]`, `[port=443]`).
 #[must_use]
 pub fn to_string(v: &Value) -> String {
@@ -343,5 +367,21 @@ mod tests {
         assert_eq!(to_string(&v(json!("a\"b"))), "\"a\\\"b\"");
         assert_eq!(to_string(&v(json!(443))), "443");
         assert_eq!(to_string(&v(json!(1e6))), "1e+06");
+    }
+
+    /// `identical` is `==` that also holds key order and the way a number is written.
+    #[test]
+    fn identical_values_keep_key_order_and_number_kinds() {
+        let a: Value = serde_json::from_str(r#"{"a":1,"b":[{"x":1,"y":2}]}"#).unwrap();
+        let reordered: Value = serde_json::from_str(r#"{"b":[{"x":1,"y":2}],"a":1}"#).unwrap();
+        let inner: Value = serde_json::from_str(r#"{"a":1,"b":[{"y":2,"x":1}]}"#).unwrap();
+        let float: Value = serde_json::from_str(r#"{"a":1.0,"b":[{"x":1,"y":2}]}"#).unwrap();
+        assert!(identical(&a, &a.clone()));
+        for other in [&reordered, &inner] {
+            assert_eq!(&a, other);
+            assert!(!identical(&a, other));
+        }
+        assert!(equals(&a, &float));
+        assert!(!identical(&a, &float));
     }
 }

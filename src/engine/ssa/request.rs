@@ -13,126 +13,24 @@
 //! | `conflict.go` | the 409 message ([`ApiConflicts`]) |
 
 use std::collections::BTreeMap;
-use std::fmt;
 
 use super::lastapplied;
-use super::managed::{Managed, ManagedFieldsError, ManagerId, decode};
+use super::managed::{Managed, ManagerId, decode};
 use super::par;
-use super::path::{Path, PathElement, path_string};
+use super::path::PathElement;
 use super::schema::{Schema, TypeRef};
 use super::set::Set;
-use super::typed::{self, TypedError};
-use super::update::{Conflict, Conflicts, ManagedFields, UpdateError, Updater, VersionedSet};
+use super::typed;
+use super::update::{Again, Applied, Conflicts, ManagedFields, Updater, VersionedSet};
 use crate::value::{Map, Value};
 
+mod error;
 mod stored;
 
+pub use error::{ApiConflict, ApiConflicts, RequestError, go_errors, gvk};
+use error::{api_conflicts, update_error};
 use stored::with_managed_fields;
 pub use stored::{Answer, Live, with_encoded, without_managed_fields};
-
-/// One conflict as the API server reports it.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct ApiConflict {
-    pub manager: ManagerId,
-    pub path: Path,
-}
-
-impl fmt::Display for ApiConflict {
-    /// `conflict with "m" using apps/v1: .spec.replicas`.
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "conflict with {}: {}",
-            self.manager,
-            path_string(&self.path)
-        )
-    }
-}
-
-/// The conflicts of a refused apply (HTTP 409), in the API server's message.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct ApiConflicts(pub Vec<ApiConflict>);
-
-impl fmt::Display for ApiConflicts {
-    /// `Apply failed with 1 conflict: conflict with "m" using apps/v1: .spec.replicas`.
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        if let [one] = self.0.as_slice() {
-            return write!(f, "Apply failed with 1 conflict: {one}");
-        }
-        let mut by: BTreeMap<String, (&ManagerId, Vec<&Path>)> = BTreeMap::new();
-        for c in &self.0 {
-            by.entry(c.manager.key())
-                .or_insert_with(|| (&c.manager, Vec::new()))
-                .1
-                .push(&c.path);
-        }
-        let mut lines = Vec::new();
-        for (manager, paths) in by.values() {
-            lines.push(format!("conflicts with {manager}:"));
-            for p in paths {
-                lines.push(format!("- {}", path_string(p)));
-            }
-        }
-        write!(
-            f,
-            "Apply failed with {} conflicts: {}",
-            self.0.len(),
-            lines.join("\n")
-        )
-    }
-}
-
-/// Why a request failed.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-pub enum RequestError {
-    #[error("failed to decode managed fields: {0}")]
-    Managed(#[from] ManagedFieldsError),
-    #[error("{0}")]
-    Conflicts(ApiConflicts),
-    #[error("{0}")]
-    Typed(#[from] TypedError),
-    /// The object sent does not fit the schema (a repeated list key, an undeclared field).
-    #[error("failed to create typed {what} object ({gvk}): {}", go_errors(&.source.0))]
-    Invalid {
-        /// `patch` (an applied configuration) or `new` (an update's object).
-        what: &'static str,
-        /// `default/web; apps/v1, Kind=Deployment`.
-        gvk: String,
-        source: TypedError,
-    },
-    /// The request is refused before any merge (HTTP 400).
-    #[error("{0}")]
-    BadRequest(String),
-}
-
-/// `default/web; apps/v1, Kind=Deployment`: the object's namespace and name, and its
-/// `GroupVersionKind` as Go prints it (`/v1, Kind=ConfigMap` in the core group), as
-/// apimachinery's `objectGVKNN` writes them.
-#[must_use]
-pub fn gvk(obj: &Value) -> String {
-    let s = |v: &Value, k: &str| v.get(k).and_then(Value::as_str).unwrap_or("").to_owned();
-    let meta = obj.get("metadata").unwrap_or(&Value::Null);
-    let api_version = s(obj, "apiVersion");
-    let (group, version) = api_version.split_once('/').unwrap_or(("", &api_version));
-    format!(
-        "{}/{}; {group}/{version}, Kind={}",
-        s(meta, "namespace"),
-        s(meta, "name"),
-        s(obj, "kind")
-    )
-}
-
-/// `typed.ValidationErrors.Error()`: one error as it is, several under `errors:`, indented.
-#[must_use]
-pub fn go_errors(errors: &[String]) -> String {
-    match errors {
-        [one] => one.clone(),
-        all => std::iter::once("errors:".to_owned())
-            .chain(all.iter().map(|e| format!("  {e}")))
-            .collect::<Vec<_>>()
-            .join("\n"),
-    }
-}
 
 /// The fields nobody owns or conflicts on (`stripmeta.go`).
 fn strip_set() -> Set {
@@ -292,6 +190,25 @@ impl Request<'_> {
         manager: &str,
         force: bool,
     ) -> Result<Answer, RequestError> {
+        self.apply_again(live, config, manager, force, None, false)
+            .map(|(answer, _)| answer)
+    }
+
+    /// [`Request::apply_read`], reusing what an apply of the same `config` by the same
+    /// `manager` handed on (`again`, [`Again`]: the object read must be the one it left, or
+    /// [`Again::unfixed`]), and, with `hand_on`, handing on what the next one can reuse.
+    ///
+    /// # Errors
+    /// As [`Request::apply`].
+    pub fn apply_again(
+        &self,
+        live: Live<'_>,
+        config: &Value,
+        manager: &str,
+        force: bool,
+        again: Option<Again>,
+        hand_on: bool,
+    ) -> Result<(Answer, Option<Again>), RequestError> {
         let version = config
             .get("apiVersion")
             .and_then(Value::as_str)
@@ -337,9 +254,9 @@ impl Request<'_> {
         let (early, applied) = par::both(
             speculate,
             || speculate.then(|| self.allowed_conflicts(&live)),
-            || self.apply_untracked(&live, config, manager, managed),
+            || self.apply_untracked(&live, config, manager, managed, again, hand_on),
         );
-        let (object, managed, conflicts) = applied?;
+        let (object, managed, conflicts, again) = applied?;
         if !force && !conflicts.0.is_empty() {
             let conflicts = api_conflicts(conflicts);
             let allowed = match early {
@@ -360,12 +277,18 @@ impl Request<'_> {
                 return Err(RequestError::Conflicts(ApiConflicts(outside)));
             }
         }
-        let object = if manager == "kubectl" {
-            lastapplied::update_annotation(object, config)
+        let (object, again) = if manager == "kubectl" {
+            // A configuration that carries the annotation itself would merge it back over the
+            // rewritten one.
+            let again = match again {
+                Some(a) if lastapplied::carries_key(config) => Some(a.unfixed()),
+                a => a,
+            };
+            (lastapplied::update_annotation(object, config), again)
         } else {
-            object
+            (object, again)
         };
-        Ok(Answer { object, managed })
+        Ok((Answer { object, managed }, again))
     }
 
     /// skipNonApplied, then the tracked apply, forced: with the conflicts the force took.
@@ -375,7 +298,9 @@ impl Request<'_> {
         config: &Value,
         manager: &str,
         mut managed: Managed,
-    ) -> Result<(Value, Managed, Conflicts), RequestError> {
+        again: Option<Again>,
+        hand_on: bool,
+    ) -> Result<(Value, Managed, Conflicts, Option<Again>), RequestError> {
         if managed.fields.is_empty() {
             managed = self.update_tracked(&Value::Null, live, BEFORE_FIRST_APPLY, managed)?;
         }
@@ -384,14 +309,21 @@ impl Request<'_> {
             ..ManagerId::apply(manager)
         }
         .key();
-        let (new, mut fields, conflicts) = self
+        let Applied {
+            object: new,
+            managers: mut fields,
+            conflicts,
+            again,
+        } = self
             .updater()
-            .apply_forced_owned(
+            .apply_again(
                 live,
                 config,
                 self.api_version,
                 std::mem::take(&mut managed.fields),
                 &key,
+                again,
+                hand_on,
             )
             .map_err(update_error)?;
         strip(&mut fields, &key);
@@ -404,7 +336,7 @@ impl Request<'_> {
             None => live.clone(),
         };
         cap_update_managers(&mut managed);
-        Ok((object, managed, conflicts))
+        Ok((object, managed, conflicts, again))
     }
 }
 
@@ -416,25 +348,6 @@ fn strip(fields: &mut ManagedFields, key: &str) {
             fields.remove(key);
         }
     }
-}
-
-fn update_error(e: UpdateError) -> RequestError {
-    match e {
-        UpdateError::Typed(t) => RequestError::Typed(t),
-        UpdateError::Conflicts(c) => RequestError::Conflicts(api_conflicts(c)),
-    }
-}
-
-fn api_conflicts(Conflicts(list): Conflicts) -> ApiConflicts {
-    ApiConflicts(
-        list.into_iter()
-            .map(|Conflict { manager, path }| ApiConflict {
-                manager: ManagerId::from_key(&manager)
-                    .unwrap_or_else(|| ManagerId::apply(&manager)),
-                path,
-            })
-            .collect(),
-    )
 }
 
 /// capManagers: beyond [`MAX_UPDATE_MANAGERS`] Update entries, the oldest are merged, per

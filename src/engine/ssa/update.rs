@@ -93,6 +93,42 @@ pub enum UpdateError {
     Typed(#[from] TypedError),
 }
 
+/// An apply's answer ([`Updater::apply_again`]).
+#[derive(Debug)]
+pub struct Applied {
+    /// The new object (`None` when nothing changes).
+    pub object: Option<Value>,
+    pub managers: ManagedFields,
+    /// The conflicts the force took.
+    pub conflicts: Conflicts,
+    /// What the next apply of the same configuration can reuse, when asked for.
+    pub again: Option<Again>,
+}
+
+/// What an apply hands to the next apply of the same configuration by the same manager at the
+/// same API version (kubectl's second apply, after the csaupgrade, [`super::kubectl`]).
+#[derive(Debug)]
+pub struct Again {
+    /// The configuration's set (before the ignored fields leave it).
+    set: Set,
+    /// Whether the object the apply left, merged with the configuration again, gives itself
+    /// back: the merge left it and nothing was pruned from it (the merge is idempotent:
+    /// `merge(merge(a, c), c) = merge(a, c)`, to the order of keys and items). Only as long
+    /// as nothing else changes the object.
+    fixed: bool,
+}
+
+impl Again {
+    /// The same, for an object changed since (the set holds, the fixed point may not).
+    #[must_use]
+    pub fn unfixed(self) -> Again {
+        Again {
+            fixed: false,
+            ..self
+        }
+    }
+}
+
 /// The request handler (`merge.Updater`) for one schema and root type.
 #[derive(Clone, Copy, Debug)]
 pub struct Updater<'a> {
@@ -335,22 +371,67 @@ impl<'a> Updater<'a> {
         managers: ManagedFields,
         manager: &str,
     ) -> Result<(Option<Value>, ManagedFields, Conflicts), UpdateError> {
+        let applied = self.apply_again(live, config, version, managers, manager, None, false)?;
+        Ok((applied.object, applied.managers, applied.conflicts))
+    }
+
+    /// [`Updater::apply_forced_owned`], reusing what an apply of the same `config` by the
+    /// same `manager` at the same `version` handed on (`again`), and, with `hand_on`, handing
+    /// on what the next such apply can reuse ([`Again`]).
+    ///
+    /// # Errors
+    /// As [`Updater::apply_forced`].
+    #[allow(clippy::too_many_arguments)]
+    pub fn apply_again(
+        &self,
+        live: &Value,
+        config: &Value,
+        version: &str,
+        managers: ManagedFields,
+        manager: &str,
+        again: Option<Again>,
+        hand_on: bool,
+    ) -> Result<Applied, UpdateError> {
         // The configuration's set is built while the managers are reconciled and the objects
         // merged (two cores for a big object); the errors come in the order of the steps.
-        let big = par::is_big(config);
-        let (set, merged) = par::both(
-            big,
-            || self.field_set(config),
-            || -> Result<_, TypedError> {
+        let (set, merged) = match again {
+            Some(Again { set, fixed }) => {
                 let managers = self.reconcile(managers)?;
-                let merged = typed::merge(self.schema, self.root, live, config)?;
-                Ok((managers, merged.unwrap_or(Value::Null)))
-            },
-        );
+                // The object is a fixed point of the merge with the configuration: the merge
+                // would give it back.
+                let merged = if fixed {
+                    let merged = live.clone();
+                    debug_assert!(
+                        typed::merge(self.schema, self.root, live, config).is_ok_and(|m| {
+                            super::order::identical(&m.unwrap_or(Value::Null), &merged)
+                        }),
+                        "the merge gives a fixed point back"
+                    );
+                    merged
+                } else {
+                    typed::merge(self.schema, self.root, live, config)?.unwrap_or(Value::Null)
+                };
+                (Ok((set, None)), Ok((managers, merged)))
+            }
+            None => par::both(
+                par::is_big(config),
+                || {
+                    let set = self.field_set(config)?;
+                    let copy = hand_on.then(|| set.clone());
+                    Ok::<_, TypedError>((set, copy))
+                },
+                || -> Result<_, TypedError> {
+                    let managers = self.reconcile(managers)?;
+                    let merged = typed::merge(self.schema, self.root, live, config)?;
+                    Ok((managers, merged.unwrap_or(Value::Null)))
+                },
+            ),
+        };
         let (mut managers, merged) = merged?;
+        let (set, copy) = set?;
         // Replaced below: taken, not copied.
         let last = managers.remove(manager);
-        let set = self.exclude(set?, version);
+        let set = self.exclude(set, version);
         managers.insert(
             manager.to_owned(),
             VersionedSet {
@@ -359,14 +440,26 @@ impl<'a> Updater<'a> {
                 applied: true,
             },
         );
-        let new = self.prune(merged, &managers, last)?;
+        let (new, untouched) = self.prune(merged, &managers, last)?;
         let (managers, changed, conflicts) =
             self.update_managers(live, &new, version, managers, manager)?;
         // A change the comparison found is a difference `value.Equals` finds too (it compares
         // leaves by the same equality): the objects are compared whole only when it found none.
-        if !self.return_input_on_noop && changed.is_same() && super::order::equals(live, &new) {
-            return Ok((None, managers, conflicts));
-        }
-        Ok((Some(new), managers, conflicts))
+        let same =
+            !self.return_input_on_noop && changed.is_same() && super::order::equals(live, &new);
+        // The merge is idempotent: what it left, less nothing, merges into itself again. When
+        // nothing changed, the live object stays: that holds for it only when it is written
+        // as what the merge left (`equals` is blind to key order and to `1` against `1.0`).
+        let again = copy.map(|set| Again {
+            set,
+            fixed: untouched && (!same || super::order::identical(live, &new)),
+        });
+        let object = (!same).then_some(new);
+        Ok(Applied {
+            object,
+            managers,
+            conflicts,
+            again,
+        })
     }
 }

@@ -8,10 +8,11 @@ use proptest::test_runner::{Config, TestRunner};
 
 use super::field_set_after_remove;
 use crate::engine::ssa::kubernetes;
+use crate::engine::ssa::order::identical;
 use crate::engine::ssa::path::Path;
 use crate::engine::ssa::set::Set;
 use crate::engine::ssa::typed::{
-    remove_items, remove_items_owned, to_field_set, to_field_set_named,
+    merge, remove_items, remove_items_owned, to_field_set, to_field_set_named, validate,
 };
 use crate::value::Value;
 
@@ -201,6 +202,50 @@ fn the_named_set_in_one_walk_is_the_set_with_its_named_fields_made_members() {
         }
     }
     assert!(compared > 1500, "compared {compared}");
+}
+
+/// What kubectl's second apply reuses (`update::Again`): merging a configuration into what
+/// it merged into before gives that back, to the order of keys and items and the way numbers
+/// are written, for any live object and configuration the request accepts (live items with
+/// repeated keys, nulls, empty structs, defaulted keys, a float where the live has an int).
+#[test]
+fn merging_the_same_configuration_again_changes_nothing() {
+    let kube = kubernetes::embedded();
+    let schema = &kube.schema;
+    let root = kube.root_for_gvk("apps/v1", "Deployment").unwrap();
+    let mut runner = TestRunner::new(Config {
+        rng_algorithm: proptest::test_runner::RngAlgorithm::ChaCha,
+        ..Config::default()
+    });
+    let case = (deployment(), deployment(), any::<bool>());
+    let (mut merged, mut changed) = (0, 0);
+    for _ in 0..3000 {
+        let (live, mut config, float) = case.new_tree(&mut runner).unwrap().current();
+        if float && config["spec"].get("replicas").is_some() {
+            config["spec"]["replicas"] = Value::from(2.0);
+        }
+        if validate(schema, root, &live, true).is_err()
+            || validate(schema, root, &config, false).is_err()
+        {
+            continue;
+        }
+        let Ok(Some(once)) = merge(schema, root, &live, &config) else {
+            continue;
+        };
+        merged += 1;
+        if !identical(&once, &live) {
+            changed += 1;
+        }
+        let twice = merge(schema, root, &once, &config).unwrap().unwrap();
+        assert!(
+            identical(&twice, &once),
+            "{live} with {config}: {once} then {twice}"
+        );
+    }
+    assert!(
+        merged > 800 && changed > 800,
+        "{merged} merged, {changed} changed"
+    );
 }
 
 /// A Deployment of `n` containers, each with two env vars and every seventh with an image; `bad` containers get an item

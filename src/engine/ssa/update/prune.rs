@@ -10,15 +10,17 @@ use crate::engine::ssa::typed::{self, TypedError};
 use crate::value::Value;
 
 impl Updater<'_> {
-    /// Removes what the applier owned last time, applies no more, and nobody else owns.
+    /// Removes what the applier owned last time, applies no more, and nobody else owns; with
+    /// whether the object is `merged` as it was (nothing could be pruned: nothing was looked
+    /// for, or everything the applier dropped is owned).
     pub(super) fn prune(
         &self,
         merged: Value,
         managers: &ManagedFields,
         last: Option<VersionedSet>,
-    ) -> Result<Value, TypedError> {
+    ) -> Result<(Value, bool), TypedError> {
         let Some(last) = last.filter(|l| !l.set.is_empty()) else {
-            return Ok(merged);
+            return Ok((merged, true));
         };
         // The applier's last set and what every manager owns (per API version, named fields
         // as members) are read while, for a big object, the merged object's set is built on
@@ -46,7 +48,7 @@ impl Updater<'_> {
         };
         if covered {
             par::drop_aside((merged_set, last_set), big);
-            return Ok(merged);
+            return Ok((merged, true));
         }
         let merged_set = match merged_set {
             Some(set) => set,
@@ -66,7 +68,7 @@ impl Updater<'_> {
         // The sets of the whole object are freed on another core while the request goes on.
         let owned: Vec<Set> = owned.into_values().collect();
         par::drop_aside((merged_set, owned, last_set), big);
-        done
+        done.map(|pruned| (pruned, false))
     }
 
     /// `addBackOwnedItems` and `addBackDanglingItems` when every manager's set is at one API

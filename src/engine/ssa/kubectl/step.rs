@@ -1,0 +1,107 @@
+//! One request of kubectl's sequence and the object it leaves ([`Step`]).
+
+use std::sync::{Arc, OnceLock};
+
+use super::StepKind;
+use crate::engine::ssa::managed::{Managed, encode};
+use crate::engine::ssa::request::with_encoded;
+use crate::value::Value;
+
+/// One request and the object it leaves: the object without its `metadata.managedFields`
+/// (shared with the step before when the request changes only them, and read as it is by the
+/// plan's comparisons), and those apart, as the API server writes them: from the managers the
+/// request left, when first asked (a big object's are as big as it, and a plan asks for the
+/// last step's beside its comparisons).
+#[derive(Clone, Debug)]
+pub struct Step {
+    pub kind: StepKind,
+    /// The body sent (the apply configuration, shared with the plan and the other applies of
+    /// it, or the new `metadata.managedFields`).
+    pub body: Arc<Value>,
+    /// The object left, without `metadata.managedFields`.
+    pub object: Arc<Value>,
+    /// The managers left, when `written` is not yet.
+    managed: Managed,
+    /// `metadata.managedFields` (`None`: none; shared with the body that sent them).
+    written: OnceLock<Option<Arc<Value>>>,
+}
+
+impl Step {
+    /// A step whose `metadata.managedFields` are these.
+    #[must_use]
+    pub fn new(
+        kind: StepKind,
+        body: Arc<Value>,
+        object: Arc<Value>,
+        managed_fields: Option<Arc<Value>>,
+    ) -> Step {
+        Step {
+            kind,
+            body,
+            object,
+            managed: Managed::default(),
+            written: OnceLock::from(managed_fields),
+        }
+    }
+
+    /// A csaupgrade's step (or a migration's): the new entries (`None`: none left) are both
+    /// its body and its object's `metadata.managedFields`.
+    #[must_use]
+    pub fn upgraded(kind: StepKind, object: Arc<Value>, entries: Option<Value>) -> Step {
+        let some = entries.is_some();
+        let body = Arc::new(entries.unwrap_or(Value::Array(Vec::new())));
+        let written = some.then(|| Arc::clone(&body));
+        Step::new(kind, body, object, written)
+    }
+
+    /// A request's step from its answer: its managers written as `metadata.managedFields`
+    /// when first asked.
+    pub(super) fn answered(
+        kind: StepKind,
+        body: Arc<Value>,
+        object: Value,
+        managed: Managed,
+    ) -> Step {
+        Step {
+            kind,
+            body,
+            object: Arc::new(object),
+            managed,
+            written: OnceLock::new(),
+        }
+    }
+
+    /// The object's `metadata.managedFields` (`None`: it has none).
+    #[must_use]
+    pub fn managed_fields(&self) -> Option<&Value> {
+        self.written
+            .get_or_init(|| encode(&self.managed).map(Arc::new))
+            .as_deref()
+    }
+
+    /// The object as stored (a copy): [`Step::object`] with [`Step::managed_fields`] last in
+    /// its `metadata`, as a request's answer has them.
+    #[must_use]
+    pub fn stored(&self) -> Value {
+        with_encoded((*self.object).clone(), self.managed_fields().cloned())
+    }
+
+    /// [`Step::managed_fields`] as a list (empty when none).
+    #[must_use]
+    pub fn entries(&self) -> &[Value] {
+        self.managed_fields()
+            .and_then(Value::as_array)
+            .map_or(&[], Vec::as_slice)
+    }
+}
+
+impl PartialEq for Step {
+    fn eq(&self, other: &Step) -> bool {
+        self.kind == other.kind
+            && self.body == other.body
+            && self.object == other.object
+            && self.managed_fields() == other.managed_fields()
+    }
+}
+
+impl Eq for Step {}
