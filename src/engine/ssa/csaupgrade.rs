@@ -12,7 +12,7 @@
 use std::borrow::Cow;
 
 use super::fieldsv1;
-use super::managed::{Managed, ManagedFieldsError, ManagerId, Operation};
+use super::managed::{self, Managed, ManagedFieldsError, ManagerId, Operation};
 use super::path::PathElement;
 use super::set::Set;
 use super::update::VersionedSet;
@@ -111,49 +111,51 @@ pub fn upgrade_entries_read(
     Ok((entries, managed))
 }
 
-/// [`upgrade_entries_read`] of the entries of `entries` (not a copy of them all): the
+/// Whether the upgrade changes the entries `managed` writes: exactly when a client-side
+/// manager has an Update entry of the subresource (it is dropped, or becomes the applier's);
+/// without one, the applier's entry would be written again from the same set, as it was.
+#[must_use]
+pub fn changes(managed: &Managed, csa_managers: &[&str], subresource: &str) -> bool {
+    managed
+        .fields
+        .keys()
+        .filter_map(|k| ManagerId::from_key(k))
+        .any(|id| is_client_side(&id, csa_managers, subresource))
+}
+
+fn is_client_side(id: &ManagerId, csa_managers: &[&str], subresource: &str) -> bool {
+    id.operation == Operation::Update
+        && id.subresource == subresource
+        && csa_managers.contains(&id.manager.as_str())
+}
+
+/// [`upgrade_entries_read`] of the entries `managed` writes ([`managed::encode`]). The
 /// FieldsV1 of an entry the upgrade drops or rewrites (every client-side manager's Update
-/// entry of the subresource, and the applier's first Apply entry when one of those exists),
-/// whose set `managed` holds, is not copied: a null stands in its place, never read, since
-/// the upgrade takes those sets from `managed` and then drops or rewrites the entry. These
-/// FieldsV1 are as big as the object.
+/// entry of the subresource, and the applier's Apply entry when one of those exists) is not
+/// written: a null stands in its place, never read, since the upgrade takes those sets from
+/// `managed`. These FieldsV1 are as big as the object.
 ///
 /// # Errors
 /// As [`upgrade_entries`].
-pub fn upgrade_entries_of(
-    entries: &[Value],
+pub fn upgrade_managers(
+    managed: Managed,
     csa_managers: &[&str],
     ssa_manager: &str,
     subresource: &str,
-    managed: Managed,
 ) -> Result<(Vec<Value>, Managed), ManagedFieldsError> {
-    let client_side = |e: &Value| {
-        csa_managers
-            .iter()
-            .any(|csa| is(e, csa, "Update", subresource))
+    let rewritten = changes(&managed, csa_managers, subresource);
+    let replaced = |id: &ManagerId| {
+        is_client_side(id, csa_managers, subresource)
+            || (rewritten
+                && id.operation == Operation::Apply
+                && id.manager == ssa_manager
+                && id.subresource == subresource)
     };
-    let rewritten = entries
-        .iter()
-        .any(client_side)
-        .then(|| {
-            entries
-                .iter()
-                .position(|e| is(e, ssa_manager, "Apply", subresource))
-        })
-        .flatten();
-    let copy = entries
-        .iter()
-        .enumerate()
-        .map(|(i, e)| {
-            let read = (client_side(e) || rewritten == Some(i))
-                && managed.fields.contains_key(&identity(e).key());
-            match e {
-                Value::Object(fields) if read => Value::Object(copy_with_null(fields, "fieldsV1")),
-                e => e.clone(),
-            }
-        })
-        .collect();
-    upgrade_entries_read(copy, csa_managers, ssa_manager, subresource, managed)
+    let entries = match managed::encode_with(&managed, |id| !replaced(id)) {
+        Some(Value::Array(entries)) => entries,
+        _ => Vec::new(),
+    };
+    upgrade_entries_read(entries, csa_managers, ssa_manager, subresource, managed)
 }
 
 /// `decode` of `entries`, the sets taken from `old` by identity, but for `target`'s (its
@@ -367,10 +369,11 @@ mod tests {
         }
     }
 
-    /// The upgrade of the entries in place, which does not copy the sets it replaces, leaves
-    /// what the upgrade of a copy of them all leaves: with and without the applier's Apply
-    /// entry, with entries of another subresource and other managers, one or two client-side
-    /// managers (and one absent), each entry list and its managers as decoding reads them.
+    /// The upgrade of decoded managers, which does not write the sets it replaces, leaves
+    /// what the upgrade of the entries they write leaves, and says "nothing" exactly when
+    /// that leaves them as they are: with and without the applier's Apply entry, with entries
+    /// of another subresource and other managers, one or two client-side managers (and one
+    /// absent), each entry list and its managers as decoding reads them.
     #[test]
     fn the_upgrade_without_copies_is_the_upgrade() {
         let entry = |manager: &str, operation: &str, version: &str, sub: &str, field: &str| {
@@ -423,17 +426,21 @@ mod tests {
                 &["kubectl-edit", "absent", "kubectl-client-side-apply"],
                 &["absent"],
             ] {
-                let parsed = upgrade_entries(list.clone(), names, "kubectl", "").unwrap();
                 let managed = decode(Some(&Value::Array(list.clone()))).unwrap();
-                let (read, upgraded) =
-                    upgrade_entries_of(list, names, "kubectl", "", managed).unwrap();
+                let Some(Value::Array(written)) = managed::encode(&managed) else {
+                    panic!("{list:?}")
+                };
+                let parsed = upgrade_entries(written.clone(), names, "kubectl", "").unwrap();
+                let changes = changes(&managed, names, "");
+                assert_eq!(changes, parsed != written, "{names:?} {list:?}");
+                let (read, upgraded) = upgrade_managers(managed, names, "kubectl", "").unwrap();
                 assert_eq!(read, parsed, "{names:?} {list:?}");
                 assert_eq!(
                     upgraded,
                     decode(Some(&Value::Array(parsed.clone()))).unwrap()
                 );
                 assert!(read.iter().all(|e| e["fieldsV1"].is_object()));
-                changed += usize::from(parsed != *list);
+                changed += usize::from(changes);
             }
         }
         // Not vacuous: most of them upgrade something.

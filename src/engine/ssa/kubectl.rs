@@ -138,13 +138,9 @@ pub fn next_step(
 enum Managers<'a> {
     /// Its `metadata.managedFields`.
     Written(&'a [Value]),
-    /// Decoded (who owns the annotation is a lookup in their sets), and the step whose
-    /// `metadata.managedFields` the csaupgrade rewrites; the csaupgrade takes its sets from
-    /// them, and leaves them as the upgraded entries'.
-    Decoded {
-        step: &'a Step,
-        managed: &'a mut Managed,
-    },
+    /// Decoded (who owns the annotation is a lookup in their sets): the csaupgrade writes
+    /// its entries from them, and leaves them as the upgraded entries'.
+    Decoded(&'a mut Managed),
 }
 
 impl Managers<'_> {
@@ -158,7 +154,7 @@ impl Managers<'_> {
                     .filter_map(|e| e.get("manager").and_then(Value::as_str).map(str::to_owned))
                     .collect()
             }
-            Managers::Decoded { managed, .. } => managed
+            Managers::Decoded(managed) => managed
                 .fields
                 .iter()
                 .filter_map(|(key, vs)| {
@@ -222,28 +218,25 @@ fn migration(
     }
     let names: Vec<&str> = from.iter().map(String::as_str).collect();
     // The csaupgrade changes only `metadata.managedFields`: it runs on them alone (without
-    // copying the sets it replaces).
-    let (before, after) = match managers {
-        Managers::Decoded { step, managed } => {
-            let before = step.entries();
-            let (after, upgraded) = csaupgrade::upgrade_entries_of(
-                before,
-                &names,
-                manager,
-                "",
-                std::mem::take(managed),
-            )?;
+    // writing or copying the sets it replaces).
+    let after = match managers {
+        Managers::Decoded(managed) => {
+            if !csaupgrade::changes(managed, &names, "") {
+                return Ok(None);
+            }
+            let (after, upgraded) =
+                csaupgrade::upgrade_managers(std::mem::take(managed), &names, manager, "")?;
             *managed = upgraded;
-            (before, after)
+            after
         }
-        Managers::Written(before) => (
-            before,
-            csaupgrade::upgrade_entries(before.to_vec(), &names, manager, "")?,
-        ),
+        Managers::Written(before) => {
+            let after = csaupgrade::upgrade_entries(before.to_vec(), &names, manager, "")?;
+            if after == before {
+                return Ok(None);
+            }
+            after
+        }
     };
-    if after == before {
-        return Ok(None);
-    }
     let entries = (!after.is_empty()).then_some(after);
     Ok(Some(Decided::UpgradeManagedFields { from, entries }))
 }
@@ -325,11 +318,13 @@ pub fn apply_server_side_read(
     let first = Arc::clone(&steps[0].object);
     while let Some(done) = steps.last() {
         let object = Arc::clone(&done.object);
-        let managers = Managers::Decoded {
-            step: done,
-            managed: &mut managed,
-        };
-        let Some(next) = decide(&done.kind, &object, managers, manager)? else {
+        let Some(next) = decide(
+            &done.kind,
+            &object,
+            Managers::Decoded(&mut managed),
+            manager,
+        )?
+        else {
             break;
         };
         let live = |managed| Live::Read {

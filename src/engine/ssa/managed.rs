@@ -373,6 +373,14 @@ pub fn decode(list: Option<&Value>) -> Result<Managed, ManagedFieldsError> {
 /// apiVersion, subresource); `None` when there are none.
 #[must_use]
 pub fn encode(managed: &Managed) -> Option<Value> {
+    encode_with(managed, |_| true)
+}
+
+/// [`encode`], but the FieldsV1 of the managers `write` refuses is left null (for a caller
+/// that takes their sets from `managed` and replaces those entries: they are as big as the
+/// object).
+#[must_use]
+pub fn encode_with(managed: &Managed, write: impl Fn(&ManagerId) -> bool) -> Option<Value> {
     let mut entries: Vec<(ManagerId, Option<&str>, Map)> = Vec::new();
     for (key, vs) in &managed.fields {
         let Some(id) = ManagerId::from_key(key) else {
@@ -387,7 +395,12 @@ pub fn encode(managed: &Managed) -> Option<Value> {
             e.insert("time", Value::from(t));
         }
         e.insert("fieldsType", Value::from("FieldsV1"));
-        e.insert("fieldsV1", fieldsv1::to_value(&vs.set));
+        let fields = if write(&id) {
+            fieldsv1::to_value(&vs.set)
+        } else {
+            Value::Null
+        };
+        e.insert("fieldsV1", fields);
         if !id.subresource.is_empty() {
             e.insert("subresource", Value::from(id.subresource.as_str()));
         }
