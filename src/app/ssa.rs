@@ -472,7 +472,7 @@ data:
         let action = |path: &str| {
             plan.fields
                 .iter()
-                .find(|f| f.path == path)
+                .find(|f| f.path() == path)
                 .map(|f| f.action)
         };
         assert_eq!(action(".data.a"), Some(crate::session::ssa::Action::Set));

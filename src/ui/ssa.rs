@@ -185,7 +185,7 @@ fn step_lines<'a>(plan: &SsaPlan, manager: &str, changes: bool, theme: &Theme) -
 pub fn why(model: &Model, server: &ServerSide, theme: &Theme, area: Rect, buf: &mut Buffer) {
     let field = model.current_ssa_field();
     let path = match field {
-        Some(f) => safe(&f.path),
+        Some(f) => safe(&f.path()),
         None => safe(&model.plan.path(model.current_path()).to_string()),
     };
     let block = Block::default()
@@ -229,8 +229,8 @@ pub fn why(model: &Model, server: &ServerSide, theme: &Theme, area: Rect, buf: &
             lines.push(Line::styled(
                 format!(
                     "value: {} → {}",
-                    value_text(f.before.as_ref(), width / 2),
-                    value_text(f.after.as_ref(), width / 2)
+                    value_text(f.before(), width / 2),
+                    value_text(f.after(), width / 2)
                 ),
                 theme.muted,
             ));

@@ -158,7 +158,7 @@ fn s_switches_to_the_server_side_plan_and_back() {
     );
     run_plans(&mut h);
     let plan = h.model.server.as_deref().unwrap().plan().unwrap();
-    let action = |p: &str| plan.fields.iter().find(|f| f.path == p).map(|f| f.action);
+    let action = |p: &str| plan.fields.iter().find(|f| f.path() == p).map(|f| f.action);
     let debug = r#".spec.template.spec.containers[name="web"].env[name="DEBUG"]"#;
     assert_eq!(
         action(debug),
@@ -170,7 +170,7 @@ fn s_switches_to_the_server_side_plan_and_back() {
     let image = plan
         .fields
         .iter()
-        .find(|f| f.path == r#".spec.template.spec.containers[name="web"].image"#)
+        .find(|f| f.path() == r#".spec.template.spec.containers[name="web"].image"#)
         .unwrap();
     assert_eq!(image.action, Action::Conflict);
     assert!(image.rule.starts_with("conflict excused"), "{}", image.rule);
@@ -237,8 +237,8 @@ fn n_visits_the_server_side_changes() {
     for _ in 0..4 {
         h.press("n");
         let f = h.model.current_ssa_field().unwrap();
-        assert_ne!(f.action, Action::Keep, "{}", f.path);
-        seen.push(f.path.clone());
+        assert_ne!(f.action, Action::Keep, "{}", f.path());
+        seen.push(f.path());
     }
     // The annotation (set), the image (an excused conflict), DEBUG (pruned), and around again.
     assert_eq!(
@@ -252,7 +252,7 @@ fn n_visits_the_server_side_changes() {
     );
     h.press("N");
     assert_eq!(
-        h.model.current_ssa_field().unwrap().path,
+        h.model.current_ssa_field().unwrap().path(),
         r#".spec.template.spec.containers[name="web"].image"#
     );
 }

@@ -74,9 +74,10 @@ pub fn warning(
 }
 
 /// The fields `kubectl diff --server-side` will not show as removed (their indices in
-/// `p.fields`, in order): of `removed` (the indices of the removed fields), those removed by
-/// the whole command and untouched by its first request (the one the diff sends as a dry run).
-fn hidden_from_diff(p: &Planned<'_>, removed: &[usize]) -> Vec<usize> {
+/// `p.fields`, in order): of `removed` (the indices of the removed fields, with their paths
+/// as printed), those removed by the whole command and untouched by its first request (the
+/// one the diff sends as a dry run).
+fn hidden_from_diff(p: &Planned<'_>, removed: &[(usize, String)]) -> Vec<usize> {
     if !p
         .steps
         .iter()
@@ -93,8 +94,8 @@ fn hidden_from_diff(p: &Planned<'_>, removed: &[usize]) -> Vec<usize> {
         .collect();
     removed
         .iter()
-        .copied()
-        .filter(|&i| !related_to_any(&p.fields[i].path, &first))
+        .filter(|(_, path)| !related_to_any(path, &first))
+        .map(|(i, _)| *i)
         .collect()
 }
 
@@ -123,10 +124,17 @@ fn related_to_any(a: &str, set: &BTreeSet<&str>) -> bool {
 #[must_use]
 pub fn after_apply(p: &Planned<'_>) -> (Vec<Warning>, Vec<usize>) {
     let mut out = Vec::new();
-    let removed: Vec<usize> = (0..p.fields.len())
+    // The removed fields, each with its path as printed (written once: several checks name
+    // them, and a pruned object can have tens of thousands).
+    let removed: Vec<(usize, String)> = (0..p.fields.len())
         .filter(|&i| p.fields[i].action == Action::Remove)
+        .map(|i| (i, p.fields[i].path()))
         .collect();
-    let path = |i: &usize| p.fields[*i].path.as_str();
+    let path_of = |i: &usize| {
+        removed
+            .binary_search_by_key(i, |(j, _)| *j)
+            .map_or("", |k| removed[k].1.as_str())
+    };
     let mut hidden = Vec::new();
     if let Some(from) = p.steps.iter().find_map(|s| match &s.kind {
         StepKind::UpgradeManagedFields { from } => Some(from),
@@ -151,7 +159,11 @@ pub fn after_apply(p: &Planned<'_>) -> (Vec<Warning>, Vec<usize>) {
                 &[WayOut::EditFile],
                 format!(
                     "this first server-side apply of a client-side object prunes {}: fields {managers} owned, which the ownership upgrade makes {}'s and the file no longer sets. Put them back in the file to keep them",
-                    removed.iter().map(path).collect::<Vec<_>>().join(", "),
+                    removed
+                        .iter()
+                        .map(|(_, path)| path.as_str())
+                        .collect::<Vec<_>>()
+                        .join(", "),
                     p.me.manager
                 ),
             ));
@@ -165,16 +177,16 @@ pub fn after_apply(p: &Planned<'_>) -> (Vec<Warning>, Vec<usize>) {
                 &[],
                 format!(
                     "`kubectl diff --server-side` will not show these removals: {}. It sends only the first apply as a dry run; the ownership upgrade and the second apply that prune them never run in a diff (kubectl#1796, kubernetes#125607)",
-                    hidden.iter().map(path).collect::<Vec<_>>().join(", ")
+                    hidden.iter().map(path_of).collect::<Vec<_>>().join(", ")
                 ),
             ));
         }
     }
-    for path in removed.iter().map(path) {
+    for (_, path) in &removed {
         if let Some(default) = server_default(path) {
             out.push(warning(
                 Code::SsaPrunedRedefaulted,
-                Some(path.to_owned()),
+                Some(path.clone()),
                 None,
                 &[WayOut::EditFile],
                 format!(
@@ -247,11 +259,11 @@ fn is_own_past(p: &Planned<'_>, id: &ManagerId) -> bool {
 /// apply conflict.
 fn controller_owns(p: &Planned<'_>) -> Vec<Warning> {
     let mut out = Vec::new();
-    // The paths taken from another manager, as printed, each with the first such manager.
-    let mut taken: BTreeMap<String, &ManagerId> = BTreeMap::new();
+    // The paths taken from another manager, each with the first such manager.
+    let mut taken: BTreeMap<&[PathElement], &ManagerId> = BTreeMap::new();
     for (fp, m) in p.forced {
         if !is_own_past(p, m) {
-            taken.entry(path_string(fp)).or_insert(m);
+            taken.entry(fp.as_slice()).or_insert(m);
         }
     }
     // The owners after are the managers after: with none writing through a subresource (but
@@ -263,15 +275,15 @@ fn controller_owns(p: &Planned<'_>) -> Vec<Warning> {
         return out;
     }
     for f in p.fields {
-        if let Some(m) = taken.get(&f.path) {
+        if let Some(m) = taken.get(f.at.as_slice()) {
+            let path = f.path();
             out.push(warning(
                 Code::SsaControllerOwnsField,
-                Some(f.path.clone()),
+                Some(path.clone()),
                 Some(&m.manager),
                 &[WayOut::HandOver, WayOut::Force],
                 format!(
-                    "{} is owned by {m}, another manager than this applier: without --force-conflicts the apply conflicts; with it the field is taken, that manager writes it again at its next change, and the two fight. Leave the field to it: drop {} from the file",
-                    f.path, f.path
+                    "{path} is owned by {m}, another manager than this applier: without --force-conflicts the apply conflicts; with it the field is taken, that manager writes it again at its next change, and the two fight. Leave the field to it: drop {path} from the file"
                 ),
             ));
             continue;
@@ -284,14 +296,14 @@ fn controller_owns(p: &Planned<'_>) -> Vec<Warning> {
             .iter()
             .find(|o| !o.subresource.is_empty() && !is_own_past(p, o))
         {
+            let path = f.path();
             out.push(warning(
                 Code::SsaControllerOwnsField,
-                Some(f.path.clone()),
+                Some(path.clone()),
                 Some(&m.manager),
                 &[WayOut::HandOver, WayOut::Force],
                 format!(
-                    "{} is also owned by {m}: the values agree now, but the next time that manager changes it, this apply conflicts. Drop {} from the file and leave it to that manager, or take it with --force-conflicts and expect a fight",
-                    f.path, f.path
+                    "{path} is also owned by {m}: the values agree now, but the next time that manager changes it, this apply conflicts. Drop {path} from the file and leave it to that manager, or take it with --force-conflicts and expect a fight"
                 ),
             ));
         }

@@ -55,15 +55,14 @@ impl Action {
 }
 
 /// One field of the plan.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug)]
 pub struct Field {
-    /// As the API server prints it (`.spec.replicas`).
-    pub path: String,
-    /// The same path as elements (what a front end finds a field by).
+    /// Its path (what a front end finds a field by; [`Field::path`] prints it).
     pub at: Path,
     pub action: Action,
-    pub before: Option<Value>,
-    pub after: Option<Value>,
+    /// Its values before and after (one copy when they are the same: a field that only
+    /// changes owners).
+    values: Values,
     /// Shared between the fields of the same owners (a migrated object moves every field's
     /// owner: one list for all of them, not a copy each).
     pub owners_before: Arc<[ManagerId]>,
@@ -74,6 +73,71 @@ pub struct Field {
     /// the second apply make it ([`crate::engine::ssa::checks::after_apply`]).
     pub hidden_from_diff: bool,
 }
+
+#[derive(Clone, Debug)]
+enum Values {
+    Apart(Option<Value>, Option<Value>),
+    /// Before and after, written alike ([`crate::engine::ssa::order::identical`]).
+    Same(Value),
+}
+
+impl Values {
+    /// `before` and `after` kept once when they are written alike.
+    fn of(before: Option<&Value>, after: Option<&Value>) -> Values {
+        match (before, after) {
+            (Some(b), Some(a)) if crate::engine::ssa::order::identical(b, a) => {
+                Values::Same(b.clone())
+            }
+            (b, a) => Values::Apart(b.cloned(), a.cloned()),
+        }
+    }
+}
+
+impl Field {
+    /// As the API server prints it (`.spec.replicas`).
+    #[must_use]
+    pub fn path(&self) -> String {
+        crate::engine::ssa::path::path_string(&self.at)
+    }
+
+    /// The value before the apply (`None`: absent).
+    #[must_use]
+    pub fn before(&self) -> Option<&Value> {
+        match &self.values {
+            Values::Apart(b, _) => b.as_ref(),
+            Values::Same(v) => Some(v),
+        }
+    }
+
+    /// The value after the apply (`None`: absent).
+    #[must_use]
+    pub fn after(&self) -> Option<&Value> {
+        match &self.values {
+            Values::Apart(_, a) => a.as_ref(),
+            Values::Same(v) => Some(v),
+        }
+    }
+
+    /// Replaces the values before and after.
+    pub fn set_values(&mut self, before: Option<Value>, after: Option<Value>) {
+        self.values = Values::Apart(before, after);
+    }
+}
+
+impl PartialEq for Field {
+    fn eq(&self, other: &Field) -> bool {
+        self.at == other.at
+            && self.action == other.action
+            && self.before() == other.before()
+            && self.after() == other.after()
+            && self.owners_before == other.owners_before
+            && self.owners_after == other.owners_after
+            && self.rule == other.rule
+            && self.hidden_from_diff == other.hidden_from_diff
+    }
+}
+
+impl Eq for Field {}
 
 /// The object's managers (none when `metadata.managedFields` cannot be read).
 #[must_use]
@@ -151,7 +215,6 @@ pub fn fields(
         before: before_ix,
         after: after_ix,
         path: Vec::new(),
-        text: String::new(),
         // Nearly every path of `all` becomes a field when the owners move (a migration): room
         // for them at once rather than growing a vector of hundreds of thousands.
         out: Vec::with_capacity(all.size()),
@@ -205,8 +268,6 @@ struct Walk<'a> {
     before: Vec<usize>,
     after: Vec<usize>,
     path: Path,
-    /// `path` as the API server prints it, kept along (each field's is this and one element).
-    text: String,
     out: Vec<Field>,
     /// Whether the walk may still hand half of a long list to another core.
     fork: bool,
@@ -399,17 +460,15 @@ impl<'a> Walk<'a> {
             None
         };
         if let Some((action, rule)) = decided {
-            let mut path = String::with_capacity(self.text.len() + 16);
-            path.push_str(&self.text);
-            if let Some(last) = p.last() {
-                last.write_to(&mut path);
-            }
+            // Only a field whose value stays can have the same value before and after.
+            let values = match action {
+                Action::Keep => Values::of(before, after),
+                _ => Values::Apart(before.cloned(), after.cloned()),
+            };
             self.out.push(Field {
-                path,
                 at: p.to_vec(),
                 action,
-                before: before.cloned(),
-                after: after.cloned(),
+                values,
                 owners_before: self.said.owners(ob, ids),
                 owners_after: self.said.owners(oa, ids),
                 rule,
@@ -459,6 +518,40 @@ mod tests {
                 value_at(&v, std::slice::from_ref(&pe)),
                 "{pe}"
             );
+        }
+    }
+
+    /// A field keeps one copy of a value that is the same before and after, and both when
+    /// they are written apart (another key order, `1` against `1.0`, one side absent).
+    #[test]
+    fn values_alike_are_kept_once() {
+        let v = |s: &str| -> Value { serde_json::from_str(s).unwrap() };
+        let (a, reordered, float) = (v(r#"{"x":1,"y":2}"#), v(r#"{"y":2,"x":1}"#), v("1.0"));
+        assert!(matches!(
+            Values::of(Some(&a), Some(&a.clone())),
+            Values::Same(_)
+        ));
+        for (before, after) in [
+            (Some(&a), Some(&reordered)),
+            (Some(&v("1")), Some(&float)),
+            (None, Some(&a)),
+            (Some(&a), None),
+        ] {
+            let values = Values::of(before, after);
+            assert!(matches!(values, Values::Apart(..)));
+            let field = Field {
+                at: Vec::new(),
+                action: Action::Keep,
+                values,
+                owners_before: Arc::from([]),
+                owners_after: Arc::from([]),
+                rule: Arc::from(""),
+                hidden_from_diff: false,
+            };
+            assert_eq!((field.before(), field.after()), (before, after));
+            if let (Some(b), Some(f)) = (before, field.before()) {
+                assert!(crate::engine::ssa::order::identical(b, f));
+            }
         }
     }
 

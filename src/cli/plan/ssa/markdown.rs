@@ -190,9 +190,9 @@ fn fields(out: &mut String, plan: &SsaPlan, reveal: bool) {
             out,
             "| {} | {} | {} → {} | {} → {} | {} |",
             f.action.as_str(),
-            code(&f.path),
-            code(&shown_value(f, f.before.as_ref(), masked)),
-            code(&shown_value(f, f.after.as_ref(), masked)),
+            code(&f.path()),
+            code(&shown_value(f, f.before(), masked)),
+            code(&shown_value(f, f.after(), masked)),
             inline(&owner_names(&f.owners_before)),
             inline(&owner_names(&f.owners_after)),
             inline(&rule)

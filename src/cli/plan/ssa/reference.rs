@@ -94,12 +94,12 @@ fn owners_value(ids: &[ManagerId]) -> Value {
 
 fn field_value(f: &Field) -> Value {
     let mut m = Map::new();
-    m.insert("path", Value::from(f.path.as_str()));
+    m.insert("path", Value::from(f.path()));
     m.insert("action", Value::from(f.action.as_str()));
-    if let Some(v) = &f.before {
+    if let Some(v) = f.before() {
         m.insert("before", v.clone());
     }
-    if let Some(v) = &f.after {
+    if let Some(v) = f.after() {
         m.insert("after", v.clone());
     }
     m.insert("ownersBefore", owners_value(&f.owners_before));

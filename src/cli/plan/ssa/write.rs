@@ -322,12 +322,12 @@ impl Serialize for FieldJson<'_> {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         let f = self.0;
         let mut m = s.serialize_map(None)?;
-        m.serialize_entry("path", &f.path)?;
+        m.serialize_entry("path", &f.path())?;
         m.serialize_entry("action", f.action.as_str())?;
-        if let Some(v) = &f.before {
+        if let Some(v) = f.before() {
             m.serialize_entry("before", v)?;
         }
-        if let Some(v) = &f.after {
+        if let Some(v) = f.after() {
             m.serialize_entry("after", v)?;
         }
         m.serialize_entry("ownersBefore", &Owners(&f.owners_before))?;

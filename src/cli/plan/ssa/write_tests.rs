@@ -52,7 +52,11 @@ fn examples() -> Vec<Planned> {
 fn every_key(mut p: SsaPlan) -> SsaPlan {
     let mut f = p.fields[0].clone();
     f.hidden_from_diff = true;
-    f.before = Some(crate::json!({"a": [1, 2.5, "x\ny"], "b": null}));
+    let after = f.after().cloned();
+    f.set_values(
+        Some(crate::json!({"a": [1, 2.5, "x\ny"], "b": null})),
+        after,
+    );
     f.owners_before = [ManagerId {
         manager: "hpa".into(),
         operation: Operation::Update,
@@ -153,7 +157,9 @@ fn a_large_plan_is_written_as_its_value_was() {
     for i in 0..3 * BATCH + 5 {
         let mut f = p.fields[i % n].clone();
         f.hidden_from_diff = i % 3 == 0;
-        f.path = format!("{}[{i}]", f.path);
+        f.at.push(crate::engine::ssa::PathElement::Index(
+            i64::try_from(i).unwrap(),
+        ));
         p.fields.push(f);
     }
     for how in hows() {

@@ -251,11 +251,11 @@ impl Out<'_> {
     fn field(&mut self, f: &Field, depth: usize) {
         self.y.key("action");
         self.y.str_value(f.action.as_str());
-        if let Some(v) = &f.after {
+        if let Some(v) = f.after() {
             self.y.key("after");
             self.y.value(v, depth + 1);
         }
-        if let Some(v) = &f.before {
+        if let Some(v) = f.before() {
             self.y.key("before");
             self.y.value(v, depth + 1);
         }
@@ -268,7 +268,7 @@ impl Out<'_> {
         self.y.key("ownersBefore");
         self.owners(&f.owners_before);
         self.y.key("path");
-        self.y.str_value(&f.path);
+        self.y.str_value(&f.path());
         self.y.key("rule");
         self.y.str_value(&f.rule);
     }

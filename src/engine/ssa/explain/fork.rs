@@ -26,13 +26,14 @@ impl<'a> Walk<'a> {
             before: self.before.clone(),
             after: self.after.clone(),
             path: self.path.clone(),
-            text: self.text.clone(),
             // Room for every field of the second half at once (pages only touched as used).
             out: Vec::with_capacity(second.iter().map(|(_, c)| c.size()).sum()),
             owners: Default::default(),
             cursors: Vec::new(),
             forced_set: self.forced_set.clone(),
-            said: self.said.clone(),
+            // Its own words: the fields of each half share their owners and rules within
+            // it, not across the cores (each share is a count both would write).
+            said: super::said::Said::default(),
             ..*self
         };
         let (rest, ()) = crate::engine::ssa::par::both(

@@ -141,12 +141,9 @@ impl<'a> Walk<'a> {
                 under: [at.under[0] || inside[ADDED], at.under[1] || inside[REMOVED]],
                 said: [ADDED, REMOVED, MODIFIED].map(|i| at.said[i] || (owned && inside[i])),
             };
-            let len = self.text.len();
-            pe.write_to(&mut self.text);
             self.path.push(pe.clone());
             self.visit(&next);
             self.path.pop();
-            self.text.truncate(len);
         }
         self.cursors.truncate(base);
     }
