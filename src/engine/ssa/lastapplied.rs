@@ -67,15 +67,15 @@ impl Allowed {
 }
 
 /// `allowedConflictsFromLastApplied`: the last-applied fields whose value is still live;
-/// `None` when the annotation cannot be used. `live` is of type `live_root` at `api_version`;
-/// `types` finds the type of the kind the annotation names.
+/// `None` when the annotation cannot be used. `live` is at `api_version`; `types` finds the
+/// type of the kind the annotation names; `live_strict`: whether `live` validates without
+/// duplicate keys ([`typed::validate_live`], which the request ran).
 #[must_use]
 pub fn allowed_conflicts(
     schema: &Schema,
-    live_root: TypeRef,
     api_version: &str,
     types: &dyn Fn(&str, &str) -> Option<TypeRef>,
-    live: &Value,
+    (live, live_strict): (&Value, bool),
 ) -> Option<Allowed> {
     let text = annotation(live)?;
     let last: Value = serde_json::from_str(text).ok()?;
@@ -85,7 +85,9 @@ pub fn allowed_conflicts(
         return None;
     }
     let root = types(version, kind)?;
-    typed::validate(schema, live_root, live, false).ok()?;
+    if !live_strict {
+        return None;
+    }
     typed::validate(schema, root, &last, false).ok()?;
     let set = typed::to_field_set(schema, root, &last).ok()?;
     let cmp = typed::compare(schema, root, &last, live).ok()?;

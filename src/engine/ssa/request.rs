@@ -84,9 +84,10 @@ fn is_empty_object(v: &Value) -> bool {
 }
 
 impl Request<'_> {
-    /// The conflicts the live object's last-applied annotation excuses ([`lastapplied`]).
-    fn allowed_conflicts(&self, live: &Value) -> Option<lastapplied::Allowed> {
-        lastapplied::allowed_conflicts(self.schema, self.root, self.api_version, self.types, live)
+    /// The conflicts the live object's last-applied annotation excuses ([`lastapplied`]);
+    /// `strict`: whether the live object validates without duplicate keys.
+    fn allowed_conflicts(&self, live: &Value, strict: bool) -> Option<lastapplied::Allowed> {
+        lastapplied::allowed_conflicts(self.schema, self.api_version, self.types, (live, strict))
     }
 
     fn updater(&self) -> Updater<'_> {
@@ -236,8 +237,9 @@ impl Request<'_> {
             || typed::validate(self.schema, self.root, config, false),
             || {
                 let (managed, live) = live.split()?;
-                typed::validate(self.schema, self.root, &live, true)?;
-                Ok::<_, RequestError>((managed, live))
+                let (valid, strict) = typed::validate_live(self.schema, self.root, &live);
+                valid?;
+                Ok::<_, RequestError>((managed, live, strict))
             },
         );
         checked.map_err(|source| RequestError::Invalid {
@@ -245,7 +247,7 @@ impl Request<'_> {
             gvk: gvk(config),
             source,
         })?;
-        let (managed, live) = read?;
+        let (managed, live, strict) = read?;
         // One forced apply: without force, the conflicts it took are the refusal (or, for
         // kubectl, excused by the last-applied annotation, when the forced apply stands). The
         // excusal, asked only on conflicts, is worked out beside the apply when it may be.
@@ -253,7 +255,7 @@ impl Request<'_> {
         let speculate = big && kubectl && !force && lastapplied::has_annotation(&live);
         let (early, applied) = par::both(
             speculate,
-            || speculate.then(|| self.allowed_conflicts(&live)),
+            || speculate.then(|| self.allowed_conflicts(&live, strict)),
             || self.apply_untracked(&live, config, manager, managed, again, hand_on),
         );
         let (object, managed, conflicts, again) = applied?;
@@ -261,7 +263,7 @@ impl Request<'_> {
             let conflicts = api_conflicts(conflicts);
             let allowed = match early {
                 Some(allowed) => allowed,
-                None if kubectl => self.allowed_conflicts(&live),
+                None if kubectl => self.allowed_conflicts(&live, strict),
                 None => None,
             };
             let Some(allowed) = allowed else {

@@ -28,7 +28,7 @@ pub use merge::merge;
 pub use reconcile::reconcile_field_set;
 pub use remove::{extract_items, extract_items_with_keys, remove_items, remove_items_owned};
 pub use toset::{to_field_set, to_field_set_named};
-pub use validate::{Problem, ProblemKind, problems, validate};
+pub use validate::{Problem, ProblemKind, problems, validate, validate_live};
 
 use super::path::PathElement;
 use super::schema::Schema;

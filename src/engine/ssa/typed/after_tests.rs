@@ -13,6 +13,7 @@ use crate::engine::ssa::path::Path;
 use crate::engine::ssa::set::Set;
 use crate::engine::ssa::typed::{
     merge, remove_items, remove_items_owned, to_field_set, to_field_set_named, validate,
+    validate_live,
 };
 use crate::value::Value;
 
@@ -245,6 +246,39 @@ fn merging_the_same_configuration_again_changes_nothing() {
     assert!(
         merged > 800 && changed > 800,
         "{merged} merged, {changed} changed"
+    );
+}
+
+/// The live object's one walk gives what the two validations give: with duplicates allowed,
+/// and whether it passes without them.
+#[test]
+fn one_validation_of_a_live_object_is_both() {
+    let kube = kubernetes::embedded();
+    let schema = &kube.schema;
+    let root = kube.root_for_gvk("apps/v1", "Deployment").unwrap();
+    let mut runner = TestRunner::new(Config {
+        rng_algorithm: proptest::test_runner::RngAlgorithm::ChaCha,
+        ..Config::default()
+    });
+    let (mut repeated, mut bad) = (0, 0);
+    for _ in 0..2000 {
+        let mut value = deployment().new_tree(&mut runner).unwrap().current();
+        if value["spec"].get("replicas").and_then(Value::as_i64) == Some(2) {
+            value["spec"]["template"]["spec"]["containers"] = Value::from("none");
+        }
+        let (lenient, strict) = validate_live(schema, root, &value);
+        assert_eq!(lenient, validate(schema, root, &value, true), "{value}");
+        assert_eq!(
+            strict,
+            validate(schema, root, &value, false).is_ok(),
+            "{value}"
+        );
+        repeated += usize::from(lenient.is_ok() && !strict);
+        bad += usize::from(lenient.is_err());
+    }
+    assert!(
+        repeated > 100 && bad > 100,
+        "{repeated} with repeated keys, {bad} invalid"
     );
 }
 

@@ -59,6 +59,25 @@ pub fn validate(
     }
 }
 
+/// [`validate`] of a live object (duplicates allowed), and whether it also validates without
+/// them (no list repeats a key), from one walk: the walk without duplicates finds every
+/// problem the other finds, and the repeated keys besides.
+pub fn validate_live(schema: &Schema, tr: TypeRef, v: &Value) -> (Result<(), TypedError>, bool) {
+    let all = problems(schema, tr, v, false);
+    let strict = all.is_empty();
+    let errs: Vec<String> = all
+        .iter()
+        .filter(|p| !matches!(p.kind, ProblemKind::DuplicateKey(_)))
+        .map(ToString::to_string)
+        .collect();
+    let result = if errs.is_empty() {
+        Ok(())
+    } else {
+        Err(TypedError(errs))
+    };
+    (result, strict)
+}
+
 /// [`validate`]'s errors, each with its path and kind.
 #[must_use]
 pub fn problems(schema: &Schema, tr: TypeRef, v: &Value, allow_duplicates: bool) -> Vec<Problem> {
