@@ -300,7 +300,17 @@ pub fn plan_server_side(input: &SsaInput<'_>) -> Result<SsaOutcome, Error> {
             if matches!(step.kind, StepKind::UpgradeManagedFields { .. }) {
                 step_changes.push(Vec::new());
             } else {
-                let c = compare(prev, &step.object)?;
+                // The request's own comparison, when it compared the objects as they are.
+                let c = match &step.compared {
+                    Some(c) => {
+                        debug_assert!(
+                            compare(prev, &step.object).is_ok_and(|d| d == *c),
+                            "the request compared what the plan compares"
+                        );
+                        c.clone()
+                    }
+                    None => compare(prev, &step.object)?,
+                };
                 step_changes.push(changes(&c));
                 only = Some(c);
             }

@@ -20,7 +20,7 @@ use super::lastapplied::ANNOTATION;
 use super::managed::{Managed, ManagerId, Operation};
 use super::order::identical;
 use super::path::PathElement;
-use super::request::{Answer, Live, Request, RequestError, with_encoded};
+use super::request::{Live, Request, RequestError, with_encoded};
 use super::set::Set;
 use crate::value::{Map, Value};
 
@@ -302,19 +302,9 @@ pub fn apply_server_side_read(
         Live::Read { managed, .. } => may_upgrade(managed),
         Live::Stored(_) => true,
     };
-    let (
-        Answer {
-            object,
-            mut managed,
-        },
-        mut again,
-    ) = req.apply_again(live, file, manager, force, None, hand_on)?;
-    let mut steps = vec![Step::answered(
-        StepKind::Apply,
-        Arc::clone(file),
-        object,
-        managed.clone(),
-    )];
+    let (answer, mut again) = req.apply_again(live, file, manager, force, None, hand_on)?;
+    let mut managed = answer.managed.clone();
+    let mut steps = vec![Step::answered(StepKind::Apply, Arc::clone(file), answer)];
     let first = Arc::clone(&steps[0].object);
     while let Some(done) = steps.last() {
         let object = Arc::clone(&done.object);
@@ -335,14 +325,8 @@ pub fn apply_server_side_read(
             // `helper.Patch` with no options: never forced.
             Decided::SaveLastApplied(body) => {
                 let answer = req.apply_read(live(managed), &body, LAST_APPLIED_MANAGER, false)?;
-                let body = Arc::new(body);
-                managed = answer.managed;
-                Step::answered(
-                    StepKind::SaveLastApplied,
-                    body,
-                    answer.object,
-                    managed.clone(),
-                )
+                managed = answer.managed.clone();
+                Step::answered(StepKind::SaveLastApplied, Arc::new(body), answer)
             }
             // Only the managedFields change: the object stays the last answer's, its managers
             // upgraded by `decide`.
@@ -364,13 +348,8 @@ pub fn apply_server_side_read(
                 });
                 let (answer, _) =
                     req.apply_again(live(managed), file, manager, force, again, false)?;
-                managed = answer.managed;
-                Step::answered(
-                    StepKind::ApplyAgain,
-                    Arc::clone(file),
-                    answer.object,
-                    managed.clone(),
-                )
+                managed = answer.managed.clone();
+                Step::answered(StepKind::ApplyAgain, Arc::clone(file), answer)
             }
         };
         steps.push(step);

@@ -94,21 +94,21 @@ pub fn allowed_conflicts(
     Some(Allowed { set, cmp })
 }
 
-/// `lastAppliedUpdater`: rewrites the annotation of `object` (if it has one) from `config`.
+/// `lastAppliedUpdater`: rewrites the annotation of `object` (if it has one) from `config`;
+/// whether that changed it (another text, or deleted).
 ///
 /// The applied configuration is written only as far as the annotations can hold it: a longer
 /// one is deleted without being written whole (a big object's would be as big as it).
-#[must_use]
-pub fn update_annotation(mut object: Value, config: &Value) -> Value {
-    if annotation(&object).is_none() {
-        return object;
+pub fn update_annotation(object: &mut Value, config: &Value) -> bool {
+    if annotation(object).is_none() {
+        return false;
     }
     let Some(annotations) = object
         .get_mut("metadata")
         .and_then(|m| m.get_mut("annotations"))
         .and_then(Value::as_object_mut)
     else {
-        return object;
+        return false;
     };
     // `buildLastApplied`: the configuration without the annotation (copied only when it has
     // it).
@@ -134,14 +134,19 @@ pub fn update_annotation(mut object: Value, config: &Value) -> Value {
     match gojson::to_string_within(&applied, room) {
         Ok(mut text) => {
             text.push('\n');
+            let same = annotations
+                .get(ANNOTATION)
+                .and_then(Value::as_str)
+                .is_some_and(|old| old == text);
             annotations.insert(ANNOTATION, Value::from(text));
+            !same
         }
         Err(gojson::GoJsonError::TooLong(_)) => {
             annotations.shift_remove(ANNOTATION);
+            true
         }
-        Err(_) => {}
+        Err(_) => false,
     }
-    object
 }
 
 fn annotations_size(annotations: &Map) -> usize {
@@ -174,7 +179,12 @@ mod tests {
         let config = json!({"apiVersion": "v1", "kind": "ConfigMap",
             "metadata": {"name": "a", "annotations": {ANNOTATION: "old", "note": "n"}},
             "data": {"k": "v"}});
-        let out = update_annotation(live.clone(), &config);
+        let mut out = live.clone();
+        assert!(update_annotation(&mut out, &config));
+        assert!(
+            !update_annotation(&mut out.clone(), &config),
+            "the same text again"
+        );
         assert_eq!(
             annotations_of(&out)[ANNOTATION],
             r#"{"apiVersion":"v1","data":{"k":"v"},"kind":"ConfigMap","metadata":{"annotations":{"note":"n"},"name":"a"}}"#.to_owned() + "\n"
@@ -190,17 +200,21 @@ mod tests {
         let pad = ANNOTATIONS_SIZE_LIMIT - fixed - base;
         let (len, fits) = text_of(pad);
         assert_eq!(fixed + len, ANNOTATIONS_SIZE_LIMIT);
-        let out = update_annotation(live.clone(), &fits);
+        let mut out = live.clone();
+        assert!(update_annotation(&mut out, &fits));
         assert_eq!(
             annotations_of(&out)[ANNOTATION].as_str().unwrap().len(),
             len
         );
         let (_, over) = text_of(pad + 1);
-        let out = update_annotation(live.clone(), &over);
+        let mut out = live.clone();
+        assert!(update_annotation(&mut out, &over));
         assert!(!annotations_of(&out).contains_key(ANNOTATION));
         assert_eq!(annotations_of(&out)["other"], "x");
         // No annotation: nothing to rewrite.
         let plain = with_annotations(json!({"other": "x"}));
-        assert_eq!(update_annotation(plain.clone(), &config), plain);
+        let mut out = plain.clone();
+        assert!(!update_annotation(&mut out, &config));
+        assert_eq!(out, plain);
     }
 }

@@ -258,7 +258,13 @@ impl Request<'_> {
             || speculate.then(|| self.allowed_conflicts(&live, strict)),
             || self.apply_untracked(&live, config, manager, managed, again, hand_on),
         );
-        let (object, managed, conflicts, again) = applied?;
+        let Untracked {
+            mut object,
+            managed,
+            conflicts,
+            again,
+            compared,
+        } = applied?;
         if !force && !conflicts.0.is_empty() {
             let conflicts = api_conflicts(conflicts);
             let allowed = match early {
@@ -279,18 +285,26 @@ impl Request<'_> {
                 return Err(RequestError::Conflicts(ApiConflicts(outside)));
             }
         }
-        let (object, again) = if manager == "kubectl" {
+        let (again, rewritten) = if manager == "kubectl" {
             // A configuration that carries the annotation itself would merge it back over the
             // rewritten one.
             let again = match again {
                 Some(a) if lastapplied::carries_key(config) => Some(a.unfixed()),
                 a => a,
             };
-            (lastapplied::update_annotation(object, config), again)
+            (again, lastapplied::update_annotation(&mut object, config))
         } else {
-            (object, again)
+            (again, false)
         };
-        Ok((Answer { object, managed }, again))
+        let compared = (!rewritten).then_some(compared);
+        Ok((
+            Answer {
+                object,
+                managed,
+                compared,
+            },
+            again,
+        ))
     }
 
     /// skipNonApplied, then the tracked apply, forced: with the conflicts the force took.
@@ -302,7 +316,7 @@ impl Request<'_> {
         mut managed: Managed,
         again: Option<Again>,
         hand_on: bool,
-    ) -> Result<(Value, Managed, Conflicts, Option<Again>), RequestError> {
+    ) -> Result<Untracked, RequestError> {
         if managed.fields.is_empty() {
             managed = self.update_tracked(&Value::Null, live, BEFORE_FIRST_APPLY, managed)?;
         }
@@ -316,6 +330,7 @@ impl Request<'_> {
             managers: mut fields,
             conflicts,
             again,
+            compared,
         } = self
             .updater()
             .apply_again(
@@ -338,8 +353,25 @@ impl Request<'_> {
             None => live.clone(),
         };
         cap_update_managers(&mut managed);
-        Ok((object, managed, conflicts, again))
+        Ok(Untracked {
+            object,
+            managed,
+            conflicts,
+            again,
+            compared,
+        })
     }
+}
+
+/// What [`Request::apply_untracked`] leaves: the object and its managers, the conflicts the
+/// force took, what the next apply may reuse, and the comparison of the live object with the
+/// object left.
+struct Untracked {
+    object: Value,
+    managed: Managed,
+    conflicts: Conflicts,
+    again: Option<Again>,
+    compared: typed::Comparison,
 }
 
 /// stripMeta: the acting manager never owns the object's identity fields.

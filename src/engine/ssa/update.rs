@@ -103,6 +103,8 @@ pub struct Applied {
     pub conflicts: Conflicts,
     /// What the next apply of the same configuration can reuse, when asked for.
     pub again: Option<Again>,
+    /// The live object compared with the new one (`typed::compare`, nothing left out).
+    pub compared: Comparison,
 }
 
 /// What an apply hands to the next apply of the same configuration by the same manager at the
@@ -203,7 +205,7 @@ impl<'a> Updater<'a> {
         version: &str,
         mut managers: ManagedFields,
         workflow: &str,
-    ) -> Result<(ManagedFields, Comparison, Conflicts), UpdateError> {
+    ) -> Result<(ManagedFields, Comparison, Conflicts, Comparison), UpdateError> {
         let raw = self.compare(old, new)?;
         let exclude = |v: &str| match self.ignored_at(v) {
             Some(set) if !set.is_empty() => Comparison {
@@ -263,7 +265,7 @@ impl<'a> Updater<'a> {
             }
         }
         managers.retain(|_, vs| !vs.set.is_empty());
-        Ok((managers, own, Conflicts(list)))
+        Ok((managers, own, Conflicts(list), raw))
     }
 
     /// `Updater.Update`: `new` replaces `live`; the updater takes what changed.
@@ -294,7 +296,8 @@ impl<'a> Updater<'a> {
         manager: &str,
     ) -> Result<ManagedFields, UpdateError> {
         let managers = self.reconcile(managers)?;
-        let (mut managers, cmp, _) = self.update_managers(live, new, version, managers, manager)?;
+        let (mut managers, cmp, ..) =
+            self.update_managers(live, new, version, managers, manager)?;
         let previous = managers
             .get(manager)
             .map(|vs| vs.set.clone())
@@ -441,7 +444,7 @@ impl<'a> Updater<'a> {
             },
         );
         let (new, untouched) = self.prune(merged, &managers, last)?;
-        let (managers, changed, conflicts) =
+        let (managers, changed, conflicts, compared) =
             self.update_managers(live, &new, version, managers, manager)?;
         // A change the comparison found is a difference `value.Equals` finds too (it compares
         // leaves by the same equality): the objects are compared whole only when it found none.
@@ -460,6 +463,7 @@ impl<'a> Updater<'a> {
             managers,
             conflicts,
             again,
+            compared,
         })
     }
 }

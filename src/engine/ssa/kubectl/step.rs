@@ -4,7 +4,8 @@ use std::sync::{Arc, OnceLock};
 
 use super::StepKind;
 use crate::engine::ssa::managed::{Managed, encode};
-use crate::engine::ssa::request::with_encoded;
+use crate::engine::ssa::request::{Answer, with_encoded};
+use crate::engine::ssa::typed::Comparison;
 use crate::value::Value;
 
 /// One request and the object it leaves: the object without its `metadata.managedFields`
@@ -24,6 +25,9 @@ pub struct Step {
     managed: Managed,
     /// `metadata.managedFields` (`None`: none; shared with the body that sent them).
     written: OnceLock<Option<Arc<Value>>>,
+    /// The object the request read compared with [`Step::object`], when the request compared
+    /// them as they are (a plan compares them itself otherwise).
+    pub compared: Option<Comparison>,
 }
 
 impl Step {
@@ -41,6 +45,7 @@ impl Step {
             object,
             managed: Managed::default(),
             written: OnceLock::from(managed_fields),
+            compared: None,
         }
     }
 
@@ -56,18 +61,14 @@ impl Step {
 
     /// A request's step from its answer: its managers written as `metadata.managedFields`
     /// when first asked.
-    pub(super) fn answered(
-        kind: StepKind,
-        body: Arc<Value>,
-        object: Value,
-        managed: Managed,
-    ) -> Step {
+    pub(super) fn answered(kind: StepKind, body: Arc<Value>, answer: Answer) -> Step {
         Step {
             kind,
             body,
-            object: Arc::new(object),
-            managed,
+            object: Arc::new(answer.object),
+            managed: answer.managed,
             written: OnceLock::new(),
+            compared: answer.compared,
         }
     }
 

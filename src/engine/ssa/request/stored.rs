@@ -7,6 +7,7 @@ use std::borrow::Cow;
 
 use super::RequestError;
 use crate::engine::ssa::managed::{Managed, decode, encode};
+use crate::engine::ssa::typed::Comparison;
 use crate::value::{Map, Value};
 
 /// The live object a request reads.
@@ -38,6 +39,9 @@ impl<'v> Live<'v> {
 pub struct Answer {
     pub object: Value,
     pub managed: Managed,
+    /// The object read compared with `object`, when the request compared them as they are
+    /// (`None` when the last-applied annotation was rewritten after the comparison).
+    pub compared: Option<Comparison>,
 }
 
 impl Answer {
