@@ -10,6 +10,7 @@ use super::field_set_after_remove;
 use crate::engine::ssa::kubernetes;
 use crate::engine::ssa::order::identical;
 use crate::engine::ssa::path::Path;
+use crate::engine::ssa::schema::{Schema, TypeRef};
 use crate::engine::ssa::set::Set;
 use crate::engine::ssa::typed::{
     merge, remove_items, remove_items_owned, to_field_set, to_field_set_named, validate,
@@ -113,16 +114,21 @@ fn deployment() -> impl Strategy<Value = Value> {
         })
 }
 
-#[test]
-fn the_set_after_a_removal_is_the_set_of_the_value_it_leaves() {
+/// The Deployment's schema and root, and a runner seeded the same way for every test.
+fn deployments() -> (&'static Schema, TypeRef, TestRunner) {
     let kube = kubernetes::embedded();
-    let schema = &kube.schema;
     let root = kube.root_for_gvk("apps/v1", "Deployment").unwrap();
-    let case = (deployment(), prop::collection::vec(0..6u8, 0..400), 0..4u8);
-    let mut runner = TestRunner::new(Config {
+    let runner = TestRunner::new(Config {
         rng_algorithm: proptest::test_runner::RngAlgorithm::ChaCha,
         ..Config::default()
     });
+    (&kube.schema, root, runner)
+}
+
+#[test]
+fn the_set_after_a_removal_is_the_set_of_the_value_it_leaves() {
+    let (schema, root, mut runner) = deployments();
+    let case = (deployment(), prop::collection::vec(0..6u8, 0..400), 0..4u8);
     let (mut answered, mut removed_something, mut unanswered) = (0, 0, 0);
     for _ in 0..3000 {
         let (value, picks, mode) = case.new_tree(&mut runner).unwrap().current();
@@ -181,13 +187,7 @@ fn the_set_after_a_removal_is_the_set_of_the_value_it_leaves() {
 
 #[test]
 fn the_named_set_in_one_walk_is_the_set_with_its_named_fields_made_members() {
-    let kube = kubernetes::embedded();
-    let schema = &kube.schema;
-    let root = kube.root_for_gvk("apps/v1", "Deployment").unwrap();
-    let mut runner = TestRunner::new(Config {
-        rng_algorithm: proptest::test_runner::RngAlgorithm::ChaCha,
-        ..Config::default()
-    });
+    let (schema, root, mut runner) = deployments();
     let mut compared = 0;
     for _ in 0..2000 {
         let value = deployment().new_tree(&mut runner).unwrap().current();
@@ -211,13 +211,7 @@ fn the_named_set_in_one_walk_is_the_set_with_its_named_fields_made_members() {
 /// repeated keys, nulls, empty structs, defaulted keys, a float where the live has an int).
 #[test]
 fn merging_the_same_configuration_again_changes_nothing() {
-    let kube = kubernetes::embedded();
-    let schema = &kube.schema;
-    let root = kube.root_for_gvk("apps/v1", "Deployment").unwrap();
-    let mut runner = TestRunner::new(Config {
-        rng_algorithm: proptest::test_runner::RngAlgorithm::ChaCha,
-        ..Config::default()
-    });
+    let (schema, root, mut runner) = deployments();
     let case = (deployment(), deployment(), any::<bool>());
     let (mut merged, mut changed) = (0, 0);
     for _ in 0..3000 {
@@ -253,13 +247,7 @@ fn merging_the_same_configuration_again_changes_nothing() {
 /// and whether it passes without them.
 #[test]
 fn one_validation_of_a_live_object_is_both() {
-    let kube = kubernetes::embedded();
-    let schema = &kube.schema;
-    let root = kube.root_for_gvk("apps/v1", "Deployment").unwrap();
-    let mut runner = TestRunner::new(Config {
-        rng_algorithm: proptest::test_runner::RngAlgorithm::ChaCha,
-        ..Config::default()
-    });
+    let (schema, root, mut runner) = deployments();
     let (mut repeated, mut bad) = (0, 0);
     for _ in 0..2000 {
         let mut value = deployment().new_tree(&mut runner).unwrap().current();
