@@ -66,17 +66,26 @@ impl Allowed {
     }
 }
 
-/// `allowedConflictsFromLastApplied`: the last-applied fields whose value is still live;
-/// `None` when the annotation cannot be used. `live` is at `api_version`; `types` finds the
-/// type of the kind the annotation names; `live_strict`: whether `live` validates without
-/// duplicate keys ([`typed::validate_live`], which the request ran).
+/// The live object's last-applied annotation, read and checked: the first half of
+/// `allowedConflictsFromLastApplied`, which needs no conflict yet (a request works it out
+/// beside its apply), and [`LastApplied::allowed`], the second, for the conflicts found.
+pub struct LastApplied {
+    last: Value,
+    root: TypeRef,
+}
+
+/// The annotation of `live` as [`LastApplied`]; `None` when it cannot be used (missing, empty,
+/// not JSON, another apiVersion, a kind the schema lacks, duplicate keys in it or in the live
+/// object). `live` is at `api_version`; `types` finds the type of the kind the annotation
+/// names; `live_strict`: whether `live` validates without duplicate keys
+/// ([`typed::validate_live`], which the request ran).
 #[must_use]
-pub fn allowed_conflicts(
+pub fn last_applied(
     schema: &Schema,
     api_version: &str,
     types: &dyn Fn(&str, &str) -> Option<TypeRef>,
     (live, live_strict): (&Value, bool),
-) -> Option<Allowed> {
+) -> Option<LastApplied> {
     let text = annotation(live)?;
     let last: Value = serde_json::from_str(text).ok()?;
     let version = last.get("apiVersion").and_then(Value::as_str).unwrap_or("");
@@ -89,9 +98,43 @@ pub fn allowed_conflicts(
         return None;
     }
     typed::validate(schema, root, &last, false).ok()?;
-    let set = typed::to_field_set(schema, root, &last).ok()?;
-    let cmp = typed::compare(schema, root, &last, live).ok()?;
-    Some(Allowed { set, cmp })
+    Some(LastApplied { last, root })
+}
+
+impl LastApplied {
+    /// The excusal, asked for `paths` (the conflicts): the annotation's field set and its
+    /// comparison with `live`, of both objects cut down to those paths ([`typed::project`]:
+    /// a path's membership and comparison read nothing else), not of the whole objects.
+    #[must_use]
+    pub fn allowed(
+        &self,
+        schema: &Schema,
+        live: &Value,
+        paths: &[&[PathElement]],
+    ) -> Option<Allowed> {
+        let want = Set::from_paths(paths.iter().copied());
+        let last = typed::project(schema, self.root, &self.last, &want);
+        let live_cut = typed::project(schema, self.root, live, &want);
+        let set = typed::to_field_set(schema, self.root, &last).ok()?;
+        let cmp = typed::compare(schema, self.root, &last, &live_cut).ok()?;
+        let allowed = Allowed { set, cmp };
+        // Debug builds ask the whole objects too.
+        #[cfg(debug_assertions)]
+        {
+            let whole = typed::to_field_set(schema, self.root, &self.last)
+                .ok()
+                .zip(typed::compare(schema, self.root, &self.last, live).ok())
+                .map(|(set, cmp)| Allowed { set, cmp });
+            for p in paths {
+                assert_eq!(
+                    whole.as_ref().map(|w| w.has(p)),
+                    Some(allowed.has(p)),
+                    "the excusal of {p:?} on the cut objects"
+                );
+            }
+        }
+        Some(allowed)
+    }
 }
 
 /// `lastAppliedUpdater`: rewrites the annotation of `object` (if it has one) from `config`;

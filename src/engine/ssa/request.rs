@@ -84,10 +84,10 @@ fn is_empty_object(v: &Value) -> bool {
 }
 
 impl Request<'_> {
-    /// The conflicts the live object's last-applied annotation excuses ([`lastapplied`]);
+    /// The live object's last-applied annotation, read for the excusal ([`lastapplied`]);
     /// `strict`: whether the live object validates without duplicate keys.
-    fn allowed_conflicts(&self, live: &Value, strict: bool) -> Option<lastapplied::Allowed> {
-        lastapplied::allowed_conflicts(self.schema, self.api_version, self.types, (live, strict))
+    fn last_applied(&self, live: &Value, strict: bool) -> Option<lastapplied::LastApplied> {
+        lastapplied::last_applied(self.schema, self.api_version, self.types, (live, strict))
     }
 
     fn updater(&self) -> Updater<'_> {
@@ -255,7 +255,7 @@ impl Request<'_> {
         let speculate = big && kubectl && !force && lastapplied::has_annotation(&live);
         let (early, applied) = par::both(
             speculate,
-            || speculate.then(|| self.allowed_conflicts(&live, strict)),
+            || speculate.then(|| self.last_applied(&live, strict)),
             || self.apply_untracked(&live, config, manager, managed, again, hand_on),
         );
         let Untracked {
@@ -267,12 +267,14 @@ impl Request<'_> {
         } = applied?;
         if !force && !conflicts.0.is_empty() {
             let conflicts = api_conflicts(conflicts);
-            let allowed = match early {
-                Some(allowed) => allowed,
-                None if kubectl => self.allowed_conflicts(&live, strict),
+            let last = match early {
+                Some(last) => last,
+                None if kubectl => self.last_applied(&live, strict),
                 None => None,
             };
-            let Some(allowed) = allowed else {
+            let paths: Vec<&[PathElement]> =
+                conflicts.0.iter().map(|c| c.path.as_slice()).collect();
+            let Some(allowed) = last.and_then(|l| l.allowed(self.schema, &live, &paths)) else {
                 return Err(RequestError::Conflicts(conflicts));
             };
             let outside: Vec<ApiConflict> = conflicts

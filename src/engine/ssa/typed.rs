@@ -17,6 +17,7 @@
 pub mod after;
 pub mod compare;
 pub mod merge;
+pub mod project;
 pub mod reconcile;
 pub mod remove;
 pub mod toset;
@@ -25,6 +26,7 @@ pub mod validate;
 pub use after::field_set_after_remove;
 pub use compare::{Comparison, compare};
 pub use merge::merge;
+pub use project::project;
 pub use reconcile::reconcile_field_set;
 pub use remove::{extract_items, extract_items_with_keys, remove_items, remove_items_owned};
 pub use toset::{to_field_set, to_field_set_named};

@@ -13,7 +13,8 @@ use crate::engine::ssa::path::Path;
 use crate::engine::ssa::schema::{Schema, TypeRef};
 use crate::engine::ssa::set::Set;
 use crate::engine::ssa::typed::{
-    merge, remove_items, remove_items_owned, to_field_set, to_field_set_named, validate,
+    compare, merge, project, remove_items, remove_items_owned, to_field_set, to_field_set_named,
+    validate,
     validate_live,
 };
 use crate::value::Value;
@@ -268,6 +269,66 @@ fn one_validation_of_a_live_object_is_both() {
         repeated > 100 && bad > 100,
         "{repeated} with repeated keys, {bad} invalid"
     );
+}
+
+/// What the last-applied excusal asks of a path (in the annotation's field set; modified,
+/// added, removed by its comparison with the live object) is the same of the two objects cut
+/// down to some paths ([`project`]) as of the whole objects: random Deployment pairs, random
+/// paths of either (members and the routes to them), each pair valid without duplicates.
+#[test]
+fn a_path_is_asked_alike_of_the_cut_objects() {
+    let (schema, root, mut runner) = deployments();
+    let case = (
+        deployment(),
+        deployment(),
+        prop::collection::vec(0..2u8, 0..400),
+    );
+    let (mut asked, mut some_in) = (0, 0);
+    for _ in 0..3000 {
+        let (last, live, picks) = case.new_tree(&mut runner).unwrap().current();
+        if validate(schema, root, &last, false).is_err()
+            || validate(schema, root, &live, false).is_err()
+        {
+            continue;
+        }
+        let (Ok(set), Ok(cmp)) = (
+            to_field_set(schema, root, &last),
+            compare(schema, root, &last, &live),
+        ) else {
+            continue;
+        };
+        let mut all: Vec<Path> = set.paths();
+        all.extend(to_field_set(schema, root, &live).unwrap().paths());
+        all.extend(set.leaves().paths());
+        all.sort();
+        all.dedup();
+        let chosen: Vec<Path> = all
+            .iter()
+            .zip(&picks)
+            .filter(|(_, pick)| **pick == 0)
+            .map(|(p, _)| p.clone())
+            .collect();
+        let want = Set::from_unsorted_paths(chosen.clone());
+        let (cut_last, cut_live) = (
+            project(schema, root, &last, &want),
+            project(schema, root, &live, &want),
+        );
+        let cut_set = to_field_set(schema, root, &cut_last).unwrap();
+        let cut_cmp = compare(schema, root, &cut_last, &cut_live).unwrap();
+        let ask = |s: &Set, c: &crate::engine::ssa::typed::Comparison, p: &Path| {
+            [s.has(p), c.modified.has(p), c.added.has(p), c.removed.has(p)]
+        };
+        for p in &chosen {
+            asked += 1;
+            some_in += usize::from(ask(&set, &cmp, p).contains(&true));
+            assert_eq!(
+                ask(&cut_set, &cut_cmp, p),
+                ask(&set, &cmp, p),
+                "{p:?} of {last} and {live}"
+            );
+        }
+    }
+    assert!(asked > 3000 && some_in > 2000, "{asked} asked, {some_in} in some set");
 }
 
 /// A Deployment of `n` containers, each with two env vars and every seventh with an image; `bad` containers get an item
