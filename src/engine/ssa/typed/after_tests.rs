@@ -14,8 +14,7 @@ use crate::engine::ssa::schema::{Schema, TypeRef};
 use crate::engine::ssa::set::Set;
 use crate::engine::ssa::typed::{
     compare, merge, project, remove_items, remove_items_owned, to_field_set, to_field_set_named,
-    validate,
-    validate_live,
+    validate, validate_live,
 };
 use crate::value::Value;
 
@@ -316,7 +315,12 @@ fn a_path_is_asked_alike_of_the_cut_objects() {
         let cut_set = to_field_set(schema, root, &cut_last).unwrap();
         let cut_cmp = compare(schema, root, &cut_last, &cut_live).unwrap();
         let ask = |s: &Set, c: &crate::engine::ssa::typed::Comparison, p: &Path| {
-            [s.has(p), c.modified.has(p), c.added.has(p), c.removed.has(p)]
+            [
+                s.has(p),
+                c.modified.has(p),
+                c.added.has(p),
+                c.removed.has(p),
+            ]
         };
         for p in &chosen {
             asked += 1;
@@ -328,7 +332,10 @@ fn a_path_is_asked_alike_of_the_cut_objects() {
             );
         }
     }
-    assert!(asked > 3000 && some_in > 2000, "{asked} asked, {some_in} in some set");
+    assert!(
+        asked > 3000 && some_in > 2000,
+        "{asked} asked, {some_in} in some set"
+    );
 }
 
 /// A Deployment of `n` containers, each with two env vars and every seventh with an image; `bad` containers get an item
