@@ -332,16 +332,14 @@ fn old_api_version(p: &Planned<'_>) -> Vec<Warning> {
         };
         let mine_after =
             |q: &[PathElement]| after.fields.get(&p.me.key()).is_some_and(|m| m.set.has(q));
-        let live = explain::without_managed_fields(p.live);
-        let scalar = |q: &[PathElement]| {
-            explain::value_at(&live, q).is_some_and(|v| !v.is_object() && !v.is_array())
-        };
-        let only: Vec<String> = vs
-            .set
-            .leaves()
+        let leaves = vs.set.leaves();
+        // The live values, read in one walk beside the set (not looked up path by path: an
+        // old entry can own every field of a big object).
+        let scalars = explain::scalar_paths(p.live, &leaves);
+        let only: Vec<String> = leaves
             .paths()
             .into_iter()
-            .filter(|q| scalar(q) && !current(q) && !mine_after(q))
+            .filter(|q| scalars.has(q) && !current(q) && !mine_after(q))
             .map(|q| path_string(&q))
             .collect();
         if only.is_empty() {

@@ -8,7 +8,7 @@ mod index;
 mod said;
 mod walk;
 
-pub use find::value_at;
+pub use find::{scalar_paths, value_at};
 pub use index::FieldIndex;
 use said::{Rule, Said};
 pub use said::{changes, operation};
@@ -553,6 +553,52 @@ mod tests {
                 assert!(crate::engine::ssa::order::identical(b, f));
             }
         }
+    }
+
+    /// One walk finds the scalar paths that a lookup per path finds: in a long keyed list
+    /// (looked up by an index), through maps and lists, for paths that lead nowhere, and not
+    /// inside `metadata.managedFields`.
+    #[test]
+    fn scalar_paths_are_the_paths_whose_value_is_a_scalar() {
+        let items: Vec<String> = (0..30)
+            .map(|i| {
+                format!(r#"{{"name":"c{i}","image":"i{i}","env":[{{"name":"A","value":"{i}"}}]}}"#)
+            })
+            .collect();
+        let obj: Value = serde_json::from_str(&format!(
+            r#"{{"metadata":{{"name":"x","labels":{{"a":"b"}},"managedFields":[{{"manager":"m"}}]}},"spec":{{"replicas":2,"containers":[{}]}}}}"#,
+            items.join(",")
+        ))
+        .unwrap();
+        let f = PathElement::field;
+        let c = |n: &str| PathElement::key(vec![("name".into(), Value::from(n))]);
+        let mut paths: Vec<Path> = vec![
+            vec![f("metadata"), f("name")],
+            vec![f("metadata"), f("labels")],
+            vec![f("metadata"), f("labels"), f("a")],
+            vec![f("metadata"), f("managedFields")],
+            vec![f("metadata"), f("missing")],
+            vec![f("spec"), f("replicas")],
+            vec![f("spec"), f("containers")],
+            vec![f("spec"), f("containers"), c("c99"), f("image")],
+        ];
+        for i in (0..30).step_by(3) {
+            let item = [f("spec"), f("containers"), c(&format!("c{i}"))];
+            paths.push(item.to_vec());
+            paths.push([&item[..], &[f("image")]].concat());
+            paths.push([&item[..], &[f("env"), c("A"), f("value")]].concat());
+        }
+        let set = Set::from_unsorted_paths(paths.clone());
+        let bare = without_managed_fields(&obj);
+        let looked_up: Vec<Path> = paths
+            .into_iter()
+            .filter(|p| value_at(&bare, p).is_some_and(|v| !v.is_object() && !v.is_array()))
+            .collect();
+        assert_eq!(looked_up.len(), 1 + 1 + 1 + 2 * 10);
+        assert_eq!(
+            scalar_paths(&obj, &set),
+            Set::from_unsorted_paths(looked_up)
+        );
     }
 
     #[test]

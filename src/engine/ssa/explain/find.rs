@@ -5,7 +5,8 @@ use std::hash::{BuildHasher, Hash, Hasher};
 
 use crate::engine::gofmt::FastMap;
 
-use crate::engine::ssa::path::PathElement;
+use crate::engine::ssa::path::{Path, PathElement};
+use crate::engine::ssa::set::Set;
 use crate::value::{Str, Value};
 
 /// Lists up to this long are scanned.
@@ -111,6 +112,48 @@ fn signature<'a>(
         }
     }
     Some(h.finish())
+}
+
+/// The paths of `set` whose value in `obj` is a scalar (neither a map nor a list), found in
+/// one walk of the set beside the object (each long list looked up by an index, as the plan's
+/// walk does) rather than one [`value_at`] per path. `metadata.managedFields` is not read.
+#[must_use]
+pub fn scalar_paths(obj: &Value, set: &Set) -> Set {
+    fn walk(set: &Set, v: Option<&Value>, path: &mut Path, out: &mut Vec<Path>) {
+        if path.len() > crate::engine::MAX_DEPTH {
+            return;
+        }
+        let mut finder = Finder::new(v);
+        let in_metadata = path.len() == 1 && path[0].as_field() == Some("metadata");
+        let managed_fields =
+            |pe: &PathElement| in_metadata && pe.as_field() == Some("managedFields");
+        for m in set.members() {
+            if managed_fields(m) {
+                continue;
+            }
+            if finder
+                .child(m)
+                .is_some_and(|v| !v.is_object() && !v.is_array())
+            {
+                let mut p = path.clone();
+                p.push(m.clone());
+                out.push(p);
+            }
+        }
+        for (pe, child) in set.children() {
+            let below = if managed_fields(pe) {
+                None
+            } else {
+                finder.child(pe)
+            };
+            path.push(pe.clone());
+            walk(child, below, path, out);
+            path.pop();
+        }
+    }
+    let mut out = Vec::new();
+    walk(set, Some(obj), &mut Vec::new(), &mut out);
+    Set::from_unsorted_paths(out)
 }
 
 /// The value at a path of an object.
