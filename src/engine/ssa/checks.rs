@@ -317,6 +317,7 @@ fn controller_owns(p: &Planned<'_>) -> Vec<Warning> {
 /// is no longer served: the field then belongs to nobody and no apply prunes it.
 fn old_api_version(p: &Planned<'_>) -> Vec<Warning> {
     let (before, after) = (p.before, p.after);
+    let mine_after = after.fields.get(&p.me.key());
     let mut out = Vec::new();
     for (key, vs) in &before.fields {
         let Some(id) = ManagerId::from_key(key) else {
@@ -325,23 +326,20 @@ fn old_api_version(p: &Planned<'_>) -> Vec<Warning> {
         if id.operation != Operation::Update || vs.api_version == p.api_version {
             continue;
         }
-        let current = |q: &[PathElement]| {
-            before.fields.iter().any(|(k, other)| {
-                k != key && other.api_version == p.api_version && other.set.has(q)
-            })
-        };
-        let mine_after =
-            |q: &[PathElement]| after.fields.get(&p.me.key()).is_some_and(|m| m.set.has(q));
         let leaves = vs.set.leaves();
         // The live values, read in one walk beside the set (not looked up path by path: an
-        // old entry can own every field of a big object).
-        let scalars = explain::scalar_paths(p.live, &leaves);
-        let only: Vec<String> = leaves
-            .paths()
-            .into_iter()
-            .filter(|q| scalars.has(q) && !current(q) && !mine_after(q))
-            .map(|q| path_string(&q))
-            .collect();
+        // old entry can own every field of a big object); then, by set differences, what no
+        // entry at the endpoint's apiVersion owns and the applier does not own after.
+        let mut only = explain::scalar_paths(p.live, &leaves);
+        for (k, other) in &before.fields {
+            if k != key && other.api_version == p.api_version {
+                only = only.difference(&other.set);
+            }
+        }
+        if let Some(mine) = mine_after {
+            only = only.difference(&mine.set);
+        }
+        let only: Vec<String> = only.paths().iter().map(|q| path_string(q)).collect();
         if only.is_empty() {
             continue;
         }
