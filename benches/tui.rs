@@ -1,9 +1,14 @@
 //! TUI benchmarks (TestBackend-sized buffer, no terminal): the first frame of an object of
-//! 1,000 and 100,000 lines (plan + model + render), and key press → rendered frame.
+//! 1,000 and 100,000 lines (plan + model + render), and key press → rendered frame, in the
+//! client-side view and in the server-side view of a Deployment made by client-side apply
+//! (626 and 6,256 containers: about 48,000 and 481,000 fields of the server-side plan).
 //!
 //! `cargo bench --bench tui`
 
-use applyscope::app::{Message, Model, Source, update};
+use applyscope::app::{Command, Message, Model, Source, update};
+use applyscope::engine::plan::encode_annotation;
+use applyscope::engine::ssa::kubernetes;
+use applyscope::engine::ssa::request::Request;
 use applyscope::json;
 use applyscope::session::Docs;
 use applyscope::theme::Theme;
@@ -104,6 +109,92 @@ fn key_to_frame(bencher: Bencher, lines: usize) {
     let mut down = true;
     bencher.bench_local(|| {
         // Alternate n and N so the cursor keeps moving across the object.
+        let m = if down {
+            Message::NextChange
+        } else {
+            Message::Down
+        };
+        down = !down;
+        update(&mut model, m);
+        frame(&model, &theme)
+    });
+}
+
+/// A Deployment of `n` containers of 20 env vars, made by client-side apply (the annotation,
+/// every field owned by `kubectl-client-side-apply`), and the file applied now (replicas, an
+/// image in every 50th container, the last container dropped), as `benches/ssa.rs` builds it.
+fn migrated(n: usize) -> Option<Source> {
+    let container = |i: usize, image: &str| {
+        let env: Vec<Value> = (0..20)
+            .map(|e| json!({"name": format!("VAR_{e}"), "value": format!("value-{i}-{e}")}))
+            .collect();
+        json!({"name": format!("c{i}"), "image": format!("app-{i}:{image}"), "env": env})
+    };
+    let config = |containers: Vec<Value>, replicas: i64| {
+        json!({"apiVersion": "apps/v1", "kind": "Deployment",
+            "metadata": {"name": "big", "namespace": "default"},
+            "spec": {"replicas": replicas, "selector": {"matchLabels": {"app": "big"}},
+                "template": {"metadata": {"labels": {"app": "big"}},
+                    "spec": {"containers": containers}}}})
+    };
+    let original = config((0..n).map(|i| container(i, "1.0")).collect(), 3);
+    let local = config(
+        (0..n - 1)
+            .map(|i| container(i, if i % 50 == 0 { "1.1" } else { "1.0" }))
+            .collect(),
+        5,
+    );
+    let mut created = original.clone();
+    created["metadata"]["annotations"] = json!({
+        "kubectl.kubernetes.io/last-applied-configuration": encode_annotation(&original).ok()
+    });
+    let kube = kubernetes::embedded();
+    let types = |v: &str, k: &str| kubernetes::embedded().root_for_gvk(v, k);
+    let req = Request {
+        schema: &kube.schema,
+        root: kube.root_for_gvk("apps/v1", "Deployment")?,
+        api_version: "apps/v1",
+        types: &types,
+        ignored: None,
+        time: "2026-01-01T00:00:00Z",
+        subresource: "",
+    };
+    let live = req
+        .update(&Value::Null, &created, "kubectl-client-side-apply")
+        .ok()?;
+    Some(Source {
+        title: format!("{n} containers"),
+        about: String::new(),
+        docs: Docs {
+            local,
+            live: Some(live),
+            last_applied: Some(original),
+        },
+    })
+}
+
+#[divan::bench(args = [626, 6_256], sample_count = 20)]
+fn server_side_key_to_frame(bencher: Bencher, containers: usize) {
+    let theme = Theme::default();
+    let Some(Ok(mut model)) = migrated(containers).map(Model::new) else {
+        return;
+    };
+    update(
+        &mut model,
+        Message::Resized {
+            width: 160,
+            height: 50,
+        },
+    );
+    let commands = update(&mut model, Message::ToggleServerSide);
+    let [Command::PlanServerSide(request)] = commands.as_slice() else {
+        return;
+    };
+    let outcome = request.plan("2026-11-26T12:00:00Z");
+    update(&mut model, Message::ServerSidePlanned(Box::new(outcome)));
+    assert!(model.server.is_some(), "the server-side view is open");
+    let mut down = true;
+    bencher.bench_local(|| {
         let m = if down {
             Message::NextChange
         } else {

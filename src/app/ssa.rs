@@ -27,9 +27,58 @@ pub struct ServerSide {
     pub conflict_nodes: Vec<Option<FieldId>>,
     /// The plan fields `n`/`N` stop at: the first node showing each server-side change.
     pub stops: Vec<bool>,
+    /// The warnings list as shown, and the fields per action (in `Action::ALL`'s order),
+    /// written once: the header shows them at every frame, and a big migrated object has
+    /// hundreds of thousands of fields.
+    warnings: Vec<String>,
+    counts: [usize; 5],
 }
 
 impl ServerSide {
+    /// The server-side view of `outcome`, its warnings and counts read once.
+    #[must_use]
+    pub fn new(
+        request: SsaRequest,
+        outcome: SsaOutcome,
+        conflict_nodes: Vec<Option<FieldId>>,
+    ) -> ServerSide {
+        let warnings = match &outcome {
+            SsaOutcome::Planned(p) => p.warnings.iter().map(warning_text).collect(),
+            SsaOutcome::Conflicts { conflicts: c, .. } => {
+                c.0.iter().map(ToString::to_string).collect()
+            }
+            SsaOutcome::Refused(r) => std::iter::once(r.message.clone())
+                .chain(r.warnings.iter().map(warning_text))
+                .collect(),
+        };
+        let mut counts = [0; 5];
+        if let SsaOutcome::Planned(p) = &outcome {
+            for f in &p.fields {
+                if let Some(i) = crate::session::ssa::Action::ALL
+                    .iter()
+                    .position(|a| *a == f.action)
+                {
+                    counts[i] += 1;
+                }
+            }
+        }
+        ServerSide {
+            request,
+            outcome,
+            conflict_nodes,
+            stops: Vec::new(),
+            warnings,
+            counts,
+        }
+    }
+
+    /// How many fields of the plan take each action, in `Action::ALL`'s order (none when
+    /// there is no plan).
+    #[must_use]
+    pub fn counts(&self) -> [usize; 5] {
+        self.counts
+    }
+
     /// The plan (none when the API server refuses the apply).
     #[must_use]
     pub fn plan(&self) -> Option<&SsaPlan> {
@@ -41,16 +90,8 @@ impl ServerSide {
 
     /// The warnings list: the plan's warnings, or each conflict as the API server names it.
     #[must_use]
-    pub fn warnings(&self) -> Vec<String> {
-        match &self.outcome {
-            SsaOutcome::Planned(p) => p.warnings.iter().map(warning_text).collect(),
-            SsaOutcome::Conflicts { conflicts: c, .. } => {
-                c.0.iter().map(ToString::to_string).collect()
-            }
-            SsaOutcome::Refused(r) => std::iter::once(r.message.clone())
-                .chain(r.warnings.iter().map(warning_text))
-                .collect(),
-        }
+    pub fn warnings(&self) -> &[String] {
+        &self.warnings
     }
 
     /// Does kubectl move a client-side object's fields (the csaupgrade and a second apply)?
@@ -174,12 +215,7 @@ fn show(model: &mut Model, request: SsaRequest, outcome: SsaOutcome) {
         }
         _ => Vec::new(),
     };
-    model.server = Some(Box::new(ServerSide {
-        request,
-        outcome,
-        conflict_nodes,
-        stops: Vec::new(),
-    }));
+    model.server = Some(Box::new(ServerSide::new(request, outcome, conflict_nodes)));
 }
 
 /// After a replan: the server-side view stays when what it planned is unchanged (an edit of
@@ -504,6 +540,13 @@ data:
             m.owners_at(result, a)[0].time.as_deref(),
             Some("2026-11-25T10:00:00Z")
         );
+        // The header's counts, read once when the plan came: one per field of each action.
+        let s = m.server.as_deref().unwrap();
+        let plan = s.plan().unwrap();
+        let counted = crate::session::ssa::Action::ALL
+            .map(|a| plan.fields.iter().filter(|f| f.action == a).count());
+        assert_eq!(s.counts(), counted);
+        assert!(counted.iter().sum::<usize>() > 0);
         update(&mut m, Message::ToggleServerSide);
         assert!(m.server.is_none());
         let back = keys(&m, 3);

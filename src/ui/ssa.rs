@@ -368,9 +368,8 @@ pub fn warnings(server: &ServerSide, theme: &Theme, selected: usize, area: Rect,
 #[must_use]
 pub fn counts(server: &ServerSide) -> String {
     let mut out = String::new();
-    if let Some(plan) = server.plan() {
-        for a in Action::ALL {
-            let n = plan.fields.iter().filter(|f| f.action == a).count();
+    if server.plan().is_some() {
+        for (a, n) in Action::ALL.into_iter().zip(server.counts()) {
             if n > 0 {
                 out.push_str(&format!(" {}{n}", theme::ssa_glyph(a)));
             }
