@@ -108,11 +108,39 @@ pub fn owners_text(owners: &[Owner], width: u16) -> String {
 
 /// A value in one line (JSON), cut to `max` characters.
 fn value_text(v: Option<&crate::value::Value>, max: usize) -> String {
-    let text = v.map_or_else(
-        || "(absent)".to_owned(),
-        |v| serde_json::to_string(v).unwrap_or_default(),
-    );
-    cut(&safe(&text), max)
+    let Some(v) = v else {
+        return cut("(absent)", max);
+    };
+    // Written only as far as `max` characters show: a field's value can be a whole list of
+    // a big object, and this runs at every frame. Past `4 × max + 8` bytes the text has more
+    // than `max` characters either way, and what `cut` keeps of it is already written (the
+    // writer takes whole pieces, which end at characters).
+    let mut upto = Upto {
+        text: Vec::new(),
+        limit: max.saturating_mul(4).saturating_add(8),
+    };
+    let _ = serde_json::to_writer(&mut upto, v);
+    cut(&safe(&String::from_utf8_lossy(&upto.text)), max)
+}
+
+/// A writer that takes pieces until it holds `limit` bytes, then refuses (ending the write).
+struct Upto {
+    text: Vec<u8>,
+    limit: usize,
+}
+
+impl std::io::Write for Upto {
+    fn write(&mut self, piece: &[u8]) -> std::io::Result<usize> {
+        if self.text.len() >= self.limit {
+            return Err(std::io::Error::other("enough to show"));
+        }
+        self.text.extend_from_slice(piece);
+        Ok(piece.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
 }
 
 /// Who sends a step: kubectl's manager, or `kubectl-last-applied` for the annotation's.
@@ -408,6 +436,30 @@ pub fn legend_lines(theme: &Theme) -> Vec<Line<'static>> {
 mod tests {
     use super::*;
     use crate::engine::ssa::managed::ManagerId;
+
+    /// A value is shown as its whole text cut to the width, without writing it whole: short
+    /// and long values, multi-byte characters, escapes, every width up to past the text.
+    #[test]
+    fn a_value_is_shown_as_its_whole_text_cut() {
+        let long: Vec<String> = (0..2000).map(|i| format!("é{i}\n✓")).collect();
+        let values = [
+            crate::json!({"a": 1, "b": [true, null, "x"]}),
+            crate::json!(long),
+            crate::json!("ünïcode ✓ \u{1b} and \"quotes\""),
+        ];
+        for v in &values {
+            let whole = serde_json::to_string(v).unwrap();
+            let n = whole.chars().count();
+            for max in [0, 1, 2, 3, 10, 40, 100, 1000, n - 1, n, n + 1, n + 5] {
+                assert_eq!(
+                    value_text(Some(v), max),
+                    cut(&safe(&whole), max),
+                    "{max} of {whole:.40}"
+                );
+            }
+        }
+        assert_eq!(value_text(None, 20), "(absent)");
+    }
 
     fn owner(manager: &str, apply: bool, time: &str) -> Owner {
         Owner {
