@@ -95,28 +95,38 @@ fn model_and_frame_without_plan(bencher: Bencher, lines: usize) {
 
 #[divan::bench(args = [1_000, 100_000])]
 fn key_to_frame(bencher: Bencher, lines: usize) {
-    let theme = Theme::default();
     let Ok(mut model) = Model::new(source(lines)) else {
         return;
     };
+    resize(&mut model);
+    keys_to_frames(bencher, &mut model);
+}
+
+/// The terminal the frames are drawn in (160×50).
+fn resize(model: &mut Model) {
     update(
-        &mut model,
+        model,
         Message::Resized {
             width: 160,
             height: 50,
         },
     );
+}
+
+/// Key press → rendered frame, the keys alternating `n` and down so that the cursor keeps
+/// moving across the object.
+fn keys_to_frames(bencher: Bencher, model: &mut Model) {
+    let theme = Theme::default();
     let mut down = true;
     bencher.bench_local(|| {
-        // Alternate n and N so the cursor keeps moving across the object.
         let m = if down {
             Message::NextChange
         } else {
             Message::Down
         };
         down = !down;
-        update(&mut model, m);
-        frame(&model, &theme)
+        update(model, m);
+        frame(model, &theme)
     });
 }
 
@@ -175,17 +185,10 @@ fn migrated(n: usize) -> Option<Source> {
 
 #[divan::bench(args = [626, 6_256], sample_count = 20)]
 fn server_side_key_to_frame(bencher: Bencher, containers: usize) {
-    let theme = Theme::default();
     let Some(Ok(mut model)) = migrated(containers).map(Model::new) else {
         return;
     };
-    update(
-        &mut model,
-        Message::Resized {
-            width: 160,
-            height: 50,
-        },
-    );
+    resize(&mut model);
     let commands = update(&mut model, Message::ToggleServerSide);
     let [Command::PlanServerSide(request)] = commands.as_slice() else {
         return;
@@ -193,15 +196,5 @@ fn server_side_key_to_frame(bencher: Bencher, containers: usize) {
     let outcome = request.plan("2026-11-26T12:00:00Z");
     update(&mut model, Message::ServerSidePlanned(Box::new(outcome)));
     assert!(model.server.is_some(), "the server-side view is open");
-    let mut down = true;
-    bencher.bench_local(|| {
-        let m = if down {
-            Message::NextChange
-        } else {
-            Message::Down
-        };
-        down = !down;
-        update(&mut model, m);
-        frame(&model, &theme)
-    });
+    keys_to_frames(bencher, &mut model);
 }
