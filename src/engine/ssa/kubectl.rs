@@ -154,15 +154,7 @@ impl Managers<'_> {
                     .filter_map(|e| e.get("manager").and_then(Value::as_str).map(str::to_owned))
                     .collect()
             }
-            Managers::Decoded(managed) => managed
-                .fields
-                .iter()
-                .filter_map(|(key, vs)| {
-                    let id = ManagerId::from_key(key)?;
-                    (id.operation == operation && fields.difference(&vs.set).is_empty())
-                        .then_some(id.manager)
-                })
-                .collect(),
+            Managers::Decoded(managed) => decoded_owners(managed, operation, fields).collect(),
         };
         out.sort();
         out.dedup();
@@ -359,10 +351,21 @@ pub fn apply_server_side_read(
 
 /// Whether an Update manager owns the last-applied annotation (what the csaupgrade migrates).
 fn may_upgrade(managed: &Managed) -> bool {
-    let path = annotation_path();
-    managed.fields.iter().any(|(key, vs)| {
-        ManagerId::from_key(key).is_some_and(|id| id.operation == Operation::Update)
-            && path.difference(&vs.set).is_empty()
+    decoded_owners(managed, Operation::Update, &annotation_path())
+        .next()
+        .is_some()
+}
+
+/// The managers of this operation whose sets hold `fields`, as decoded managers say (unsorted,
+/// a manager once per entry).
+fn decoded_owners<'m>(
+    managed: &'m Managed,
+    operation: Operation,
+    fields: &'m Set,
+) -> impl Iterator<Item = String> + 'm {
+    managed.fields.iter().filter_map(move |(key, vs)| {
+        let id = ManagerId::from_key(key)?;
+        (id.operation == operation && fields.difference(&vs.set).is_empty()).then_some(id.manager)
     })
 }
 
