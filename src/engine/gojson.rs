@@ -62,14 +62,42 @@ pub fn to_string(v: &Value) -> Result<String, GoJsonError> {
 /// not pay for it). A value that is both too long and too deep is [`GoJsonError::TooDeep`],
 /// as [`to_string`] says.
 pub fn to_string_within(v: &Value, limit: usize) -> Result<String, GoJsonError> {
+    match to_string_upto(v, limit)? {
+        (text, true) if text.len() <= limit => Ok(text),
+        _ => Err(GoJsonError::TooLong(limit)),
+    }
+}
+
+/// The start of [`to_string`]: written until it is longer than `limit` bytes (it may run past
+/// it by the last item written), with whether it is the whole text. Errors as [`to_string`]
+/// (a value too deep is one even where the writing stopped before the depth).
+pub fn to_string_upto(v: &Value, limit: usize) -> Result<(String, bool), GoJsonError> {
     let style = Style {
         limit,
         ..Style::new(true, false)
     };
-    match write(v, style) {
-        Ok(text) if text.len() > limit => Err(GoJsonError::TooLong(limit)),
+    let mut out = String::new();
+    match write_value(v, &mut out, style, 0) {
+        Ok(()) => Ok((out, true)),
         Err(GoJsonError::TooLong(_)) if too_deep(v, 0) => Err(GoJsonError::TooDeep),
-        done => done,
+        Err(GoJsonError::TooLong(_)) => Ok((out, false)),
+        Err(e) => Err(e),
+    }
+}
+
+/// [`to_string`] as a cell `width` characters wide shows it: whole when it fits, else its
+/// first `width - 1` characters and `…`; written only that far (past `4 × width + 8` bytes the
+/// text is too wide either way). Empty when the value cannot be written.
+#[must_use]
+pub fn to_string_cut(v: &Value, width: usize) -> String {
+    let Ok((text, _)) = to_string_upto(v, width.saturating_mul(4).saturating_add(8)) else {
+        return String::new();
+    };
+    if text.chars().count() > width {
+        let head: String = text.chars().take(width.saturating_sub(1)).collect();
+        format!("{head}…")
+    } else {
+        text
     }
 }
 

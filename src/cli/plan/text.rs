@@ -19,14 +19,7 @@ fn short(v: Option<&Value>) -> String {
                 format!("\"{s}\"")
             }
         }
-        Some(other) => {
-            let s = gojson::to_string(other).unwrap_or_default();
-            if s.chars().count() > 40 {
-                format!("{}…", s.chars().take(39).collect::<String>())
-            } else {
-                s
-            }
-        }
+        Some(other) => gojson::to_string_cut(other, 40),
     }
 }
 

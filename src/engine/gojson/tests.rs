@@ -238,3 +238,49 @@ fn a_bounded_write_is_the_write_or_too_long() {
         Err(GoJsonError::TooDeep)
     );
 }
+
+/// The start of the text is the text's start, whole exactly when nothing was left out; the
+/// text cut to a width is the whole text cut there (multi-byte characters, escapes, long
+/// lists), and a value too deep is an error or empty however far the writing went.
+#[test]
+fn the_start_and_the_cut_are_those_of_the_whole_text() {
+    let items: Vec<Value> = (0..300).map(|i| json!({"é": i, "<x>": "✓\n"})).collect();
+    for v in [
+        json!(items),
+        json!("short"),
+        json!({"b": [1, 2], "a": null}),
+    ] {
+        let whole = to_string(&v).unwrap();
+        let n = whole.chars().count();
+        for limit in [0, 1, 7, 40, 200, whole.len(), whole.len() + 1] {
+            let (start, done) = to_string_upto(&v, limit).unwrap();
+            assert!(whole.starts_with(&start), "{limit}");
+            assert_eq!(done, start == whole, "{limit}");
+            assert!(done || start.len() > limit, "{limit}");
+        }
+        for width in [0, 1, 2, 10, 40, n - 1, n, n + 1] {
+            let cut = if n > width {
+                format!(
+                    "{}…",
+                    whole
+                        .chars()
+                        .take(width.saturating_sub(1))
+                        .collect::<String>()
+                )
+            } else {
+                whole.clone()
+            };
+            assert_eq!(to_string_cut(&v, width), cut, "{width}");
+        }
+    }
+    let mut deep = json!([]);
+    for _ in 0..MAX_DEPTH {
+        deep = json!([deep]);
+    }
+    let long_then_deep = json!({"a": "x".repeat(100), "z": deep});
+    assert_eq!(
+        to_string_upto(&long_then_deep, 10),
+        Err(GoJsonError::TooDeep)
+    );
+    assert_eq!(to_string_cut(&long_then_deep, 10), "");
+}

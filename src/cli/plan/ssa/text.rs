@@ -16,12 +16,7 @@ fn short(v: Option<&Value>) -> String {
     let Some(v) = v else {
         return "-".into();
     };
-    let s = gojson::to_string(v).unwrap_or_default();
-    if s.chars().count() > 40 {
-        format!("{}…", s.chars().take(39).collect::<String>())
-    } else {
-        s
-    }
+    gojson::to_string_cut(v, 40)
 }
 
 pub(super) fn owner_names(ids: &[ManagerId]) -> String {
