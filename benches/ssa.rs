@@ -208,7 +208,9 @@ fn build(n: usize, envs: usize) -> Inputs {
     }
 }
 
-fn server_side(local: &Value, live: &Value) -> usize {
+/// The plan, returned (not dropped while timed: the binary never frees it, and the client-side
+/// bench's plan is dropped after its timing too).
+fn server_side(local: &Value, live: &Value) -> Box<applyscope::session::ssa::SsaPlan> {
     let input = SsaInput {
         local,
         live: Some(live),
@@ -221,7 +223,7 @@ fn server_side(local: &Value, live: &Value) -> usize {
         schema: None,
     };
     match plan_server_side(&input).unwrap() {
-        SsaOutcome::Planned(plan) => plan.fields.len(),
+        SsaOutcome::Planned(plan) => plan,
         SsaOutcome::Conflicts { conflicts, .. } => panic!("{conflicts}"),
         SsaOutcome::Refused(r) => panic!("{}", r.message),
     }
