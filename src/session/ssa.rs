@@ -28,7 +28,7 @@ use crate::value::Value;
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
-pub use crate::engine::ssa::explain::{Action, Field, operation, value_at};
+pub use crate::engine::ssa::explain::{Action, Field, Sides, operation, value_at};
 pub use nodes::{NodeFacts, Owner, node_facts};
 
 mod nodes;
@@ -98,9 +98,23 @@ pub struct SsaPlan {
     /// What each step changed (paths and actions), in the order of `steps`.
     pub step_changes: Vec<Vec<(String, Action)>>,
     pub result: Value,
+    /// The live object without its `metadata.managedFields` (null for a create):
+    /// with `result`, what the fields' values are read in ([`SsaPlan::objects`]).
+    pub live: Value,
     pub fields: Vec<Field>,
     /// Coded, as the client-side plan's ([`crate::engine::ssa::checks`]).
     pub warnings: Vec<Warning>,
+}
+
+impl SsaPlan {
+    /// The objects its fields' values are read in ([`Field::before`], [`Field::after`]).
+    #[must_use]
+    pub fn objects(&self) -> Sides<'_> {
+        Sides {
+            before: &self.live,
+            after: &self.result,
+        }
+    }
 }
 
 /// The plan, or the API server's refusal.
@@ -329,7 +343,6 @@ pub fn plan_server_side(input: &SsaInput<'_>) -> Result<SsaOutcome, Error> {
     let (compared, written) = par::both(big, compared, written);
     let (step_changes, comparison, last) = compared?;
     let result = last.map_or_else(|| live.clone(), |last| with_encoded(last, written));
-    drop(bare);
     debug_assert_eq!(after, managed_of(&result), "the managers handed back");
     let forced: Vec<(Path, ManagerId)> = forced.into_iter().map(|c| (c.path, c.manager)).collect();
     // The client-side managers whose fields the csaupgrade made the applier's.
@@ -345,7 +358,7 @@ pub fn plan_server_side(input: &SsaInput<'_>) -> Result<SsaOutcome, Error> {
         .collect();
     let me = ManagerId::apply(input.manager);
     let mut fields = fields(
-        (live, &before),
+        (&bare, &before),
         (&result, &after),
         &comparison,
         &forced,
@@ -393,6 +406,7 @@ pub fn plan_server_side(input: &SsaInput<'_>) -> Result<SsaOutcome, Error> {
         steps,
         step_changes,
         result,
+        live: bare,
         fields,
         warnings,
     })))

@@ -244,7 +244,7 @@ pub fn why(model: &Model, server: &ServerSide, theme: &Theme, area: Rect, buf: &
             ),
             theme.conflict,
         )),
-        (Some(_), Some(f)) => {
+        (Some(plan), Some(f)) => {
             lines.push(Line::from(vec![
                 Span::styled(
                     format!("{} {}", theme::ssa_glyph(f.action), f.action.as_str()),
@@ -257,8 +257,8 @@ pub fn why(model: &Model, server: &ServerSide, theme: &Theme, area: Rect, buf: &
             lines.push(Line::styled(
                 format!(
                     "value: {} → {}",
-                    value_text(f.before(), width / 2),
-                    value_text(f.after(), width / 2)
+                    value_text(f.before(plan.objects()), width / 2),
+                    value_text(f.after(plan.objects()), width / 2)
                 ),
                 theme.muted,
             ));

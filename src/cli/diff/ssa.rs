@@ -268,6 +268,7 @@ mod tests {
             )],
             step_changes: vec![Vec::new()],
             result,
+            live: Value::Null,
             fields: Vec::new(),
             warnings: Vec::new(),
         };

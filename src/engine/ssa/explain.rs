@@ -6,12 +6,15 @@ mod find;
 mod fork;
 mod index;
 mod said;
+mod values;
 mod walk;
 
 pub use find::{scalar_paths, value_at};
 pub use index::FieldIndex;
 use said::{Rule, Said};
 pub use said::{changes, operation};
+pub use values::Sides;
+use values::{Found, Held, Values};
 
 use crate::engine::ssa::managed::{self, Managed, ManagerId, Operation, Owners};
 use crate::engine::ssa::path::{Path, PathElement};
@@ -54,14 +57,14 @@ impl Action {
     }
 }
 
-/// One field of the plan.
-#[derive(Clone, Debug)]
+/// One field of the plan (its values compared as kept: fields of the same objects).
+#[derive(Clone, Debug, PartialEq)]
 pub struct Field {
     /// Its path (what a front end finds a field by; [`Field::path`] prints it).
     pub at: Path,
     pub action: Action,
-    /// Its values before and after (one copy when they are the same: a field that only
-    /// changes owners).
+    /// Its values before and after: a map or a list as its place in the plan's objects, a
+    /// scalar once when it is the same before and after.
     values: Values,
     /// Shared between the fields of the same owners (a migrated object moves every field's
     /// owner: one list for all of them, not a copy each).
@@ -74,25 +77,6 @@ pub struct Field {
     pub hidden_from_diff: bool,
 }
 
-#[derive(Clone, Debug)]
-enum Values {
-    Apart(Option<Value>, Option<Value>),
-    /// Before and after, written alike ([`crate::engine::ssa::order::identical`]).
-    Same(Value),
-}
-
-impl Values {
-    /// `before` and `after` kept once when they are written alike.
-    fn of(before: Option<&Value>, after: Option<&Value>) -> Values {
-        match (before, after) {
-            (Some(b), Some(a)) if crate::engine::ssa::order::identical(b, a) => {
-                Values::Same(b.clone())
-            }
-            (b, a) => Values::Apart(b.cloned(), a.cloned()),
-        }
-    }
-}
-
 impl Field {
     /// As the API server prints it (`.spec.replicas`).
     #[must_use]
@@ -100,40 +84,21 @@ impl Field {
         crate::engine::ssa::path::path_string(&self.at)
     }
 
-    /// The value before the apply (`None`: absent).
+    /// The value before the apply (`None`: absent), read in the plan's `objects`.
     #[must_use]
-    pub fn before(&self) -> Option<&Value> {
-        match &self.values {
-            Values::Apart(b, _) => b.as_ref(),
-            Values::Same(v) => Some(v),
-        }
+    pub fn before<'v>(&'v self, objects: Sides<'v>) -> Option<&'v Value> {
+        self.values.before(objects)
     }
 
-    /// The value after the apply (`None`: absent).
+    /// The value after the apply (`None`: absent), read in the plan's `objects`.
     #[must_use]
-    pub fn after(&self) -> Option<&Value> {
-        match &self.values {
-            Values::Apart(_, a) => a.as_ref(),
-            Values::Same(v) => Some(v),
-        }
+    pub fn after<'v>(&'v self, objects: Sides<'v>) -> Option<&'v Value> {
+        self.values.after(objects)
     }
 
-    /// Replaces the values before and after.
+    /// Replaces the values before and after (given whole).
     pub fn set_values(&mut self, before: Option<Value>, after: Option<Value>) {
-        self.values = Values::Apart(before, after);
-    }
-}
-
-impl PartialEq for Field {
-    fn eq(&self, other: &Field) -> bool {
-        self.at == other.at
-            && self.action == other.action
-            && self.before() == other.before()
-            && self.after() == other.after()
-            && self.owners_before == other.owners_before
-            && self.owners_after == other.owners_after
-            && self.rule == other.rule
-            && self.hidden_from_diff == other.hidden_from_diff
+        self.values = Values::Apart(before.map(Held::Copied), after.map(Held::Copied));
     }
 }
 
@@ -215,6 +180,7 @@ pub fn fields(
         before: before_ix,
         after: after_ix,
         path: Vec::new(),
+        places: [Vec::new(), Vec::new()],
         // Nearly every path of `all` becomes a field when the owners move (a migration): room
         // for them at once rather than growing a vector of hundreds of thousands.
         out: Vec::with_capacity(all.size()),
@@ -268,6 +234,9 @@ struct Walk<'a> {
     before: Vec<usize>,
     after: Vec<usize>,
     path: Path,
+    /// Where the node is in the object before and in the one after: the position of each
+    /// step down (`u32::MAX` below a step that is not there).
+    places: [Vec<u32>; 2],
     out: Vec<Field>,
     /// Whether the walk may still hand half of a long list to another core.
     fork: bool,
@@ -299,7 +268,7 @@ impl<'a> Walk<'a> {
         at: &At<'a>,
         m: &PathElement,
         (ob, oa, is): (&[usize], &[usize], [bool; 3]),
-        (before, after): (Option<&Value>, Option<&Value>),
+        (before, after): (Found<'_>, Found<'_>),
     ) {
         let changed = [ADDED, REMOVED, MODIFIED].into_iter().find(|&i| is[i]);
         // An item added or removed whole (someone owns it as such) says it for what is
@@ -434,7 +403,9 @@ impl<'a> Walk<'a> {
                 rule(Rule::Set, &[], &fixed("set: the file sets another value")),
             ))
         } else if ob != oa
-            && !(oa.is_empty() && m.as_field().is_some() && after.is_some_and(Value::is_object))
+            && !(oa.is_empty()
+                && m.as_field().is_some()
+                && after.is_some_and(|(_, v)| v.is_object()))
         {
             let rule = if had && !mine(oa) {
                 rule(Rule::Kept, oa, &|| {
@@ -461,9 +432,15 @@ impl<'a> Walk<'a> {
         };
         if let Some((action, rule)) = decided {
             // Only a field whose value stays can have the same value before and after.
+            let [b_above, a_above] = &self.places;
             let values = match action {
-                Action::Keep => Values::of(before, after),
-                _ => Values::Apart(before.cloned(), after.cloned()),
+                Action::Keep => {
+                    Values::of((before, b_above.as_slice()), (after, a_above.as_slice()))
+                }
+                _ => Values::Apart(
+                    before.map(|(i, v)| Held::of(v, b_above, i)),
+                    after.map(|(i, v)| Held::of(v, a_above, i)),
+                ),
             };
             self.out.push(Field {
                 at: p.to_vec(),
@@ -518,40 +495,6 @@ mod tests {
                 value_at(&v, std::slice::from_ref(&pe)),
                 "{pe}"
             );
-        }
-    }
-
-    /// A field keeps one copy of a value that is the same before and after, and both when
-    /// they are written apart (another key order, `1` against `1.0`, one side absent).
-    #[test]
-    fn values_alike_are_kept_once() {
-        let v = |s: &str| -> Value { serde_json::from_str(s).unwrap() };
-        let (a, reordered, float) = (v(r#"{"x":1,"y":2}"#), v(r#"{"y":2,"x":1}"#), v("1.0"));
-        assert!(matches!(
-            Values::of(Some(&a), Some(&a.clone())),
-            Values::Same(_)
-        ));
-        for (before, after) in [
-            (Some(&a), Some(&reordered)),
-            (Some(&v("1")), Some(&float)),
-            (None, Some(&a)),
-            (Some(&a), None),
-        ] {
-            let values = Values::of(before, after);
-            assert!(matches!(values, Values::Apart(..)));
-            let field = Field {
-                at: Vec::new(),
-                action: Action::Keep,
-                values,
-                owners_before: Arc::from([]),
-                owners_after: Arc::from([]),
-                rule: Arc::from(""),
-                hidden_from_diff: false,
-            };
-            assert_eq!((field.before(), field.after()), (before, after));
-            if let (Some(b), Some(f)) = (before, field.before()) {
-                assert!(crate::engine::ssa::order::identical(b, f));
-            }
         }
     }
 

@@ -191,8 +191,8 @@ fn fields(out: &mut String, plan: &SsaPlan, reveal: bool) {
             "| {} | {} | {} → {} | {} → {} | {} |",
             f.action.as_str(),
             code(&f.path()),
-            code(&shown_value(f, f.before(), masked)),
-            code(&shown_value(f, f.after(), masked)),
+            code(&shown_value(f, f.before(plan.objects()), masked)),
+            code(&shown_value(f, f.after(plan.objects()), masked)),
             inline(&owner_names(&f.owners_before)),
             inline(&owner_names(&f.owners_after)),
             inline(&rule)

@@ -10,7 +10,7 @@ use crate::engine::plan::Warning;
 use crate::engine::ssa::kubectl::StepKind;
 use crate::engine::ssa::managed::ManagerId;
 use crate::error::Error;
-use crate::session::ssa::{Field, SsaOutcome, SsaPlan, operation};
+use crate::session::ssa::{Field, Sides, SsaOutcome, SsaPlan, operation};
 
 pub(super) fn pretty(v: Value) -> String {
     let mut s = serde_json::to_string_pretty(&v).unwrap_or_default();
@@ -92,14 +92,14 @@ fn owners_value(ids: &[ManagerId]) -> Value {
     Value::Array(ids.iter().map(owner_value).collect())
 }
 
-fn field_value(f: &Field) -> Value {
+fn field_value(f: &Field, objects: Sides<'_>) -> Value {
     let mut m = Map::new();
     m.insert("path", Value::from(f.path()));
     m.insert("action", Value::from(f.action.as_str()));
-    if let Some(v) = f.before() {
+    if let Some(v) = f.before(objects) {
         m.insert("before", v.clone());
     }
-    if let Some(v) = f.after() {
+    if let Some(v) = f.after(objects) {
         m.insert("after", v.clone());
     }
     m.insert("ownersBefore", owners_value(&f.owners_before));
@@ -150,7 +150,12 @@ pub(super) fn plan_value(plan: &SsaPlan, manager: &str) -> Map {
     out.insert("steps", Value::Array(steps));
     out.insert(
         "fields",
-        Value::Array(plan.fields.iter().map(field_value).collect()),
+        Value::Array(
+            plan.fields
+                .iter()
+                .map(|f| field_value(f, plan.objects()))
+                .collect(),
+        ),
     );
     out.insert("warnings", warnings_value(&plan.warnings));
     out

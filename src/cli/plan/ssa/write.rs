@@ -17,7 +17,7 @@ use crate::engine::plan::Warning;
 use crate::engine::ssa::kubectl::{Step, StepKind};
 use crate::engine::ssa::managed::ManagerId;
 use crate::error::Error;
-use crate::session::ssa::{Action, Field, SsaOutcome, SsaPlan, operation};
+use crate::session::ssa::{Action, Field, Sides, SsaOutcome, SsaPlan, operation};
 use crate::value::Value;
 
 use crate::cluster::ssa::APPLY_PATCH as PATCH_TYPE;
@@ -32,7 +32,8 @@ pub(super) enum Entry<'a> {
     Value(&'a Value),
     /// The plan's `steps`, the applier being this manager.
     Steps(&'a SsaPlan, &'a str),
-    Fields(&'a [Field]),
+    /// The plan's fields, their values read in its objects.
+    Fields(&'a [Field], Sides<'a>),
     Warnings(&'a [Warning]),
 }
 
@@ -46,7 +47,7 @@ pub(super) fn plan_entries<'a>(
         ("patch", Entry::Value(&plan.patch)),
         ("result", Entry::Value(&plan.result)),
         ("steps", Entry::Steps(plan, manager)),
-        ("fields", Entry::Fields(&plan.fields)),
+        ("fields", Entry::Fields(&plan.fields, plan.objects())),
         ("warnings", Entry::Warnings(&plan.warnings)),
     ]
 }
@@ -220,7 +221,9 @@ impl Serialize for Entry<'_> {
                         manager,
                     }),
             ),
-            Entry::Fields(fields) => s.collect_seq(fields.iter().map(FieldJson)),
+            Entry::Fields(fields, objects) => {
+                s.collect_seq(fields.iter().map(|f| FieldJson(f, *objects)))
+            }
             Entry::Warnings(warnings) => s.collect_seq(warnings.iter().map(WarningJson)),
         }
     }
@@ -316,18 +319,18 @@ impl Serialize for PathAction<'_> {
     }
 }
 
-struct FieldJson<'a>(&'a Field);
+struct FieldJson<'a>(&'a Field, Sides<'a>);
 
 impl Serialize for FieldJson<'_> {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        let f = self.0;
+        let (f, objects) = (self.0, self.1);
         let mut m = s.serialize_map(None)?;
         m.serialize_entry("path", &f.path())?;
         m.serialize_entry("action", f.action.as_str())?;
-        if let Some(v) = f.before() {
+        if let Some(v) = f.before(objects) {
             m.serialize_entry("before", v)?;
         }
-        if let Some(v) = f.after() {
+        if let Some(v) = f.after(objects) {
             m.serialize_entry("after", v)?;
         }
         m.serialize_entry("ownersBefore", &Owners(&f.owners_before))?;

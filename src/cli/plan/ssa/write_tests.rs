@@ -52,7 +52,7 @@ fn examples() -> Vec<Planned> {
 fn every_key(mut p: SsaPlan) -> SsaPlan {
     let mut f = p.fields[0].clone();
     f.hidden_from_diff = true;
-    let after = f.after().cloned();
+    let after = f.after(p.objects()).cloned();
     f.set_values(
         Some(crate::json!({"a": [1, 2.5, "x\ny"], "b": null})),
         after,

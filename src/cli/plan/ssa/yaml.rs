@@ -10,7 +10,7 @@ use crate::cli::plan::chunked::Out;
 use crate::engine::plan::Warning;
 use crate::engine::ssa::kubectl::{Step, StepKind};
 use crate::engine::ssa::managed::ManagerId;
-use crate::session::ssa::{Action, Field, SsaPlan, operation};
+use crate::session::ssa::{Action, Field, Sides, SsaPlan, operation};
 use crate::value::Value;
 
 /// Fields written a batch at a time (on two threads past two batches).
@@ -133,13 +133,13 @@ impl Out<'_> {
                     out.step(step, changes, manager, depth + 1)
                 })?;
             }
-            Entry::Fields(fields) if fields.len() > 2 * BATCH => {
+            Entry::Fields(fields, objects) if fields.len() > 2 * BATCH => {
                 self.y.begin_list();
-                self.fields_on_two_threads(fields, depth + 1)?;
+                self.fields_on_two_threads(fields, *objects, depth + 1)?;
                 self.y.end_list();
             }
-            Entry::Fields(fields) => self.list(fields.iter(), |out, f| {
-                out.field(f, depth + 1);
+            Entry::Fields(fields, objects) => self.list(fields.iter(), |out, f| {
+                out.field(f, *objects, depth + 1);
                 Ok(())
             })?,
             Entry::Warnings(warnings) => self.list(warnings.iter(), |out, w| {
@@ -173,11 +173,16 @@ impl Out<'_> {
     }
 
     /// Fields, items of a list, each a mapping at `depth`.
-    fn fields(&mut self, fields: &[Field], depth: usize) -> std::io::Result<()> {
+    fn fields(
+        &mut self,
+        fields: &[Field],
+        objects: Sides<'_>,
+        depth: usize,
+    ) -> std::io::Result<()> {
         for f in fields {
             self.y.item();
             self.y.begin_mapping();
-            self.field(f, depth);
+            self.field(f, objects, depth);
             self.y.end_mapping();
             self.flush_if_full()?;
         }
@@ -186,11 +191,16 @@ impl Out<'_> {
 
     /// [`Out::fields`] of a large plan, as the client-side writers do: every other batch on
     /// another thread.
-    fn fields_on_two_threads(&mut self, fields: &[Field], depth: usize) -> std::io::Result<()> {
+    fn fields_on_two_threads(
+        &mut self,
+        fields: &[Field],
+        objects: Sides<'_>,
+        depth: usize,
+    ) -> std::io::Result<()> {
         let batches: Vec<&[Field]> = fields.chunks(BATCH).collect();
         let batches = batches.as_slice();
         self.on_two_threads(batches.len(), |out, b| match batches.get(b) {
-            Some(batch) => out.fields(batch, depth),
+            Some(batch) => out.fields(batch, objects, depth),
             None => Ok(()),
         })
     }
@@ -248,14 +258,14 @@ impl Out<'_> {
     }
 
     /// A field, a mapping at `depth`.
-    fn field(&mut self, f: &Field, depth: usize) {
+    fn field(&mut self, f: &Field, objects: Sides<'_>, depth: usize) {
         self.y.key("action");
         self.y.str_value(f.action.as_str());
-        if let Some(v) = f.after() {
+        if let Some(v) = f.after(objects) {
             self.y.key("after");
             self.y.value(v, depth + 1);
         }
-        if let Some(v) = f.before() {
+        if let Some(v) = f.before(objects) {
             self.y.key("before");
             self.y.value(v, depth + 1);
         }

@@ -32,22 +32,35 @@ impl<'v> Finder<'v> {
 
     /// The child at `pe`, as [`super::value_at`] finds it.
     pub(super) fn child(&mut self, pe: &PathElement) -> Option<&'v Value> {
-        let cur = self.value?;
-        match pe {
-            PathElement::Field(name) => cur.get(name.as_str()),
-            PathElement::Key(keys) => self.keyed(cur.as_array()?, keys),
-            PathElement::Value(want) => cur.as_array()?.iter().find(|item| *item == want),
-            PathElement::Index(i) => cur.as_array()?.get(usize::try_from(*i).ok()?),
-        }
+        self.child_at(pe).map(|(_, v)| v)
     }
 
-    /// The first item whose key fields all equal `keys`.
-    fn keyed(&mut self, items: &'v [Value], keys: &[(Str, Value)]) -> Option<&'v Value> {
+    /// The child at `pe` and its position in the value (a map's entry, a list's item).
+    pub(super) fn child_at(&mut self, pe: &PathElement) -> Option<(u32, &'v Value)> {
+        let cur = self.value?;
+        let (at, child) = match pe {
+            PathElement::Field(name) => cur.as_object()?.get_full(name.as_str())?,
+            PathElement::Key(keys) => self.keyed(cur.as_array()?, keys)?,
+            PathElement::Value(want) => cur
+                .as_array()?
+                .iter()
+                .enumerate()
+                .find(|(_, item)| *item == want)?,
+            PathElement::Index(i) => {
+                let i = usize::try_from(*i).ok()?;
+                (i, cur.as_array()?.get(i)?)
+            }
+        };
+        Some((u32::try_from(at).ok()?, child))
+    }
+
+    /// The first item whose key fields all equal `keys`, and its position.
+    fn keyed(&mut self, items: &'v [Value], keys: &[(Str, Value)]) -> Option<(usize, &'v Value)> {
         let matches = |item: &Value| {
             keys.iter()
                 .all(|(k, want)| item.get(k.as_str()).is_some_and(|got| got == want))
         };
-        let scan = || items.iter().find(|item| matches(item));
+        let scan = || items.iter().enumerate().find(|(_, item)| matches(item));
         if items.len() <= SCANNED_MAX {
             return scan();
         }
@@ -78,7 +91,11 @@ impl<'v> Finder<'v> {
             }
         };
         let i = *self.by_names[at].1.get(&want)?;
-        items.get(i).filter(|item| matches(item)).or_else(scan)
+        items
+            .get(i)
+            .filter(|item| matches(item))
+            .map(|item| (i, item))
+            .or_else(scan)
     }
 }
 

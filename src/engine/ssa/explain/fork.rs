@@ -26,6 +26,7 @@ impl<'a> Walk<'a> {
             before: self.before.clone(),
             after: self.after.clone(),
             path: self.path.clone(),
+            places: self.places.clone(),
             // Room for every field of the second half at once (pages only touched as used).
             out: Vec::with_capacity(second.iter().map(|(_, c)| c.size()).sum()),
             owners: Default::default(),

@@ -75,8 +75,8 @@ impl<'a> Walk<'a> {
         let (mut ob, mut oa) = std::mem::take(&mut self.owners);
         for m in at.all.members() {
             let skip = self.managed_fields(m);
-            let before = if skip { None } else { live.child(m) };
-            let after = if skip { None } else { result.child(m) };
+            let before = if skip { None } else { live.child_at(m) };
+            let after = if skip { None } else { result.child_at(m) };
             ob.clear();
             oa.clear();
             let mut is = [false; 3];
@@ -132,18 +132,29 @@ impl<'a> Walk<'a> {
                     changed[j - k] = sub;
                 }
             }
+            let (l, r) = if skip {
+                (None, None)
+            } else {
+                (live.child_at(pe), result.child_at(pe))
+            };
             let next = At {
                 all: child,
                 changed,
                 sets,
-                live: if skip { None } else { live.child(pe) },
-                result: if skip { None } else { result.child(pe) },
+                live: l.map(|(_, v)| v),
+                result: r.map(|(_, v)| v),
                 under: [at.under[0] || inside[ADDED], at.under[1] || inside[REMOVED]],
                 said: [ADDED, REMOVED, MODIFIED].map(|i| at.said[i] || (owned && inside[i])),
             };
             self.path.push(pe.clone());
+            for (places, found) in self.places.iter_mut().zip([l, r]) {
+                places.push(found.map_or(u32::MAX, |(i, _)| i));
+            }
             self.visit(&next);
             self.path.pop();
+            for places in &mut self.places {
+                places.pop();
+            }
         }
         self.cursors.truncate(base);
     }
