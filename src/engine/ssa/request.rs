@@ -230,13 +230,32 @@ impl Request<'_> {
             ));
         }
         // The configuration is checked while the live object is read (two cores for a big
-        // object); the errors come in the order of the steps.
+        // object); the errors come in the order of the steps. The merge's fixed point (the
+        // second apply of kubectl's migration) is the object an apply of this configuration
+        // left: the apply checked both, and the merge of valid values is valid. Its
+        // strictness is not asked: it cannot conflict, so the excusal is never read.
         let big = par::is_big(config);
+        let fixed = again.as_ref().is_some_and(Again::is_fixed);
         let (checked, read) = par::both(
-            big,
-            || typed::validate(self.schema, self.root, config, false),
+            big && !fixed,
+            || {
+                if fixed {
+                    debug_assert!(typed::validate(self.schema, self.root, config, false).is_ok());
+                    return Ok(());
+                }
+                typed::validate(self.schema, self.root, config, false)
+            },
             || {
                 let (managed, live) = live.split()?;
+                if fixed {
+                    debug_assert!(
+                        typed::validate_live(self.schema, self.root, &live)
+                            .0
+                            .is_ok(),
+                        "the merge of valid values is valid"
+                    );
+                    return Ok((managed, live, false));
+                }
                 let (valid, strict) = typed::validate_live(self.schema, self.root, &live);
                 valid?;
                 Ok::<_, RequestError>((managed, live, strict))
@@ -252,7 +271,8 @@ impl Request<'_> {
         // kubectl, excused by the last-applied annotation, when the forced apply stands). The
         // excusal, asked only on conflicts, is worked out beside the apply when it may be.
         let kubectl = manager == "kubectl";
-        let speculate = big && kubectl && !force && lastapplied::has_annotation(&live);
+        // Not for the merge's fixed point, which cannot conflict (kubectl's second apply).
+        let speculate = big && kubectl && !force && !fixed && lastapplied::has_annotation(&live);
         let (early, applied) = par::both(
             speculate,
             || speculate.then(|| self.last_applied(&live, strict)),
@@ -265,6 +285,10 @@ impl Request<'_> {
             again,
             compared,
         } = applied?;
+        debug_assert!(
+            !fixed || conflicts.0.is_empty(),
+            "the merge's fixed point conflicts with nobody"
+        );
         if !force && !conflicts.0.is_empty() {
             let conflicts = api_conflicts(conflicts);
             let last = match early {

@@ -129,6 +129,14 @@ impl Again {
             ..self
         }
     }
+
+    /// Whether the object read is the merge's fixed point: the apply can only prune from it,
+    /// so its comparison holds removals only, and no other manager's field can conflict
+    /// (a conflict is a field another owns that the apply modified or added).
+    #[must_use]
+    pub fn is_fixed(&self) -> bool {
+        self.fixed
+    }
 }
 
 /// The request handler (`merge.Updater`) for one schema and root type.
