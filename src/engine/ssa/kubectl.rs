@@ -100,14 +100,12 @@ pub enum Next {
     ApplyAgain,
 }
 
-/// [`Next`] as decided from an object and its entries apart: the csaupgrade's new entries
-/// (`None`: none left), not the object they go into.
+/// [`Next`] as decided from an object and its entries apart: for the csaupgrade, the
+/// client-side managers it merges (each caller upgrades its managers as it holds them: the
+/// entries written, or decoded).
 enum Decided {
     SaveLastApplied(Value),
-    UpgradeManagedFields {
-        from: Vec<String>,
-        entries: Option<Vec<Value>>,
-    },
+    Migrate { from: Vec<String> },
     ApplyAgain,
 }
 
@@ -122,14 +120,23 @@ pub fn next_step(
     object: &Value,
     manager: &str,
 ) -> Result<Option<Next>, RequestError> {
-    let next = match decide(done, object, Managers::Written(entries(object)), manager)? {
+    let before = entries(object);
+    let next = match decide(done, object, Managers::Written(before), manager) {
         None => return Ok(None),
         Some(Decided::SaveLastApplied(body)) => Next::SaveLastApplied(body),
         Some(Decided::ApplyAgain) => Next::ApplyAgain,
-        Some(Decided::UpgradeManagedFields { from, entries }) => Next::UpgradeManagedFields {
-            from,
-            upgraded: with_encoded(without_entries(object), entries.map(Value::Array)),
-        },
+        Some(Decided::Migrate { from }) => {
+            let names: Vec<&str> = from.iter().map(String::as_str).collect();
+            let after = csaupgrade::upgrade_entries(before.to_vec(), &names, manager, "")?;
+            if after == before {
+                return Ok(None);
+            }
+            let entries = (!after.is_empty()).then_some(Value::Array(after));
+            Next::UpgradeManagedFields {
+                from,
+                upgraded: with_encoded(without_entries(object), entries),
+            }
+        }
     };
     Ok(Some(next))
 }
@@ -138,9 +145,8 @@ pub fn next_step(
 enum Managers<'a> {
     /// Its `metadata.managedFields`.
     Written(&'a [Value]),
-    /// Decoded (who owns the annotation is a lookup in their sets): the csaupgrade writes
-    /// its entries from them, and leaves them as the upgraded entries'.
-    Decoded(&'a mut Managed),
+    /// Decoded (who owns the annotation is a lookup in their sets).
+    Decoded(&'a Managed),
 }
 
 impl Managers<'_> {
@@ -169,7 +175,7 @@ fn decide(
     object: &Value,
     managers: Managers<'_>,
     manager: &str,
-) -> Result<Option<Decided>, RequestError> {
+) -> Option<Decided> {
     let path = annotation_path();
     match done {
         StepKind::Apply => {
@@ -182,55 +188,26 @@ fn decide(
                 && manager == "kubectl"
                 && managers.owners(Operation::Apply, &path).is_empty()
             {
-                return Ok(Some(Decided::SaveLastApplied(last_applied_body(
+                return Some(Decided::SaveLastApplied(last_applied_body(
                     object, annotation,
-                ))));
+                )));
             }
-            migration(managers, manager, &path)
+            migration(&managers, &path)
         }
-        StepKind::SaveLastApplied => migration(managers, manager, &path),
-        StepKind::UpgradeManagedFields { .. } => Ok(Some(Decided::ApplyAgain)),
+        StepKind::SaveLastApplied => migration(&managers, &path),
+        StepKind::UpgradeManagedFields { .. } => Some(Decided::ApplyAgain),
         // Not kubectl's: what follows a migration is planned by `super::migrate`.
-        StepKind::ApplyAgain | StepKind::MigrateManagers { .. } => Ok(None),
+        StepKind::ApplyAgain | StepKind::MigrateManagers { .. } => None,
     }
 }
 
-/// `migrateToSSAIfNecessary`: the Update entries that own the annotation merged into the
-/// applier's, if that changes the entries.
-fn migration(
-    managers: Managers<'_>,
-    manager: &str,
-    path: &Set,
-) -> Result<Option<Decided>, RequestError> {
+/// `migrateToSSAIfNecessary`: the csaupgrade of the Update managers that own the annotation,
+/// if any does (whether it changes the entries is the caller's to find out: without one,
+/// the csaupgrade would leave the entries as they are, and a large FieldsV1 is not worth
+/// writing or copying to find that out).
+fn migration(managers: &Managers<'_>, path: &Set) -> Option<Decided> {
     let from = managers.owners(Operation::Update, path);
-    // No client-side manager owns the annotation: the csaupgrade would leave the entries as
-    // they are (not worth writing or copying a large FieldsV1 to find that out).
-    if from.is_empty() {
-        return Ok(None);
-    }
-    let names: Vec<&str> = from.iter().map(String::as_str).collect();
-    // The csaupgrade changes only `metadata.managedFields`: it runs on them alone (without
-    // writing or copying the sets it replaces).
-    let after = match managers {
-        Managers::Decoded(managed) => {
-            if !csaupgrade::changes(managed, &names, "") {
-                return Ok(None);
-            }
-            let (after, upgraded) =
-                csaupgrade::upgrade_managers(std::mem::take(managed), &names, manager, "")?;
-            *managed = upgraded;
-            after
-        }
-        Managers::Written(before) => {
-            let after = csaupgrade::upgrade_entries(before.to_vec(), &names, manager, "")?;
-            if after == before {
-                return Ok(None);
-            }
-            after
-        }
-    };
-    let entries = (!after.is_empty()).then_some(after);
-    Ok(Some(Decided::UpgradeManagedFields { from, entries }))
+    (!from.is_empty()).then_some(Decided::Migrate { from })
 }
 
 /// A copy of `obj` but for its `metadata.managedFields`, whose place holds a null (they are
@@ -300,13 +277,7 @@ pub fn apply_server_side_read(
     let first = Arc::clone(&steps[0].object);
     while let Some(done) = steps.last() {
         let object = Arc::clone(&done.object);
-        let Some(next) = decide(
-            &done.kind,
-            &object,
-            Managers::Decoded(&mut managed),
-            manager,
-        )?
-        else {
+        let Some(next) = decide(&done.kind, &object, Managers::Decoded(&managed), manager) else {
             break;
         };
         let live = |managed| Live::Read {
@@ -320,13 +291,27 @@ pub fn apply_server_side_read(
                 managed = answer.managed.clone();
                 Step::answered(StepKind::SaveLastApplied, Arc::new(body), answer)
             }
-            // Only the managedFields change: the object stays the last answer's, its managers
-            // upgraded by `decide`.
-            Decided::UpgradeManagedFields { from, entries } => Step::upgraded(
-                StepKind::UpgradeManagedFields { from },
-                Arc::clone(&object),
-                entries.map(Value::Array),
-            ),
+            // Only the managedFields change: the object stays the last answer's. The
+            // csaupgrade runs on the decoded managers alone (its entries are written from them
+            // when asked); without a client-side Update entry of the subresource it would
+            // leave them as they are, and kubectl is done.
+            Decided::Migrate { from } => {
+                let names: Vec<&str> = from.iter().map(String::as_str).collect();
+                if !csaupgrade::changes(&managed, &names, "") {
+                    break;
+                }
+                managed = csaupgrade::upgrade_managers(
+                    std::mem::take(&mut managed),
+                    &names,
+                    manager,
+                    "",
+                )?;
+                Step::upgraded_managers(
+                    StepKind::UpgradeManagedFields { from },
+                    Arc::clone(&object),
+                    managed.clone(),
+                )
+            }
             // The last request (`decide` ends after it).
             Decided::ApplyAgain => {
                 // The object the first apply left, unless a request between changed it (the

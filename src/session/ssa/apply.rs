@@ -101,7 +101,7 @@ pub fn apply_plan_requests(
     for step in &plan.steps {
         let request = match &step.kind {
             StepKind::Apply | StepKind::ApplyAgain => send.apply(false)?,
-            StepKind::SaveLastApplied => send.save_last_applied(&step.body)?,
+            StepKind::SaveLastApplied => send.save_last_applied(step.body())?,
             // A migration (`--migrate-manager`) is sent as the csaupgrade is: a JSON patch of
             // the managedFields.
             StepKind::UpgradeManagedFields { .. } | StepKind::MigrateManagers { .. } => {

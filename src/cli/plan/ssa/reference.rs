@@ -127,7 +127,7 @@ pub(super) fn plan_value(plan: &SsaPlan, manager: &str) -> Map {
                 Value::Array(from.iter().map(|s| Value::from(s.as_str())).collect()),
             );
         }
-        m.insert("body", (*step.body).clone());
+        m.insert("body", step.body().clone());
         let changed = changes
             .iter()
             .map(|(path, action)| {

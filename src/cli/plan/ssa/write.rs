@@ -282,7 +282,7 @@ impl Serialize for StepJson<'_> {
         {
             m.serialize_entry("from", from)?;
         }
-        m.serialize_entry("body", &*step.body)?;
+        m.serialize_entry("body", step.body())?;
         m.serialize_entry("changed", &Changed(self.changes))?;
         if let Some(mf) = managed_fields(step) {
             m.serialize_entry("managedFields", mf)?;

@@ -76,7 +76,7 @@ fn every_key(mut p: SsaPlan) -> SsaPlan {
     });
     let mut step = Step::new(
         StepKind::UpgradeManagedFields { from: Vec::new() },
-        p.steps[0].body.clone(),
+        std::sync::Arc::new(p.steps[0].body().clone()),
         std::sync::Arc::new(Value::Null),
         None,
     );

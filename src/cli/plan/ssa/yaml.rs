@@ -229,7 +229,7 @@ impl Out<'_> {
     ) -> std::io::Result<()> {
         let (name, by, patch_type) = step_head(&step.kind, manager);
         self.y.key("body");
-        self.y.value(&step.body, depth + 1);
+        self.y.value(step.body(), depth + 1);
         self.y.key("changed");
         self.list(changes.iter(), |out, (path, action)| {
             out.y.key("action");

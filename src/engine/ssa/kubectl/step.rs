@@ -16,9 +16,8 @@ use crate::value::Value;
 #[derive(Clone, Debug)]
 pub struct Step {
     pub kind: StepKind,
-    /// The body sent (the apply configuration, shared with the plan and the other applies of
-    /// it, or the new `metadata.managedFields`).
-    pub body: Arc<Value>,
+    /// The body sent ([`Step::body`]).
+    body: Body,
     /// The object left, without `metadata.managedFields`.
     pub object: Arc<Value>,
     /// The managers left, when `written` is not yet.
@@ -29,6 +28,20 @@ pub struct Step {
     /// them as they are (a plan compares them itself otherwise).
     pub compared: Option<Comparison>,
 }
+
+/// What a step sent.
+#[derive(Clone, Debug)]
+enum Body {
+    /// This (the apply configuration, shared with the plan and the other applies of it, or
+    /// the new `metadata.managedFields` given written).
+    Sent(Arc<Value>),
+    /// Its object's `metadata.managedFields` (a csaupgrade's, written from its managers when
+    /// first asked); an empty list for none.
+    Entries,
+}
+
+/// The body of a csaupgrade that leaves no entry.
+static NO_ENTRIES: Value = Value::Array(Vec::new());
 
 impl Step {
     /// A step whose `metadata.managedFields` are these.
@@ -41,7 +54,7 @@ impl Step {
     ) -> Step {
         Step {
             kind,
-            body,
+            body: Body::Sent(body),
             object,
             managed: Managed::default(),
             written: OnceLock::from(managed_fields),
@@ -59,16 +72,39 @@ impl Step {
         Step::new(kind, body, object, written)
     }
 
+    /// A csaupgrade's step from the managers it leaves: their entries, written when first
+    /// asked, are both its body and its object's `metadata.managedFields` (the entries the
+    /// upgrade of the written ones leaves: [`crate::engine::ssa::csaupgrade::upgrade_managers`]).
+    pub(super) fn upgraded_managers(kind: StepKind, object: Arc<Value>, managed: Managed) -> Step {
+        Step {
+            kind,
+            body: Body::Entries,
+            object,
+            managed,
+            written: OnceLock::new(),
+            compared: None,
+        }
+    }
+
     /// A request's step from its answer: its managers written as `metadata.managedFields`
     /// when first asked.
     pub(super) fn answered(kind: StepKind, body: Arc<Value>, answer: Answer) -> Step {
         Step {
             kind,
-            body,
+            body: Body::Sent(body),
             object: Arc::new(answer.object),
             managed: answer.managed,
             written: OnceLock::new(),
             compared: answer.compared,
+        }
+    }
+
+    /// The body sent: the apply configuration, or the new `metadata.managedFields`.
+    #[must_use]
+    pub fn body(&self) -> &Value {
+        match &self.body {
+            Body::Sent(body) => body,
+            Body::Entries => self.managed_fields().unwrap_or(&NO_ENTRIES),
         }
     }
 
@@ -99,7 +135,7 @@ impl Step {
 impl PartialEq for Step {
     fn eq(&self, other: &Step) -> bool {
         self.kind == other.kind
-            && self.body == other.body
+            && self.body() == other.body()
             && self.object == other.object
             && self.managed_fields() == other.managed_fields()
     }
