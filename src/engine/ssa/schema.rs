@@ -11,7 +11,7 @@
 //! | `map: {fields: [..], elementType, elementRelationship}` | [`MapType`] | a struct and/or a map; `atomic` = one owner |
 //! | `namedType` + `elementRelationship` on a type reference | [`TypeRef`] override | e.g. `claimRef: granular` |
 
-use std::collections::HashMap;
+use crate::engine::gofmt::FastMap;
 
 use crate::value::{Str, Value};
 
@@ -77,7 +77,8 @@ pub struct StructField {
 #[derive(Clone, Debug)]
 pub struct MapType {
     pub fields: Vec<StructField>,
-    by_name: HashMap<Str, usize>,
+    /// Asked for every field of every value walked: a fast hash, not SipHash.
+    by_name: FastMap<Str, usize>,
     pub elem: TypeRef,
     pub rel: Relationship,
 }
@@ -190,7 +191,7 @@ pub struct SchemaError(pub String);
 #[derive(Clone, Debug)]
 pub struct Schema {
     atoms: Vec<Atom>,
-    names: HashMap<Str, u32>,
+    names: FastMap<Str, u32>,
     empty: u32,
 }
 
@@ -211,7 +212,7 @@ impl Schema {
     pub fn new() -> Schema {
         Schema {
             atoms: vec![Atom::default()],
-            names: HashMap::new(),
+            names: FastMap::default(),
             empty: 0,
         }
     }
@@ -439,7 +440,7 @@ impl MapType {
     /// A map type with these fields.
     #[must_use]
     pub fn new(fields: Vec<StructField>, elem: TypeRef, rel: Relationship) -> MapType {
-        let mut by_name = HashMap::with_capacity(fields.len());
+        let mut by_name = FastMap::with_capacity_and_hasher(fields.len(), Default::default());
         for (i, f) in fields.iter().enumerate() {
             by_name.insert(f.name.clone(), i);
         }
