@@ -13,6 +13,7 @@ use crate::session::kuberc::ApplyMode;
 use crate::session::objects::Key;
 use crate::session::ssa::{SsaInput, SsaOutcome, now, plan_server_side};
 
+mod fold;
 mod markdown;
 #[cfg(test)]
 mod reference;

@@ -1,8 +1,10 @@
 //! `plan --server-side -o text`: the requests, the counts, one line per field with its values
-//! and owners, the warnings; and the value and owner cells `-o markdown` shares.
+//! and owners (a subtree kept or removed alike on one line, [`super::fold`]), the warnings;
+//! and the value and owner cells `-o markdown` shares.
 
 use std::fmt::Write as _;
 
+use super::fold::{self, Line};
 use super::step_head;
 use super::warnings::warning_line;
 use crate::engine::gojson;
@@ -36,6 +38,15 @@ pub(super) fn owner_names(ids: &[ManagerId]) -> String {
         .join(", ")
 }
 
+/// A removal `kubectl diff --server-side` does not show, said at the end of its line.
+fn hidden(f: &Field) -> &'static str {
+    if f.hidden_from_diff {
+        "  [not shown by kubectl diff --server-side]"
+    } else {
+        ""
+    }
+}
+
 /// Whether `-o text` and `-o markdown` mask the plan's values: a Secret's (as kubectl masks
 /// them, [`secret::is_secret`]), unless `reveal`.
 pub(super) fn masks(plan: &SsaPlan, reveal: bool) -> bool {
@@ -56,7 +67,8 @@ pub(super) fn shown_value(f: &Field, v: Option<&Value>, masked: bool) -> String 
     }
 }
 
-/// `-o text`: the requests, the counts, one line per field with its owners, the warnings. A
+/// `-o text`: the requests, the counts, one line per field with its owners (a subtree whose
+/// fields are all kept, or all removed, alike on one line that counts them), the warnings. A
 /// Secret's values (`data`, `stringData`, the last-applied annotation) are masked, as `plan`
 /// masks them, unless `reveal`.
 pub(super) fn text(plan: &SsaPlan, reveal: bool) -> String {
@@ -79,23 +91,66 @@ pub(super) fn text(plan: &SsaPlan, reveal: bool) -> String {
         count(Action::Keep),
         count(Action::Conflict)
     );
-    for f in &plan.fields {
+    let lines = fold::lines(&plan.fields);
+    let inside = lines.iter().filter(|l| **l == Line::Inside).count();
+    if inside > 0 {
+        let written: usize = lines
+            .iter()
+            .map(|l| match l {
+                Line::Inside => 0,
+                Line::Own | Line::Fold { .. } => 1,
+                Line::Above { .. } => 2,
+            })
+            .sum();
         let _ = writeln!(
             out,
-            "{:<8} {}  {} → {}  owners: {} → {}  ({}){}",
+            "{} fields on {} lines: a subtree kept or removed alike is one line (-o json lists every field)",
+            plan.fields.len(),
+            written
+        );
+    }
+    let folded = |out: &mut String, f: &Field, path: &str, count: usize, where_: &str| {
+        let _ = writeln!(
+            out,
+            "{:<8} {path}  [{count} fields {where_}, alike]  owners: {} → {}  ({}){}",
             f.action.as_str(),
-            f.path(),
-            masked(f, f.before(plan.objects())),
-            masked(f, f.after(plan.objects())),
             owner_names(&f.owners_before),
             owner_names(&f.owners_after),
             f.rule,
-            if f.hidden_from_diff {
-                "  [not shown by kubectl diff --server-side]"
-            } else {
-                ""
-            }
+            hidden(f)
         );
+    };
+    for (f, line) in plan.fields.iter().zip(&lines) {
+        let (path, values) = match *line {
+            Line::Inside => continue,
+            Line::Own | Line::Above { .. } => (f.path(), None),
+            Line::Fold { depth, count } if depth == f.at.len() => (
+                f.path(),
+                Some(format!("  [and {} inside, alike]", count - 1)),
+            ),
+            Line::Fold { depth, count } => {
+                let path = crate::engine::ssa::path::path_string(fold::fold_path(f, depth));
+                folded(&mut out, f, &path, count, "inside");
+                continue;
+            }
+        };
+        let _ = writeln!(
+            out,
+            "{:<8} {path}  {} → {}{}  owners: {} → {}  ({}){}",
+            f.action.as_str(),
+            masked(f, f.before(plan.objects())),
+            masked(f, f.after(plan.objects())),
+            values.unwrap_or_default(),
+            owner_names(&f.owners_before),
+            owner_names(&f.owners_after),
+            f.rule,
+            hidden(f)
+        );
+        if let Line::Above { count, like } = *line
+            && let Some(below) = plan.fields.get(like)
+        {
+            folded(&mut out, below, &path, count, "below");
+        }
     }
     for w in &plan.warnings {
         let _ = writeln!(out, "{}", warning_line(w));
