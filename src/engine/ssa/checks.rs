@@ -159,11 +159,7 @@ pub fn after_apply(p: &Planned<'_>) -> (Vec<Warning>, Vec<usize>) {
                 &[WayOut::EditFile],
                 format!(
                     "this first server-side apply of a client-side object prunes {}: fields {managers} owned, which the ownership upgrade makes {}'s and the file no longer sets. Put them back in the file to keep them",
-                    removed
-                        .iter()
-                        .map(|(_, path)| path.as_str())
-                        .collect::<Vec<_>>()
-                        .join(", "),
+                    named(removed.iter().map(|(_, path)| path.as_str()), removed.len()),
                     p.me.manager
                 ),
             ));
@@ -177,7 +173,7 @@ pub fn after_apply(p: &Planned<'_>) -> (Vec<Warning>, Vec<usize>) {
                 &[],
                 format!(
                     "`kubectl diff --server-side` will not show these removals: {}. It sends only the first apply as a dry run; the ownership upgrade and the second apply that prune them never run in a diff (kubectl#1796, kubernetes#125607)",
-                    hidden.iter().map(path_of).collect::<Vec<_>>().join(", ")
+                    named(hidden.iter().map(path_of), hidden.len())
                 ),
             ));
         }
@@ -339,7 +335,7 @@ fn old_api_version(p: &Planned<'_>) -> Vec<Warning> {
         if let Some(mine) = mine_after {
             only = only.difference(&mine.set);
         }
-        let only: Vec<String> = only.paths().iter().map(|q| path_string(q)).collect();
+        let only = only.paths();
         if only.is_empty() {
             continue;
         }
@@ -351,8 +347,31 @@ fn old_api_version(p: &Planned<'_>) -> Vec<Warning> {
             format!(
                 "owned only by {id}, an entry of another apiVersion than {}: {}. kubectl's csaupgrade merges only the entry at the applier's apiVersion and drops this one, and the API server drops an entry whose version is no longer served, so the fields then belong to nobody and no apply removes them. To have them pruned, set them in the file once (you own them) and then drop them, or remove them by hand",
                 p.api_version,
-                only.join(", ")
+                named(only.iter().map(|q| path_string(q)), only.len())
             ),
+        ));
+    }
+    out
+}
+
+/// The most paths a warning names; the plan's fields list every one.
+const NAMED_AT_MOST: usize = 20;
+
+/// The first of `total` paths, and how many more (a migration can prune a field of every
+/// container, and an old entry own every field: one message naming 450,000 paths is no
+/// message).
+fn named<S: AsRef<str>>(paths: impl Iterator<Item = S>, total: usize) -> String {
+    let mut out = String::new();
+    for (i, p) in paths.take(NAMED_AT_MOST).enumerate() {
+        if i > 0 {
+            out.push_str(", ");
+        }
+        out.push_str(p.as_ref());
+    }
+    if total > NAMED_AT_MOST {
+        out.push_str(&format!(
+            " and {} more (the plan's fields list each)",
+            total - NAMED_AT_MOST
         ));
     }
     out
@@ -361,6 +380,21 @@ fn old_api_version(p: &Planned<'_>) -> Vec<Warning> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Up to twenty paths are named; past that, the first twenty and how many more.
+    #[test]
+    fn warnings_name_twenty_paths_and_count_the_rest() {
+        let paths = |n: usize| (0..n).map(|i| format!(".p{i}"));
+        assert_eq!(named(paths(2), 2), ".p0, .p1");
+        assert_eq!(named(paths(20), 20).matches(", ").count(), 19);
+        let many = named(paths(25), 25);
+        assert!(many.starts_with(".p0, .p1, "), "{many}");
+        assert!(
+            many.contains(".p19 and 5 more (the plan's fields list each)"),
+            "{many}"
+        );
+        assert!(!many.contains(".p20"), "{many}");
+    }
 
     #[test]
     fn paths_above_below_and_equal_are_related() {
