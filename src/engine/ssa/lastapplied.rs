@@ -192,6 +192,43 @@ pub fn update_annotation(object: &mut Value, config: &Value) -> bool {
     }
 }
 
+/// `compared` (the object read against the one an apply left) for that object once
+/// [`update_annotation`] rewrote its annotation: the annotation's path compared again, from
+/// `read` to `rewritten`; nothing else changed. (A string in a map: modified when both have it
+/// and the texts differ, added or removed when one side lacks it.)
+#[must_use]
+pub fn compared_after_rewrite(
+    compared: typed::Comparison,
+    read: &Value,
+    rewritten: &Value,
+) -> typed::Comparison {
+    let path = [
+        PathElement::field("metadata"),
+        PathElement::field("annotations"),
+        PathElement::field(ANNOTATION),
+    ];
+    let at = Set::from_paths([path.as_slice()]);
+    let value = |v: &Value| {
+        v.get("metadata")
+            .and_then(|m| m.get("annotations"))
+            .and_then(|a| a.get(ANNOTATION))
+            .cloned()
+    };
+    let (before, after) = (value(read), value(rewritten));
+    let mut out = typed::Comparison {
+        removed: compared.removed.difference(&at),
+        modified: compared.modified.difference(&at),
+        added: compared.added.difference(&at),
+    };
+    match (before, after) {
+        (Some(b), Some(a)) if b != a => out.modified.insert(&path),
+        (Some(_), None) => out.removed.insert(&path),
+        (None, Some(_)) => out.added.insert(&path),
+        _ => {}
+    }
+    out
+}
+
 fn annotations_size(annotations: &Map) -> usize {
     annotations
         .iter()
@@ -211,6 +248,57 @@ mod tests {
 
     fn annotations_of(v: &Value) -> &Map {
         v["metadata"]["annotations"].as_object().unwrap()
+    }
+
+    /// The comparison of the object read with the one an apply left, fixed up for the
+    /// annotation's rewrite, is the comparison with the rewritten object: rewritten to
+    /// another text, to the same, deleted (too large), and on an object read without it.
+    #[test]
+    fn a_rewrite_fixes_up_the_comparison() {
+        let kube = crate::engine::ssa::kubernetes::embedded();
+        let root = kube.root_for_gvk("v1", "ConfigMap").unwrap();
+        let compare = |a: &Value, b: &Value| typed::compare(&kube.schema, root, a, b).unwrap();
+        let config = json!({"apiVersion": "v1", "kind": "ConfigMap",
+            "metadata": {"name": "a"}, "data": {"k": "v2"}});
+        let big = json!({"apiVersion": "v1", "kind": "ConfigMap",
+            "metadata": {"name": "a"}, "data": {"k": "v".repeat(ANNOTATIONS_SIZE_LIMIT)}});
+        let left = |ann: Value, data: &str| {
+            json!({"apiVersion": "v1", "kind": "ConfigMap",
+                "metadata": {"name": "a", "annotations": ann}, "data": {"k": data}})
+        };
+        let same_text = gojson::to_string(&config).unwrap() + "\n";
+        let cases = [
+            (
+                left(json!({ANNOTATION: "{}"}), "v"),
+                left(json!({ANNOTATION: "{}", "x": "y"}), "v2"),
+                &config,
+            ),
+            (
+                left(json!({ANNOTATION: same_text.clone()}), "v"),
+                left(json!({ANNOTATION: same_text}), "v2"),
+                &config,
+            ),
+            (
+                left(json!({ANNOTATION: "{}"}), "v"),
+                left(json!({ANNOTATION: "{}"}), "v2"),
+                &big,
+            ),
+            (
+                left(json!({"x": "y"}), "v"),
+                left(json!({ANNOTATION: "{}", "x": "y"}), "v2"),
+                &config,
+            ),
+        ];
+        let mut changed = 0;
+        for (read, merged, applied) in cases {
+            let mut object = merged.clone();
+            if update_annotation(&mut object, applied) {
+                changed += 1;
+            }
+            let fixed = compared_after_rewrite(compare(&read, &merged), &read, &object);
+            assert_eq!(fixed, compare(&read, &object), "{read} {object}");
+        }
+        assert_eq!(changed, 3);
     }
 
     /// The annotation becomes the configuration as Go writes it (without the annotation,

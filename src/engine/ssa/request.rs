@@ -322,7 +322,16 @@ impl Request<'_> {
         } else {
             (again, false)
         };
-        let compared = (!rewritten).then_some(compared);
+        // The rewrite changes the annotation alone.
+        let compared = if rewritten {
+            lastapplied::compared_after_rewrite(compared, &live, &object)
+        } else {
+            compared
+        };
+        debug_assert!(
+            typed::compare(self.schema, self.root, &live, &object).is_ok_and(|c| c == compared),
+            "the comparison of the object left"
+        );
         Ok((
             Answer {
                 object,

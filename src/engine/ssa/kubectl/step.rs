@@ -24,8 +24,8 @@ pub struct Step {
     managed: Managed,
     /// `metadata.managedFields` (`None`: none; shared with the body that sent them).
     written: OnceLock<Option<Arc<Value>>>,
-    /// The object the request read compared with [`Step::object`], when the request compared
-    /// them as they are (a plan compares them itself otherwise).
+    /// The object the request read compared with [`Step::object`], when a request compared
+    /// them (a plan compares them itself otherwise).
     pub compared: Option<Comparison>,
 }
 
@@ -95,7 +95,7 @@ impl Step {
             object: Arc::new(answer.object),
             managed: answer.managed,
             written: OnceLock::new(),
-            compared: answer.compared,
+            compared: Some(answer.compared),
         }
     }
 

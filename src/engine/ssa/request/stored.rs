@@ -39,9 +39,9 @@ impl<'v> Live<'v> {
 pub struct Answer {
     pub object: Value,
     pub managed: Managed,
-    /// The object read compared with `object`, when the request compared them as they are
-    /// (`None` when the last-applied annotation was rewritten after the comparison).
-    pub compared: Option<Comparison>,
+    /// The object read compared with `object` (the last-applied annotation's rewrite after
+    /// the request's comparison included: [`super::lastapplied::compared_after_rewrite`]).
+    pub compared: Comparison,
 }
 
 impl Answer {
