@@ -308,7 +308,9 @@ pub fn plan_server_side(input: &SsaInput<'_>) -> Result<SsaOutcome, Error> {
     let compared = || {
         let mut step_changes = Vec::new();
         let mut prev = &bare;
-        let mut only = None;
+        // The whole command's comparison, composed from the steps' (`Some(None)`: one that
+        // membership alone cannot compose).
+        let mut whole: Option<Option<typed::Comparison>> = None;
         for step in &steps {
             // The csaupgrade changes only managedFields.
             if matches!(step.kind, StepKind::UpgradeManagedFields { .. }) {
@@ -321,19 +323,28 @@ pub fn plan_server_side(input: &SsaInput<'_>) -> Result<SsaOutcome, Error> {
                             compare(prev, &step.object).is_ok_and(|d| d == *c),
                             "the request compared what the plan compares"
                         );
-                        c.clone()
+                        std::borrow::Cow::Borrowed(c)
                     }
-                    None => compare(prev, &step.object)?,
+                    None => std::borrow::Cow::Owned(compare(prev, &step.object)?),
                 };
                 step_changes.push(changes(&c));
-                only = Some(c);
+                whole = Some(match whole {
+                    None => Some(c.into_owned()),
+                    Some(w) => w.and_then(|w| w.then(&c)),
+                });
             }
             prev = &*step.object;
         }
-        // One request: its comparison is the whole command's.
-        let comparison = match only {
-            Some(c) if steps.len() == 1 => c,
-            _ => compare(&bare, steps.last().map_or(&bare, |s| &*s.object))?,
+        let last = steps.last().map_or(&bare, |s| &*s.object);
+        let comparison = match whole {
+            Some(Some(c)) => {
+                debug_assert!(
+                    compare(&bare, last).is_ok_and(|d| d == c),
+                    "the steps' comparisons compose into the whole command's"
+                );
+                c
+            }
+            _ => compare(&bare, last)?,
         };
         let last = steps.last().map(|s| (*s.object).clone());
         Ok::<_, Error>((step_changes, comparison, last))

@@ -30,6 +30,27 @@ impl Comparison {
         self.removed.is_empty() && self.modified.is_empty() && self.added.is_empty()
     }
 
+    /// The comparison of `a` with `c` from `self` (of `a` with `b`) and `next` (of `b` with
+    /// `c`), by membership alone: a path added then removed is neither, modified or added
+    /// then removed is removed, added then modified is added. `None` where that cannot tell
+    /// without the values (removed then added again, modified twice: maybe back as it was).
+    #[must_use]
+    pub fn then(&self, next: &Comparison) -> Option<Comparison> {
+        if !self.removed.intersection(&next.added).is_empty()
+            || !self.modified.intersection(&next.modified).is_empty()
+        {
+            return None;
+        }
+        Some(Comparison {
+            removed: self.removed.union(&next.removed.difference(&self.added)),
+            modified: self
+                .modified
+                .difference(&next.removed)
+                .union(&next.modified.difference(&self.added)),
+            added: self.added.difference(&next.removed).union(&next.added),
+        })
+    }
+
     /// `ExcludeFields`: drops `fields` and everything below them from all three sets.
     #[must_use]
     pub fn exclude_fields(self, fields: &Set) -> Comparison {
@@ -334,5 +355,72 @@ fn leaf(node: &mut Node, lhs: Option<&Value>, rhs: Option<&Value>) {
                 node.own[MODIFIED] = true;
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::ssa::kubernetes;
+    use crate::json;
+
+    /// Composed comparisons are the comparison of the first object with the last, whenever
+    /// membership can tell, over maps that come and go, empty and not, and values that change
+    /// and change back; membership cannot tell exactly for a path removed and added again, or
+    /// modified twice.
+    #[test]
+    fn comparisons_compose_by_membership() {
+        let kube = kubernetes::embedded();
+        let root = kube.root_for_gvk("v1", "ConfigMap").unwrap();
+        let compare = |a: &Value, b: &Value| compare(&kube.schema, root, a, b).unwrap();
+        let map = |state: usize| -> Option<Value> {
+            match state {
+                0 => None,
+                _ => {
+                    let mut m = Map::new();
+                    for (i, k) in ["a", "b"].iter().enumerate() {
+                        match (state - 1) / 3usize.pow(u32::try_from(i).unwrap()) % 3 {
+                            1 => m.insert(*k, Value::from("1")),
+                            2 => m.insert(*k, Value::from("2")),
+                            _ => None,
+                        };
+                    }
+                    Some(Value::Object(m))
+                }
+            }
+        };
+        let object = |state: usize| {
+            let mut o = json!({"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "c"}});
+            if let Some(data) = map(state % 10) {
+                o["data"] = data;
+            }
+            if let Some(labels) = map(state / 10 % 10) {
+                o["metadata"]["labels"] = labels;
+            }
+            o
+        };
+        let (mut composed, mut unknown) = (0, 0);
+        let mut seed = 7u64;
+        let mut next = || {
+            seed = seed.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
+            usize::try_from(seed >> 33).unwrap() % 100
+        };
+        for _ in 0..3000 {
+            let (a, b, c) = (object(next()), object(next()), object(next()));
+            let (ab, bc) = (compare(&a, &b), compare(&b, &c));
+            match ab.then(&bc) {
+                Some(ac) => {
+                    assert_eq!(ac, compare(&a, &c), "{a} {b} {c}");
+                    composed += 1;
+                }
+                None => {
+                    let again = !ab.removed.intersection(&bc.added).is_empty()
+                        || !ab.modified.intersection(&bc.modified).is_empty();
+                    assert!(again, "{a} {b} {c}");
+                    unknown += 1;
+                }
+            }
+        }
+        assert!(composed > 1000 && unknown > 100, "{composed} {unknown}");
     }
 }
