@@ -9,7 +9,7 @@ pub mod cluster;
 
 use crate::engine::plan::{Code, Warning};
 use crate::engine::ssa::checks::{self, Planned, config::Refusal};
-use crate::engine::ssa::explain::{changes, fields, managed_of};
+use crate::engine::ssa::explain::{changes, fields, managed_of, owned_paths};
 use crate::engine::ssa::kubectl::{Step, StepKind};
 use crate::engine::ssa::kubernetes;
 use crate::engine::ssa::managed::{self, ManagerId};
@@ -347,12 +347,15 @@ pub fn plan_server_side(input: &SsaInput<'_>) -> Result<SsaOutcome, Error> {
             _ => compare(&bare, last)?,
         };
         let last = steps.last().map(|s| (*s.object).clone());
-        Ok::<_, Error>((step_changes, comparison, last))
+        // Beside the last managedFields being written, which take longer: what the
+        // explanation walks.
+        let owned = owned_paths(&before, &after);
+        Ok::<_, Error>((step_changes, comparison, last, owned))
     };
     let written = || steps.last().and_then(Step::managed_fields).cloned();
     let big = steps.last().is_some_and(|s| par::is_big(&s.object));
     let (compared, written) = par::both(big, compared, written);
-    let (step_changes, comparison, last) = compared?;
+    let (step_changes, comparison, last, owned) = compared?;
     let result = last.map_or_else(|| live.clone(), |last| with_encoded(last, written));
     debug_assert_eq!(after, managed_of(&result), "the managers handed back");
     let forced: Vec<(Path, ManagerId)> = forced.into_iter().map(|c| (c.path, c.manager)).collect();
@@ -375,6 +378,7 @@ pub fn plan_server_side(input: &SsaInput<'_>) -> Result<SsaOutcome, Error> {
         &forced,
         &me,
         &migrated,
+        Some(owned),
     );
     let planned = Planned {
         local: input.local,

@@ -128,6 +128,19 @@ fn owner_ids(m: &Managed) -> (Vec<ManagerId>, Vec<&Set>) {
         .unzip()
 }
 
+/// Every path a manager owns before or after (the explanation walks these and the
+/// comparison's): apart, so that a caller can take it beside other work.
+#[must_use]
+pub fn owned_paths(before: &Managed, after: &Managed) -> Set {
+    let mut all = Set::new();
+    for m in [before, after] {
+        for vs in m.fields.values() {
+            all = all.union(&vs.set);
+        }
+    }
+    all
+}
+
 /// Every field the apply touched or whose owners changed: its action, values, owners and rule.
 /// `forced`: the conflicts `--force-conflicts` took; `migrated`: the client-side managers the
 /// csaupgrade moved to `me`.
@@ -135,8 +148,9 @@ fn owner_ids(m: &Managed) -> (Vec<ManagerId>, Vec<&Set>) {
 /// One walk of every path any manager owned or owns, or the comparison holds, with the node
 /// of every set and both objects' values carried down (no lookup from the root per path).
 /// `before` and `after`: the managers of `live` and `result` ([`managed_of`]), decoded once by
-/// the caller.
+/// the caller; `owned`: their [`owned_paths`], if the caller took them already.
 #[must_use]
+#[allow(clippy::too_many_arguments)]
 pub fn fields(
     (live, before): (&Value, &Managed),
     (result, after): (&Value, &Managed),
@@ -144,14 +158,11 @@ pub fn fields(
     forced: &[(Path, ManagerId)],
     me: &ManagerId,
     migrated: &[String],
+    owned: Option<Set>,
 ) -> Vec<Field> {
-    let mut all = Set::new();
-    for m in [before, after] {
-        for vs in m.fields.values() {
-            all = all.union(&vs.set);
-        }
-    }
-    all = all.union(&c.added).union(&c.modified).union(&c.removed);
+    let owned = owned.unwrap_or_else(|| owned_paths(before, after));
+    debug_assert!(owned == owned_paths(before, after), "the owned paths given");
+    let all = owned.union(&c.added).union(&c.modified).union(&c.removed);
     let (before_ids, before_sets) = owner_ids(before);
     let (after_ids, after_sets) = owner_ids(after);
     // Owners are compared as indices into one table of the managers before and after.
