@@ -9,6 +9,7 @@
 use super::path::{self, PathElement, PathElementError};
 use super::set::Set;
 use crate::engine::MAX_DEPTH;
+use crate::engine::gofmt::FastMap;
 use crate::value::{Map, Value};
 
 /// Why a FieldsV1 document is not a field set.
@@ -41,12 +42,18 @@ pub fn from_value(value: &Value) -> Result<Set, FieldsError> {
     let Value::Object(map) = value else {
         return Err(FieldsError::NotObject { at: "root".into() });
     };
-    let (set, _) = read_node(map, 0)?;
+    let (set, _) = read_node(map, 0, &mut FastMap::default())?;
     Ok(set.unwrap_or_default())
 }
 
 /// One node: its children (`None` when it has no known key) and whether it is a member.
-fn read_node(map: &Map, depth: usize) -> Result<(Option<Set>, bool), FieldsError> {
+/// `keys`: the key and value elements read so far, by their text (a list item's key repeats
+/// in every item of the lists above it: each container's env names), parsed once.
+fn read_node<'v>(
+    map: &'v Map,
+    depth: usize,
+    keys: &mut FastMap<&'v str, PathElement>,
+) -> Result<(Option<Set>, bool), FieldsError> {
     if depth > MAX_DEPTH {
         return Err(FieldsError::TooDeep);
     }
@@ -59,7 +66,16 @@ fn read_node(map: &Map, depth: usize) -> Result<(Option<Set>, bool), FieldsError
             is_member = true;
             continue;
         }
-        let pe = match PathElement::from_fields_key(key) {
+        let known = keys.get(key.as_str()).cloned();
+        let parsed = match known {
+            Some(pe) => Ok(pe),
+            None => PathElement::from_fields_key(key).inspect(|pe| {
+                if !matches!(pe, PathElement::Field(_)) {
+                    keys.insert(key.as_str(), pe.clone());
+                }
+            }),
+        };
+        let pe = match parsed {
             Ok(pe) => pe,
             Err(PathElementError::Unknown) => continue,
             Err(PathElementError::Invalid(reason)) => {
@@ -74,7 +90,7 @@ fn read_node(map: &Map, depth: usize) -> Result<(Option<Set>, bool), FieldsError
                 at: key.to_string(),
             });
         };
-        let (grandchildren, child_is_member) = read_node(child, depth + 1)?;
+        let (grandchildren, child_is_member) = read_node(child, depth + 1, keys)?;
         if child_is_member {
             any = true;
             members.push(pe.clone());
@@ -233,6 +249,31 @@ fn node_value(set: &Set, is_member: bool) -> Map {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A key repeated under other items (each container's env names) reads as the same
+    /// element each time: the set holds every path, written back as read.
+    #[test]
+    fn repeated_keys_read_alike() {
+        let item = |name: &str| {
+            format!(
+                r#""k:{{\"name\":\"{name}\"}}":{{".":{{}},"f:env":{{"k:{{\"name\":\"A\"}}":{{".":{{}},"f:value":{{}}}},"v:\"x\"":{{}}}}}}"#
+            )
+        };
+        let text = format!(r#"{{"f:containers":{{{},{}}}}}"#, item("a"), item("b"));
+        let set = from_json(&text).unwrap();
+        assert_eq!(to_json(&set), text);
+        let c = |n: &str| PathElement::key(vec![("name".into(), Value::from(n))]);
+        for name in ["a", "b"] {
+            let env = [
+                PathElement::field("containers"),
+                c(name),
+                PathElement::field("env"),
+            ];
+            assert!(set.has(&[&env[..], &[c("A"), PathElement::field("value")]].concat()));
+            assert!(set.has(&[&env[..], &[PathElement::Value(Value::from("x"))]].concat()));
+        }
+        assert_eq!(set.size(), 8);
+    }
 
     #[test]
     fn golden_round_trip() {
