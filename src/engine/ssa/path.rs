@@ -9,6 +9,7 @@
 
 use std::cmp::Ordering;
 use std::fmt;
+use std::fmt::Write as _;
 use std::sync::Arc;
 
 use super::order;
@@ -96,24 +97,34 @@ impl PathElement {
     /// The FieldsV1 key (`SerializePathElement`).
     #[must_use]
     pub fn to_fields_key(&self) -> String {
+        // Written in place (a FieldsV1 of a big object has hundreds of thousands of keys).
+        let mut out = String::with_capacity(32);
         match self {
-            PathElement::Field(name) => format!("f:{name}"),
+            PathElement::Field(name) => {
+                out.push_str("f:");
+                out.push_str(name);
+            }
             PathElement::Key(fields) => {
-                let mut out = String::from("k:{");
+                out.push_str("k:{");
                 for (i, (name, value)) in fields.iter().enumerate() {
                     if i > 0 {
                         out.push(',');
                     }
                     write_plain_string(name, &mut out);
                     out.push(':');
-                    out.push_str(&payload_json(value));
+                    write_payload(value, &mut out);
                 }
                 out.push('}');
-                out
             }
-            PathElement::Value(value) => format!("v:{}", payload_json(value)),
-            PathElement::Index(i) => format!("i:{i}"),
+            PathElement::Value(value) => {
+                out.push_str("v:");
+                write_payload(value, &mut out);
+            }
+            PathElement::Index(i) => {
+                let _ = write!(out, "i:{i}");
+            }
         }
+        out
     }
 
     /// Reads a FieldsV1 key (`DeserializePathElement`).
@@ -169,9 +180,13 @@ pub enum PathElementError {
 }
 
 /// A key's or item's JSON, as the reference's encoder writes it (`encoding/json` rules:
-/// sorted keys, `<>&` escaped).
-fn payload_json(v: &Value) -> String {
-    gojson::to_string(v).unwrap_or_else(|_| "null".to_owned())
+/// sorted keys, `<>&` escaped), appended to `out` (`null` for one that cannot be written).
+fn write_payload(v: &Value, out: &mut String) {
+    let at = out.len();
+    if gojson::write_compact_at(v, out, 0).is_err() {
+        out.truncate(at);
+        out.push_str("null");
+    }
 }
 
 /// A JSON string without HTML escaping (json-iterator's `WriteString`, used for key names).
