@@ -22,7 +22,6 @@
 use std::sync::OnceLock;
 
 use applyscope::engine::plan::encode_annotation;
-use applyscope::engine::ssa::kubernetes;
 use applyscope::engine::ssa::request::Request;
 use applyscope::json;
 use applyscope::session::plan::{Docs, compute};
@@ -164,21 +163,8 @@ fn with_defaults(cfg: &Value) -> Value {
     obj
 }
 
-fn types(api_version: &str, kind: &str) -> Option<applyscope::engine::ssa::TypeRef> {
-    kubernetes::embedded().root_for_gvk(api_version, kind)
-}
-
 fn request() -> Request<'static> {
-    let kube = kubernetes::embedded();
-    Request {
-        schema: &kube.schema,
-        root: kube.root_for_gvk("apps/v1", "Deployment").unwrap(),
-        api_version: "apps/v1",
-        types: &types,
-        ignored: None,
-        time: "2026-01-01T00:00:00Z",
-        subresource: "",
-    }
+    Request::embedded("apps/v1", "Deployment", "2026-01-01T00:00:00Z").unwrap()
 }
 
 fn build(n: usize, envs: usize) -> Inputs {

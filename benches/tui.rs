@@ -7,7 +7,6 @@
 
 use applyscope::app::{Command, Message, Model, Source, update};
 use applyscope::engine::plan::encode_annotation;
-use applyscope::engine::ssa::kubernetes;
 use applyscope::engine::ssa::request::Request;
 use applyscope::json;
 use applyscope::session::Docs;
@@ -158,17 +157,7 @@ fn migrated(n: usize) -> Option<Source> {
     created["metadata"]["annotations"] = json!({
         "kubectl.kubernetes.io/last-applied-configuration": encode_annotation(&original).ok()
     });
-    let kube = kubernetes::embedded();
-    let types = |v: &str, k: &str| kubernetes::embedded().root_for_gvk(v, k);
-    let req = Request {
-        schema: &kube.schema,
-        root: kube.root_for_gvk("apps/v1", "Deployment")?,
-        api_version: "apps/v1",
-        types: &types,
-        ignored: None,
-        time: "2026-01-01T00:00:00Z",
-        subresource: "",
-    };
+    let req = Request::embedded("apps/v1", "Deployment", "2026-01-01T00:00:00Z")?;
     let live = req
         .update(&Value::Null, &created, "kubectl-client-side-apply")
         .ok()?;

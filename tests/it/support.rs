@@ -120,11 +120,6 @@ spec:
         image: web:2
 ";
 
-/// The embedded 1.36 schema's type of a kind in an apiVersion.
-pub fn embedded_types(api_version: &str, kind: &str) -> Option<applyscope::engine::ssa::TypeRef> {
-    applyscope::engine::ssa::kubernetes::embedded().root_for_gvk(api_version, kind)
-}
-
 /// A server-side request on `kind` in `api_version` (the main resource, or `subresource`) by
 /// the embedded 1.36 schema, its timestamps `time`, no reset fields.
 pub fn embedded_request<'a>(
@@ -133,14 +128,8 @@ pub fn embedded_request<'a>(
     subresource: &'a str,
     time: &'a str,
 ) -> applyscope::engine::ssa::request::Request<'a> {
-    let kube = applyscope::engine::ssa::kubernetes::embedded();
     applyscope::engine::ssa::request::Request {
-        schema: &kube.schema,
-        root: kube.root_for_gvk(api_version, kind).unwrap(),
-        api_version,
-        types: &embedded_types,
-        ignored: None,
-        time,
         subresource,
+        ..applyscope::engine::ssa::request::Request::embedded(api_version, kind, time).unwrap()
     }
 }

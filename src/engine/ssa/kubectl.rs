@@ -379,28 +379,14 @@ pub fn last_applied_body(object: &Value, annotation: &str) -> Value {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engine::ssa::kubernetes;
     use crate::engine::ssa::managed::decode;
 
     fn v(s: &str) -> Value {
         serde_json::from_str(s).unwrap()
     }
 
-    fn types(api_version: &str, kind: &str) -> Option<crate::engine::ssa::TypeRef> {
-        kubernetes::embedded().root_for_gvk(api_version, kind)
-    }
-
     fn request<'a>(api_version: &'a str, kind: &str, time: &'a str) -> Request<'a> {
-        let kube = kubernetes::embedded();
-        Request {
-            schema: &kube.schema,
-            root: kube.root_for_gvk(api_version, kind).unwrap(),
-            api_version,
-            types: &types,
-            ignored: None,
-            time,
-            subresource: "",
-        }
+        Request::embedded(api_version, kind, time).unwrap()
     }
 
     fn owned(obj: &Value, manager: &str, operation: &str) -> Option<String> {

@@ -79,6 +79,29 @@ pub struct Request<'a> {
     pub subresource: &'a str,
 }
 
+impl<'a> Request<'a> {
+    /// A request on an object of a built-in kind, typed by the embedded schema (`None` for a
+    /// kind it lacks), at `time`, to the object itself, with no reset fields.
+    #[must_use]
+    pub fn embedded(api_version: &'a str, kind: &str, time: &'a str) -> Option<Request<'a>> {
+        let kube = super::kubernetes::embedded();
+        Some(Request {
+            schema: &kube.schema,
+            root: kube.root_for_gvk(api_version, kind)?,
+            api_version,
+            types: &embedded_root,
+            ignored: None,
+            time,
+            subresource: "",
+        })
+    }
+}
+
+/// The root type of a kind in the embedded schema.
+fn embedded_root(api_version: &str, kind: &str) -> Option<TypeRef> {
+    super::kubernetes::embedded().root_for_gvk(api_version, kind)
+}
+
 fn is_empty_object(v: &Value) -> bool {
     v.is_null() || v.as_object().is_some_and(Map::is_empty)
 }

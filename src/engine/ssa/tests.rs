@@ -3,28 +3,14 @@
 use super::fieldsv1;
 use super::kubernetes;
 use super::request::{Request, RequestError};
-use super::schema::TypeRef;
 use crate::value::Value;
 
 fn v(s: &str) -> Value {
     serde_json::from_str(s).unwrap()
 }
 
-fn types(api_version: &str, kind: &str) -> Option<TypeRef> {
-    kubernetes::embedded().root_for_gvk(api_version, kind)
-}
-
 fn request(api_version: &'static str, kind: &str) -> Request<'static> {
-    let kube = kubernetes::embedded();
-    Request {
-        schema: &kube.schema,
-        root: kube.root_for_gvk(api_version, kind).unwrap(),
-        api_version,
-        types: &types,
-        ignored: None,
-        time: "2026-11-25T10:00:00Z",
-        subresource: "",
-    }
+    Request::embedded(api_version, kind, "2026-11-25T10:00:00Z").unwrap()
 }
 
 /// The FieldsV1 of a manager's entry, as stored.

@@ -2,7 +2,6 @@
 
 use super::*;
 use crate::engine::plan::encode_annotation;
-use crate::engine::ssa::kubernetes;
 use crate::engine::ssa::request::Request;
 use crate::json;
 use crate::session::ssa::{SsaInput, SsaOutcome, SsaPlan, plan_server_side};
@@ -56,17 +55,7 @@ fn migrated(n: usize) -> SsaPlan {
     created["metadata"]["annotations"] = json!({
         "kubectl.kubernetes.io/last-applied-configuration": encode_annotation(&original).unwrap()
     });
-    let kube = kubernetes::embedded();
-    let types = |a: &str, k: &str| kubernetes::embedded().root_for_gvk(a, k);
-    let req = Request {
-        schema: &kube.schema,
-        root: kube.root_for_gvk("apps/v1", "Deployment").unwrap(),
-        api_version: "apps/v1",
-        types: &types,
-        ignored: None,
-        time: "2026-01-01T00:00:00Z",
-        subresource: "",
-    };
+    let req = Request::embedded("apps/v1", "Deployment", "2026-01-01T00:00:00Z").unwrap();
     let live = req
         .update(&Value::Null, &created, "kubectl-client-side-apply")
         .unwrap();

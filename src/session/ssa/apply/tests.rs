@@ -1,21 +1,11 @@
 //! The kubectl sequence against an engine-backed server: the csaupgrade's 409 retries.
 
 use super::*;
-use crate::engine::ssa::kubernetes;
 use crate::engine::ssa::request::Request as Engine;
 use crate::json;
 
 fn engine() -> Engine<'static> {
-    let kube = kubernetes::embedded();
-    Engine {
-        schema: &kube.schema,
-        root: kube.root_for_gvk("v1", "ConfigMap").unwrap(),
-        api_version: "v1",
-        types: &|a, k| kubernetes::embedded().root_for_gvk(a, k),
-        ignored: None,
-        time: "2026-11-25T10:00:00Z",
-        subresource: "",
-    }
+    Engine::embedded("v1", "ConfigMap", "2026-11-25T10:00:00Z").unwrap()
 }
 
 fn query<'q>(r: &'q Request, key: &str) -> Option<&'q str> {
