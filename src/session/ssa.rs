@@ -335,16 +335,16 @@ pub fn plan_server_side(input: &SsaInput<'_>) -> Result<SsaOutcome, Error> {
             }
             prev = &*step.object;
         }
-        let last = steps.last().map_or(&bare, |s| &*s.object);
+        let left = steps.last().map_or(&bare, |s| &*s.object);
         let comparison = match whole {
             Some(Some(c)) => {
                 debug_assert!(
-                    compare(&bare, last).is_ok_and(|d| d == c),
+                    compare(&bare, left).is_ok_and(|d| d == c),
                     "the steps' comparisons compose into the whole command's"
                 );
                 c
             }
-            _ => compare(&bare, last)?,
+            _ => compare(&bare, left)?,
         };
         let last = steps.last().map(|s| (*s.object).clone());
         // Beside the last managedFields being written, which take longer: what the
@@ -378,7 +378,7 @@ pub fn plan_server_side(input: &SsaInput<'_>) -> Result<SsaOutcome, Error> {
         &forced,
         &me,
         &migrated,
-        Some(owned),
+        &owned,
     );
     let planned = Planned {
         local: input.local,

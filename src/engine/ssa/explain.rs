@@ -148,7 +148,7 @@ pub fn owned_paths(before: &Managed, after: &Managed) -> Set {
 /// One walk of every path any manager owned or owns, or the comparison holds, with the node
 /// of every set and both objects' values carried down (no lookup from the root per path).
 /// `before` and `after`: the managers of `live` and `result` ([`managed_of`]), decoded once by
-/// the caller; `owned`: their [`owned_paths`], if the caller took them already.
+/// the caller; `owned`: their [`owned_paths`] (which a caller can take beside other work).
 #[must_use]
 #[allow(clippy::too_many_arguments)]
 pub fn fields(
@@ -158,10 +158,12 @@ pub fn fields(
     forced: &[(Path, ManagerId)],
     me: &ManagerId,
     migrated: &[String],
-    owned: Option<Set>,
+    owned: &Set,
 ) -> Vec<Field> {
-    let owned = owned.unwrap_or_else(|| owned_paths(before, after));
-    debug_assert!(owned == owned_paths(before, after), "the owned paths given");
+    debug_assert!(
+        *owned == owned_paths(before, after),
+        "the owned paths given"
+    );
     let all = owned.union(&c.added).union(&c.modified).union(&c.removed);
     let (before_ids, before_sets) = owner_ids(before);
     let (after_ids, after_sets) = owner_ids(after);
