@@ -11,7 +11,6 @@ use crate::engine::plan::{Code, Warning};
 use crate::engine::ssa::checks::{self, Planned, config::Refusal};
 use crate::engine::ssa::explain::{changes, fields, managed_of, owned_paths};
 use crate::engine::ssa::kubectl::{Step, StepKind};
-use crate::engine::ssa::kubernetes;
 use crate::engine::ssa::managed::{self, ManagerId};
 use crate::engine::ssa::migrate::{migrate_then_apply, present};
 use crate::engine::ssa::openapi::OpenApiSchema;
@@ -20,18 +19,18 @@ use crate::engine::ssa::path::Path;
 use crate::engine::ssa::request::{
     ApiConflicts, Live, Request, RequestError, with_encoded, without_managed_fields,
 };
-use crate::engine::ssa::schema::UNTYPED_DEDUCED;
 use crate::engine::ssa::typed;
-use crate::engine::ssa::{PathElement, Set, TypeRef};
 use crate::error::Error;
 use crate::value::Value;
-use std::collections::BTreeMap;
 use std::sync::Arc;
 
 pub use crate::engine::ssa::explain::{Action, Field, Sides, operation, value_at};
 pub use nodes::{NodeFacts, Owner, node_facts};
 
+mod chosen;
 mod nodes;
+
+use chosen::choose;
 
 /// What the command line says after the conflicts (kubectl's advice, shortened).
 pub const CONFLICT_REMEDY: &str = "(pass --force-conflicts to take these fields, drop them from the file, or set the values they have to share them)";
@@ -134,79 +133,6 @@ pub enum SsaOutcome {
     Refused(Box<Refusal>),
 }
 
-/// The root type of a kind (`apiVersion`, `kind`), from one schema.
-type Types<'s> = Box<dyn Fn(&str, &str) -> Option<TypeRef> + Sync + 's>;
-
-/// The schema an object is merged with: the embedded table's, else the cluster's, else the
-/// deduced type (as the API server merges a type it has no schema for).
-struct Chosen<'s> {
-    schema: &'s crate::engine::ssa::Schema,
-    root: TypeRef,
-    /// The root type of another kind (for the annotation), from the same source.
-    types: Types<'s>,
-    ignored: BTreeMap<String, Set>,
-}
-
-fn choose<'s>(
-    api_version: &str,
-    kind: &str,
-    cluster: Option<&'s OpenApiSchema>,
-    warnings: &mut Vec<Warning>,
-) -> Result<Chosen<'s>, Error> {
-    let kube = kubernetes::embedded();
-    if let Some(root) = kube.root_for_gvk(api_version, kind) {
-        return Ok(Chosen {
-            schema: &kube.schema,
-            root,
-            types: Box::new(|a: &str, k: &str| kube.root_for_gvk(a, k)),
-            ignored: kube.reset_fields(api_version, kind),
-        });
-    }
-    if let Some(theirs) = cluster
-        && let Some(root) = theirs.root_for_gvk(api_version, kind)
-    {
-        // The main endpoint resets `status` when the kind has one (a custom resource with the
-        // status subresource), as for the built-in kinds.
-        let mut ignored = BTreeMap::new();
-        if theirs
-            .schema
-            .resolve(root)
-            .and_then(|r| r.map().and_then(|m| m.field("status").map(|_| ())))
-            .is_some()
-        {
-            ignored.insert(
-                api_version.to_owned(),
-                Set::from_paths([[PathElement::field("status")].as_slice()]),
-            );
-        }
-        return Ok(Chosen {
-            schema: &theirs.schema,
-            root,
-            types: Box::new(|a: &str, k: &str| theirs.root_for_gvk(a, k)),
-            ignored,
-        });
-    }
-    warnings.push(checks::warning(
-        Code::SsaUnknownType,
-        None,
-        None,
-        &[],
-        format!(
-            "{api_version} {kind} is not in the embedded schema: its fields are merged as the API server merges an unknown type (maps granular, lists atomic)"
-        ),
-    ));
-    let root = kube
-        .schema
-        .named(UNTYPED_DEDUCED)
-        .ok_or_else(|| Error::Input("the embedded schema has no deduced type".into()))?;
-    Ok(Chosen {
-        schema: &kube.schema,
-        root,
-        types: Box::new(|a: &str, k: &str| kube.root_for_gvk(a, k)),
-        ignored: kube.reset_fields(api_version, kind),
-    })
-}
-
 /// Plan the apply.
 ///
 /// # Errors
@@ -215,12 +141,13 @@ fn choose<'s>(
 pub fn plan_server_side(input: &SsaInput<'_>) -> Result<SsaOutcome, Error> {
     let live = input.live.unwrap_or(&Value::Null);
     // Read once, beside the copy of the object without them that the requests and the
-    // comparisons read (two cores for a big object): a bad entry is named here, and the first
-    // request, the plan's walk and its checks ask these.
-    let (before, bare) = par::both(
+    // comparisons read, and the file's that the plan and its applies share (two cores for a
+    // big object): a bad entry is named here, and the first request, the plan's walk and its
+    // checks ask these.
+    let (before, (bare, file)) = par::both(
         par::is_big(live),
         || managed::decode(live.get("metadata").and_then(|m| m.get("managedFields"))),
-        || without_managed_fields(live),
+        || (without_managed_fields(live), Arc::new(input.local.clone())),
     );
     let before = before.map_err(|source| Error::ManagedFields {
         input: input.live_name.to_owned(),
@@ -230,11 +157,10 @@ pub fn plan_server_side(input: &SsaInput<'_>) -> Result<SsaOutcome, Error> {
     let (api_version, kind) = (s(input.local, "apiVersion"), s(input.local, "kind"));
     let mut warnings = Vec::new();
     let chosen = choose(&api_version, &kind, input.schema, &mut warnings)?;
-    if let Some(refusal) =
-        checks::config::refusal(chosen.schema, chosen.root, &as_sent(input.local))
-    {
-        return Ok(SsaOutcome::Refused(Box::new(refusal)));
-    }
+    // The API server refuses a configuration that does not validate (a duplicate key, a
+    // strategic-merge directive) before anything else. The first request validates it as
+    // well, so it is looked at only when the requests fail: the refusal comes first then.
+    let refusal = || checks::config::refusal(chosen.schema, chosen.root, &as_sent(input.local));
     let req = Request {
         schema: chosen.schema,
         root: chosen.root,
@@ -265,8 +191,6 @@ pub fn plan_server_side(input: &SsaInput<'_>) -> Result<SsaOutcome, Error> {
             ));
         }
     }
-    // The file, shared by the plan and its applies.
-    let file = Arc::new(input.local.clone());
     let apply = |force| {
         let read = Live::Read {
             object: &bare,
@@ -282,7 +206,13 @@ pub fn plan_server_side(input: &SsaInput<'_>) -> Result<SsaOutcome, Error> {
         )
     };
     let ((steps, after), forced) = match apply(false) {
-        Ok(done) => (done, Vec::new()),
+        Ok(done) => {
+            debug_assert!(
+                refusal().is_none(),
+                "a refused file fails the first request"
+            );
+            (done, Vec::new())
+        }
         Err(RequestError::Conflicts(c)) if input.force => {
             let done = apply(true).map_err(|e| bad(e, input.local_name))?;
             (done, c.0)
@@ -293,7 +223,12 @@ pub fn plan_server_side(input: &SsaInput<'_>) -> Result<SsaOutcome, Error> {
                 warnings: conflict_warnings(input)?,
             });
         }
-        Err(e) => return Err(bad(e, input.local_name)),
+        Err(e) => {
+            return match refusal() {
+                Some(refusal) => Ok(SsaOutcome::Refused(Box::new(refusal))),
+                None => Err(bad(e, input.local_name)),
+            };
+        }
     };
     let after = after.as_stored();
     // The comparisons read the steps' objects as they are (without managedFields); the

@@ -407,22 +407,28 @@ impl<'a> Updater<'a> {
         // merged (two cores for a big object); the errors come in the order of the steps.
         let (set, merged) = match again {
             Some(Again { set, fixed }) => {
-                let managers = self.reconcile(managers)?;
-                // The object is a fixed point of the merge with the configuration: the merge
-                // would give it back.
-                let merged = if fixed {
-                    let merged = live.clone();
-                    debug_assert!(
-                        typed::merge(self.schema, self.root, live, config).is_ok_and(|m| {
-                            super::order::identical(&m.unwrap_or(Value::Null), &merged)
-                        }),
-                        "the merge gives a fixed point back"
-                    );
-                    merged
-                } else {
-                    typed::merge(self.schema, self.root, live, config)?.unwrap_or(Value::Null)
-                };
-                (Ok((set, None)), Ok((managers, merged)))
+                // The managers are reconciled while the object is merged, or, at the merge's
+                // fixed point, copied (two cores for a big object).
+                let (managers, merged) = par::both(
+                    par::is_big(live),
+                    || self.reconcile(managers),
+                    || -> Result<Value, TypedError> {
+                        if !fixed {
+                            let merged = typed::merge(self.schema, self.root, live, config)?;
+                            return Ok(merged.unwrap_or(Value::Null));
+                        }
+                        // The merge would give the object back.
+                        let merged = live.clone();
+                        debug_assert!(
+                            typed::merge(self.schema, self.root, live, config).is_ok_and(|m| {
+                                super::order::identical(&m.unwrap_or(Value::Null), &merged)
+                            }),
+                            "the merge gives a fixed point back"
+                        );
+                        Ok(merged)
+                    },
+                );
+                (Ok((set, None)), Ok((managers?, merged?)))
             }
             None => par::both(
                 par::is_big(config),
