@@ -58,7 +58,7 @@ impl Walker<'_> {
                 return;
             }
             if !is_atomic && m.rel == Relationship::Atomic {
-                if set.is_some_and(|s| s.size() > 0) {
+                if set.is_some_and(|s| !s.is_empty()) {
                     self.replace();
                 }
                 return;
@@ -94,24 +94,103 @@ impl Walker<'_> {
         self.changed = true;
     }
 
+    /// The children that are not members, then the members (each with its child, if any),
+    /// in order: both lists are sorted alike, so each is read beside the other by a cursor
+    /// rather than searched per element.
     fn visit(&mut self, set: &Set, ty: impl Fn(&PathElement) -> Option<TypeRef>) {
         let depth = self.path.len();
-        let handle = |w: &mut Self, pe: &PathElement, is_member: bool| {
+        let handle = |w: &mut Self, pe: &PathElement, child: Option<&Set>, is_member: bool| {
             let Some(t) = ty(pe) else {
                 return;
             };
-            let child = set.child(pe);
             w.path.push(pe.clone());
             w.reconcile(child, t, is_member && child.is_none(), depth + 1);
             w.path.pop();
         };
-        for (pe, _) in set.children() {
-            if !set.has_member(pe) {
-                handle(self, pe, false);
+        let (members, children) = (set.members(), set.children());
+        let mut m = 0;
+        for (pe, child) in children {
+            while members.get(m).is_some_and(|x| x < pe) {
+                m += 1;
+            }
+            if members.get(m) != Some(pe) {
+                handle(self, pe, Some(child), false);
             }
         }
-        for pe in set.members() {
-            handle(self, pe, true);
+        let mut c = 0;
+        for pe in members {
+            while children.get(c).is_some_and(|(x, _)| x < pe) {
+                c += 1;
+            }
+            let child = children.get(c).filter(|(x, _)| x == pe).map(|(_, s)| s);
+            handle(self, pe, child, true);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::value::Value;
+
+    /// `{outer: {inner: {a, b} (atomic), c}}`.
+    fn schema() -> (Schema, TypeRef) {
+        let types: Value = serde_json::from_str(
+            r#"[
+              {"name": "root", "map": {"fields": [{"name": "outer", "type": {"namedType": "outer"}}]}},
+              {"name": "outer", "map": {"fields": [
+                {"name": "inner", "type": {"namedType": "inner"}},
+                {"name": "c", "type": {"scalar": "string"}}]}},
+              {"name": "inner", "map": {"elementRelationship": "atomic", "fields": [
+                {"name": "a", "type": {"scalar": "string"}},
+                {"name": "b", "type": {"scalar": "string"}}]}}
+            ]"#,
+        )
+        .unwrap();
+        let schema = Schema::from_smd_types(&types).unwrap();
+        let root = schema.named("root").unwrap();
+        (schema, root)
+    }
+
+    fn set(paths: &[&[&str]]) -> Set {
+        Set::from_unsorted_paths(
+            paths
+                .iter()
+                .map(|p| p.iter().map(|f| PathElement::field(*f)).collect())
+                .collect(),
+        )
+    }
+
+    /// An owner of fields inside a container that is atomic owns the container and nothing
+    /// inside, wherever it is reached from: below a member that has children (`outer` owned
+    /// itself and walked into), below a route that is not a member, and not when it owns
+    /// nothing inside. A set that obeys the schema is left as it is (`None`).
+    #[test]
+    fn fields_inside_an_atomic_container_become_the_container() {
+        let (schema, root) = schema();
+        let reconcile = |s: &Set| reconcile_field_set(&schema, root, s).unwrap();
+        let inner = &["outer", "inner"][..];
+        for owned in [
+            set(&[&["outer"], &["outer", "inner", "a"], &["outer", "c"]]),
+            set(&[&["outer", "inner", "a"], &["outer", "inner", "b"]]),
+            set(&[&["outer"], &["outer", "inner"], &["outer", "inner", "b"]]),
+        ] {
+            let got = reconcile(&owned).expect("a change");
+            let want = owned
+                .paths()
+                .into_iter()
+                .filter(|p| p.len() < 3)
+                .chain(std::iter::once(
+                    inner.iter().map(|f| PathElement::field(*f)).collect(),
+                ));
+            assert_eq!(got, Set::from_unsorted_paths(want.collect()), "{owned:?}");
+        }
+        for fine in [
+            set(&[&["outer"], &["outer", "inner"], &["outer", "c"]]),
+            set(&[&["outer", "c"]]),
+            Set::new(),
+        ] {
+            assert_eq!(reconcile(&fine), None, "{fine:?}");
         }
     }
 }
