@@ -7,6 +7,7 @@
 
 use crate::engine::ssa::path::PathElement;
 use crate::session::ssa::{Action, Field};
+use std::sync::Arc;
 
 /// The fewest fields a fold holds: a few fields alike read as well on their own lines.
 pub(super) const FOLD_AT: usize = 4;
@@ -26,13 +27,18 @@ pub(super) enum Line {
     Inside,
 }
 
-/// Whether two fields say the same (a fold shows one of them for all).
+/// Whether two fields say the same (a fold shows one of them for all). Rules and owner lists
+/// are mostly shared between the fields that say the same: the same share is equal without a
+/// look inside.
 fn alike(a: &Field, b: &Field) -> bool {
+    fn same<T: PartialEq + ?Sized>(x: &Arc<T>, y: &Arc<T>) -> bool {
+        Arc::ptr_eq(x, y) || x == y
+    }
     a.action == b.action
         && foldable(a)
-        && a.rule == b.rule
-        && a.owners_before == b.owners_before
-        && a.owners_after == b.owners_after
+        && same(&a.rule, &b.rule)
+        && same(&a.owners_before, &b.owners_before)
+        && same(&a.owners_after, &b.owners_after)
         && a.hidden_from_diff == b.hidden_from_diff
 }
 
