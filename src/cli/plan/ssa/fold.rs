@@ -1,9 +1,9 @@
-//! Which fields `-o text` folds into one line: a subtree whose fields are all kept, or all
-//! removed, alike (the same action, rule, owners before and after). A migrated object moves
-//! the owner of every field, and its second apply prunes each container's defaults: a line
-//! per field buries the few that change among hundreds of thousands that only change owners.
-//! A field that is added, set or taken in a conflict always has its own line: its values are
-//! the point.
+//! Which fields `-o text` folds into one line (and `-o markdown` into one row): a subtree
+//! whose fields are all kept, or all removed, alike (the same action, rule, owners before and
+//! after). A migrated object moves the owner of every field, and its second apply prunes each
+//! container's defaults: a line per field buries the few that change among hundreds of
+//! thousands that only change owners. A field that is added, set or taken in a conflict always
+//! has its own line: its values are the point.
 
 use crate::engine::ssa::path::PathElement;
 use crate::session::ssa::{Action, Field};
@@ -12,7 +12,7 @@ use std::sync::Arc;
 /// The fewest fields a fold holds: a few fields alike read as well on their own lines.
 pub(super) const FOLD_AT: usize = 4;
 
-/// How `-o text` shows one field.
+/// How `-o text` shows one field (`-o markdown` alike, a row for a line).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(super) enum Line {
     /// Its own line.

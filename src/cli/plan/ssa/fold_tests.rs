@@ -209,3 +209,43 @@ fn a_migration_reads_in_folds() {
         plan.fields.len()
     )));
 }
+
+/// `-o markdown` folds as `-o text` does: a row per line of the text, the header counting
+/// them, the env lists one row each, the conflict its own row with its values.
+#[test]
+fn a_migrations_markdown_has_a_row_per_line_of_its_text() {
+    let plan = migrated(9);
+    let mut md = String::new();
+    super::super::markdown::fields(&mut md, &plan, false);
+    let text = super::super::text::text(&plan, false);
+    let rows: Vec<&str> = md
+        .lines()
+        .filter(|l| l.starts_with("| ") && !l.starts_with("| action |"))
+        .collect();
+    let field_lines = text
+        .lines()
+        .filter(|l| {
+            ["keep ", "remove ", "set ", "add ", "conflict "]
+                .iter()
+                .any(|a| l.starts_with(a))
+        })
+        .count();
+    assert_eq!(rows.len(), field_lines, "{md}");
+    assert!(rows.len() < plan.fields.len() / 2, "{md}");
+    assert!(
+        md.contains(&format!(
+            "{} fields on {} rows",
+            plan.fields.len(),
+            rows.len()
+        )),
+        "{md}"
+    );
+    let count = |needle: &str| rows.iter().filter(|r| r.contains(needle)).count();
+    assert_eq!(count(".env` (24 fields below, alike) | … |"), 9, "{md}");
+    assert_eq!(count(".env[name="), 0, "{md}");
+    assert_eq!(
+        count("| conflict | `.spec.template.spec.containers[name=\"c3\"].image` | `"),
+        1,
+        "{md}"
+    );
+}

@@ -10,13 +10,15 @@ use std::cmp::Reverse;
 use std::fmt::Write as _;
 
 use super::super::markdown::{Frame, code, inline};
+use super::fold::{self, Line};
 use super::{How, masks, owner_names, shown_value, step_head};
 use crate::engine::plan::{PatchType, Warning};
 use crate::engine::ssa::kubectl::StepKind;
+use crate::engine::ssa::path::path_string;
 use crate::error::Error;
 use crate::session::objects::Key;
 use crate::session::risk::{Op, Summary};
-use crate::session::ssa::{Action, SsaOutcome, SsaPlan};
+use crate::session::ssa::{Action, Field, SsaOutcome, SsaPlan};
 
 /// The most changed paths listed per request; the rest are counted.
 const STEP_PATHS: usize = 10;
@@ -171,32 +173,76 @@ fn with_codes(mut s: Summary, warnings: &[Warning]) -> Summary {
     s
 }
 
-/// Every field the apply touches or re-owns: action, path, values, owners, rule.
-fn fields(out: &mut String, plan: &SsaPlan, reveal: bool) {
+/// Every field the apply touches or re-owns: action, path, values, owners, rule. A subtree
+/// kept or removed alike is one row, as in `-o text` ([`fold`]): a migrated object re-owns
+/// every field, and a comment of a row per field buries the few that change.
+pub(super) fn fields(out: &mut String, plan: &SsaPlan, reveal: bool) {
     if plan.fields.is_empty() {
         out.push_str("Nothing changes.\n\n");
         return;
     }
     let masked = masks(plan, reveal);
+    let lines = fold::lines(&plan.fields);
+    let rows: usize = lines
+        .iter()
+        .map(|l| match l {
+            Line::Inside => 0,
+            Line::Own | Line::Fold { .. } => 1,
+            Line::Above { .. } => 2,
+        })
+        .sum();
+    if rows < plan.fields.len() {
+        let _ = writeln!(
+            out,
+            "{} fields on {rows} rows: a subtree kept or removed alike is one row (`-o json` lists every field).\n",
+            plan.fields.len()
+        );
+    }
     out.push_str(
         "| action | field | live → result | owners before → after | rule |\n|---|---|---|---|---|\n",
     );
-    for f in &plan.fields {
+    let row = |out: &mut String, f: &Field, field: &str, values: &str| {
         let mut rule = f.rule.to_string();
         if f.hidden_from_diff {
             rule.push_str(" — not shown by `kubectl diff --server-side`");
         }
         let _ = writeln!(
             out,
-            "| {} | {} | {} → {} | {} → {} | {} |",
+            "| {} | {field} | {values} | {} → {} | {} |",
             f.action.as_str(),
-            code(&f.path()),
-            code(&shown_value(f, f.before(plan.objects()), masked)),
-            code(&shown_value(f, f.after(plan.objects()), masked)),
             inline(&owner_names(&f.owners_before)),
             inline(&owner_names(&f.owners_after)),
             inline(&rule)
         );
+    };
+    let alike = |n: usize, where_: &str| format!(" ({n} fields {where_}, alike)");
+    for (f, line) in plan.fields.iter().zip(&lines) {
+        let values = || {
+            format!(
+                "{} → {}",
+                code(&shown_value(f, f.before(plan.objects()), masked)),
+                code(&shown_value(f, f.after(plan.objects()), masked))
+            )
+        };
+        match *line {
+            Line::Inside => {}
+            Line::Own => row(out, f, &code(&f.path()), &values()),
+            Line::Fold { depth, count } if depth == f.at.len() => {
+                let field = code(&f.path()) + &format!(" (and {} inside, alike)", count - 1);
+                row(out, f, &field, &values());
+            }
+            Line::Fold { depth, count } => {
+                let path = path_string(fold::fold_path(f, depth));
+                row(out, f, &(code(&path) + &alike(count, "inside")), "…");
+            }
+            Line::Above { count, like } => {
+                let path = f.path();
+                row(out, f, &code(&path), &values());
+                if let Some(below) = plan.fields.get(like) {
+                    row(out, below, &(code(&path) + &alike(count, "below")), "…");
+                }
+            }
+        }
     }
     out.push('\n');
 }
