@@ -281,6 +281,18 @@ pub(super) fn lines(fields: &[Field]) -> Vec<Line> {
     lines
 }
 
+/// How many lines (rows) `lines` are written on: fewer than the fields when some fold.
+pub(super) fn written(lines: &[Line]) -> usize {
+    lines
+        .iter()
+        .map(|l| match l {
+            Line::Inside => 0,
+            Line::Own | Line::Fold { .. } => 1,
+            Line::Above { .. } => 2,
+        })
+        .sum()
+}
+
 /// The path of a fold: the first `depth` elements of a field's.
 pub(super) fn fold_path(f: &Field, depth: usize) -> &[PathElement] {
     &f.at[..depth.min(f.at.len())]

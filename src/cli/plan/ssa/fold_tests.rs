@@ -182,6 +182,17 @@ fn fields_out_of_the_walks_order_fold_alike() {
     }
 }
 
+/// The lines of `-o text` that show fields (one or a fold of them).
+fn field_lines(text: &str) -> usize {
+    text.lines()
+        .filter(|l| {
+            ["keep ", "remove ", "set ", "add ", "conflict "]
+                .iter()
+                .any(|a| l.starts_with(a))
+        })
+        .count()
+}
+
 /// `-o text` of a migration: the env lists and resources of unchanged containers are one
 /// line each, the changed images and pruned defaults keep theirs.
 #[test]
@@ -195,14 +206,7 @@ fn a_migration_reads_in_folds() {
     assert_eq!(line(".env[name="), 0, "{text}");
     assert_eq!(line(".imagePullPolicy  \"IfNotPresent\" → -"), 9, "{text}");
     assert!(line("conflict .spec.template.spec.containers[name=\"c3\"].image") == 1);
-    let field_lines = text
-        .lines()
-        .filter(|l| {
-            ["keep ", "remove ", "set ", "add ", "conflict "]
-                .iter()
-                .any(|a| l.starts_with(a))
-        })
-        .count();
+    let field_lines = field_lines(&text);
     assert!(field_lines < plan.fields.len() / 2, "{field_lines} {text}");
     assert!(text.contains(&format!(
         "{} fields on {field_lines} lines",
@@ -222,14 +226,7 @@ fn a_migrations_markdown_has_a_row_per_line_of_its_text() {
         .lines()
         .filter(|l| l.starts_with("| ") && !l.starts_with("| action |"))
         .collect();
-    let field_lines = text
-        .lines()
-        .filter(|l| {
-            ["keep ", "remove ", "set ", "add ", "conflict "]
-                .iter()
-                .any(|a| l.starts_with(a))
-        })
-        .count();
+    let field_lines = field_lines(&text);
     assert_eq!(rows.len(), field_lines, "{md}");
     assert!(rows.len() < plan.fields.len() / 2, "{md}");
     assert!(

@@ -183,14 +183,7 @@ pub(super) fn fields(out: &mut String, plan: &SsaPlan, reveal: bool) {
     }
     let masked = masks(plan, reveal);
     let lines = fold::lines(&plan.fields);
-    let rows: usize = lines
-        .iter()
-        .map(|l| match l {
-            Line::Inside => 0,
-            Line::Own | Line::Fold { .. } => 1,
-            Line::Above { .. } => 2,
-        })
-        .sum();
+    let rows = fold::written(&lines);
     if rows < plan.fields.len() {
         let _ = writeln!(
             out,

@@ -92,16 +92,8 @@ pub(super) fn text(plan: &SsaPlan, reveal: bool) -> String {
         count(Action::Conflict)
     );
     let lines = fold::lines(&plan.fields);
-    let inside = lines.iter().filter(|l| **l == Line::Inside).count();
-    if inside > 0 {
-        let written: usize = lines
-            .iter()
-            .map(|l| match l {
-                Line::Inside => 0,
-                Line::Own | Line::Fold { .. } => 1,
-                Line::Above { .. } => 2,
-            })
-            .sum();
+    let written = fold::written(&lines);
+    if written < plan.fields.len() {
         let _ = writeln!(
             out,
             "{} fields on {} lines: a subtree kept or removed alike is one line (-o json lists every field)",
