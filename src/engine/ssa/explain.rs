@@ -446,14 +446,10 @@ impl<'a> Walk<'a> {
         if let Some((action, rule)) = decided {
             // Only a field whose value stays can have the same value before and after.
             let [b_above, a_above] = &self.places;
+            let sides = ((before, b_above.as_slice()), (after, a_above.as_slice()));
             let values = match action {
-                Action::Keep => {
-                    Values::of((before, b_above.as_slice()), (after, a_above.as_slice()))
-                }
-                _ => Values::Apart(
-                    before.map(|(i, v)| Held::of(v, b_above, i)),
-                    after.map(|(i, v)| Held::of(v, a_above, i)),
-                ),
+                Action::Keep => Values::of(sides.0, sides.1),
+                _ => Values::apart(sides.0, sides.1),
             };
             self.out.push(Field {
                 at: p.to_vec(),

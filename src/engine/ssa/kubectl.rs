@@ -16,10 +16,9 @@
 use std::sync::Arc;
 
 use super::csaupgrade;
-use super::lastapplied::ANNOTATION;
+use super::lastapplied::{self, ANNOTATION};
 use super::managed::{Managed, ManagerId, Operation};
 use super::order::identical;
-use super::path::PathElement;
 use super::request::{Live, Request, RequestError, with_encoded};
 use super::set::Set;
 use crate::value::{Map, Value};
@@ -64,13 +63,9 @@ impl StepKind {
     }
 }
 
+/// The annotation's path, as a set.
 fn annotation_path() -> Set {
-    Set::from_paths([[
-        PathElement::field("metadata"),
-        PathElement::field("annotations"),
-        PathElement::field(ANNOTATION),
-    ]
-    .as_slice()])
+    Set::from_paths([lastapplied::annotation_path().as_slice()])
 }
 
 /// `metadata.managedFields` as a list (empty when absent).

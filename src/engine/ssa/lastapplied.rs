@@ -192,6 +192,16 @@ pub fn update_annotation(object: &mut Value, config: &Value) -> bool {
     }
 }
 
+/// The annotation's path: `.metadata.annotations.kubectl.kubernetes.io/last-applied-configuration`.
+#[must_use]
+pub fn annotation_path() -> [PathElement; 3] {
+    [
+        PathElement::field("metadata"),
+        PathElement::field("annotations"),
+        PathElement::field(ANNOTATION),
+    ]
+}
+
 /// `compared` (the object read against the one an apply left) for that object once
 /// [`update_annotation`] rewrote its annotation: the annotation's path compared again, from
 /// `read` to `rewritten`; nothing else changed. (A string in a map: modified when both have it
@@ -202,11 +212,7 @@ pub fn compared_after_rewrite(
     read: &Value,
     rewritten: &Value,
 ) -> typed::Comparison {
-    let path = [
-        PathElement::field("metadata"),
-        PathElement::field("annotations"),
-        PathElement::field(ANNOTATION),
-    ];
+    let path = annotation_path();
     let at = Set::from_paths([path.as_slice()]);
     let value = |v: &Value| {
         v.get("metadata")

@@ -96,6 +96,14 @@ impl Values {
         {
             return Values::Same(b.clone());
         }
+        Values::apart((before, b_above), (after, a_above))
+    }
+
+    /// `before` and `after` (each with its place in its object), each kept on its own.
+    pub(super) fn apart(
+        (before, b_above): (Found<'_>, &[u32]),
+        (after, a_above): (Found<'_>, &[u32]),
+    ) -> Values {
         Values::Apart(
             before.map(|(i, v)| Held::of(v, b_above, i)),
             after.map(|(i, v)| Held::of(v, a_above, i)),

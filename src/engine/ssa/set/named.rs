@@ -99,14 +99,8 @@ mod tests {
             again.same(&ensured),
             "a set with its named fields is not copied"
         );
-        // `metadata` already names what it holds: shared between the set and its naming.
-        let child = |s: &super::Set, f: &str| {
-            s.children()
-                .iter()
-                .find(|(pe, _)| pe.as_field() == Some(f))
-                .map(|(_, c)| c.clone())
-                .unwrap()
-        };
+        let child =
+            |s: &super::Set, f: &str| s.child(&super::PathElement::field(f)).cloned().unwrap();
         // A route through `selector` (a struct field) makes it a member of `spec`: `spec` is
         // copied, `metadata` and `spec.template` stay shared.
         let mut half = named.clone();
