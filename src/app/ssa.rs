@@ -12,8 +12,11 @@ use crate::engine::plan::{Doc, FieldId, Seg};
 use crate::engine::ssa::explain::without_managed_fields;
 use crate::engine::ssa::kubectl::StepKind;
 use crate::error::Error;
-use crate::session::ssa::{Field, NodeFacts, SsaOutcome, SsaPlan, SsaRequest, node_facts};
+use crate::session::ssa::{
+    Field, NodeFacts, SsaOutcome, SsaPlan, SsaRequest, managers_of, node_facts,
+};
 use crate::value::Value;
+use std::borrow::Cow;
 
 /// The field manager the TUI applies as (kubectl's default).
 pub const FIELD_MANAGER: &str = "kubectl";
@@ -190,10 +193,11 @@ pub(super) fn planned(model: &mut Model, result: Result<SsaOutcome, Error>) {
 fn show(model: &mut Model, request: SsaRequest, outcome: SsaOutcome) {
     // The result's managedFields are shown as the owners column, not as lines.
     let result = match &outcome {
-        SsaOutcome::Planned(p) => Some(without_managed_fields(&p.result)),
-        SsaOutcome::Conflicts { .. } | SsaOutcome::Refused(_) => {
-            request.live.as_ref().map(without_managed_fields)
-        }
+        SsaOutcome::Planned(p) => Some(Cow::Borrowed(&*p.result)),
+        SsaOutcome::Conflicts { .. } | SsaOutcome::Refused(_) => request
+            .live
+            .as_ref()
+            .map(|l| Cow::Owned(without_managed_fields(l))),
     };
     match result {
         Some(doc) => model.show_result(&doc, None),
@@ -209,8 +213,8 @@ fn show(model: &mut Model, request: SsaRequest, outcome: SsaOutcome) {
     let conflict_nodes = match (&request.live, live_pane) {
         (Some(live), Some(pane)) if !conflicts.is_empty() => {
             let ids = pane.lines.iter().map(|l| l.node());
-            node_facts(&model.plan.tree, live, "", None, &conflicts, ids)
-                .map(|f| f.found)
+            managers_of(live, "")
+                .map(|m| node_facts(&model.plan.tree, live, &m, None, &conflicts, ids).found)
                 .unwrap_or_default()
         }
         _ => Vec::new(),
@@ -300,20 +304,22 @@ pub(crate) fn refresh(model: &mut Model) {
         .panes
         .iter()
         .map(|pane| {
-            let doc = match pane.kind {
+            // The planned result's managers come decoded with it; a document's are read.
+            let read = |doc: &Value| managers_of(doc, &model.title).map(Cow::Owned);
+            let (doc, managed) = match pane.kind {
                 PaneKind::LastApplied => None,
-                PaneKind::Local if server.is_some() => local.as_ref(),
+                PaneKind::Local if server.is_some() => local.as_ref().map(|d| (d, read(d))),
                 PaneKind::Local => None,
-                PaneKind::Live if server.is_some() || model.owners => live,
+                PaneKind::Live if server.is_some() || model.owners => live.map(|d| (d, read(d))),
                 PaneKind::Result if server.is_some() => match plan {
-                    Some(p) => Some(&p.result),
-                    None => live,
+                    Some(p) => Some((&*p.result, Ok(Cow::Borrowed(&p.managers)))),
+                    None => live.map(|d| (d, read(d))),
                 },
                 PaneKind::Live | PaneKind::Result => None,
             }?;
             let ids = pane.lines.iter().map(|l| l.node());
-            match node_facts(&model.plan.tree, doc, &model.title, fields, &[], ids) {
-                Ok(f) => Some(f),
+            match managed {
+                Ok(m) => Some(node_facts(&model.plan.tree, doc, &m, fields, &[], ids)),
                 Err(e) => {
                     notice = Some(format!("cannot read the owners: {e}"));
                     None

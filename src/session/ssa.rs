@@ -11,7 +11,7 @@ use crate::engine::plan::{Code, Warning};
 use crate::engine::ssa::checks::{self, Planned, config::Refusal};
 use crate::engine::ssa::explain::{changes, fields, managed_of, owned_paths};
 use crate::engine::ssa::kubectl::{Step, StepKind};
-use crate::engine::ssa::managed::{self, ManagerId};
+use crate::engine::ssa::managed::{self, Managed, ManagerId};
 use crate::engine::ssa::migrate::{migrate_then_apply, present};
 use crate::engine::ssa::openapi::OpenApiSchema;
 use crate::engine::ssa::par;
@@ -25,7 +25,7 @@ use crate::value::Value;
 use std::sync::Arc;
 
 pub use crate::engine::ssa::explain::{Action, Field, Sides, operation, value_at};
-pub use nodes::{NodeFacts, Owner, node_facts};
+pub use nodes::{NodeFacts, Owner, managers_of, node_facts};
 
 mod chosen;
 mod nodes;
@@ -96,7 +96,11 @@ pub struct SsaPlan {
     pub steps: Vec<Step>,
     /// What each step changed (paths and actions), in the order of `steps`.
     pub step_changes: Vec<Vec<(String, Action)>>,
-    pub result: Value,
+    /// The object the apply leaves, without its `metadata.managedFields` (as `live`): the
+    /// last request's answer, shared with its step ([`SsaPlan::stored_result`] adds them).
+    pub result: Arc<Value>,
+    /// The managers it leaves (its `metadata.managedFields`, decoded).
+    pub managers: Managed,
     /// The live object without its `metadata.managedFields` (null for a create):
     /// with `result`, what the fields' values are read in ([`SsaPlan::objects`]).
     pub live: Value,
@@ -106,6 +110,23 @@ pub struct SsaPlan {
 }
 
 impl SsaPlan {
+    /// The result's `metadata.managedFields` as the API server stores them (`None`: none):
+    /// the last request's, written when first asked (the TUI and `-o text` never ask).
+    #[must_use]
+    pub fn result_managed_fields(&self) -> Option<&Value> {
+        self.steps.last().and_then(Step::managed_fields)
+    }
+
+    /// The result as the API server stores it, its managedFields last in its metadata (a
+    /// copy).
+    #[must_use]
+    pub fn stored_result(&self) -> Value {
+        with_encoded(
+            (*self.result).clone(),
+            self.result_managed_fields().cloned(),
+        )
+    }
+
     /// The objects its fields' values are read in ([`Field::before`], [`Field::after`]).
     #[must_use]
     pub fn objects(&self) -> Sides<'_> {
@@ -281,18 +302,24 @@ pub fn plan_server_side(input: &SsaInput<'_>) -> Result<SsaOutcome, Error> {
             }
             _ => compare(&bare, left)?,
         };
-        let last = steps.last().map(|s| (*s.object).clone());
-        // Beside the last managedFields being written, which take longer: what the
-        // explanation walks.
-        let owned = owned_paths(&before, &after);
-        Ok::<_, Error>((step_changes, comparison, last, owned))
+        Ok::<_, Error>((step_changes, comparison))
     };
-    let written = || steps.last().and_then(Step::managed_fields).cloned();
-    let big = steps.last().is_some_and(|s| par::is_big(&s.object));
-    let (compared, written) = par::both(big, compared, written);
-    let (step_changes, comparison, last, owned) = compared?;
-    let result = last.map_or_else(|| live.clone(), |last| with_encoded(last, written));
-    debug_assert_eq!(after, managed_of(&result), "the managers handed back");
+    // Beside the comparisons: what the explanation walks.
+    let owned = || owned_paths(&before, &after);
+    let Some(last) = steps.last() else {
+        return Err(Error::Input(format!(
+            "{}: the apply made no request",
+            input.local_name
+        )));
+    };
+    let result = Arc::clone(&last.object);
+    debug_assert_eq!(
+        after,
+        managed_of(&last.stored()),
+        "the managers handed back"
+    );
+    let (compared, owned) = par::both(par::is_big(&result), compared, owned);
+    let (step_changes, comparison) = compared?;
     let forced: Vec<(Path, ManagerId)> = forced.into_iter().map(|c| (c.path, c.manager)).collect();
     // The client-side managers whose fields the csaupgrade made the applier's.
     let migrated: Vec<String> = steps
@@ -356,6 +383,7 @@ pub fn plan_server_side(input: &SsaInput<'_>) -> Result<SsaOutcome, Error> {
         steps,
         step_changes,
         result,
+        managers: after,
         live: bare,
         fields,
         warnings,

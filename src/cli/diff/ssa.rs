@@ -27,7 +27,6 @@ use crate::cli::objects::{self, Key, Pair};
 use crate::cli::plan::ssa::{SsaReport, warning_line};
 use crate::engine::plan::Code;
 use crate::engine::ssa::checks;
-use crate::engine::ssa::explain::without_managed_fields;
 use crate::engine::ssa::kubectl::{Step, StepKind};
 use crate::error::Error;
 use crate::session::ssa::{CONFLICT_REMEDY, SsaInput, SsaOutcome, SsaPlan, now, plan_server_side};
@@ -135,10 +134,10 @@ fn object_diff(
     let first = first_apply(plan);
     let merged = match first {
         Some(step) if kubectl_view => step.stored(),
-        _ => plan.result.clone(),
+        _ => plan.stored_result(),
     };
     let diff = sides(p.name.clone(), p.live.clone(), merged, opts);
-    let differ = first.is_some_and(|step| *step.object != without_managed_fields(&plan.result));
+    let differ = first.is_some_and(|step| *step.object != *plan.result);
     let warning = differ.then(|| {
         plan.warnings
             .iter()
@@ -245,6 +244,7 @@ fn from_cluster(_: &DiffArgs, _: &How, _: &str) -> Result<Vec<Planned>, Error> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::engine::ssa::explain::without_managed_fields;
     use crate::json;
 
     fn planned(first: Value, result: Value) -> (Planned, SsaPlan) {
@@ -267,7 +267,8 @@ mod tests {
                     .map(std::sync::Arc::new),
             )],
             step_changes: vec![Vec::new()],
-            result,
+            result: std::sync::Arc::new(without_managed_fields(&result)),
+            managers: crate::engine::ssa::explain::managed_of(&result),
             live: Value::Null,
             fields: Vec::new(),
             warnings: Vec::new(),

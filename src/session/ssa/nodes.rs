@@ -43,28 +43,32 @@ fn root_of(doc: &Value) -> Option<TypeRef> {
         .or_else(|| kube.schema.named(UNTYPED_DEDUCED))
 }
 
-/// The facts of `ids`, nodes of `tree` in `doc` (an object with its `metadata.managedFields`):
-/// owners, the field of `fields` each shows (none without a plan), and the nodes of the paths
-/// in `find`.
+/// The managers of `doc` (its `metadata.managedFields`, decoded).
 ///
 /// # Errors
 /// [`Error::ManagedFields`] (named `name`) when the managedFields cannot be read.
+pub fn managers_of(doc: &Value, name: &str) -> Result<Managed, Error> {
+    managed::decode(doc.get("metadata").and_then(|m| m.get("managedFields"))).map_err(|source| {
+        Error::ManagedFields {
+            input: name.to_owned(),
+            source,
+        }
+    })
+}
+
+/// The facts of `ids`, nodes of `tree` in `doc`, whose managers are `managed`
+/// ([`managers_of`] for a document with its `metadata.managedFields`): owners, the field of
+/// `fields` each shows (none without a plan), and the nodes of the paths in `find`.
+#[must_use]
 pub fn node_facts(
     tree: &Tree,
     doc: &Value,
-    name: &str,
+    managed: &Managed,
     fields: Option<&[Field]>,
     find: &[&Path],
     ids: impl Iterator<Item = FieldId>,
-) -> Result<NodeFacts, Error> {
-    let managed: Managed = managed::decode(
-        doc.get("metadata").and_then(|m| m.get("managedFields")),
-    )
-    .map_err(|source| Error::ManagedFields {
-        input: name.to_owned(),
-        source,
-    })?;
-    let owners = Owners::new(&managed);
+) -> NodeFacts {
+    let owners = Owners::new(managed);
     let index = fields.map(FieldIndex::new);
     let mut facts = NodeFacts {
         owner_sets: vec![Vec::new()],
@@ -76,7 +80,7 @@ pub fn node_facts(
             facts.owners.push(0);
             facts.fields.push(None);
         }
-        return Ok(facts);
+        return facts;
     };
     let kube = kubernetes::embedded();
     let mut paths = NodePaths::new(tree, doc, &kube.schema, root);
@@ -124,7 +128,7 @@ pub fn node_facts(
             }
         }
     }
-    Ok(facts)
+    facts
 }
 
 #[cfg(test)]
@@ -193,12 +197,11 @@ spec:
         let facts = node_facts(
             &plan.tree,
             &live,
-            "live.yaml",
+            &managers_of(&live, "live.yaml").unwrap(),
             None,
             &[&args],
             ids.iter().copied(),
-        )
-        .unwrap();
+        );
         let at = |text: &str| {
             ids.iter()
                 .position(|id| plan.path(*id).to_string() == text)

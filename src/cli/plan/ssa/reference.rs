@@ -146,7 +146,7 @@ pub(super) fn plan_value(plan: &SsaPlan, manager: &str) -> Map {
     let mut out = Map::new();
     out.insert("patchType", Value::from(PATCH_TYPE));
     out.insert("patch", (*plan.patch).clone());
-    out.insert("result", plan.result.clone());
+    out.insert("result", plan.stored_result());
     out.insert("steps", Value::Array(steps));
     out.insert(
         "fields",

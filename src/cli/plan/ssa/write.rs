@@ -18,7 +18,7 @@ use crate::engine::ssa::kubectl::{Step, StepKind};
 use crate::engine::ssa::managed::ManagerId;
 use crate::error::Error;
 use crate::session::ssa::{Action, Field, Sides, SsaOutcome, SsaPlan, operation};
-use crate::value::Value;
+use crate::value::{Map, Value};
 
 use crate::cluster::ssa::APPLY_PATCH as PATCH_TYPE;
 
@@ -30,6 +30,9 @@ pub(super) const BUFFER: usize = 1 << 16;
 pub(super) enum Entry<'a> {
     Str(&'a str),
     Value(&'a Value),
+    /// The plan's result as the API server stores it: with its managedFields, written when
+    /// first asked, last in its metadata.
+    Result(&'a SsaPlan),
     /// The plan's `steps`, the applier being this manager.
     Steps(&'a SsaPlan, &'a str),
     /// The plan's fields, their values read in its objects.
@@ -45,7 +48,7 @@ pub(super) fn plan_entries<'a>(
     [
         ("patchType", Entry::Str(PATCH_TYPE)),
         ("patch", Entry::Value(&plan.patch)),
-        ("result", Entry::Value(&plan.result)),
+        ("result", Entry::Result(plan)),
         ("steps", Entry::Steps(plan, manager)),
         ("fields", Entry::Fields(&plan.fields, plan.objects())),
         ("warnings", Entry::Warnings(&plan.warnings)),
@@ -158,7 +161,21 @@ pub(super) fn json_one(
         entries.push(("mode", Entry::Value(mode)));
     }
     entries.extend(plan_entries(plan, manager));
-    json_document(&Entries(&entries), sink)
+    with_managed_fields_aside(plan, || json_document(&Entries(&entries), sink))
+}
+
+/// `write` of a plan, while for a big one the managedFields it prints (the result's, then each
+/// step's) are written on the other core: each is written when first asked, which the writing
+/// would otherwise do in turn.
+pub(super) fn with_managed_fields_aside<R>(plan: &SsaPlan, write: impl FnOnce() -> R) -> R {
+    use crate::engine::ssa::par;
+    let aside = || {
+        let _ = plan.result_managed_fields();
+        for step in &plan.steps {
+            let _ = step.managed_fields();
+        }
+    };
+    par::both(par::is_big(&plan.result), aside, write).1
 }
 
 /// Many objects' plans as `-o json` prints them, `{"mode"?, "objects": [...]}`: each planned
@@ -211,6 +228,11 @@ impl Serialize for Entry<'_> {
         match self {
             Entry::Str(v) => s.serialize_str(v),
             Entry::Value(v) => v.serialize(s),
+            Entry::Result(plan) => Stored {
+                object: &plan.result,
+                managed: plan.result_managed_fields(),
+            }
+            .serialize(s),
             Entry::Steps(plan, manager) => s.collect_seq(
                 plan.steps
                     .iter()
@@ -226,6 +248,64 @@ impl Serialize for Entry<'_> {
             }
             Entry::Warnings(warnings) => s.collect_seq(warnings.iter().map(WarningJson)),
         }
+    }
+}
+
+/// An object as stored: `object` (without its managedFields) with `managed` last in its
+/// metadata, written as [`crate::engine::ssa::request::with_encoded`] leaves it, without its
+/// copy.
+pub(super) struct Stored<'a> {
+    pub object: &'a Value,
+    pub managed: Option<&'a Value>,
+}
+
+impl Serialize for Stored<'_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let empty = Map::new();
+        let top = match self.object {
+            Value::Object(m) => m,
+            Value::Null => &empty,
+            other => return other.serialize(s),
+        };
+        let has_meta = top.contains_key("metadata");
+        let mut map = s.serialize_map(Some(top.len() + usize::from(!has_meta)))?;
+        for (key, value) in top {
+            if key == "metadata" {
+                map.serialize_entry(key.as_str(), &Meta(value, self.managed))?;
+            } else {
+                map.serialize_entry(key.as_str(), value)?;
+            }
+        }
+        if !has_meta {
+            map.serialize_entry("metadata", &Meta(&Value::Object(Map::new()), self.managed))?;
+        }
+        map.end()
+    }
+}
+
+/// An object's metadata with these managedFields (`None`: none) in place of its own, or last.
+struct Meta<'a>(&'a Value, Option<&'a Value>);
+
+impl Serialize for Meta<'_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        const KEY: &str = "managedFields";
+        let Meta(Value::Object(meta), managed) = *self else {
+            return self.0.serialize(s);
+        };
+        let had = meta.contains_key(KEY);
+        let len = meta.len() - usize::from(had) + usize::from(managed.is_some());
+        let mut map = s.serialize_map(Some(len))?;
+        for (key, value) in meta {
+            if key != KEY {
+                map.serialize_entry(key.as_str(), value)?;
+            } else if let Some(m) = managed {
+                map.serialize_entry(key.as_str(), m)?;
+            }
+        }
+        if let (false, Some(m)) = (had, managed) {
+            map.serialize_entry(KEY, m)?;
+        }
+        map.end()
     }
 }
 

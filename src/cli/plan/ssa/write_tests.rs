@@ -7,7 +7,7 @@ use std::io::Write;
 
 use super::How;
 use super::reference::{many_value, plan_value, pretty};
-use super::write::{Item, Tally, json_many, json_one};
+use super::write::{Item, Stored, Tally, json_many, json_one};
 use super::yaml::{BATCH, KEY_ORDER, yaml_many, yaml_one};
 use crate::cli::Run;
 use crate::engine::goyaml::to_yaml;
@@ -360,4 +360,33 @@ fn the_key_order_is_goyamls() {
         .map(|l| l.trim_end_matches(": null").to_owned())
         .collect();
     assert_eq!(keys, KEY_ORDER);
+}
+
+/// The result is written with its managedFields as `with_encoded` leaves the object, without
+/// the copy: in place of managedFields already there, last in the metadata, in a metadata
+/// made for them; none removes them; an object that is not a map, or whose metadata is not,
+/// as it is.
+#[test]
+fn a_stored_result_is_written_as_the_object_with_its_managed_fields() {
+    use crate::engine::ssa::request::with_encoded;
+    let objects = [
+        Value::Null,
+        crate::json!({}),
+        crate::json!({"a": 1}),
+        crate::json!({"metadata": "x", "b": 2}),
+        crate::json!({"apiVersion": "v1", "metadata": {"name": "n"}, "spec": {"x": [1]}}),
+        crate::json!({"metadata": {"managedFields": [1], "name": "n"}, "z": true}),
+        crate::json!([1, 2]),
+    ];
+    let entries = crate::json!([{"manager": "m", "operation": "Apply"}]);
+    for object in &objects {
+        for managed in [None, Some(&entries)] {
+            let stored = with_encoded(object.clone(), managed.cloned());
+            assert_eq!(
+                serde_json::to_string_pretty(&Stored { object, managed }).unwrap(),
+                serde_json::to_string_pretty(&stored).unwrap(),
+                "{object} with {managed:?}"
+            );
+        }
+    }
 }

@@ -5,7 +5,7 @@
 use std::io::Write;
 
 use super::step_head;
-use super::write::{Entry, Item, Tally, managed_fields, plan_entries};
+use super::write::{Entry, Item, Tally, managed_fields, plan_entries, with_managed_fields_aside};
 use crate::cli::plan::chunked::Out;
 use crate::engine::plan::Warning;
 use crate::engine::ssa::kubectl::{Step, StepKind};
@@ -56,12 +56,14 @@ pub(super) fn yaml_one(
         entries.push(("mode", Entry::Value(mode)));
     }
     entries.extend(plan_entries(plan, manager));
-    out.y.begin_mapping();
-    out.entries(entries, 0)?;
-    out.y.end_mapping();
-    out.y.finish();
-    out.flush()?;
-    out.sink.flush()
+    with_managed_fields_aside(plan, || {
+        out.y.begin_mapping();
+        out.entries(entries, 0)?;
+        out.y.end_mapping();
+        out.y.finish();
+        out.flush()?;
+        out.sink.flush()
+    })
 }
 
 /// Many objects' plans as `-o yaml` prints them (`mode`, `objects`), each planned (by `items`)
@@ -127,6 +129,7 @@ impl Out<'_> {
         match entry {
             Entry::Str(s) => self.y.str_value(s),
             Entry::Value(v) => self.y.value(v, depth),
+            Entry::Result(plan) => self.y.value(&plan.stored_result(), depth),
             Entry::Steps(plan, manager) => {
                 let steps = plan.steps.iter().zip(&plan.step_changes);
                 self.list(steps, |out, (step, changes)| {
