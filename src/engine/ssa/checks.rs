@@ -23,6 +23,7 @@ use crate::engine::plan::{Code, Warning, WayOut};
 use crate::engine::ssa::explain::{self, Action, Field};
 use crate::engine::ssa::kubectl::{LAST_APPLIED_MANAGER, Step, StepKind};
 use crate::engine::ssa::managed::{Managed, ManagerId, Operation, Owners};
+use crate::engine::ssa::par;
 use crate::engine::ssa::path::{Path, PathElement, path_string};
 use crate::engine::ssa::request::BEFORE_FIRST_APPLY;
 use crate::value::Value;
@@ -92,12 +93,16 @@ fn hidden_from_diff(p: &Planned<'_>, removed: &[(usize, String)]) -> Vec<usize> 
         .iter()
         .map(|(q, _)| q.as_str())
         .collect();
-    removed
-        .iter()
-        .filter(|(_, path)| !related_to_any(path, &first))
-        .map(|(i, _)| *i)
-        .collect()
+    par::map_halves(removed, MANY, |(i, path)| {
+        (!related_to_any(path, &first)).then_some(*i)
+    })
+    .into_iter()
+    .flatten()
+    .collect()
 }
+
+/// The removed fields past which their paths are written and looked at on two cores.
+const MANY: usize = 4096;
 
 /// Whether a path of `set` is `a`, or lies above or below it (`.spec` and `.spec.replicas`,
 /// `.spec.ports` and `.spec.ports[port=80]`): by lookups, not by a scan of the set.
@@ -125,11 +130,11 @@ fn related_to_any(a: &str, set: &BTreeSet<&str>) -> bool {
 pub fn after_apply(p: &Planned<'_>) -> (Vec<Warning>, Vec<usize>) {
     let mut out = Vec::new();
     // The removed fields, each with its path as printed (written once: several checks name
-    // them, and a pruned object can have tens of thousands).
-    let removed: Vec<(usize, String)> = (0..p.fields.len())
+    // them, and a pruned object can have tens of thousands: half of them on another core).
+    let at: Vec<usize> = (0..p.fields.len())
         .filter(|&i| p.fields[i].action == Action::Remove)
-        .map(|i| (i, p.fields[i].path()))
         .collect();
+    let removed = par::map_halves(&at, MANY, |&i| (i, p.fields[i].path()));
     let path_of = |i: &usize| {
         removed
             .binary_search_by_key(i, |(j, _)| *j)

@@ -164,7 +164,8 @@ pub fn fields(
         *owned == owned_paths(before, after),
         "the owned paths given"
     );
-    let all = owned.union(&c.added).union(&c.modified).union(&c.removed);
+    // The changes first: each union with the owned paths rebuilds the nodes on its way.
+    let all = owned.union(&c.added.union(&c.modified).union(&c.removed));
     let (before_ids, before_sets) = owner_ids(before);
     let (after_ids, after_sets) = owner_ids(after);
     // Owners are compared as indices into one table of the managers before and after.
