@@ -242,6 +242,30 @@ impl Set {
         out
     }
 
+    /// Every path as [`super::path::path_string`] prints it (`.spec.replicas`), in the order
+    /// of [`Set::paths`]: written from one buffer, not from a copy of each path.
+    #[must_use]
+    pub fn path_strings(&self) -> Vec<String> {
+        let mut out = Vec::new();
+        self.write_paths(&mut String::new(), &mut out);
+        out
+    }
+
+    fn write_paths(&self, prefix: &mut String, out: &mut Vec<String>) {
+        for m in self.members() {
+            let mut p = String::with_capacity(prefix.len() + 32);
+            p.push_str(prefix);
+            m.write_to(&mut p);
+            out.push(p);
+        }
+        for (pe, c) in self.children() {
+            let at = prefix.len();
+            pe.write_to(prefix);
+            c.write_paths(prefix, out);
+            prefix.truncate(at);
+        }
+    }
+
     fn collect(&self, prefix: &mut Path, out: &mut Vec<Path>) {
         for m in self.members() {
             let mut p = prefix.clone();
@@ -419,5 +443,36 @@ mod tests {
         assert_eq!(a.recursive_difference(&b).paths(), vec![p(&["a"])]);
         assert!(a.has(&p(&["b", "c"])));
         assert!(!a.has(&p(&["b"])));
+    }
+
+    /// The paths' texts are the printed paths, in the order of the paths: members before
+    /// children, a member that also has children, keys, values and indexes.
+    #[test]
+    fn path_strings_print_the_paths_in_order() {
+        let f = PathElement::field;
+        let key = |n: &str| PathElement::key(vec![("name".into(), crate::value::Value::from(n))]);
+        let paths: Vec<Path> = vec![
+            vec![f("spec"), f("replicas")],
+            vec![f("spec"), f("containers"), key("web")],
+            vec![f("spec"), f("containers"), key("web"), f("image")],
+            vec![
+                f("spec"),
+                f("containers"),
+                key("a.b[c]"),
+                f("args"),
+                PathElement::Index(2),
+            ],
+            vec![f("spec"), f("finalizers"), PathElement::Value("x".into())],
+            vec![f("metadata")],
+            vec![f("metadata"), f("labels"), f("app")],
+        ];
+        let set = Set::from_unsorted_paths(paths);
+        let printed: Vec<String> = set
+            .paths()
+            .iter()
+            .map(|q| super::super::path::path_string(q))
+            .collect();
+        assert_eq!(printed.len(), 7);
+        assert_eq!(set.path_strings(), printed);
     }
 }

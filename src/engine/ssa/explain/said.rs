@@ -7,7 +7,6 @@ use std::sync::Arc;
 
 use super::Action;
 use crate::engine::ssa::managed::{ManagerId, Operation};
-use crate::engine::ssa::path::path_string;
 use crate::engine::ssa::typed::Comparison;
 
 /// What the walk said already: each list of owners (by their indices in `ids`) and each rule
@@ -69,9 +68,7 @@ pub fn changes(c: &Comparison) -> Vec<(String, Action)> {
         (&c.modified, Action::Set),
         (&c.removed, Action::Remove),
     ] {
-        for p in set.paths() {
-            out.push((path_string(&p), action));
-        }
+        out.extend(set.path_strings().into_iter().map(|p| (p, action)));
     }
     out
 }
