@@ -9,7 +9,7 @@ pub mod cluster;
 
 use crate::engine::plan::{Code, Warning};
 use crate::engine::ssa::checks::{self, Planned, config::Refusal};
-use crate::engine::ssa::explain::{changes, fields, managed_of, owned_paths};
+use crate::engine::ssa::explain::{changes, fields, managed_of};
 use crate::engine::ssa::kubectl::{Step, StepKind};
 use crate::engine::ssa::managed::{self, Managed, ManagerId};
 use crate::engine::ssa::migrate::{migrate_then_apply, present};
@@ -29,6 +29,8 @@ pub use nodes::{NodeFacts, Owner, managers_of, node_facts};
 
 mod chosen;
 mod nodes;
+#[cfg(test)]
+mod walk_tests;
 
 use chosen::choose;
 
@@ -261,51 +263,24 @@ pub fn plan_server_side(input: &SsaInput<'_>) -> Result<SsaOutcome, Error> {
         typed::compare(chosen.schema, chosen.root, bare(a), bare(b))
             .map_err(|e| Error::Input(format!("{}: {e}", input.live_name)))
     };
-    let compared = || {
-        let mut step_changes = Vec::new();
-        let mut prev = &bare;
-        // The whole command's comparison, composed from the steps' (`Some(None)`: one that
-        // membership alone cannot compose).
-        let mut whole: Option<Option<typed::Comparison>> = None;
-        for step in &steps {
-            // The csaupgrade changes only managedFields.
-            if matches!(step.kind, StepKind::UpgradeManagedFields { .. }) {
-                step_changes.push(Vec::new());
-            } else {
-                // The request's own comparison, when it compared the objects as they are.
-                let c = match &step.compared {
-                    Some(c) => {
-                        debug_assert!(
-                            compare(prev, &step.object).is_ok_and(|d| d == *c),
-                            "the request compared what the plan compares"
-                        );
-                        std::borrow::Cow::Borrowed(c)
-                    }
-                    None => std::borrow::Cow::Owned(compare(prev, &step.object)?),
-                };
-                step_changes.push(changes(&c));
-                whole = Some(match whole {
-                    None => Some(c.into_owned()),
-                    Some(w) => w.and_then(|w| w.then(&c)),
-                });
-            }
-            prev = &*step.object;
-        }
-        let left = steps.last().map_or(&bare, |s| &*s.object);
-        let comparison = match whole {
-            Some(Some(c)) => {
+    // Each step's comparison (the csaupgrade's none: it changes only managedFields).
+    let mut compared = Vec::with_capacity(steps.len());
+    let mut prev = &bare;
+    for step in &steps {
+        compared.push(match (&step.kind, &step.compared) {
+            (StepKind::UpgradeManagedFields { .. }, _) => None,
+            // The request's own comparison, when it compared the objects as they are.
+            (_, Some(c)) => {
                 debug_assert!(
-                    compare(&bare, left).is_ok_and(|d| d == c),
-                    "the steps' comparisons compose into the whole command's"
+                    compare(prev, &step.object).is_ok_and(|d| d == *c),
+                    "the request compared what the plan compares"
                 );
-                c
+                Some(std::borrow::Cow::Borrowed(c))
             }
-            _ => compare(&bare, left)?,
-        };
-        Ok::<_, Error>((step_changes, comparison))
-    };
-    // Beside the comparisons: what the explanation walks.
-    let owned = || owned_paths(&before, &after);
+            (_, None) => Some(std::borrow::Cow::Owned(compare(prev, &step.object)?)),
+        });
+        prev = &*step.object;
+    }
     let Some(last) = steps.last() else {
         return Err(Error::Input(format!(
             "{}: the apply made no request",
@@ -318,8 +293,30 @@ pub fn plan_server_side(input: &SsaInput<'_>) -> Result<SsaOutcome, Error> {
         managed_of(&last.stored()),
         "the managers handed back"
     );
-    let (compared, owned) = par::both(par::is_big(&result), compared, owned);
-    let (step_changes, comparison) = compared?;
+    // What each step changed, as printed, beside the whole command's comparison composed
+    // from the steps' (`None`: one that membership alone cannot compose).
+    let step_changes = || {
+        compared
+            .iter()
+            .map(|c| c.as_deref().map(changes).unwrap_or_default())
+            .collect::<Vec<_>>()
+    };
+    let composed = || {
+        let mut whole = compared.iter().flatten();
+        let first = whole.next().map(|c| c.clone().into_owned());
+        whole.try_fold(first?, |w, c| w.then(c))
+    };
+    let (step_changes, composed) = par::both(par::is_big(&result), step_changes, composed);
+    let comparison = match composed {
+        Some(c) => {
+            debug_assert!(
+                compare(&bare, &result).is_ok_and(|d| d == c),
+                "the steps' comparisons compose into the whole command's"
+            );
+            c
+        }
+        None => compare(&bare, &result)?,
+    };
     let forced: Vec<(Path, ManagerId)> = forced.into_iter().map(|c| (c.path, c.manager)).collect();
     // The client-side managers whose fields the csaupgrade made the applier's.
     let migrated: Vec<String> = steps
@@ -340,7 +337,6 @@ pub fn plan_server_side(input: &SsaInput<'_>) -> Result<SsaOutcome, Error> {
         &forced,
         &me,
         &migrated,
-        &owned,
     );
     let planned = Planned {
         local: input.local,

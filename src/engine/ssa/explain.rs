@@ -128,27 +128,14 @@ fn owner_ids(m: &Managed) -> (Vec<ManagerId>, Vec<&Set>) {
         .unzip()
 }
 
-/// Every path a manager owns before or after (the explanation walks these and the
-/// comparison's): apart, so that a caller can take it beside other work.
-#[must_use]
-pub fn owned_paths(before: &Managed, after: &Managed) -> Set {
-    let mut all = Set::new();
-    for m in [before, after] {
-        for vs in m.fields.values() {
-            all = all.union(&vs.set);
-        }
-    }
-    all
-}
-
 /// Every field the apply touched or whose owners changed: its action, values, owners and rule.
 /// `forced`: the conflicts `--force-conflicts` took; `migrated`: the client-side managers the
 /// csaupgrade moved to `me`.
 ///
-/// One walk of every path any manager owned or owns, or the comparison holds, with the node
-/// of every set and both objects' values carried down (no lookup from the root per path).
-/// `before` and `after`: the managers of `live` and `result` ([`managed_of`]), decoded once by
-/// the caller; `owned`: their [`owned_paths`] (which a caller can take beside other work).
+/// One walk of every path any manager owned or owns, or the comparison holds (their union,
+/// walked without being built), with the node of every set and both objects' values carried
+/// down (no lookup from the root per path). `before` and `after`: the managers of `live` and
+/// `result` ([`managed_of`]), decoded once by the caller.
 #[must_use]
 #[allow(clippy::too_many_arguments)]
 pub fn fields(
@@ -158,14 +145,32 @@ pub fn fields(
     forced: &[(Path, ManagerId)],
     me: &ManagerId,
     migrated: &[String],
-    owned: &Set,
 ) -> Vec<Field> {
-    debug_assert!(
-        *owned == owned_paths(before, after),
-        "the owned paths given"
-    );
-    // The changes first: each union with the owned paths rebuilds the nodes on its way.
-    let all = owned.union(&c.added.union(&c.modified).union(&c.removed));
+    let objects = ((live, before), (result, after));
+    walk_fields(objects, c, forced, me, migrated, true)
+}
+
+/// [`fields`] on one core (the walk never forks): what the walk on two cores must give.
+#[cfg(test)]
+pub(crate) fn fields_on_one_core(
+    objects: ((&Value, &Managed), (&Value, &Managed)),
+    c: &Comparison,
+    forced: &[(Path, ManagerId)],
+    me: &ManagerId,
+    migrated: &[String],
+) -> Vec<Field> {
+    walk_fields(objects, c, forced, me, migrated, false)
+}
+
+/// [`fields`], forking at a long list when `fork`.
+fn walk_fields(
+    ((live, before), (result, after)): ((&Value, &Managed), (&Value, &Managed)),
+    c: &Comparison,
+    forced: &[(Path, ManagerId)],
+    me: &ManagerId,
+    migrated: &[String],
+    fork: bool,
+) -> Vec<Field> {
     let (before_ids, before_sets) = owner_ids(before);
     let (after_ids, after_sets) = owner_ids(after);
     // Owners are compared as indices into one table of the managers before and after.
@@ -195,15 +200,14 @@ pub fn fields(
         after: after_ix,
         path: Vec::new(),
         places: [Vec::new(), Vec::new()],
-        // Nearly every path of `all` becomes a field when the owners move (a migration): room
-        // for them at once rather than growing a vector of hundreds of thousands.
-        out: Vec::with_capacity(all.size()),
-        fork: true,
+        // Room for the fields is made where the walk forks ([`fork`]), for each half.
+        out: Vec::new(),
+        fork,
         owners: Default::default(),
         cursors: Vec::new(),
+        ties: Vec::new(),
     };
     let root = At {
-        all: &all,
         changed: [Some(&c.added), Some(&c.removed), Some(&c.modified)],
         sets: before_sets
             .into_iter()
@@ -221,7 +225,6 @@ pub fn fields(
 
 /// The walk's node: a path's place in every set and in both objects.
 struct At<'a> {
-    all: &'a Set,
     /// Added, removed, modified.
     changed: [Option<&'a Set>; 3],
     /// The node in the set of each manager before, then after (`Walk::before.len()` of them
@@ -261,6 +264,9 @@ struct Walk<'a> {
     /// The places the walk reached in the sorted lists of each node's sets, a stack of them
     /// for the nodes being walked ([`walk`]).
     cursors: Vec<usize>,
+    /// The sets that hold the next element, a stack of them for the nodes being walked
+    /// ([`walk`]).
+    ties: Vec<usize>,
 }
 
 const ADDED: usize = 0;

@@ -1,7 +1,7 @@
-//! The walk down the union of the sets: at each node, its members and then its children, in
-//! order. The managers' sets and the changed ones hold a part of the union's elements in the
-//! same order, so each is read by a cursor that only moves forward (one comparison per element
-//! and set) instead of a search per element.
+//! The walk down the union of the sets, which it is never built: at each node, the members
+//! and then the children of any set, in order. The managers' sets and the changed ones each
+//! hold a part of them in the same order, so each is read by a cursor that only moves forward
+//! (one comparison per element and set), and the least element at the cursors comes next.
 
 use std::cmp::Ordering;
 
@@ -35,17 +35,51 @@ fn route(child: &(PathElement, Set)) -> &PathElement {
     &child.0
 }
 
+/// The slots whose list holds the least element at its cursor (pushed on `ties`), and that
+/// element (`None`: every list is done). One comparison per list.
+fn least<'l, T: 'l>(
+    lists: impl Iterator<Item = (usize, &'l [T], usize)>,
+    key: fn(&T) -> &PathElement,
+    ties: &mut Vec<usize>,
+) -> Option<&'l PathElement> {
+    let base = ties.len();
+    let mut least: Option<&PathElement> = None;
+    for (j, list, at) in lists {
+        let Some(x) = list.get(at).map(key) else {
+            continue;
+        };
+        match least.map(|l| x.cmp(l)) {
+            None | Some(Ordering::Less) => {
+                least = Some(x);
+                ties.truncate(base);
+                ties.push(j);
+            }
+            Some(Ordering::Equal) => ties.push(j),
+            Some(Ordering::Greater) => {}
+        }
+    }
+    least
+}
+
+/// The children of a node a walk takes: from the first at or after `from` to the last
+/// before `to` (`None`: from the first, to the last).
+#[derive(Clone, Copy, Default)]
+pub(super) struct Between<'a> {
+    pub from: Option<&'a PathElement>,
+    pub to: Option<&'a PathElement>,
+}
+
 impl<'a> At<'a> {
     /// The node's sets in one order: the managers' (before, then after), then the added,
     /// removed and modified paths.
-    fn slot(&self, j: usize) -> Option<&'a Set> {
+    pub(super) fn slot(&self, j: usize) -> Option<&'a Set> {
         match self.sets.get(j) {
             Some(s) => *s,
             None => self.changed.get(j - self.sets.len()).copied().flatten(),
         }
     }
 
-    fn slots(&self) -> usize {
+    pub(super) fn slots(&self) -> usize {
         self.sets.len() + self.changed.len()
     }
 }
@@ -57,11 +91,9 @@ impl<'a> Walk<'a> {
         }
         let (mut live, mut result) = (find::Finder::new(at.live), find::Finder::new(at.result));
         self.members(at, &mut live, &mut result);
-        let children = at.all.children();
-        if self.fork && children.len() >= fork::FORK_AT {
-            self.fork(at, children, &mut live, &mut result);
-        } else {
-            self.children(at, children, &mut live, &mut result);
+        match self.fork.then(|| fork::middle(at)).flatten() {
+            Some(middle) => self.fork(at, middle, &mut live, &mut result),
+            None => self.children(at, Between::default(), &mut live, &mut result),
         }
     }
 
@@ -73,18 +105,22 @@ impl<'a> Walk<'a> {
         self.cursors.resize(base + n, 0);
         // The owners' buffers, reused from member to member.
         let (mut ob, mut oa) = std::mem::take(&mut self.owners);
-        for m in at.all.members() {
+        let mut ties = std::mem::take(&mut self.ties);
+        loop {
+            ties.clear();
+            let heads =
+                (0..n).filter_map(|j| Some((j, at.slot(j)?.members(), self.cursors[base + j])));
+            let Some(m) = least(heads, element, &mut ties) else {
+                break;
+            };
             let skip = self.managed_fields(m);
             let before = if skip { None } else { live.child_at(m) };
             let after = if skip { None } else { result.child_at(m) };
             ob.clear();
             oa.clear();
             let mut is = [false; 3];
-            for j in 0..n {
-                let Some(s) = at.slot(j) else { continue };
-                if seek(s.members(), &mut self.cursors[base + j], m, element).is_none() {
-                    continue;
-                }
+            for &j in &ties {
+                self.cursors[base + j] += 1;
                 if j < nb {
                     ob.push(self.before[j]);
                 } else if j < k {
@@ -95,15 +131,16 @@ impl<'a> Walk<'a> {
             }
             self.decide(at, m, (&ob, &oa, is), (before, after));
         }
+        self.ties = ties;
         self.owners = (ob, oa);
         self.cursors.truncate(base);
     }
 
-    /// The walk below `children`, some of the children of `at`'s node, in order.
+    /// The walk below the children of `at`'s node `between` two elements, in order.
     pub(super) fn children(
         &mut self,
         at: &At<'a>,
-        children: &'a [(PathElement, Set)],
+        between: Between<'a>,
         live: &mut find::Finder<'a>,
         result: &mut find::Finder<'a>,
     ) {
@@ -111,25 +148,54 @@ impl<'a> Walk<'a> {
         // Per set, a cursor in its members and one in its children.
         let base = self.cursors.len();
         self.cursors.resize(base + 2 * n, 0);
-        for (pe, child) in children {
-            let skip = self.managed_fields(pe);
-            let mut sets = Vec::with_capacity(k);
-            let (mut owned, mut changed, mut inside) = (false, [None; 3], [false; 3]);
+        if let Some(from) = between.from {
             for j in 0..n {
-                let s = at.slot(j);
-                let member = s.is_some_and(|s| {
+                if let Some(s) = at.slot(j) {
+                    self.cursors[base + 2 * j] = s.members().partition_point(|x| x < from);
+                    self.cursors[base + 2 * j + 1] =
+                        s.children().partition_point(|(x, _)| x < from);
+                }
+            }
+        }
+        loop {
+            // The slots that have the next child, on the stack of ties (the walk below uses
+            // it too).
+            let tied = self.ties.len();
+            let heads = (0..n)
+                .filter_map(|j| Some((j, at.slot(j)?.children(), self.cursors[base + 2 * j + 1])));
+            let Some(pe) = least(heads, route, &mut self.ties) else {
+                break;
+            };
+            if between.to.is_some_and(|to| pe >= to) {
+                self.ties.truncate(tied);
+                break;
+            }
+            let skip = self.managed_fields(pe);
+            let mut sets = vec![None; k];
+            let (mut owned, mut changed, mut inside) = (false, [None; 3], [false; 3]);
+            for &j in &self.ties[tied..] {
+                let c = &mut self.cursors[base + 2 * j + 1];
+                let sub = at
+                    .slot(j)
+                    .and_then(|s| s.children().get(*c))
+                    .map(|(_, c)| c);
+                *c += 1;
+                if j < k {
+                    sets[j] = sub;
+                } else {
+                    changed[j - k] = sub;
+                }
+            }
+            self.ties.truncate(tied);
+            // Whether each set has the child as a member too.
+            for j in 0..n {
+                let member = at.slot(j).is_some_and(|s| {
                     seek(s.members(), &mut self.cursors[base + 2 * j], pe, element).is_some()
-                });
-                let sub = s.and_then(|s| {
-                    seek(s.children(), &mut self.cursors[base + 2 * j + 1], pe, route)
-                        .map(|(_, c)| c)
                 });
                 if j < k {
                     owned |= member;
-                    sets.push(sub);
                 } else {
                     inside[j - k] = member;
-                    changed[j - k] = sub;
                 }
             }
             let (l, r) = if skip {
@@ -138,7 +204,6 @@ impl<'a> Walk<'a> {
                 (live.child_at(pe), result.child_at(pe))
             };
             let next = At {
-                all: child,
                 changed,
                 sets,
                 live: l.map(|(_, v)| v),
