@@ -206,6 +206,8 @@ fn walk_fields(
         owners: Default::default(),
         cursors: Vec::new(),
         ties: Vec::new(),
+        heads: Vec::new(),
+        routes: Vec::new(),
     };
     let root = At {
         changed: [Some(&c.added), Some(&c.removed), Some(&c.modified)],
@@ -261,12 +263,18 @@ struct Walk<'a> {
     said: Said,
     /// Buffers for the owners of a path before and after.
     owners: (Vec<usize>, Vec<usize>),
-    /// The places the walk reached in the sorted lists of each node's sets, a stack of them
-    /// for the nodes being walked ([`walk`]).
+    /// The places the walk reached in the members of each node's sets, a stack of them for
+    /// the nodes being walked ([`walk`]'s children).
     cursors: Vec<usize>,
     /// The sets that hold the next element, a stack of them for the nodes being walked
     /// ([`walk`]).
     ties: Vec<usize>,
+    /// The members of a node's sets and a cursor in each (per set, by its slot), for
+    /// [`walk`]'s members.
+    heads: Vec<walk::Head<'a, PathElement>>,
+    /// The children of the sets of the nodes being walked and a cursor in each, a stack of
+    /// them ([`walk`]'s children).
+    routes: Vec<walk::Head<'a, (PathElement, Set)>>,
 }
 
 const ADDED: usize = 0;

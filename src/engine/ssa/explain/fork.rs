@@ -71,6 +71,8 @@ impl<'a> Walk<'a> {
             owners: Default::default(),
             cursors: Vec::new(),
             ties: Vec::new(),
+            heads: Vec::new(),
+            routes: Vec::new(),
             forced_set: self.forced_set.clone(),
             // Its own words: the fields of each half share their owners and rules within
             // it, not across the cores (each share is a count both would write).

@@ -35,16 +35,20 @@ fn route(child: &(PathElement, Set)) -> &PathElement {
     &child.0
 }
 
-/// The slots whose list holds the least element at its cursor (pushed on `ties`), and that
-/// element (`None`: every list is done). One comparison per list.
-fn least<'l, T: 'l>(
-    lists: impl Iterator<Item = (usize, &'l [T], usize)>,
+/// A set's slot ([`At::slot`]), its members or children at a node, and a cursor in them.
+pub(super) type Head<'l, T> = (usize, &'l [T], usize);
+
+/// The least element at the cursors of `heads` (each a set's slot, its list and a cursor in
+/// it; `None`: every list is done), and on `ties` the heads that have it. One comparison per
+/// list.
+fn least<'l, T>(
+    heads: &[Head<'l, T>],
     key: fn(&T) -> &PathElement,
     ties: &mut Vec<usize>,
 ) -> Option<&'l PathElement> {
     let base = ties.len();
-    let mut least: Option<&PathElement> = None;
-    for (j, list, at) in lists {
+    let mut least: Option<&'l PathElement> = None;
+    for (h, &(_, list, at)) in heads.iter().enumerate() {
         let Some(x) = list.get(at).map(key) else {
             continue;
         };
@@ -52,9 +56,9 @@ fn least<'l, T: 'l>(
             None | Some(Ordering::Less) => {
                 least = Some(x);
                 ties.truncate(base);
-                ties.push(j);
+                ties.push(h);
             }
-            Some(Ordering::Equal) => ties.push(j),
+            Some(Ordering::Equal) => ties.push(h),
             Some(Ordering::Greater) => {}
         }
     }
@@ -100,17 +104,21 @@ impl<'a> Walk<'a> {
     /// Each member of the node: who owns it before and after, whether it changed, and its
     /// field of the plan if any ([`Walk::decide`]).
     fn members(&mut self, at: &At<'a>, live: &mut find::Finder<'a>, result: &mut find::Finder<'a>) {
-        let (n, nb, k) = (at.slots(), self.before.len(), at.sets.len());
-        let base = self.cursors.len();
-        self.cursors.resize(base + n, 0);
-        // The owners' buffers, reused from member to member.
+        let (nb, k) = (self.before.len(), at.sets.len());
+        // The sets with members here, each with its cursor; the owners' buffers: reused
+        // from node to node.
+        let mut heads = std::mem::take(&mut self.heads);
+        heads.clear();
+        heads.extend((0..at.slots()).filter_map(|j| {
+            let members = at.slot(j)?.members();
+            (!members.is_empty()).then_some((j, members, 0))
+        }));
         let (mut ob, mut oa) = std::mem::take(&mut self.owners);
         let mut ties = std::mem::take(&mut self.ties);
         loop {
+            // The least member at the cursors, and the sets that have it.
             ties.clear();
-            let heads =
-                (0..n).filter_map(|j| Some((j, at.slot(j)?.members(), self.cursors[base + j])));
-            let Some(m) = least(heads, element, &mut ties) else {
+            let Some(m) = least(&heads, element, &mut ties) else {
                 break;
             };
             let skip = self.managed_fields(m);
@@ -119,8 +127,10 @@ impl<'a> Walk<'a> {
             ob.clear();
             oa.clear();
             let mut is = [false; 3];
-            for &j in &ties {
-                self.cursors[base + j] += 1;
+            for &h in &ties {
+                let (j, _, at) = &mut heads[h];
+                *at += 1;
+                let j = *j;
                 if j < nb {
                     ob.push(self.before[j]);
                 } else if j < k {
@@ -131,9 +141,9 @@ impl<'a> Walk<'a> {
             }
             self.decide(at, m, (&ob, &oa, is), (before, after));
         }
+        self.heads = heads;
         self.ties = ties;
         self.owners = (ob, oa);
-        self.cursors.truncate(base);
     }
 
     /// The walk below the children of `at`'s node `between` two elements, in order.
@@ -145,25 +155,31 @@ impl<'a> Walk<'a> {
         result: &mut find::Finder<'a>,
     ) {
         let (n, k) = (at.slots(), at.sets.len());
-        // Per set, a cursor in its members and one in its children.
+        // The sets with children here, each with its cursor (on a stack: the walk below has
+        // its own), and per set a cursor in its members.
+        let level = self.routes.len();
+        let from = |list: &[(PathElement, Set)]| {
+            between
+                .from
+                .map_or(0, |f| list.partition_point(|(x, _)| x < f))
+        };
+        self.routes.extend((0..n).filter_map(|j| {
+            let children = at.slot(j)?.children();
+            (!children.is_empty()).then(|| (j, children, from(children)))
+        }));
         let base = self.cursors.len();
-        self.cursors.resize(base + 2 * n, 0);
+        self.cursors.resize(base + n, 0);
         if let Some(from) = between.from {
             for j in 0..n {
                 if let Some(s) = at.slot(j) {
-                    self.cursors[base + 2 * j] = s.members().partition_point(|x| x < from);
-                    self.cursors[base + 2 * j + 1] =
-                        s.children().partition_point(|(x, _)| x < from);
+                    self.cursors[base + j] = s.members().partition_point(|x| x < from);
                 }
             }
         }
         loop {
-            // The slots that have the next child, on the stack of ties (the walk below uses
-            // it too).
+            // The sets that have the next child, on the stack of ties.
             let tied = self.ties.len();
-            let heads = (0..n)
-                .filter_map(|j| Some((j, at.slot(j)?.children(), self.cursors[base + 2 * j + 1])));
-            let Some(pe) = least(heads, route, &mut self.ties) else {
+            let Some(pe) = least(&self.routes[level..], route, &mut self.ties) else {
                 break;
             };
             if between.to.is_some_and(|to| pe >= to) {
@@ -173,24 +189,21 @@ impl<'a> Walk<'a> {
             let skip = self.managed_fields(pe);
             let mut sets = vec![None; k];
             let (mut owned, mut changed, mut inside) = (false, [None; 3], [false; 3]);
-            for &j in &self.ties[tied..] {
-                let c = &mut self.cursors[base + 2 * j + 1];
-                let sub = at
-                    .slot(j)
-                    .and_then(|s| s.children().get(*c))
-                    .map(|(_, c)| c);
-                *c += 1;
-                if j < k {
-                    sets[j] = sub;
+            for &h in &self.ties[tied..] {
+                let (j, list, at) = &mut self.routes[level + h];
+                let sub = list.get(*at).map(|(_, c)| c);
+                *at += 1;
+                if *j < k {
+                    sets[*j] = sub;
                 } else {
-                    changed[j - k] = sub;
+                    changed[*j - k] = sub;
                 }
             }
             self.ties.truncate(tied);
             // Whether each set has the child as a member too.
             for j in 0..n {
                 let member = at.slot(j).is_some_and(|s| {
-                    seek(s.members(), &mut self.cursors[base + 2 * j], pe, element).is_some()
+                    seek(s.members(), &mut self.cursors[base + j], pe, element).is_some()
                 });
                 if j < k {
                     owned |= member;
@@ -221,6 +234,7 @@ impl<'a> Walk<'a> {
                 places.pop();
             }
         }
+        self.routes.truncate(level);
         self.cursors.truncate(base);
     }
 }
