@@ -86,6 +86,9 @@ pub fn problems(schema: &Schema, tr: TypeRef, v: &Value, allow_duplicates: bool)
     errs
 }
 
+/// The items of a list past which the second half is validated on another core.
+const SPLIT_AT: usize = 1024;
+
 fn other(path: String, message: String) -> Problem {
     Problem {
         path,
@@ -99,7 +102,7 @@ fn walk(
     tr: TypeRef,
     v: &Value,
     allow_duplicates: bool,
-    at: &dyn Fn() -> String,
+    at: &(dyn Fn() -> String + Sync),
     depth: usize,
     errs: &mut Vec<Problem>,
 ) {
@@ -125,26 +128,17 @@ fn walk(
                 Value::Array(list) => list,
                 other => return fail(errs, format!("expected list, got {other}")),
             };
-            let mut seen = BTreeSet::new();
-            for (i, child) in list.iter().enumerate() {
-                let pe = if t.rel == Relationship::Associative {
-                    match list_item_element(schema, &t, child) {
-                        Ok(pe) => pe,
-                        Err(e) => return fail(errs, format!("element {i}: {e}")),
-                    }
+            let assoc = t.rel == Relationship::Associative;
+            // Each item's element and its own problems; a long list's second half on another
+            // core (then every item is read, and what follows an item without its key is
+            // dropped below, as a walk in turn stops there).
+            let item = |&(i, child): &(usize, &Value)| {
+                let pe = if assoc {
+                    list_item_element(schema, &t, child).map_err(|e| format!("element {i}: {e}"))?
                 } else {
                     PathElement::Index(i64::try_from(i).unwrap_or(i64::MAX))
                 };
-                if t.rel == Relationship::Associative
-                    && !seen.insert(pe.clone())
-                    && !allow_duplicates
-                {
-                    errs.push(Problem {
-                        path: at(),
-                        message: format!("duplicate entries for key {pe}"),
-                        kind: ProblemKind::DuplicateKey(pe.clone()),
-                    });
-                }
+                let mut inside = Vec::new();
                 let here = || format!("{}{pe}", at());
                 walk(
                     schema,
@@ -153,8 +147,27 @@ fn walk(
                     allow_duplicates,
                     &here,
                     depth + 1,
-                    errs,
+                    &mut inside,
                 );
+                Ok((pe, inside))
+            };
+            let items: Vec<(usize, &Value)> = list.iter().enumerate().collect();
+            let read: Vec<Result<(PathElement, Vec<Problem>), String>> =
+                crate::engine::ssa::par::map_halves(&items, SPLIT_AT, item);
+            let mut seen = BTreeSet::new();
+            for one in read {
+                let (pe, inside) = match one {
+                    Ok(read) => read,
+                    Err(e) => return fail(errs, e),
+                };
+                if assoc && !allow_duplicates && !seen.insert(pe.clone()) {
+                    errs.push(Problem {
+                        path: at(),
+                        message: format!("duplicate entries for key {pe}"),
+                        kind: ProblemKind::DuplicateKey(pe),
+                    });
+                }
+                errs.extend(inside);
             }
         }
         Ok(Part::Map(t)) => {
@@ -180,5 +193,61 @@ fn walk(
                 walk(schema, ty, val, allow_duplicates, &here, depth + 1, errs);
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::ssa::kubernetes;
+    use crate::json;
+
+    /// A list long enough to be validated on two cores gives its problems in the order of a
+    /// walk in turn: a repeated key before the item's own problems, items of both halves in
+    /// order, and nothing after an item without its key (the walk stops there).
+    #[test]
+    fn a_long_lists_problems_come_in_order_and_stop_at_an_item_without_its_key() {
+        let kube = kubernetes::embedded();
+        let root = kube.root_for_gvk("v1", "Pod").unwrap();
+        let mut containers: Vec<Value> = (0..2000)
+            .map(|i| json!({"name": format!("c{i}"), "image": "app"}))
+            .collect();
+        containers[10]["name"] = json!("c3");
+        containers[10]["resources"] = json!(5);
+        containers[20]["resources"] = json!(6);
+        containers[1500]["name"] = json!("c5");
+        containers[1600]["resources"] = json!(7);
+        containers[1800]
+            .as_object_mut()
+            .unwrap()
+            .shift_remove("name");
+        containers[1900]["resources"] = json!(8);
+        let pod = json!({"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "p"},
+            "spec": {"containers": containers}});
+        let found: Vec<(String, bool)> = problems(&kube.schema, root, &pod, false)
+            .into_iter()
+            .map(|p| {
+                let dup = matches!(p.kind, ProblemKind::DuplicateKey(_));
+                (p.path, dup)
+            })
+            .collect();
+        let at = ".spec.containers";
+        let resources = |name: &str| (format!("{at}[name=\"{name}\"].resources"), false);
+        assert_eq!(
+            found,
+            [
+                (at.to_owned(), true),
+                resources("c3"),
+                resources("c20"),
+                (at.to_owned(), true),
+                resources("c1600"),
+                (at.to_owned(), false),
+            ]
+        );
+        let last = problems(&kube.schema, root, &pod, false).pop().unwrap();
+        assert!(last.message.starts_with("element 1800: "), "{last}");
+        // Duplicates allowed: the same without the repeated keys.
+        let allowed = problems(&kube.schema, root, &pod, true);
+        assert_eq!(allowed.len(), 4);
     }
 }
