@@ -19,8 +19,10 @@ use super::csaupgrade;
 use super::lastapplied::{self, ANNOTATION};
 use super::managed::{Managed, ManagerId, Operation};
 use super::order::identical;
+use super::par;
 use super::request::{Live, Request, RequestError, with_encoded};
 use super::set::Set;
+use super::update::Again;
 use crate::value::{Map, Value};
 
 /// The manager kubectl saves the annotation with.
@@ -295,12 +297,27 @@ pub fn apply_server_side_read(
                 if !csaupgrade::changes(&managed, &names, "") {
                     break;
                 }
-                managed = csaupgrade::upgrade_managers(
-                    std::mem::take(&mut managed),
-                    &names,
-                    manager,
-                    "",
-                )?;
+                // The second apply prunes from a copy of the object the first left, when that
+                // is the merge's fixed point: copied beside the csaupgrade (two cores for a
+                // big object).
+                let ahead =
+                    Arc::ptr_eq(&object, &first) && again.as_ref().is_some_and(Again::is_fixed);
+                let (copy, upgraded) = par::both(
+                    ahead && par::is_big(&object),
+                    || ahead.then(|| (*object).clone()),
+                    || {
+                        csaupgrade::upgrade_managers(
+                            std::mem::take(&mut managed),
+                            &names,
+                            manager,
+                            "",
+                        )
+                    },
+                );
+                managed = upgraded?;
+                if let Some(copy) = copy {
+                    again = again.map(|a| a.with_copy(copy));
+                }
                 Step::upgraded_managers(
                     StepKind::UpgradeManagedFields { from },
                     Arc::clone(&object),

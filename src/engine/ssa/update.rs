@@ -14,7 +14,10 @@
 //!
 //! All API versions of an object share one schema here (the identity converter).
 
+mod again;
 mod prune;
+
+pub use again::Again;
 
 use std::collections::BTreeMap;
 use std::fmt;
@@ -105,38 +108,6 @@ pub struct Applied {
     pub again: Option<Again>,
     /// The live object compared with the new one (`typed::compare`, nothing left out).
     pub compared: Comparison,
-}
-
-/// What an apply hands to the next apply of the same configuration by the same manager at the
-/// same API version (kubectl's second apply, after the csaupgrade, [`super::kubectl`]).
-#[derive(Debug)]
-pub struct Again {
-    /// The configuration's set (before the ignored fields leave it).
-    set: Set,
-    /// Whether the object the apply left, merged with the configuration again, gives itself
-    /// back: the merge left it and nothing was pruned from it (the merge is idempotent:
-    /// `merge(merge(a, c), c) = merge(a, c)`, to the order of keys and items). Only as long
-    /// as nothing else changes the object.
-    fixed: bool,
-}
-
-impl Again {
-    /// The same, for an object changed since (the set holds, the fixed point may not).
-    #[must_use]
-    pub fn unfixed(self) -> Again {
-        Again {
-            fixed: false,
-            ..self
-        }
-    }
-
-    /// Whether the object read is the merge's fixed point: the apply can only prune from it,
-    /// so its comparison holds removals only, and no other manager's field can conflict
-    /// (a conflict is a field another owns that the apply modified or added).
-    #[must_use]
-    pub fn is_fixed(&self) -> bool {
-        self.fixed
-    }
 }
 
 /// The request handler (`merge.Updater`) for one schema and root type.
@@ -406,26 +377,41 @@ impl<'a> Updater<'a> {
         // The configuration's set is built while the managers are reconciled and the objects
         // merged (two cores for a big object); the errors come in the order of the steps.
         let (set, merged) = match again {
-            Some(Again { set, fixed }) => {
-                // The managers are reconciled while the object is merged, or, at the merge's
-                // fixed point, copied (two cores for a big object).
+            // At the merge's fixed point the managers need no reconcile: they come from
+            // earlier requests, each of which reconciled them with the schema first, and from
+            // unions and differences of their sets (the csaupgrade), which put nothing below
+            // an atomic container. The object is copied (or was, ahead).
+            Some(Again {
+                set,
+                fixed: true,
+                copy,
+            }) => {
+                debug_assert!(
+                    managers.values().all(|vs| {
+                        typed::reconcile_field_set(self.schema, self.root, &vs.set)
+                            .is_ok_and(|r| r.is_none())
+                    }),
+                    "the managers at the fixed point are reconciled"
+                );
+                // The merge would give the object back.
+                let merged = copy.unwrap_or_else(|| live.clone());
+                debug_assert!(
+                    typed::merge(self.schema, self.root, live, config).is_ok_and(|m| {
+                        super::order::identical(&m.unwrap_or(Value::Null), &merged)
+                    }),
+                    "the merge gives a fixed point back"
+                );
+                (Ok((set, None)), Ok((managers, merged)))
+            }
+            Some(Again { set, .. }) => {
+                // The managers are reconciled while the object is merged (two cores for a big
+                // object).
                 let (managers, merged) = par::both(
                     par::is_big(live),
                     || self.reconcile(managers),
                     || -> Result<Value, TypedError> {
-                        if !fixed {
-                            let merged = typed::merge(self.schema, self.root, live, config)?;
-                            return Ok(merged.unwrap_or(Value::Null));
-                        }
-                        // The merge would give the object back.
-                        let merged = live.clone();
-                        debug_assert!(
-                            typed::merge(self.schema, self.root, live, config).is_ok_and(|m| {
-                                super::order::identical(&m.unwrap_or(Value::Null), &merged)
-                            }),
-                            "the merge gives a fixed point back"
-                        );
-                        Ok(merged)
+                        let merged = typed::merge(self.schema, self.root, live, config)?;
+                        Ok(merged.unwrap_or(Value::Null))
                     },
                 );
                 (Ok((set, None)), Ok((managers?, merged?)))
@@ -468,6 +454,7 @@ impl<'a> Updater<'a> {
         // nothing changed, the live object stays: that holds for it only when it is written
         // as what the merge left (`equals` is blind to key order and to `1` against `1.0`).
         let again = copy.map(|set| Again {
+            copy: None,
             set,
             fixed: untouched && (!same || super::order::identical(live, &new)),
         });
