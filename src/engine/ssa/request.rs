@@ -321,7 +321,12 @@ impl Request<'_> {
             };
             let paths: Vec<&[PathElement]> =
                 conflicts.0.iter().map(|c| c.path.as_slice()).collect();
-            let Some(allowed) = last.and_then(|l| l.allowed(self.schema, &live, &paths)) else {
+            let allowed = last
+                .as_ref()
+                .and_then(|l| l.allowed(self.schema, &live, &paths));
+            // The annotation read whole is freed on another core (milliseconds for a big one).
+            par::drop_aside(last, big);
+            let Some(allowed) = allowed else {
                 return Err(RequestError::Conflicts(conflicts));
             };
             let outside: Vec<ApiConflict> = conflicts
