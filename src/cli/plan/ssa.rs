@@ -157,11 +157,13 @@ fn one(args: &PlanArgs, how: &How, outcome: SsaOutcome) -> Result<Run, Error> {
             stderr: refused_lines(&refusal.message, &refusal.warnings),
             code: 1,
         }),
-        SsaOutcome::Planned(plan) if args.output == Format::Text => Ok(Run::Print(format!(
-            "{}{}",
-            how.header(),
-            text(&plan, args.show_secrets)
-        ))),
+        SsaOutcome::Planned(plan) if args.output == Format::Text => {
+            let printed = format!("{}{}", how.header(), text(&plan, args.show_secrets));
+            // The process ends once this is printed: leave the memory to the system (freeing
+            // a big plan takes tens of milliseconds).
+            std::mem::forget(plan);
+            Ok(Run::Print(printed))
+        }
         SsaOutcome::Planned(plan) => {
             let mode = how.mode_value();
             // Straight to standard output: the text (340 MB of JSON at 1,000 containers × 100
