@@ -23,24 +23,20 @@ fn count(v: &Value, budget: &mut usize, depth: usize) {
         return;
     }
     *budget -= 1;
-    match v {
-        Value::Array(items) => {
-            for i in items {
-                count(i, budget, depth + 1);
-                if *budget == 0 {
-                    return;
-                }
-            }
+    let children: &mut dyn Iterator<Item = &Value> = match v {
+        Value::Array(items) => &mut items.iter(),
+        Value::Object(m) => &mut m.iter().map(|(_, c)| c),
+        _ => return,
+    };
+    // Each child is a node: a scalar is counted here (no call), a container by its walk.
+    for c in children {
+        if *budget == 0 {
+            return;
         }
-        Value::Object(m) => {
-            for (_, i) in m {
-                count(i, budget, depth + 1);
-                if *budget == 0 {
-                    return;
-                }
-            }
+        match c {
+            Value::Array(_) | Value::Object(_) => count(c, budget, depth + 1),
+            _ => *budget -= 1,
         }
-        _ => {}
     }
 }
 
@@ -99,4 +95,35 @@ pub fn map_halves<T: Sync, R: Send>(
     let (mut rest, mut out) = both(true, || one(second), || one(first));
     out.append(&mut rest);
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every value is a node, a container and each scalar in it: an object of [`BIG`] nodes
+    /// is big, one of a node fewer is not, however they nest.
+    #[test]
+    fn big_is_counted_in_nodes() {
+        let flat = |n: usize| {
+            Value::Array(
+                (0..n)
+                    .map(|i| Value::from(i64::try_from(i).unwrap()))
+                    .collect(),
+            )
+        };
+        assert!(is_big(&flat(BIG - 1)));
+        assert!(!is_big(&flat(BIG - 2)));
+        // Lists of two scalars (three nodes each) in a list: 1 + 3k nodes.
+        let nested = |k: usize| {
+            Value::Array(
+                (0..k)
+                    .map(|_| Value::Array(vec![Value::Null, Value::from("x")]))
+                    .collect(),
+            )
+        };
+        assert!(is_big(&nested((BIG - 1).div_ceil(3))));
+        assert!(!is_big(&nested((BIG - 1).div_ceil(3) - 1)));
+        assert!(!is_big(&Value::from("x")));
+    }
 }
