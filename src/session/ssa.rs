@@ -11,7 +11,7 @@ use crate::engine::plan::{Code, Warning};
 use crate::engine::ssa::checks::{self, Planned, config::Refusal};
 use crate::engine::ssa::explain::{changes, fields, managed_of};
 use crate::engine::ssa::kubectl::{Step, StepKind};
-use crate::engine::ssa::managed::{self, Managed, ManagerId};
+use crate::engine::ssa::managed::{Managed, ManagerId};
 use crate::engine::ssa::migrate::{migrate_then_apply, present};
 use crate::engine::ssa::openapi::OpenApiSchema;
 use crate::engine::ssa::par;
@@ -169,13 +169,10 @@ pub fn plan_server_side(input: &SsaInput<'_>) -> Result<SsaOutcome, Error> {
     // checks ask these.
     let (before, (bare, file)) = par::both(
         par::is_big(live),
-        || managed::decode(live.get("metadata").and_then(|m| m.get("managedFields"))),
+        || managers_of(live, input.live_name),
         || (without_managed_fields(live), Arc::new(input.local.clone())),
     );
-    let before = before.map_err(|source| Error::ManagedFields {
-        input: input.live_name.to_owned(),
-        source,
-    })?;
+    let before = before?;
     let s = |v: &Value, k: &str| v.get(k).and_then(Value::as_str).unwrap_or("").to_owned();
     let (api_version, kind) = (s(input.local, "apiVersion"), s(input.local, "kind"));
     let mut warnings = Vec::new();
