@@ -30,6 +30,8 @@ pub use nodes::{NodeFacts, Owner, managers_of, node_facts};
 mod chosen;
 mod nodes;
 #[cfg(test)]
+pub(crate) mod test_objects;
+#[cfg(test)]
 mod walk_tests;
 
 use chosen::choose;

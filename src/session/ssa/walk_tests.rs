@@ -2,8 +2,8 @@
 //! migrated Deployment of more containers than the walk forks at, with another manager's
 //! fields, containers dropped and added around the middle, images changed.
 
+use super::test_objects::made_by_client_side_apply;
 use super::*;
-use crate::engine::plan::encode_annotation;
 use crate::engine::ssa::explain::fields_on_one_core;
 use crate::engine::ssa::{kubernetes, typed};
 use crate::json;
@@ -51,13 +51,7 @@ fn the_walk_on_two_cores_gives_what_one_core_gives() {
     {
         c["imagePullPolicy"] = json!("IfNotPresent");
     }
-    created["metadata"]["annotations"] = json!({
-        "kubectl.kubernetes.io/last-applied-configuration": encode_annotation(&original).unwrap()
-    });
-    let req = Request::embedded("apps/v1", "Deployment", "2026-01-01T00:00:00Z").unwrap();
-    let live = req
-        .update(&Value::Null, &created, "kubectl-client-side-apply")
-        .unwrap();
+    let live = made_by_client_side_apply(&original, created);
     // Another manager adds an env var to every seventh container.
     let mut changed = live.clone();
     for c in changed["spec"]["template"]["spec"]["containers"]
@@ -71,6 +65,7 @@ fn the_walk_on_two_cores_gives_what_one_core_gives() {
             .unwrap()
             .push(json!({"name": "EXTRA", "value": "x"}));
     }
+    let req = Request::embedded("apps/v1", "Deployment", "2026-01-01T00:00:00Z").unwrap();
     let live = req.update(&live, &changed, "other-controller").unwrap();
     let input = SsaInput {
         local: &local,

@@ -1,9 +1,8 @@
 //! The folds of `-o text` ([`super`]) on the examples' plans and on migrations.
 
 use super::*;
-use crate::engine::plan::encode_annotation;
-use crate::engine::ssa::request::Request;
 use crate::json;
+use crate::session::ssa::test_objects::made_by_client_side_apply;
 use crate::session::ssa::{SsaInput, SsaOutcome, SsaPlan, plan_server_side};
 use crate::value::Value;
 
@@ -52,13 +51,7 @@ fn migrated(n: usize) -> SsaPlan {
         c["imagePullPolicy"] = json!("IfNotPresent");
         c["terminationMessagePath"] = json!("/dev/termination-log");
     }
-    created["metadata"]["annotations"] = json!({
-        "kubectl.kubernetes.io/last-applied-configuration": encode_annotation(&original).unwrap()
-    });
-    let req = Request::embedded("apps/v1", "Deployment", "2026-01-01T00:00:00Z").unwrap();
-    let live = req
-        .update(&Value::Null, &created, "kubectl-client-side-apply")
-        .unwrap();
+    let live = made_by_client_side_apply(&original, created);
     plan(&local, Some(&live)).unwrap()
 }
 

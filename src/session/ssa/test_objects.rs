@@ -1,0 +1,18 @@
+//! Objects the server-side tests plan against.
+
+use crate::engine::plan::encode_annotation;
+use crate::engine::ssa::request::Request;
+use crate::json;
+use crate::value::Value;
+
+/// The Deployment `created` (what the API server stored for the configuration `original`:
+/// with its defaults) as client-side apply made it: `original` as its last-applied
+/// annotation, every field owned by `kubectl-client-side-apply`'s Update entry.
+pub(crate) fn made_by_client_side_apply(original: &Value, mut created: Value) -> Value {
+    created["metadata"]["annotations"] = json!({
+        "kubectl.kubernetes.io/last-applied-configuration": encode_annotation(original).unwrap()
+    });
+    let req = Request::embedded("apps/v1", "Deployment", "2026-01-01T00:00:00Z").unwrap();
+    req.update(&Value::Null, &created, "kubectl-client-side-apply")
+        .unwrap()
+}
