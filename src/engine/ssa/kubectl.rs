@@ -283,8 +283,18 @@ pub fn apply_server_side_read(
         };
         let step = match next {
             // `helper.Patch` with no options: never forced.
+            // The body is the object's own annotation, name, namespace, apiVersion and kind:
+            // the merge gives the object back, which the apply before left valid.
             Decided::SaveLastApplied(body) => {
-                let answer = req.apply_read(live(managed), &body, LAST_APPLIED_MANAGER, false)?;
+                let fixed = req.fixed_point(&body)?;
+                let (answer, _) = req.apply_again(
+                    live(managed),
+                    &body,
+                    LAST_APPLIED_MANAGER,
+                    false,
+                    Some(fixed),
+                    false,
+                )?;
                 managed = answer.managed.clone();
                 Step::answered(StepKind::SaveLastApplied, Arc::new(body), answer)
             }

@@ -71,35 +71,81 @@ impl ManagerId {
     /// The identity JSON the reference keys managers by.
     #[must_use]
     pub fn key(&self) -> String {
-        let mut m = Map::new();
+        // The JSON of the fields set, in this order, as `gojson` writes strings: written
+        // directly (managers are keyed by it on every request).
+        let mut out = String::with_capacity(
+            48 + self.manager.len() + self.api_version.len() + self.subresource.len(),
+        );
+        let mut field = |name: &str, value: &str| {
+            out.push(if out.is_empty() { '{' } else { ',' });
+            out.push('"');
+            out.push_str(name);
+            out.push_str("\":");
+            gojson::write_string(value, &mut out);
+        };
         if !self.manager.is_empty() {
-            m.insert("manager", Value::from(self.manager.as_str()));
+            field("manager", &self.manager);
         }
-        m.insert("operation", Value::from(self.operation.as_str()));
+        field("operation", self.operation.as_str());
         if self.operation == Operation::Update && !self.api_version.is_empty() {
-            m.insert("apiVersion", Value::from(self.api_version.as_str()));
+            field("apiVersion", &self.api_version);
         }
         if !self.subresource.is_empty() {
-            m.insert("subresource", Value::from(self.subresource.as_str()));
+            field("subresource", &self.subresource);
         }
-        gojson::to_string_in_order(&Value::Object(m)).unwrap_or_default()
+        out.push('}');
+        out
     }
 
-    /// Reads an identity JSON back.
+    /// Reads an identity JSON back: its string members `manager`, `operation` (`Apply` or
+    /// `Update`), `apiVersion` and `subresource`; a member that is absent or not a string
+    /// reads as empty.
     #[must_use]
     pub fn from_key(key: &str) -> Option<ManagerId> {
-        let v: Value = serde_json::from_str(key).ok()?;
-        let s = |k: &str| v.get(k).and_then(Value::as_str).unwrap_or("").to_owned();
-        let operation = match v.get("operation").and_then(Value::as_str) {
-            Some("Apply") => Operation::Apply,
-            Some("Update") => Operation::Update,
+        /// The members as strings, read without building a value (what [`ManagerId::key`]
+        /// writes); any other shape is read through a value.
+        #[derive(serde::Deserialize)]
+        struct Members<'a> {
+            #[serde(borrow, default)]
+            manager: Option<std::borrow::Cow<'a, str>>,
+            #[serde(borrow, default)]
+            operation: Option<std::borrow::Cow<'a, str>>,
+            #[serde(borrow, default, rename = "apiVersion")]
+            api_version: Option<std::borrow::Cow<'a, str>>,
+            #[serde(borrow, default)]
+            subresource: Option<std::borrow::Cow<'a, str>>,
+        }
+        let owned =
+            |s: Option<std::borrow::Cow<'_, str>>| s.map(|s| s.into_owned()).unwrap_or_default();
+        let (manager, operation, api_version, subresource) =
+            match serde_json::from_str::<Members<'_>>(key) {
+                Ok(m) => (
+                    owned(m.manager),
+                    owned(m.operation),
+                    owned(m.api_version),
+                    owned(m.subresource),
+                ),
+                Err(_) => {
+                    let v: Value = serde_json::from_str(key).ok()?;
+                    let s = |k: &str| v.get(k).and_then(Value::as_str).unwrap_or("").to_owned();
+                    (
+                        s("manager"),
+                        s("operation"),
+                        s("apiVersion"),
+                        s("subresource"),
+                    )
+                }
+            };
+        let operation = match operation.as_str() {
+            "Apply" => Operation::Apply,
+            "Update" => Operation::Update,
             _ => return None,
         };
         Some(ManagerId {
-            manager: s("manager"),
+            manager,
             operation,
-            api_version: s("apiVersion"),
-            subresource: s("subresource"),
+            api_version,
+            subresource,
         })
     }
 }
@@ -447,6 +493,60 @@ mod tests {
         );
         assert_eq!(ManagerId::from_key(&u.key()), Some(u.clone()));
         assert_eq!(u.to_string(), "\"kubectl-client-side-apply\" using apps/v1");
+    }
+
+    /// The key is the JSON `gojson` writes of the identity's members (escapes included), and
+    /// reads back whatever the shape of the JSON.
+    #[test]
+    fn keys_are_the_identity_json_and_read_back() {
+        let ids = [
+            ManagerId::apply(""),
+            ManagerId::apply("a \"quoted\" <b>&c\u{2028}\n\u{1}é"),
+            ManagerId {
+                subresource: "scale".to_owned(),
+                ..ManagerId::update("kube-controller-manager", "autoscaling/v1")
+            },
+            ManagerId {
+                api_version: "v1".to_owned(),
+                ..ManagerId::apply("applier")
+            },
+            ManagerId::update("m", ""),
+        ];
+        for id in ids {
+            let mut m = Map::new();
+            if !id.manager.is_empty() {
+                m.insert("manager", Value::from(id.manager.as_str()));
+            }
+            m.insert("operation", Value::from(id.operation.as_str()));
+            if id.operation == Operation::Update && !id.api_version.is_empty() {
+                m.insert("apiVersion", Value::from(id.api_version.as_str()));
+            }
+            if !id.subresource.is_empty() {
+                m.insert("subresource", Value::from(id.subresource.as_str()));
+            }
+            let key = id.key();
+            assert_eq!(key, gojson::to_string_in_order(&Value::Object(m)).unwrap());
+            let back = ManagerId::from_key(&key).unwrap();
+            assert_eq!(back.key(), key);
+        }
+        let read = |s: &str| ManagerId::from_key(s);
+        // Members that are not strings read as empty; duplicates, the last one.
+        assert_eq!(
+            read(r#"{"manager":5,"operation":"Apply","x":[1]}"#),
+            Some(ManagerId::apply(""))
+        );
+        assert_eq!(
+            read(r#"{"manager":"a","manager":"b","operation":"Apply"}"#),
+            Some(ManagerId::apply("b"))
+        );
+        assert_eq!(
+            read(r#"{"manager":null,"operation":"Update","apiVersion":"v1"}"#),
+            Some(ManagerId::update("", "v1"))
+        );
+        assert_eq!(read(r#"{"manager":"a","operation":"Patch"}"#), None);
+        assert_eq!(read(r#"{"manager":"a"}"#), None);
+        assert_eq!(read(r#""Apply""#), None);
+        assert_eq!(read("not json"), None);
     }
 
     #[test]

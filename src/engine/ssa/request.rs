@@ -21,46 +21,22 @@ use super::path::PathElement;
 use super::schema::{Schema, TypeRef};
 use super::set::Set;
 use super::typed;
-use super::update::{Again, Applied, Conflicts, ManagedFields, Updater, VersionedSet};
+use super::update::{Again, Applied, Conflicts, Updater, VersionedSet};
 use crate::value::{Map, Value};
 
 mod error;
+mod managers;
 mod stored;
 
 pub use error::{ApiConflict, ApiConflicts, RequestError, go_errors, gvk};
 use error::{api_conflicts, update_error};
+pub use managers::{ANCIENT_CHANGES, MAX_UPDATE_MANAGERS};
+use managers::{cap_update_managers, strip};
 use stored::with_managed_fields;
 pub use stored::{Answer, Live, with_encoded, without_managed_fields};
 
-/// The fields nobody owns or conflicts on (`stripmeta.go`).
-fn strip_set() -> Set {
-    let mut s = Set::new();
-    for top in ["apiVersion", "kind", "metadata"] {
-        s.insert(&[PathElement::field(top)]);
-    }
-    for f in [
-        "name",
-        "namespace",
-        "creationTimestamp",
-        "selfLink",
-        "uid",
-        "clusterName",
-        "generation",
-        "managedFields",
-        "resourceVersion",
-    ] {
-        s.insert(&[PathElement::field("metadata"), PathElement::field(f)]);
-    }
-    s
-}
-
 /// The manager recorded for what an object held before its first apply.
 pub const BEFORE_FIRST_APPLY: &str = "before-first-apply";
-/// The bucket old Update entries are merged into beyond [`MAX_UPDATE_MANAGERS`].
-pub const ANCIENT_CHANGES: &str = "ancient-changes";
-/// At most this many Update entries are kept.
-pub const MAX_UPDATE_MANAGERS: usize = 10;
-
 /// One request on an object of one kind, at the endpoint's API version.
 #[derive(Clone, Copy)]
 pub struct Request<'a> {
@@ -370,6 +346,18 @@ impl Request<'_> {
         ))
     }
 
+    /// What an apply of `config` by another manager reuses when the object it reads is known
+    /// to be the merge's fixed point ([`Again::fixed_point`]: `config` holds only values the
+    /// object has, where merging changes nothing): its set.
+    ///
+    /// # Errors
+    /// A `config` that does not fit the schema.
+    pub fn fixed_point(&self, config: &Value) -> Result<Again, RequestError> {
+        typed::to_field_set(self.schema, self.root, config)
+            .map(Again::fixed_point)
+            .map_err(RequestError::Typed)
+    }
+
     /// skipNonApplied, then the tracked apply, forced: with the conflicts the force took.
     fn apply_untracked(
         &self,
@@ -435,62 +423,4 @@ struct Untracked {
     conflicts: Conflicts,
     again: Option<Again>,
     compared: typed::Comparison,
-}
-
-/// stripMeta: the acting manager never owns the object's identity fields.
-fn strip(fields: &mut ManagedFields, key: &str) {
-    if let Some(vs) = fields.get_mut(key) {
-        vs.set = vs.set.difference(&strip_set());
-        if vs.set.is_empty() {
-            fields.remove(key);
-        }
-    }
-}
-
-/// capManagers: beyond [`MAX_UPDATE_MANAGERS`] Update entries, the oldest are merged, per
-/// apiVersion, into [`ANCIENT_CHANGES`].
-fn cap_update_managers(managed: &mut Managed) {
-    let mut updaters: Vec<String> = managed
-        .fields
-        .iter()
-        .filter(|(_, vs)| !vs.applied)
-        .map(|(k, _)| k.clone())
-        .collect();
-    if updaters.len() <= MAX_UPDATE_MANAGERS {
-        return;
-    }
-    let time = |k: &String| managed.times.get(k).cloned().flatten().unwrap_or_default();
-    updaters.sort_by(|a, b| time(a).cmp(&time(b)).then_with(|| a.cmp(b)));
-    let mut first_of_version: BTreeMap<String, String> = BTreeMap::new();
-    let mut length = updaters.len();
-    for manager in updaters {
-        if length <= MAX_UPDATE_MANAGERS {
-            break;
-        }
-        let Some(vs) = managed.fields.get(&manager).cloned() else {
-            continue;
-        };
-        let when = managed.times.get(&manager).cloned().flatten();
-        let version = vs.api_version.clone();
-        let bucket = ManagerId::update(ANCIENT_CHANGES, &version).key();
-        if let Some(first) = first_of_version.get(&version) {
-            if !managed.fields.contains_key(&bucket)
-                && let Some(s) = managed.fields.remove(first)
-            {
-                managed.fields.insert(bucket.clone(), s);
-            }
-            let merged = managed
-                .fields
-                .get(&bucket)
-                .map_or_else(|| vs.set.clone(), |b| vs.set.union(&b.set));
-            managed
-                .fields
-                .insert(bucket.clone(), VersionedSet { set: merged, ..vs });
-            managed.fields.remove(&manager);
-            length -= 1;
-            managed.times.insert(bucket, when);
-        } else {
-            first_of_version.insert(version, manager);
-        }
-    }
 }

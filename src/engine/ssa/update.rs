@@ -177,15 +177,14 @@ impl<'a> Updater<'a> {
     }
 
     /// The common half of apply and update (`Updater.update`).
+    /// `raw`: the old object compared with the new one.
     fn update_managers(
         &self,
-        old: &Value,
-        new: &Value,
+        raw: Comparison,
         version: &str,
         mut managers: ManagedFields,
         workflow: &str,
     ) -> Result<(ManagedFields, Comparison, Conflicts, Comparison), UpdateError> {
-        let raw = self.compare(old, new)?;
         let exclude = |v: &str| match self.ignored_at(v) {
             Some(set) if !set.is_empty() => Comparison {
                 removed: raw.removed.recursive_difference(set),
@@ -275,8 +274,8 @@ impl<'a> Updater<'a> {
         manager: &str,
     ) -> Result<ManagedFields, UpdateError> {
         let managers = self.reconcile(managers)?;
-        let (mut managers, cmp, ..) =
-            self.update_managers(live, new, version, managers, manager)?;
+        let raw = self.compare(live, new)?;
+        let (mut managers, cmp, ..) = self.update_managers(raw, version, managers, manager)?;
         let previous = managers
             .get(manager)
             .map(|vs| vs.set.clone())
@@ -393,15 +392,15 @@ impl<'a> Updater<'a> {
                     }),
                     "the managers at the fixed point are reconciled"
                 );
-                // The merge would give the object back.
-                let merged = copy.unwrap_or_else(|| live.clone());
+                // The merge would give the object back: it is the object read (not copied
+                // unless there may be something to prune from it).
                 debug_assert!(
                     typed::merge(self.schema, self.root, live, config).is_ok_and(|m| {
-                        super::order::identical(&m.unwrap_or(Value::Null), &merged)
+                        super::order::identical(&m.unwrap_or(Value::Null), live)
                     }),
                     "the merge gives a fixed point back"
                 );
-                (Ok((set, None)), Ok((managers, merged)))
+                (Ok((set, None)), Ok((managers, copy)))
             }
             Some(Again { set, .. }) => {
                 // The managers are reconciled while the object is merged (two cores for a big
@@ -409,9 +408,9 @@ impl<'a> Updater<'a> {
                 let (managers, merged) = par::both(
                     par::is_big(live),
                     || self.reconcile(managers),
-                    || -> Result<Value, TypedError> {
+                    || -> Result<Option<Value>, TypedError> {
                         let merged = typed::merge(self.schema, self.root, live, config)?;
-                        Ok(merged.unwrap_or(Value::Null))
+                        Ok(Some(merged.unwrap_or(Value::Null)))
                     },
                 );
                 (Ok((set, None)), Ok((managers?, merged?)))
@@ -426,7 +425,7 @@ impl<'a> Updater<'a> {
                 || -> Result<_, TypedError> {
                     let managers = self.reconcile(managers)?;
                     let merged = typed::merge(self.schema, self.root, live, config)?;
-                    Ok((managers, merged.unwrap_or(Value::Null)))
+                    Ok((managers, Some(merged.unwrap_or(Value::Null))))
                 },
             ),
         };
@@ -443,22 +442,44 @@ impl<'a> Updater<'a> {
                 applied: true,
             },
         );
-        let (new, untouched) = self.prune(merged, &managers, last)?;
+        // `None`: the merge's fixed point with nothing to prune, the object read itself.
+        let (new, untouched) = match merged {
+            Some(merged) => {
+                let (new, untouched) = self.prune(merged, &managers, last)?;
+                (Some(new), untouched)
+            }
+            None if last.as_ref().is_none_or(|l| l.set.is_empty()) => (None, true),
+            None => {
+                let (new, untouched) = self.prune(live.clone(), &managers, last)?;
+                (Some(new), untouched)
+            }
+        };
+        let raw = match &new {
+            Some(new) => self.compare(live, new)?,
+            None => Comparison::default(),
+        };
         let (managers, changed, conflicts, compared) =
-            self.update_managers(live, &new, version, managers, manager)?;
+            self.update_managers(raw, version, managers, manager)?;
         // A change the comparison found is a difference `value.Equals` finds too (it compares
         // leaves by the same equality): the objects are compared whole only when it found none.
-        let same =
-            !self.return_input_on_noop && changed.is_same() && super::order::equals(live, &new);
+        let same = !self.return_input_on_noop
+            && changed.is_same()
+            && new
+                .as_ref()
+                .is_none_or(|new| super::order::equals(live, new));
         // The merge is idempotent: what it left, less nothing, merges into itself again. When
         // nothing changed, the live object stays: that holds for it only when it is written
         // as what the merge left (`equals` is blind to key order and to `1` against `1.0`).
         let again = copy.map(|set| Again {
             copy: None,
             set,
-            fixed: untouched && (!same || super::order::identical(live, &new)),
+            fixed: untouched
+                && (!same
+                    || new
+                        .as_ref()
+                        .is_none_or(|new| super::order::identical(live, new))),
         });
-        let object = (!same).then_some(new);
+        let object = (!same).then(|| new.unwrap_or_else(|| live.clone()));
         Ok(Applied {
             object,
             managers,

@@ -20,6 +20,19 @@ pub struct Again {
 }
 
 impl Again {
+    /// For an apply whose merge gives the object read back, of a configuration whose set
+    /// (before the ignored fields leave it) is `set`: one that holds only what the object
+    /// holds, where merging changes nothing (kubectl's save of the annotation the object
+    /// carries, [`crate::engine::ssa::kubectl`]).
+    #[must_use]
+    pub fn fixed_point(set: Set) -> Again {
+        Again {
+            set,
+            fixed: true,
+            copy: None,
+        }
+    }
+
     /// The same, for an object changed since (the set holds, the fixed point may not).
     #[must_use]
     pub fn unfixed(self) -> Again {
