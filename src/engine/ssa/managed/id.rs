@@ -1,0 +1,302 @@
+//! Who a managedFields entry belongs to ([`ManagerId`], `BuildManagerIdentifier`) and the
+//! identity JSON managers are keyed by ([`ManagerId::key`]).
+
+use std::fmt;
+
+use crate::engine::gojson;
+use crate::value::Value;
+
+/// `metav1.ManagedFieldsOperationType`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Operation {
+    Apply,
+    Update,
+}
+
+impl Operation {
+    #[must_use]
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Operation::Apply => "Apply",
+            Operation::Update => "Update",
+        }
+    }
+}
+
+/// Who a managedFields entry belongs to (`BuildManagerIdentifier`).
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct ManagerId {
+    pub manager: String,
+    pub operation: Operation,
+    /// Empty for Apply entries (one entry whatever version they applied).
+    pub api_version: String,
+    pub subresource: String,
+}
+
+impl ManagerId {
+    /// An applier.
+    #[must_use]
+    pub fn apply(manager: &str) -> ManagerId {
+        ManagerId {
+            manager: manager.to_owned(),
+            operation: Operation::Apply,
+            api_version: String::new(),
+            subresource: String::new(),
+        }
+    }
+
+    /// An updater at an API version.
+    #[must_use]
+    pub fn update(manager: &str, api_version: &str) -> ManagerId {
+        ManagerId {
+            manager: manager.to_owned(),
+            operation: Operation::Update,
+            api_version: api_version.to_owned(),
+            subresource: String::new(),
+        }
+    }
+
+    /// The identity JSON the reference keys managers by.
+    #[must_use]
+    pub fn key(&self) -> String {
+        // The JSON of the fields set, in this order, as `gojson` writes strings: written
+        // directly (managers are keyed by it on every request).
+        let mut out = String::with_capacity(
+            48 + self.manager.len() + self.api_version.len() + self.subresource.len(),
+        );
+        let mut field = |name: &str, value: &str| {
+            out.push(if out.is_empty() { '{' } else { ',' });
+            out.push('"');
+            out.push_str(name);
+            out.push_str("\":");
+            gojson::write_string(value, &mut out);
+        };
+        if !self.manager.is_empty() {
+            field("manager", &self.manager);
+        }
+        field("operation", self.operation.as_str());
+        if self.operation == Operation::Update && !self.api_version.is_empty() {
+            field("apiVersion", &self.api_version);
+        }
+        if !self.subresource.is_empty() {
+            field("subresource", &self.subresource);
+        }
+        out.push('}');
+        out
+    }
+
+    /// Reads an identity JSON back: its string members `manager`, `operation` (`Apply` or
+    /// `Update`), `apiVersion` and `subresource`; a member that is absent or not a string
+    /// reads as empty.
+    #[must_use]
+    pub fn from_key(key: &str) -> Option<ManagerId> {
+        ManagerId::from_own_key(key).or_else(|| ManagerId::from_any_key(key))
+    }
+
+    /// [`ManagerId::from_key`] of a key as [`ManagerId::key`] writes it whose strings need no
+    /// unescaping, read in place; `None` for anything else (read by
+    /// [`ManagerId::from_any_key`]).
+    fn from_own_key(key: &str) -> Option<ManagerId> {
+        /// A JSON string without escapes or control characters at the start of `s`, and the
+        /// rest.
+        fn plain(s: &str) -> Option<(&str, &str)> {
+            let s = s.strip_prefix('"')?;
+            let end = s
+                .bytes()
+                .position(|b| b == b'"' || b == b'\\' || b < 0x20)?;
+            // The quote is ASCII: `end` falls on a character boundary.
+            (s.as_bytes()[end] == b'"').then(|| (&s[..end], &s[end + 1..]))
+        }
+        let mut rest = key.strip_prefix('{')?.strip_suffix('}')?;
+        let mut members: [Option<&str>; 4] = [None; 4];
+        loop {
+            let (name, after) = plain(rest)?;
+            let (value, after) = plain(after.strip_prefix(':')?)?;
+            let at = ["manager", "operation", "apiVersion", "subresource"]
+                .iter()
+                .position(|m| *m == name)?;
+            if members[at].replace(value).is_some() {
+                return None;
+            }
+            if after.is_empty() {
+                break;
+            }
+            rest = after.strip_prefix(',')?;
+        }
+        let [manager, operation, api_version, subresource] = members;
+        let operation = match operation? {
+            "Apply" => Operation::Apply,
+            "Update" => Operation::Update,
+            _ => return None,
+        };
+        let owned = |s: Option<&str>| s.unwrap_or("").to_owned();
+        Some(ManagerId {
+            manager: owned(manager),
+            operation,
+            api_version: owned(api_version),
+            subresource: owned(subresource),
+        })
+    }
+
+    /// [`ManagerId::from_key`] of any JSON.
+    fn from_any_key(key: &str) -> Option<ManagerId> {
+        /// The members as strings, read without building a value (what [`ManagerId::key`]
+        /// writes); any other shape is read through a value.
+        #[derive(serde::Deserialize)]
+        struct Members<'a> {
+            #[serde(borrow, default)]
+            manager: Option<std::borrow::Cow<'a, str>>,
+            #[serde(borrow, default)]
+            operation: Option<std::borrow::Cow<'a, str>>,
+            #[serde(borrow, default, rename = "apiVersion")]
+            api_version: Option<std::borrow::Cow<'a, str>>,
+            #[serde(borrow, default)]
+            subresource: Option<std::borrow::Cow<'a, str>>,
+        }
+        let owned =
+            |s: Option<std::borrow::Cow<'_, str>>| s.map(|s| s.into_owned()).unwrap_or_default();
+        let (manager, operation, api_version, subresource) =
+            match serde_json::from_str::<Members<'_>>(key) {
+                Ok(m) => (
+                    owned(m.manager),
+                    owned(m.operation),
+                    owned(m.api_version),
+                    owned(m.subresource),
+                ),
+                Err(_) => {
+                    let v: Value = serde_json::from_str(key).ok()?;
+                    let s = |k: &str| v.get(k).and_then(Value::as_str).unwrap_or("").to_owned();
+                    (
+                        s("manager"),
+                        s("operation"),
+                        s("apiVersion"),
+                        s("subresource"),
+                    )
+                }
+            };
+        let operation = match operation.as_str() {
+            "Apply" => Operation::Apply,
+            "Update" => Operation::Update,
+            _ => return None,
+        };
+        Some(ManagerId {
+            manager,
+            operation,
+            api_version,
+            subresource,
+        })
+    }
+}
+
+impl fmt::Display for ManagerId {
+    /// `printManager`: `"kubectl"`, `"kube-controller-manager" with subresource "scale" using
+    /// autoscaling/v1`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", crate::engine::ssa::order::go_quote(&self.manager))?;
+        if !self.subresource.is_empty() {
+            write!(
+                f,
+                " with subresource {}",
+                crate::engine::ssa::order::go_quote(&self.subresource)
+            )?;
+        }
+        if self.operation == Operation::Update {
+            write!(f, " using {}", self.api_version)?;
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::value::Map;
+
+    #[test]
+    fn identity_keys_match_the_reference() {
+        assert_eq!(
+            ManagerId::apply("kubectl").key(),
+            r#"{"manager":"kubectl","operation":"Apply"}"#
+        );
+        let u = ManagerId::update("kubectl-client-side-apply", "apps/v1");
+        assert_eq!(
+            u.key(),
+            r#"{"manager":"kubectl-client-side-apply","operation":"Update","apiVersion":"apps/v1"}"#
+        );
+        assert_eq!(ManagerId::from_key(&u.key()), Some(u.clone()));
+        assert_eq!(u.to_string(), "\"kubectl-client-side-apply\" using apps/v1");
+    }
+
+    /// The key is the JSON `gojson` writes of the identity's members (escapes included), and
+    /// reads back whatever the shape of the JSON.
+    #[test]
+    fn keys_are_the_identity_json_and_read_back() {
+        let ids = [
+            ManagerId::apply(""),
+            ManagerId::apply("a \"quoted\" <b>&c\u{2028}\n\u{1}é"),
+            ManagerId {
+                subresource: "scale".to_owned(),
+                ..ManagerId::update("kube-controller-manager", "autoscaling/v1")
+            },
+            ManagerId {
+                api_version: "v1".to_owned(),
+                ..ManagerId::apply("applier")
+            },
+            ManagerId::update("m", ""),
+        ];
+        for id in ids {
+            let mut m = Map::new();
+            if !id.manager.is_empty() {
+                m.insert("manager", Value::from(id.manager.as_str()));
+            }
+            m.insert("operation", Value::from(id.operation.as_str()));
+            if id.operation == Operation::Update && !id.api_version.is_empty() {
+                m.insert("apiVersion", Value::from(id.api_version.as_str()));
+            }
+            if !id.subresource.is_empty() {
+                m.insert("subresource", Value::from(id.subresource.as_str()));
+            }
+            let key = id.key();
+            assert_eq!(key, gojson::to_string_in_order(&Value::Object(m)).unwrap());
+            let back = ManagerId::from_key(&key).unwrap();
+            assert_eq!(back.key(), key);
+        }
+        let read = |s: &str| ManagerId::from_key(s);
+        // Members that are not strings read as empty; duplicates, the last one.
+        assert_eq!(
+            read(r#"{"manager":5,"operation":"Apply","x":[1]}"#),
+            Some(ManagerId::apply(""))
+        );
+        assert_eq!(
+            read(r#"{"manager":"a","manager":"b","operation":"Apply"}"#),
+            Some(ManagerId::apply("b"))
+        );
+        assert_eq!(
+            read(r#"{"manager":null,"operation":"Update","apiVersion":"v1"}"#),
+            Some(ManagerId::update("", "v1"))
+        );
+        assert_eq!(read(r#"{"manager":"a","operation":"Patch"}"#), None);
+        assert_eq!(read(r#"{"manager":"a"}"#), None);
+        assert_eq!(read(r#""Apply""#), None);
+        assert_eq!(read("not json"), None);
+        // Read in place or through a value, the same identity.
+        for key in [
+            r#"{"manager":"kubectl","operation":"Apply"}"#,
+            r#"{"operation":"Update","apiVersion":"v1","subresource":"status"}"#,
+            r#"{"subresource":"scale","operation":"Update","manager":"hpa"}"#,
+            r#"{"manager":"a\"b","operation":"Apply"}"#,
+            r#"{"manager":"a","operation":"Apply","other":"x"}"#,
+            r#"{ "manager":"a","operation":"Apply"}"#,
+            r#"{"manager":"a","operation":"Apply","manager":"b"}"#,
+            r#"{"manager":"\u003c","operation":"Apply"}"#,
+        ] {
+            let own = ManagerId::from_own_key(key);
+            assert!(
+                own.is_none() || own == ManagerId::from_any_key(key),
+                "{key}"
+            );
+            assert_eq!(read(key), ManagerId::from_any_key(key), "{key}");
+        }
+        assert!(ManagerId::from_own_key(&ManagerId::apply("kubectl").key()).is_some());
+    }
+}
