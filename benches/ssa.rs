@@ -39,16 +39,11 @@ const TIME: &str = "2026-11-25T10:00:00Z";
 fn main() {
     // `SSA_DUMP=DIR cargo bench --bench ssa` also writes the inputs (`DIR/SIZE/local.json`,
     // `live-migrated.json`, `live-applied.json`), to time or profile the binary on them.
-    let dump = std::env::var_os("SSA_DUMP").map(std::path::PathBuf::from);
-    for size in SIZES {
-        let i = inputs(size);
-        println!(
-            "{size}: local {} bytes, live {} bytes (migrated), {} bytes (applied)",
-            i.local_text.len(),
-            i.migrated_text.len(),
-            i.applied_text.len()
-        );
-        if let Some(dir) = &dump {
+    // Otherwise each size's inputs are built when a bench first asks for them (not timed):
+    // a run filtered to small sizes does not build, and page in, the 10 MB ones.
+    if let Some(dir) = std::env::var_os("SSA_DUMP").map(std::path::PathBuf::from) {
+        for size in SIZES {
+            let i = inputs(size);
             let dir = dir.join(size);
             std::fs::create_dir_all(&dir).unwrap();
             std::fs::write(dir.join("local.json"), &i.local_text).unwrap();
@@ -83,7 +78,14 @@ fn inputs(size: &str) -> &'static Inputs {
     let at = SIZES.iter().position(|s| *s == size).unwrap();
     ALL[at].get_or_init(|| {
         let (n, envs) = shape(size);
-        build(n, envs)
+        let i = build(n, envs);
+        eprintln!(
+            "{size}: local {} bytes, live {} bytes (migrated), {} bytes (applied)",
+            i.local_text.len(),
+            i.migrated_text.len(),
+            i.applied_text.len()
+        );
+        i
     })
 }
 
