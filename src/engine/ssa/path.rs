@@ -215,7 +215,7 @@ impl Ord for PathElement {
     /// `PathElement.Compare`: fields < keys < values < indexes, then by content.
     fn cmp(&self, other: &Self) -> Ordering {
         match (self, other) {
-            (PathElement::Field(a), PathElement::Field(b)) => a.as_bytes().cmp(b.as_bytes()),
+            (PathElement::Field(a), PathElement::Field(b)) => compare_names(a, b),
             (PathElement::Key(a), PathElement::Key(b)) => compare_keys(a, b),
             (PathElement::Value(a), PathElement::Value(b)) => order::compare(a, b),
             (PathElement::Index(a), PathElement::Index(b)) => a.cmp(b),
@@ -238,6 +238,31 @@ impl PartialEq for PathElement {
 
 impl Eq for PathElement {}
 
+/// Field names in byte order (Go's string comparison), eight bytes at a time: names are short
+/// and compared very often (every set operation and walk), where a call of `memcmp` for each
+/// costs more than the comparison.
+#[inline]
+fn compare_names(a: &str, b: &str) -> Ordering {
+    let (a, b) = (a.as_bytes(), b.as_bytes());
+    let n = a.len().min(b.len());
+    let word = |s: &[u8], at: usize| s[at..at + 8].try_into().map_or(0, u64::from_be_bytes);
+    let mut at = 0;
+    while at + 8 <= n {
+        let (x, y) = (word(a, at), word(b, at));
+        if x != y {
+            return x.cmp(&y);
+        }
+        at += 8;
+    }
+    while at < n {
+        if a[at] != b[at] {
+            return a[at].cmp(&b[at]);
+        }
+        at += 1;
+    }
+    a.len().cmp(&b.len())
+}
+
 /// `value.FieldList.Compare`: by the prefixes where they tell, else field by field.
 #[inline]
 fn compare_keys(a: &KeyFields, b: &KeyFields) -> Ordering {
@@ -253,7 +278,7 @@ fn compare_keys(a: &KeyFields, b: &KeyFields) -> Ordering {
 /// `value.FieldList.Compare`, field by field.
 fn compare_fields(a: &[(Str, Value)], b: &[(Str, Value)]) -> Ordering {
     for ((an, av), (bn, bv)) in a.iter().zip(b.iter()) {
-        let c = an.as_bytes().cmp(bn.as_bytes());
+        let c = compare_names(an, bn);
         if c != Ordering::Equal {
             return c;
         }
@@ -336,6 +361,42 @@ pub fn path_string(path: &[PathElement]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Names compare as their bytes do, whatever their lengths and wherever they differ
+    /// (inside a word, in the tail, one a prefix of the other; bytes past 0x7f).
+    #[test]
+    fn names_compare_as_bytes() {
+        let names = [
+            "",
+            "a",
+            "b",
+            "ab",
+            "abcdefgh",
+            "abcdefgi",
+            "abcdefgh1",
+            "abcdefghabcdefgh",
+            "abcdefghabcdefgha",
+            "abcdefghabcdefgi",
+            "zzzzzzzzzzzzzzzzzzzzzzzzzzzz",
+            "é",
+            "éa",
+            "\u{ff}",
+            "apiVersion",
+            "api",
+            "apiVersionX",
+            "metadata",
+            "metadataa",
+        ];
+        for a in names {
+            for b in names {
+                assert_eq!(
+                    compare_names(a, b),
+                    a.as_bytes().cmp(b.as_bytes()),
+                    "{a:?} {b:?}"
+                );
+            }
+        }
+    }
 
     #[test]
     fn keys_round_trip() {
