@@ -143,6 +143,17 @@ impl LastApplied {
 /// The applied configuration is written only as far as the annotations can hold it: a longer
 /// one is deleted without being written whole (a big object's would be as big as it).
 pub fn update_annotation(object: &mut Value, config: &Value) -> bool {
+    update_annotation_reusing(object, config, &mut None)
+}
+
+/// [`update_annotation`], the configuration's text (without its newline) taken from `written`
+/// when it holds it (written by an earlier call with the same configuration: the text does not
+/// depend on the object, only whether it fits), and left there when written here.
+pub fn update_annotation_reusing(
+    object: &mut Value,
+    config: &Value,
+    written: &mut Option<String>,
+) -> bool {
     if annotation(object).is_none() {
         return false;
     }
@@ -174,7 +185,15 @@ pub fn update_annotation(object: &mut Value, config: &Value) -> bool {
             .get(ANNOTATION)
             .map_or(0, |v| ANNOTATION.len() + v.as_str().map_or(0, str::len));
     let room = ANNOTATIONS_SIZE_LIMIT.saturating_sub(others + ANNOTATION.len() + 1);
-    match gojson::to_string_within(&applied, room) {
+    let text = match written {
+        // The whole text was written once: it is that again, if it fits.
+        Some(text) if text.len() <= room => Ok(text.clone()),
+        Some(_) => Err(gojson::GoJsonError::TooLong(room)),
+        None => gojson::to_string_within(&applied, room).inspect(|text| {
+            *written = Some(text.clone());
+        }),
+    };
+    match text {
         Ok(mut text) => {
             text.push('\n');
             let same = annotations
@@ -348,6 +367,26 @@ mod tests {
         assert!(update_annotation(&mut out, &over));
         assert!(!annotations_of(&out).contains_key(ANNOTATION));
         assert_eq!(annotations_of(&out)["other"], "x");
+        // The text written once, reused on objects with more or less room: the same
+        // annotations as writing it again, up to the limit and one past it.
+        let mut written = None;
+        assert!(update_annotation_reusing(
+            &mut live.clone(),
+            &fits,
+            &mut written
+        ));
+        assert_eq!(written.as_ref().map(|t| t.len() + 1), Some(len));
+        for other in ["x", "xy", ""] {
+            let live = with_annotations(json!({ANNOTATION: "{}", "other": other}));
+            let (mut again, mut fresh) = (live.clone(), live.clone());
+            let mut reused = written.clone();
+            assert_eq!(
+                update_annotation_reusing(&mut again, &fits, &mut reused),
+                update_annotation(&mut fresh, &fits)
+            );
+            assert_eq!(again, fresh, "{other:?}");
+            assert_eq!(reused, written);
+        }
         // No annotation: nothing to rewrite.
         let plain = with_annotations(json!({"other": "x"}));
         let mut out = plain.clone();

@@ -206,7 +206,7 @@ impl Request<'_> {
         config: &Value,
         manager: &str,
         force: bool,
-        again: Option<Again>,
+        mut again: Option<Again>,
         hand_on: bool,
     ) -> Result<(Answer, Option<Again>), RequestError> {
         let version = config
@@ -272,6 +272,11 @@ impl Request<'_> {
         let kubectl = manager == "kubectl";
         // Not for the merge's fixed point, which cannot conflict (kubectl's second apply).
         let speculate = big && kubectl && !force && !fixed && lastapplied::has_annotation(&live);
+        // The configuration's text in the annotation, as the apply before wrote it.
+        let mut written = match &mut again {
+            Some(a) if kubectl => a.take_annotation(),
+            _ => None,
+        };
         let (early, applied) = par::both(
             speculate,
             || speculate.then(|| self.last_applied(&live, strict)),
@@ -322,7 +327,9 @@ impl Request<'_> {
                 Some(a) if lastapplied::carries_key(config) => Some(a.unfixed()),
                 a => a,
             };
-            (again, lastapplied::update_annotation(&mut object, config))
+            let rewritten =
+                lastapplied::update_annotation_reusing(&mut object, config, &mut written);
+            (again.map(|a| a.with_annotation(written)), rewritten)
         } else {
             (again, false)
         };

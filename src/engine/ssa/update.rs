@@ -379,11 +379,13 @@ impl<'a> Updater<'a> {
             // At the merge's fixed point the managers need no reconcile: they come from
             // earlier requests, each of which reconciled them with the schema first, and from
             // unions and differences of their sets (the csaupgrade), which put nothing below
-            // an atomic container. The object is copied (or was, ahead).
+            // an atomic container. The object is copied ahead, or when there may be something
+            // to prune from it.
             Some(Again {
                 set,
                 fixed: true,
                 copy,
+                ..
             }) => {
                 debug_assert!(
                     managers.values().all(|vs| {
@@ -470,14 +472,13 @@ impl<'a> Updater<'a> {
         // The merge is idempotent: what it left, less nothing, merges into itself again. When
         // nothing changed, the live object stays: that holds for it only when it is written
         // as what the merge left (`equals` is blind to key order and to `1` against `1.0`).
-        let again = copy.map(|set| Again {
-            copy: None,
-            set,
-            fixed: untouched
+        let again = copy.map(|set| {
+            let fixed = untouched
                 && (!same
                     || new
                         .as_ref()
-                        .is_none_or(|new| super::order::identical(live, new))),
+                        .is_none_or(|new| super::order::identical(live, new)));
+            Again::new(set, fixed)
         });
         let object = (!same).then(|| new.unwrap_or_else(|| live.clone()));
         Ok(Applied {

@@ -17,9 +17,23 @@ pub struct Again {
     pub(super) fixed: bool,
     /// The fixed point, copied ahead (beside other work) for the apply to prune from.
     pub(super) copy: Option<Value>,
+    /// The configuration's text in the last-applied annotation, as the apply wrote it (the
+    /// request's `lastAppliedUpdater`, for the manager `kubectl`).
+    annotation: Option<String>,
 }
 
 impl Again {
+    /// What an apply hands on: the configuration's set, and whether the object it left is
+    /// the merge's fixed point.
+    pub(super) fn new(set: Set, fixed: bool) -> Again {
+        Again {
+            set,
+            fixed,
+            copy: None,
+            annotation: None,
+        }
+    }
+
     /// For an apply whose merge gives the object read back, of a configuration whose set
     /// (before the ignored fields leave it) is `set`: one that holds only what the object
     /// holds, where merging changes nothing (kubectl's save of the annotation the object
@@ -30,6 +44,7 @@ impl Again {
             set,
             fixed: true,
             copy: None,
+            annotation: None,
         }
     }
 
@@ -51,6 +66,18 @@ impl Again {
             copy: self.fixed.then_some(object),
             ..self
         }
+    }
+
+    /// The same, with the configuration's text in the last-applied annotation as the apply
+    /// wrote it (`None`: not written).
+    #[must_use]
+    pub fn with_annotation(self, annotation: Option<String>) -> Again {
+        Again { annotation, ..self }
+    }
+
+    /// The configuration's text in the last-applied annotation, taken out.
+    pub fn take_annotation(&mut self) -> Option<String> {
+        self.annotation.take()
     }
 
     /// Whether the object read is the merge's fixed point: the apply can only prune from it,
