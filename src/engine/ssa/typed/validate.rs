@@ -151,14 +151,15 @@ fn walk(
                 );
                 Ok((pe, inside))
             };
-            let items: Vec<(usize, &Value)> = list.iter().enumerate().collect();
-            let read: Vec<Result<(PathElement, Vec<Problem>), String>> =
-                crate::engine::ssa::par::map_halves(&items, SPLIT_AT, item);
             let mut seen = BTreeSet::new();
-            for one in read {
-                let (pe, inside) = match one {
+            // One item's result, in turn: `false` to stop.
+            let mut take = |errs: &mut Vec<Problem>, one| {
+                let (pe, inside): (PathElement, Vec<Problem>) = match one {
                     Ok(read) => read,
-                    Err(e) => return fail(errs, e),
+                    Err(e) => {
+                        fail(errs, e);
+                        return false;
+                    }
                 };
                 if assoc && !allow_duplicates && !seen.insert(pe.clone()) {
                     errs.push(Problem {
@@ -168,6 +169,22 @@ fn walk(
                     });
                 }
                 errs.extend(inside);
+                true
+            };
+            // A short list is read item by item (nothing collected first).
+            if list.len() < SPLIT_AT {
+                for (i, child) in list.iter().enumerate() {
+                    if !take(errs, item(&(i, child))) {
+                        return;
+                    }
+                }
+                return;
+            }
+            let items: Vec<(usize, &Value)> = list.iter().enumerate().collect();
+            for one in crate::engine::ssa::par::map_halves(&items, SPLIT_AT, item) {
+                if !take(errs, one) {
+                    return;
+                }
             }
         }
         Ok(Part::Map(t)) => {
