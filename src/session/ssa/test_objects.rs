@@ -3,7 +3,24 @@
 use crate::engine::plan::encode_annotation;
 use crate::engine::ssa::request::Request;
 use crate::json;
+use crate::session::ssa::SsaInput;
 use crate::value::Value;
+
+/// What `plan --server-side -f local.yaml --live live.yaml` asks of the plan, by kubectl, at
+/// the tests' time, with or without `--force-conflicts`.
+pub(crate) fn input<'a>(local: &'a Value, live: Option<&'a Value>, force: bool) -> SsaInput<'a> {
+    SsaInput {
+        local,
+        live,
+        local_name: "local.yaml",
+        live_name: "live.yaml",
+        manager: "kubectl",
+        force,
+        migrate: &[],
+        time: "2026-11-25T10:00:00Z",
+        schema: None,
+    }
+}
 
 /// The Deployment `created` (what the API server stored for the configuration `original`:
 /// with its defaults) as client-side apply made it: `original` as its last-applied

@@ -2,7 +2,7 @@
 //! migrated Deployment of more containers than the walk forks at, with another manager's
 //! fields, containers dropped and added around the middle, images changed.
 
-use super::test_objects::made_by_client_side_apply;
+use super::test_objects::{input, made_by_client_side_apply};
 use super::*;
 use crate::engine::ssa::explain::fields_on_one_core;
 use crate::engine::ssa::{kubernetes, typed};
@@ -67,17 +67,7 @@ fn the_walk_on_two_cores_gives_what_one_core_gives() {
     }
     let req = Request::embedded("apps/v1", "Deployment", "2026-01-01T00:00:00Z").unwrap();
     let live = req.update(&live, &changed, "other-controller").unwrap();
-    let input = SsaInput {
-        local: &local,
-        live: Some(&live),
-        local_name: "local.yaml",
-        live_name: "live.yaml",
-        manager: "kubectl",
-        force: true,
-        migrate: &[],
-        time: "2026-11-25T10:00:00Z",
-        schema: None,
-    };
+    let input = input(&local, Some(&live), true);
     let Ok(SsaOutcome::Planned(plan)) = plan_server_side(&input) else {
         panic!("planned");
     };

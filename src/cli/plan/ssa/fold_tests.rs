@@ -2,23 +2,12 @@
 
 use super::*;
 use crate::json;
-use crate::session::ssa::test_objects::made_by_client_side_apply;
-use crate::session::ssa::{SsaInput, SsaOutcome, SsaPlan, plan_server_side};
+use crate::session::ssa::test_objects::{input, made_by_client_side_apply};
+use crate::session::ssa::{SsaOutcome, SsaPlan, plan_server_side};
 use crate::value::Value;
 
 fn plan(local: &Value, live: Option<&Value>) -> Option<SsaPlan> {
-    let input = SsaInput {
-        local,
-        live,
-        local_name: "local.yaml",
-        live_name: "live.yaml",
-        manager: "kubectl",
-        force: true,
-        migrate: &[],
-        time: "2026-11-25T10:00:00Z",
-        schema: None,
-    };
-    match plan_server_side(&input).ok()? {
+    match plan_server_side(&input(local, live, true)).ok()? {
         SsaOutcome::Planned(p) => Some(*p),
         _ => None,
     }

@@ -16,7 +16,8 @@ use crate::engine::ssa::kubectl::{Step, StepKind};
 use crate::engine::ssa::managed::{ManagerId, Operation};
 use crate::error::Error;
 use crate::session::kuberc::{ApplyMode, KubercFrom, ModeSource};
-use crate::session::ssa::{SsaInput, SsaOutcome, SsaPlan, plan_server_side};
+use crate::session::ssa::test_objects::input;
+use crate::session::ssa::{SsaOutcome, SsaPlan, plan_server_side};
 use crate::value::{Map, Value};
 
 type Planned = (String, String, Result<SsaOutcome, Error>);
@@ -28,17 +29,7 @@ fn examples() -> Vec<Planned> {
     for example in crate::examples::EXAMPLES {
         let source = crate::session::source::Source::from_example(example).unwrap();
         for force in [false, true] {
-            let input = SsaInput {
-                local: &source.docs.local,
-                live: source.docs.live.as_ref(),
-                local_name: "local.yaml",
-                live_name: "live.yaml",
-                manager: "kubectl",
-                force,
-                migrate: &[],
-                time: "2026-11-25T10:00:00Z",
-                schema: None,
-            };
+            let input = input(&source.docs.local, source.docs.live.as_ref(), force);
             let name = format!("{} (force {force})", example.name);
             out.push((name, example.name.into(), plan_server_side(&input)));
         }
