@@ -37,6 +37,7 @@ pub use stored::{Answer, Live, with_encoded, without_managed_fields};
 
 /// The manager recorded for what an object held before its first apply.
 pub const BEFORE_FIRST_APPLY: &str = "before-first-apply";
+
 /// One request on an object of one kind, at the endpoint's API version.
 #[derive(Clone, Copy)]
 pub struct Request<'a> {
@@ -320,7 +321,7 @@ impl Request<'_> {
                 return Err(RequestError::Conflicts(ApiConflicts(outside)));
             }
         }
-        let (again, rewritten) = if manager == "kubectl" {
+        let (again, rewritten) = if kubectl {
             // A configuration that carries the annotation itself would merge it back over the
             // rewritten one.
             let again = match again {

@@ -123,67 +123,40 @@ impl ManagerId {
             }
             rest = after.strip_prefix(',')?;
         }
-        let [manager, operation, api_version, subresource] = members;
-        let operation = match operation? {
-            "Apply" => Operation::Apply,
-            "Update" => Operation::Update,
-            _ => return None,
-        };
-        let owned = |s: Option<&str>| s.unwrap_or("").to_owned();
-        Some(ManagerId {
-            manager: owned(manager),
-            operation,
-            api_version: owned(api_version),
-            subresource: owned(subresource),
-        })
+        let [manager, operation, api_version, subresource] = members.map(|m| m.unwrap_or(""));
+        ManagerId::from_members(manager, operation, api_version, subresource)
     }
 
     /// [`ManagerId::from_key`] of any JSON.
     fn from_any_key(key: &str) -> Option<ManagerId> {
-        /// The members as strings, read without building a value (what [`ManagerId::key`]
-        /// writes); any other shape is read through a value.
-        #[derive(serde::Deserialize)]
-        struct Members<'a> {
-            #[serde(borrow, default)]
-            manager: Option<std::borrow::Cow<'a, str>>,
-            #[serde(borrow, default)]
-            operation: Option<std::borrow::Cow<'a, str>>,
-            #[serde(borrow, default, rename = "apiVersion")]
-            api_version: Option<std::borrow::Cow<'a, str>>,
-            #[serde(borrow, default)]
-            subresource: Option<std::borrow::Cow<'a, str>>,
-        }
-        let owned =
-            |s: Option<std::borrow::Cow<'_, str>>| s.map(|s| s.into_owned()).unwrap_or_default();
-        let (manager, operation, api_version, subresource) =
-            match serde_json::from_str::<Members<'_>>(key) {
-                Ok(m) => (
-                    owned(m.manager),
-                    owned(m.operation),
-                    owned(m.api_version),
-                    owned(m.subresource),
-                ),
-                Err(_) => {
-                    let v: Value = serde_json::from_str(key).ok()?;
-                    let s = |k: &str| v.get(k).and_then(Value::as_str).unwrap_or("").to_owned();
-                    (
-                        s("manager"),
-                        s("operation"),
-                        s("apiVersion"),
-                        s("subresource"),
-                    )
-                }
-            };
-        let operation = match operation.as_str() {
+        let v: Value = serde_json::from_str(key).ok()?;
+        let s = |k: &str| v.get(k).and_then(Value::as_str).unwrap_or("");
+        ManagerId::from_members(
+            s("manager"),
+            s("operation"),
+            s("apiVersion"),
+            s("subresource"),
+        )
+    }
+
+    /// The identity of these members (empty: absent); `None` for an operation other than
+    /// `Apply` and `Update`.
+    fn from_members(
+        manager: &str,
+        operation: &str,
+        api_version: &str,
+        subresource: &str,
+    ) -> Option<ManagerId> {
+        let operation = match operation {
             "Apply" => Operation::Apply,
             "Update" => Operation::Update,
             _ => return None,
         };
         Some(ManagerId {
-            manager,
+            manager: manager.to_owned(),
             operation,
-            api_version,
-            subresource,
+            api_version: api_version.to_owned(),
+            subresource: subresource.to_owned(),
         })
     }
 }

@@ -40,12 +40,7 @@ impl Again {
     /// carries, [`crate::engine::ssa::kubectl`]).
     #[must_use]
     pub fn fixed_point(set: Set) -> Again {
-        Again {
-            set,
-            fixed: true,
-            copy: None,
-            annotation: None,
-        }
+        Again::new(set, true)
     }
 
     /// The same, for an object changed since (the set holds, the fixed point may not).
