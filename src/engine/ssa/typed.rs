@@ -24,7 +24,7 @@ pub mod toset;
 pub mod validate;
 
 pub use after::field_set_after_remove;
-pub use compare::{Comparison, compare};
+pub use compare::{Comparison, compare, compare_within};
 pub use merge::merge;
 pub use project::project;
 pub use reconcile::reconcile_field_set;

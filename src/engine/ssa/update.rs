@@ -15,15 +15,15 @@
 //! All API versions of an object share one schema here (the identity converter).
 
 mod again;
+mod conflicts;
 mod prune;
 
 pub use again::Again;
+pub use conflicts::{Conflict, Conflicts};
 
 use std::collections::BTreeMap;
-use std::fmt;
 
 use super::par;
-use super::path::{Path, path_string};
 use super::schema::{Schema, TypeRef};
 use super::set::Set;
 use super::typed::{self, Comparison, TypedError};
@@ -40,52 +40,6 @@ pub struct VersionedSet {
 
 /// Every manager's set, by manager (`fieldpath.ManagedFields`).
 pub type ManagedFields = BTreeMap<String, VersionedSet>;
-
-/// A manager owns a path the request would change.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Conflict {
-    pub manager: String,
-    pub path: Path,
-}
-
-impl fmt::Display for Conflict {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "conflict with {}: {}",
-            super::order::go_quote(&self.manager),
-            path_string(&self.path)
-        )
-    }
-}
-
-/// The conflicts of a request (`merge.Conflicts`), managers sorted, paths in set order.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Conflicts(pub Vec<Conflict>);
-
-impl fmt::Display for Conflicts {
-    /// `Conflicts.Error`.
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        if let [one] = self.0.as_slice() {
-            return one.fmt(f);
-        }
-        let mut by_manager: BTreeMap<&str, Vec<&Path>> = BTreeMap::new();
-        for c in &self.0 {
-            by_manager.entry(&c.manager).or_default().push(&c.path);
-        }
-        let mut lines = Vec::new();
-        for (manager, paths) in by_manager {
-            lines.push(format!(
-                "conflicts with {}:",
-                super::order::go_quote(manager)
-            ));
-            for p in paths {
-                lines.push(format!("- {}", path_string(p)));
-            }
-        }
-        f.write_str(&lines.join("\n"))
-    }
-}
 
 /// Why a request failed.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -373,6 +327,7 @@ impl<'a> Updater<'a> {
         again: Option<Again>,
         hand_on: bool,
     ) -> Result<Applied, UpdateError> {
+        let fixed = again.as_ref().is_some_and(Again::is_fixed);
         // The configuration's set is built while the managers are reconciled and the objects
         // merged (two cores for a big object); the errors come in the order of the steps.
         let (set, merged) = match again {
@@ -445,36 +400,62 @@ impl<'a> Updater<'a> {
             },
         );
         // `None`: the merge's fixed point with nothing to prune, the object read itself.
-        let (new, untouched) = match merged {
+        let (new, pruned) = match merged {
             Some(merged) => {
-                let (new, untouched) = self.prune(merged, &managers, last)?;
-                (Some(new), untouched)
+                let (new, pruned) = self.prune(merged, &managers, last)?;
+                (Some(new), pruned)
             }
-            None if last.as_ref().is_none_or(|l| l.set.is_empty()) => (None, true),
+            None if last.as_ref().is_none_or(|l| l.set.is_empty()) => (None, None),
             None => {
-                let (new, untouched) = self.prune(live.clone(), &managers, last)?;
-                (Some(new), untouched)
+                let (new, pruned) = self.prune(live.clone(), &managers, last)?;
+                (Some(new), pruned)
             }
         };
-        let raw = match &new {
-            Some(new) => self.compare(live, new)?,
-            None => Comparison::default(),
+        let untouched = pruned.is_none();
+        // At the merge's fixed point the new object is the object read less what prune
+        // removed: only there do they differ.
+        let raw = match (&new, fixed) {
+            (None, _) => Comparison::default(),
+            (Some(new), true) => typed::compare_within(
+                self.schema,
+                self.root,
+                live,
+                new,
+                pruned.as_ref().unwrap_or(&Set::new()),
+            )?,
+            (Some(new), false) => self.compare(live, new)?,
         };
+        debug_assert!(
+            new.as_ref()
+                .is_none_or(|new| self.compare(live, new).is_ok_and(|c| c == raw)),
+            "the comparison within what prune removed"
+        );
+        // At the fixed point with nothing pruned, the new object is the object read.
+        let as_read = fixed && untouched;
+        debug_assert!(
+            !as_read
+                || new
+                    .as_ref()
+                    .is_none_or(|new| super::order::identical(live, new)),
+            "the fixed point's copy is the object read"
+        );
         let (managers, changed, conflicts, compared) =
             self.update_managers(raw, version, managers, manager)?;
         // A change the comparison found is a difference `value.Equals` finds too (it compares
         // leaves by the same equality): the objects are compared whole only when it found none.
         let same = !self.return_input_on_noop
             && changed.is_same()
-            && new
-                .as_ref()
-                .is_none_or(|new| super::order::equals(live, new));
+            && (as_read
+                || new
+                    .as_ref()
+                    .is_none_or(|new| super::order::equals(live, new)));
         // The merge is idempotent: what it left, less nothing, merges into itself again. When
         // nothing changed, the live object stays: that holds for it only when it is written
         // as what the merge left (`equals` is blind to key order and to `1` against `1.0`).
         let again = copy.map(|set| {
             let fixed = untouched
                 && (!same
+                    || as_read
                     || new
                         .as_ref()
                         .is_none_or(|new| super::order::identical(live, new)));

@@ -1,6 +1,7 @@
 //! Prune's shortcut against the computation it replaces, on random Deployments and random
 //! sets to remove: the set read without building the value equals the set of the value built
-//! (whenever it answers), and the removal in place equals the removal that copies.
+//! (whenever it answers), the removal in place equals the removal that copies, and the
+//! comparison walked within the removal equals the whole comparison.
 
 use proptest::prelude::*;
 use proptest::strategy::ValueTree;
@@ -13,8 +14,8 @@ use crate::engine::ssa::path::Path;
 use crate::engine::ssa::schema::{Schema, TypeRef};
 use crate::engine::ssa::set::Set;
 use crate::engine::ssa::typed::{
-    compare, merge, project, remove_items, remove_items_owned, to_field_set, to_field_set_named,
-    validate, validate_live,
+    compare, compare_within, merge, project, remove_items, remove_items_owned, to_field_set,
+    to_field_set_named, validate, validate_live,
 };
 use crate::value::Value;
 
@@ -133,6 +134,7 @@ fn the_set_after_a_removal_is_the_set_of_the_value_it_leaves() {
     let (schema, root, mut runner) = deployments();
     let case = (deployment(), prop::collection::vec(0..6u8, 0..400), 0..4u8);
     let (mut answered, mut removed_something, mut unanswered) = (0, 0, 0);
+    let mut compared_within = 0;
     for _ in 0..3000 {
         let (value, picks, mode) = case.new_tree(&mut runner).unwrap().current();
         let Ok(set) = to_field_set(schema, root, &value) else {
@@ -162,6 +164,17 @@ fn the_set_after_a_removal_is_the_set_of_the_value_it_leaves() {
             built,
             "removal in place, {value} less {removed:?}"
         );
+        // The comparison walked within what was removed is the whole comparison (of a value
+        // that validates, as the live object of a request does).
+        if validate_live(schema, root, &value).0.is_ok() {
+            let whole = compare(schema, root, &value, &built);
+            assert_eq!(
+                compare_within(schema, root, &value, &built, &removed),
+                whole,
+                "{value} less {removed:?}"
+            );
+            compared_within += usize::from(whole.is_ok_and(|c| !c.removed.is_empty()));
+        }
         let built_set = to_field_set(schema, root, &built)
             .map(|s| s.into_named_fields_as_members(schema, root));
         match field_set_after_remove(schema, root, &value, &removed, &value_set) {
@@ -186,6 +199,7 @@ fn the_set_after_a_removal_is_the_set_of_the_value_it_leaves() {
         "removed something in {removed_something}"
     );
     assert!(unanswered > 0, "the cases it declines are met too");
+    assert!(compared_within > 1000, "compared within {compared_within}");
 }
 
 #[test]

@@ -75,11 +75,38 @@ pub fn compare(
     lhs: &Value,
     rhs: &Value,
 ) -> Result<Comparison, TypedError> {
+    compare_touched(schema, tr, (lhs, rhs), None)
+}
+
+/// [`compare`] of two values that are the same but within `touched`: at and below its
+/// members and along its children's routes (`rhs` is `lhs` less the paths of a
+/// [`super::remove_items`] of `touched`, as prune leaves it). Only those parts are walked;
+/// the same result as [`compare`] for valid values (the rest of both is equal, where
+/// [`compare`] finds nothing either).
+///
+/// # Errors
+/// As [`compare`].
+pub fn compare_within(
+    schema: &Schema,
+    tr: TypeRef,
+    lhs: &Value,
+    rhs: &Value,
+    touched: &Set,
+) -> Result<Comparison, TypedError> {
+    compare_touched(schema, tr, (lhs, rhs), Some(touched))
+}
+
+fn compare_touched(
+    schema: &Schema,
+    tr: TypeRef,
+    (lhs, rhs): (&Value, &Value),
+    touched: Option<&Set>,
+) -> Result<Comparison, TypedError> {
     let mut w = Walker {
         schema,
         errs: Vec::new(),
     };
-    let ([removed, modified, added], _) = w.compare(Some(lhs), Some(rhs), tr, 0);
+    let ([removed, modified, added], _) = w.compare(Some(lhs), Some(rhs), tr, touched, 0);
     if w.errs.is_empty() {
         Ok(Comparison {
             removed,
@@ -136,11 +163,14 @@ struct Walker<'s> {
 }
 
 impl Walker<'_> {
+    /// `within`: the paths where `lhs` and `rhs` may differ ([`compare_within`]; `None`:
+    /// anywhere).
     fn compare(
         &mut self,
         lhs: Option<&Value>,
         rhs: Option<&Value>,
         tr: TypeRef,
+        within: Option<&Set>,
         depth: usize,
     ) -> ([Set; 3], [bool; 3]) {
         let mut node = Node::default();
@@ -159,21 +189,24 @@ impl Walker<'_> {
             return node.finish();
         };
         // Equal values hold nothing removed, modified or added: not walked (most of an
-        // object is the same from one request to the next).
-        if let (Some(l), Some(r)) = (lhs, rhs)
+        // object is the same from one request to the next). Within known differences, the
+        // walk below passes over what is the same instead.
+        if within.is_none()
+            && let (Some(l), Some(r)) = (lhs, rhs)
             && l == r
         {
             return node.finish();
         }
         let al = deduce(&r, lhs);
         let ar = deduce(&r, rhs);
+        let sides = (lhs, rhs, within);
         let in_leaf = if rhs.is_none() {
-            self.handle(pick(&r, al), lhs, rhs, depth, &mut node)
+            self.handle(pick(&r, al), sides, depth, &mut node)
         } else if lhs.is_none() || al == ar {
-            self.handle(pick(&r, ar), lhs, rhs, depth, &mut node)
+            self.handle(pick(&r, ar), sides, depth, &mut node)
         } else {
-            self.handle(pick(&r, al), lhs, rhs, depth, &mut node);
-            self.handle(pick(&r, ar), lhs, rhs, depth, &mut node)
+            self.handle(pick(&r, al), sides, depth, &mut node);
+            self.handle(pick(&r, ar), sides, depth, &mut node)
         };
         if !in_leaf {
             if lhs.is_none() {
@@ -189,8 +222,7 @@ impl Walker<'_> {
     fn handle(
         &mut self,
         part: Result<Part<'_>, String>,
-        lhs: Option<&Value>,
-        rhs: Option<&Value>,
+        (lhs, rhs, within): Sides<'_>,
         depth: usize,
         node: &mut Node,
     ) -> bool {
@@ -210,16 +242,15 @@ impl Walker<'_> {
                 leaf(node, lhs, rhs);
                 true
             }
-            Ok(Part::List(t)) => self.do_list(&t, lhs, rhs, depth, node),
-            Ok(Part::Map(t)) => self.do_map(&t, lhs, rhs, depth, node),
+            Ok(Part::List(t)) => self.do_list(&t, (lhs, rhs, within), depth, node),
+            Ok(Part::Map(t)) => self.do_map(&t, (lhs, rhs, within), depth, node),
         }
     }
 
     fn do_list(
         &mut self,
         t: &ListView<'_>,
-        lhs: Option<&Value>,
-        rhs: Option<&Value>,
+        (lhs, rhs, within): Sides<'_>,
         depth: usize,
         node: &mut Node,
     ) -> bool {
@@ -233,18 +264,21 @@ impl Walker<'_> {
         if l.is_none() && r.is_none() {
             return false;
         }
-        self.visit_list_items(t, l.unwrap_or_default(), r.unwrap_or_default(), depth, node);
+        let (l, r) = (l.unwrap_or_default(), r.unwrap_or_default());
+        self.visit_list_items(t, (l, r, within), depth, node);
         false
     }
 
     fn visit_list_items(
         &mut self,
         t: &ListView<'_>,
-        lhs: &[Value],
-        rhs: &[Value],
+        (lhs, rhs, within): (&[Value], &[Value], Option<&Set>),
         depth: usize,
         node: &mut Node,
     ) {
+        // An item that lost a field of its key is another item now, maybe one the other side
+        // holds too: such a list is compared whole.
+        let within = within.filter(|w| !loses_key_field(w));
         let mut all: Vec<PathElement> = Vec::with_capacity(lhs.len().max(rhs.len()));
         let mut lvals: BTreeMap<PathElement, Vec<&Value>> = BTreeMap::new();
         for (i, child) in lhs.iter().enumerate() {
@@ -277,13 +311,17 @@ impl Walker<'_> {
             }
         }
         for pe in all {
+            // An item the same on both sides holds nothing.
+            let Some(within) = inside(within, &pe) else {
+                continue;
+            };
             let l = lvals.get(&pe).map_or(&[][..], Vec::as_slice);
             let r = rvals.get(&pe).map_or(&[][..], Vec::as_slice);
             match (l.len(), r.len()) {
                 (0, 0) => return,
                 (0 | 1, 0 | 1) => {
-                    let found =
-                        self.compare(l.first().copied(), r.first().copied(), t.elem, depth + 1);
+                    let (l, r) = (l.first().copied(), r.first().copied());
+                    let found = self.compare(l, r, t.elem, within, depth + 1);
                     node.add_child(&pe, found);
                 }
                 (2.., 2..) => {
@@ -295,14 +333,14 @@ impl Walker<'_> {
                 }
                 (2.., _) => {
                     if let Some(first) = r.first() {
-                        let found = self.compare(None, Some(first), t.elem, depth + 1);
+                        let found = self.compare(None, Some(first), t.elem, None, depth + 1);
                         node.add_child(&pe, found);
                     }
                     node.members[REMOVED].push(pe);
                 }
                 (_, _) => {
                     if let Some(first) = l.first() {
-                        let found = self.compare(Some(first), None, t.elem, depth + 1);
+                        let found = self.compare(Some(first), None, t.elem, None, depth + 1);
                         node.add_child(&pe, found);
                     }
                     node.members[ADDED].push(pe);
@@ -314,8 +352,7 @@ impl Walker<'_> {
     fn do_map(
         &mut self,
         t: &MapView<'_>,
-        lhs: Option<&Value>,
-        rhs: Option<&Value>,
+        (lhs, rhs, within): Sides<'_>,
         depth: usize,
         node: &mut Node,
     ) -> bool {
@@ -330,19 +367,67 @@ impl Walker<'_> {
             return false;
         }
         for (k, lv) in l.into_iter().flatten() {
-            let rv = r.and_then(|r| r.get(k));
-            let found = self.compare(Some(lv), rv, t.field_type(k), depth + 1);
-            node.add_child(&PathElement::Field(k.clone()), found);
-        }
-        for (k, rv) in r.into_iter().flatten() {
-            if l.is_some_and(|l| l.contains_key(k)) {
+            let pe = PathElement::Field(k.clone());
+            // A field the same on both sides holds nothing.
+            let Some(within) = inside(within, &pe) else {
                 continue;
+            };
+            let rv = r.and_then(|r| r.get(k));
+            let found = self.compare(Some(lv), rv, t.field_type(k), within, depth + 1);
+            node.add_child(&pe, found);
+        }
+        let added = |k: &str| l.is_none_or(|l| !l.contains_key(k));
+        match within {
+            None => {
+                for (k, rv) in r.into_iter().flatten().filter(|(k, _)| added(k)) {
+                    let found = self.compare(None, Some(rv), t.field_type(k), None, depth + 1);
+                    node.add_child(&PathElement::Field(k.clone()), found);
+                }
             }
-            let found = self.compare(None, Some(rv), t.field_type(k), depth + 1);
-            node.add_child(&PathElement::Field(k.clone()), found);
+            // Only a field within the differences can be on one side alone (the node's
+            // sets are sorted at the end: the order of the walk does not matter).
+            Some(within) => {
+                let routes = within.children().iter().map(|(pe, _)| pe);
+                let routes = routes.filter(|pe| !within.has_member(pe));
+                for k in within
+                    .members()
+                    .iter()
+                    .chain(routes)
+                    .filter_map(PathElement::as_field)
+                {
+                    if let Some(rv) = r.and_then(|r| r.get(k)).filter(|_| added(k)) {
+                        let found = self.compare(None, Some(rv), t.field_type(k), None, depth + 1);
+                        node.add_child(&PathElement::field(k), found);
+                    }
+                }
+            }
         }
         false
     }
+}
+
+/// A node's sides and where they may differ ([`Walker::compare`]).
+type Sides<'v> = (Option<&'v Value>, Option<&'v Value>, Option<&'v Set>);
+
+/// Where the child `pe` of a node may differ, from where the node may (`within`): `None`
+/// when it is the same on both sides; `Some(None)` anywhere in it.
+fn inside<'s>(within: Option<&'s Set>, pe: &PathElement) -> Option<Option<&'s Set>> {
+    match within {
+        None => Some(None),
+        Some(w) if w.has_member(pe) => Some(None),
+        Some(w) => w.child(pe).map(Some),
+    }
+}
+
+/// Whether a list's differences (`within`) reach a field of an item's key.
+fn loses_key_field(within: &Set) -> bool {
+    within.children().iter().any(|(pe, inside)| match pe {
+        PathElement::Key(key) => key.iter().any(|(name, _)| {
+            let field = PathElement::Field(name.clone());
+            inside.has_member(&field) || inside.child(&field).is_some()
+        }),
+        _ => false,
+    })
 }
 
 /// `doLeaf`: a leaf on one side only is removed or added; on both, modified when unequal.

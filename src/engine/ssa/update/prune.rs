@@ -11,16 +11,16 @@ use crate::value::Value;
 
 impl Updater<'_> {
     /// Removes what the applier owned last time, applies no more, and nobody else owns; with
-    /// whether the object is `merged` as it was (nothing could be pruned: nothing was looked
-    /// for, or everything the applier dropped is owned).
+    /// the set removed from `merged` (`None`: the object is `merged` as it was, nothing could
+    /// be pruned: nothing was looked for, or everything the applier dropped is owned).
     pub(super) fn prune(
         &self,
         merged: Value,
         managers: &ManagedFields,
         last: Option<VersionedSet>,
-    ) -> Result<(Value, bool), TypedError> {
+    ) -> Result<(Value, Option<Set>), TypedError> {
         let Some(last) = last.filter(|l| !l.set.is_empty()) else {
-            return Ok((merged, true));
+            return Ok((merged, None));
         };
         // The applier's last set and what every manager owns (per API version, named fields
         // as members) are read while, for a big object, the merged object's set is built on
@@ -48,7 +48,7 @@ impl Updater<'_> {
         };
         if covered {
             par::drop_aside((merged_set, last_set), big);
-            return Ok((merged, true));
+            return Ok((merged, None));
         }
         let merged_set = match merged_set {
             Some(set) => set,
@@ -68,7 +68,7 @@ impl Updater<'_> {
         // The sets of the whole object are freed on another core while the request goes on.
         let owned: Vec<Set> = owned.into_values().collect();
         par::drop_aside((merged_set, owned, last_set), big);
-        done.map(|pruned| (pruned, false))
+        done.map(|(pruned, gone)| (pruned, Some(gone)))
     }
 
     /// `addBackOwnedItems` and `addBackDanglingItems` when every manager's set is at one API
@@ -76,7 +76,8 @@ impl Updater<'_> {
     /// (`merged` less what nobody owns and the first removal took) is read as a set only
     /// where that removal walks ([`typed::field_set_after_remove`]), and the paths to remove
     /// are taken from `merged` itself, which is not copied. Where the set cannot be read so,
-    /// the object is built as in [`Updater::add_back_dangling`]. The same result either way.
+    /// the object is built as in [`Updater::add_back_dangling`]. The same result either way,
+    /// with the set removed from `merged`.
     fn prune_one_version(
         &self,
         merged: Value,
@@ -85,7 +86,7 @@ impl Updater<'_> {
         managed: &Set,
         last: &Set,
         big: bool,
-    ) -> Result<Value, TypedError> {
+    ) -> Result<(Value, Set), TypedError> {
         let pruned_set = self.named_field_set(pruned)?;
         let dropped = merged_set.difference(&pruned_set.union(managed));
         let Some(after) =
@@ -96,8 +97,8 @@ impl Updater<'_> {
         };
         let gone = merged_set.difference(&after).intersection(last);
         let left = typed::remove_items_owned(self.schema, self.root, merged, &gone);
-        par::drop_aside((pruned_set, dropped, after, gone), big);
-        Ok(left)
+        par::drop_aside((pruned_set, dropped, after), big);
+        Ok((left, gone))
     }
 
     /// `addBackOwnedItems`: what any manager owns stays (`owned`: per API version, named
@@ -120,17 +121,18 @@ impl Updater<'_> {
         Ok(pruned)
     }
 
-    /// `addBackDanglingItems`: only what the applier owned last time may go. (`merged_set`
-    /// and `last` have their named fields as members already.)
+    /// `addBackDanglingItems`: only what the applier owned last time may go (with the set
+    /// removed from `merged`). (`merged_set` and `last` have their named fields as members
+    /// already.)
     fn add_back_dangling(
         &self,
         merged: &Value,
         merged_set: &Set,
         pruned: &Value,
         last: &Set,
-    ) -> Result<Value, TypedError> {
+    ) -> Result<(Value, Set), TypedError> {
         let pruned_set = self.named_field_set(pruned)?;
         let gone = merged_set.difference(&pruned_set).intersection(last);
-        Ok(self.remove(merged, &gone))
+        Ok((self.remove(merged, &gone), gone))
     }
 }
