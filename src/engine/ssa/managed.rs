@@ -284,22 +284,23 @@ pub fn encode_with(managed: &Managed, write: impl Fn(&ManagerId) -> bool) -> Opt
             continue;
         };
         let time = managed.times.get(key).and_then(Option::as_deref);
-        let mut e = Map::new();
-        e.insert("manager", Value::from(id.manager.as_str()));
-        e.insert("operation", Value::from(id.operation.as_str()));
-        e.insert("apiVersion", Value::from(vs.api_version.as_str()));
+        // Distinct keys: appended, not looked up first.
+        let mut e = Map::with_capacity(7);
+        e.push_unique("manager", Value::from(id.manager.as_str()));
+        e.push_unique("operation", Value::from(id.operation.as_str()));
+        e.push_unique("apiVersion", Value::from(vs.api_version.as_str()));
         if let Some(t) = time {
-            e.insert("time", Value::from(t));
+            e.push_unique("time", Value::from(t));
         }
-        e.insert("fieldsType", Value::from("FieldsV1"));
+        e.push_unique("fieldsType", Value::from("FieldsV1"));
         let fields = if write(&id) {
             fieldsv1::to_value(&vs.set)
         } else {
             Value::Null
         };
-        e.insert("fieldsV1", fields);
+        e.push_unique("fieldsV1", fields);
         if !id.subresource.is_empty() {
-            e.insert("subresource", Value::from(id.subresource.as_str()));
+            e.push_unique("subresource", Value::from(id.subresource.as_str()));
         }
         entries.push((id, time, e));
     }

@@ -18,6 +18,20 @@ pub fn is_big(v: &Value) -> bool {
     budget == 0
 }
 
+/// Whether the items of lists hold more than [`BIG`] nodes together (a walk that may split
+/// a long list asks it there, of that list only, instead of of the whole object first).
+#[must_use]
+pub fn are_big<'v>(items: impl IntoIterator<Item = &'v Value>) -> bool {
+    let mut budget = BIG;
+    for v in items {
+        if budget == 0 {
+            break;
+        }
+        count(v, &mut budget, 1);
+    }
+    budget == 0
+}
+
 fn count(v: &Value, budget: &mut usize, depth: usize) {
     if *budget == 0 || depth > crate::engine::MAX_DEPTH {
         return;

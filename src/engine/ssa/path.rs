@@ -351,7 +351,8 @@ fn push_value(v: &Value, out: &mut String) {
 /// `Path.String`: the elements printed one after another (`.spec.ports[port=443].name`).
 #[must_use]
 pub fn path_string(path: &[PathElement]) -> String {
-    let mut out = String::new();
+    // Room for the usual element (`.containers`, `[name="app"]`): one allocation, mostly.
+    let mut out = String::with_capacity(16 * path.len());
     for pe in path {
         pe.write_to(&mut out);
     }

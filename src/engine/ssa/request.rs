@@ -233,11 +233,12 @@ impl Request<'_> {
         // object); the errors come in the order of the steps. The merge's fixed point (the
         // second apply of kubectl's migration) is the object an apply of this configuration
         // left: the apply checked both, and the merge of valid values is valid. Its
-        // strictness is not asked: it cannot conflict, so the excusal is never read.
-        let big = par::is_big(config);
+        // strictness is not asked: it cannot conflict, so the excusal is never read. Its size
+        // is not asked either: nothing is done beside the rest then.
         let fixed = again.as_ref().is_some_and(Again::is_fixed);
+        let big = !fixed && par::is_big(config);
         let (checked, read) = par::both(
-            big && !fixed,
+            big,
             || {
                 if fixed {
                     debug_assert!(typed::validate(self.schema, self.root, config, false).is_ok());
@@ -271,8 +272,9 @@ impl Request<'_> {
         // kubectl, excused by the last-applied annotation, when the forced apply stands). The
         // excusal, asked only on conflicts, is worked out beside the apply when it may be.
         let kubectl = manager == "kubectl";
-        // Not for the merge's fixed point, which cannot conflict (kubectl's second apply).
-        let speculate = big && kubectl && !force && !fixed && lastapplied::has_annotation(&live);
+        // Not for the merge's fixed point, which cannot conflict (kubectl's second apply):
+        // `big` is false there.
+        let speculate = big && kubectl && !force && lastapplied::has_annotation(&live);
         // The configuration's text in the annotation, as the apply before wrote it.
         let mut written = match &mut again {
             Some(a) if kubectl => a.take_annotation(),

@@ -390,7 +390,10 @@ fn a_long_list_walked_on_two_cores_gives_the_set_and_the_errors_of_one_walk() {
     let root = kube.root_for_gvk("apps/v1", "Deployment").unwrap();
     // Big enough to fork (past 20,000 nodes, a list of 4,000 items).
     let big = big_deployment(4000, &[]);
-    assert!(crate::engine::ssa::par::is_big(&big));
+    let list = big["spec"]["template"]["spec"]["containers"]
+        .as_array()
+        .unwrap();
+    assert!(crate::engine::ssa::par::are_big(list));
     let set = to_field_set(schema, root, &big).unwrap();
     let p = |s: &str| crate::engine::ssa::path::PathElement::field(s);
     let containers = set

@@ -30,7 +30,7 @@ pub fn merge(
     let mut errs = Vec::new();
     let merger = Merger {
         schema,
-        fork: AtomicBool::new(par::is_big(lhs) || par::is_big(rhs)),
+        fork: AtomicBool::new(true),
     };
     let out = merger.merge(Some(lhs), Some(rhs), tr, 0, &mut errs);
     if errs.is_empty() {
@@ -46,7 +46,8 @@ struct Merger<'s> {
     fork: AtomicBool,
 }
 
-/// The items of a list past which the merge forks.
+/// The items of a list past which the merge forks (once per merge, when they are big,
+/// [`par::are_big`]).
 const FORK_AT: usize = 512;
 
 #[derive(Default)]
@@ -231,7 +232,12 @@ impl Merger<'_> {
                 .filter_map(|&(l, r)| self.merge(l, r, t.elem, depth + 1, &mut ignored))
                 .collect()
         };
-        if pairs.len() < FORK_AT || !self.fork.swap(false, AtomicOrdering::Relaxed) {
+        let big = || par::are_big(pairs.iter().flat_map(|&(l, r)| l.into_iter().chain(r)));
+        if pairs.len() < FORK_AT
+            || !self.fork.load(AtomicOrdering::Relaxed)
+            || !big()
+            || !self.fork.swap(false, AtomicOrdering::Relaxed)
+        {
             return merge(pairs);
         }
         let (first, second) = pairs.split_at(pairs.len() / 2);
@@ -292,11 +298,13 @@ impl Merger<'_> {
         if l.is_none() && r.is_none() {
             return;
         }
-        let mut out = Map::new();
+        // Every field of either side (each once: appended, not looked up first): room for
+        // the larger, grown at most once.
+        let mut out = Map::with_capacity(l.map_or(0, Map::len).max(r.map_or(0, Map::len)));
         for (k, lv) in l.into_iter().flatten() {
             let rv = r.and_then(|r| r.get(k));
             if let Some(o) = self.merge(Some(lv), rv, t.field_type(k), depth + 1, errs) {
-                out.insert(k.clone(), o);
+                out.push_unique(k.clone(), o);
             }
         }
         for (k, rv) in r.into_iter().flatten() {
@@ -304,7 +312,7 @@ impl Merger<'_> {
                 continue;
             }
             if let Some(o) = self.merge(None, Some(rv), t.field_type(k), depth + 1, errs) {
-                out.insert(k.clone(), o);
+                out.push_unique(k.clone(), o);
             }
         }
         if !out.is_empty() {
@@ -357,7 +365,8 @@ mod tests {
         // items in a different order, and a config that reorders.
         let live = deployment((0..6000).chain((6001..8000).step_by(2)), "live");
         let config = deployment((0..7000).rev(), "config");
-        assert!(par::is_big(&live));
+        let containers = |d: &Value| d["spec"]["template"]["spec"]["containers"].clone();
+        assert!(par::are_big(containers(&live).as_array().unwrap()));
         let run = |fork: bool| {
             let mut errs = Vec::new();
             let m = Merger {

@@ -42,7 +42,7 @@ fn at(schema: &Schema, tr: TypeRef, v: &Value, want: &Set, keys: &[Str], depth: 
     };
     match (pick(&r, deduce(&r, Some(v))), v) {
         (Ok(Part::Map(m)), Value::Object(map)) if m.rel != Relationship::Atomic => {
-            let mut out = Map::new();
+            let mut out = Map::with_capacity(map.len());
             for (k, child) in map {
                 let kept = if keys.contains(k) {
                     Some(child.clone())
@@ -50,7 +50,7 @@ fn at(schema: &Schema, tr: TypeRef, v: &Value, want: &Set, keys: &[Str], depth: 
                     next(&PathElement::field(k.clone()), m.field_type(k), child, &[])
                 };
                 if let Some(kept) = kept {
-                    out.insert(k.clone(), kept);
+                    out.push_unique(k.clone(), kept);
                 }
             }
             Value::Object(out)

@@ -37,7 +37,7 @@ fn walk(schema: &Schema, tr: TypeRef, v: &Value, named: bool) -> Result<Set, Typ
     let mut w = Walker {
         schema,
         errs: Vec::new(),
-        fork: par::is_big(v),
+        fork: true,
     };
     let (set, _) = w.node(v, tr, named, 0);
     if w.errs.is_empty() {
@@ -47,8 +47,8 @@ fn walk(schema: &Schema, tr: TypeRef, v: &Value, named: bool) -> Result<Set, Typ
     }
 }
 
-/// The items of a list past which the walk forks (once per walk): the second half on
-/// another core.
+/// The items of a list past which the walk forks (once per walk, when they are big,
+/// [`par::are_big`]): the second half on another core.
 const FORK_AT: usize = 512;
 
 struct Walker<'s> {
@@ -123,7 +123,7 @@ impl Walker<'_> {
                         })
                         .collect()
                 };
-                let mut subs = if self.fork && list.len() >= FORK_AT {
+                let mut subs = if self.fork && list.len() >= FORK_AT && par::are_big(list) {
                     self.fork = false;
                     let mid = list.len() / 2;
                     let mut other = Walker {
@@ -164,6 +164,8 @@ impl Walker<'_> {
                 let Some(m) = v.as_object() else {
                     return (Set::new(), false);
                 };
+                // Most fields are members (leaves): room for all, not grown field by field.
+                members.reserve_exact(m.len());
                 for (k, val) in m {
                     let (sub, leaf) = self.node(val, t.field_type(k), named, depth + 1);
                     let pe = PathElement::Field(k.clone());
