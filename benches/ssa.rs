@@ -51,7 +51,72 @@ fn main() {
             std::fs::write(dir.join("live-applied.json"), &i.applied_text).unwrap();
         }
     }
+    // `SSA_PAIRS=1KB,100KB cargo bench --bench ssa` times the client-side plan and the
+    // migrated server-side plan in alternating rounds instead (each a batch of plans of one
+    // kind), and prints the median of the rounds' ratios: a load that comes and goes slows both
+    // of a pair alike, where divan's separate benches may catch it in one and not the other.
+    if let Ok(sizes) = std::env::var("SSA_PAIRS") {
+        for size in sizes.split(',').filter(|s| !s.is_empty()) {
+            pairs(size);
+        }
+        return;
+    }
     divan::main();
+}
+
+/// [`main`]'s `SSA_PAIRS`: 200 rounds (20 from 1 MB), each a batch of client-side plans then
+/// one of migrated server-side plans, the batch sized to about a millisecond of plans.
+fn pairs(size: &str) {
+    let i = inputs(size);
+    let docs = Docs {
+        local: i.local.clone(),
+        live: Some(i.migrated.clone()),
+        last_applied: None,
+    };
+    let (rounds, batch) = match size {
+        "1KB" => (200, 20),
+        "100KB" => (200, 1),
+        _ => (20, 1),
+    };
+    let time = |f: &dyn Fn()| {
+        let t = std::time::Instant::now();
+        for _ in 0..batch {
+            f();
+        }
+        t.elapsed().as_secs_f64() / f64::from(batch) * 1e6
+    };
+    let (mut client, mut migrated, mut ratio) = (Vec::new(), Vec::new(), Vec::new());
+    for _ in 0..rounds {
+        let c = time(&|| {
+            drop(divan::black_box(compute(
+                divan::black_box(&docs),
+                None,
+                true,
+            )))
+        });
+        let m = time(&|| {
+            drop(divan::black_box(server_side(
+                divan::black_box(&i.local),
+                &i.migrated,
+            )))
+        });
+        client.push(c);
+        migrated.push(m);
+        ratio.push(m / c);
+    }
+    for v in [&mut client, &mut migrated, &mut ratio] {
+        v.sort_by(f64::total_cmp);
+    }
+    let (mid, q1, q3) = (rounds / 2, rounds / 4, rounds * 3 / 4);
+    println!(
+        "{size}: client-side median {:.1} µs, migrated median {:.1} µs; ratio of the pairs: median {:.2}x (quartiles {:.2}x, {:.2}x), of the fastest {:.2}x",
+        client[mid],
+        migrated[mid],
+        ratio[mid],
+        ratio[q1],
+        ratio[q3],
+        migrated[0] / client[0]
+    );
 }
 
 /// (containers, env vars per container), as `bench/gen.py` sizes them.

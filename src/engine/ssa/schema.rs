@@ -11,8 +11,12 @@
 //! | `map: {fields: [..], elementType, elementRelationship}` | [`MapType`] | a struct and/or a map; `atomic` = one owner |
 //! | `namedType` + `elementRelationship` on a type reference | [`TypeRef`] override | e.g. `claimRef: granular` |
 
-use crate::engine::gofmt::FastMap;
+use std::hash::BuildHasher as _;
 
+use hashbrown::HashTable;
+
+use super::path::same_name;
+use crate::engine::gofmt::FastMap;
 use crate::value::{Str, Value};
 
 /// `schema.Scalar`.
@@ -77,17 +81,29 @@ pub struct StructField {
 #[derive(Clone, Debug)]
 pub struct MapType {
     pub fields: Vec<StructField>,
-    /// Asked for every field of every value walked: a fast hash, not SipHash.
-    by_name: FastMap<Str, usize>,
+    /// Positions in `fields` by name. Asked for every field of every value walked: a fast
+    /// hash, not SipHash, and names compared in place ([`same_name`]), not by a `memcmp` call.
+    by_name: HashTable<u32>,
     pub elem: TypeRef,
     pub rel: Relationship,
+}
+
+/// The hash of the names in [`MapType::by_name`] (fixed: tables are built once).
+fn name_hash(name: &str) -> u64 {
+    foldhash::fast::FixedState::default().hash_one(name)
 }
 
 impl MapType {
     /// `Map.FindField`.
     #[must_use]
     pub fn field(&self, name: &str) -> Option<&StructField> {
-        self.by_name.get(name).and_then(|&i| self.fields.get(i))
+        let fields = &self.fields;
+        let at = self.by_name.find(name_hash(name), |&i| {
+            fields
+                .get(i as usize)
+                .is_some_and(|f| same_name(&f.name, name))
+        })?;
+        fields.get(*at as usize)
     }
 
     /// The type of `name`: its field's, else the element type.
@@ -440,9 +456,21 @@ impl MapType {
     /// A map type with these fields.
     #[must_use]
     pub fn new(fields: Vec<StructField>, elem: TypeRef, rel: Relationship) -> MapType {
-        let mut by_name = FastMap::with_capacity_and_hasher(fields.len(), Default::default());
+        let mut by_name = HashTable::with_capacity(fields.len());
         for (i, f) in fields.iter().enumerate() {
-            by_name.insert(f.name.clone(), i);
+            // A type of 4 billion fields does not fit the schema's file.
+            let at = u32::try_from(i).unwrap_or(u32::MAX);
+            let hash = name_hash(&f.name);
+            let same = |&j: &u32| fields.get(j as usize).is_some_and(|g| g.name == f.name);
+            // A name given twice is the last one's, as a map's insert leaves it.
+            match by_name.find_mut(hash, same) {
+                Some(slot) => *slot = at,
+                None => {
+                    by_name.insert_unique(hash, at, |&j| {
+                        fields.get(j as usize).map_or(0, |g| name_hash(&g.name))
+                    });
+                }
+            }
         }
         MapType {
             fields,
@@ -450,5 +478,54 @@ impl MapType {
             elem,
             rel,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every field of every struct of the embedded schema is found by its name, a name it
+    /// lacks (a prefix, a longer name, another case) by none; a name given twice is the last.
+    #[test]
+    fn fields_are_found_by_name() {
+        let kube = crate::engine::ssa::kubernetes::embedded();
+        let (mut structs, mut found) = (0, 0);
+        for atom in &kube.schema.atoms {
+            let Some(map) = &atom.map else { continue };
+            structs += 1;
+            for (i, f) in map.fields.iter().enumerate() {
+                let got = map.field(&f.name).map(std::ptr::from_ref);
+                assert_eq!(got, Some(std::ptr::from_ref(&map.fields[i])), "{}", f.name);
+                found += 1;
+                for other in [
+                    format!("{}x", f.name),
+                    f.name.as_str().to_uppercase(),
+                    f.name[..f.name.len() - 1].to_owned(),
+                ] {
+                    if map.fields.iter().all(|g| g.name != other) {
+                        assert!(map.field(&other).is_none(), "{other}");
+                    }
+                }
+            }
+        }
+        assert!(structs > 500 && found > 3000, "{structs} {found}");
+        let field = |name: &str, ty: TypeRef| StructField {
+            name: name.into(),
+            ty,
+            default: None,
+        };
+        let (a, b) = (
+            kube.schema.empty_ref(),
+            Schema::with_relationship(kube.schema.empty_ref(), Relationship::Atomic),
+        );
+        let twice = MapType::new(
+            vec![field("spec", a), field("status", a), field("spec", b)],
+            a,
+            Relationship::Separable,
+        );
+        assert_eq!(twice.field("spec").map(|f| f.ty), Some(b));
+        assert_eq!(twice.field("status").map(|f| f.ty), Some(a));
+        assert!(twice.field("specs").is_none());
     }
 }

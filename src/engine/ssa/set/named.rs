@@ -28,21 +28,21 @@ impl Set {
         let atom = schema.resolve(tr);
         let map = atom.as_ref().and_then(|a| a.map());
         let list = atom.as_ref().and_then(|a| a.list());
-        let added: Vec<PathElement> = self
-            .children()
-            .iter()
-            .filter(|(pe, _)| match (pe, map) {
-                (PathElement::Field(name), Some(m)) => m.field(name).is_some(),
-                _ => false,
-            })
-            .filter(|(pe, _)| !self.has_member(pe))
-            .map(|(pe, _)| pe.clone())
-            .collect();
-        // The children, copied at the first that changes.
+        // The declared fields with something inside that are not members yet; the children,
+        // copied at the first that changes (one lookup of each field for both).
+        let mut added: Vec<PathElement> = Vec::new();
         let mut children: Option<Vec<(PathElement, Set)>> = None;
         for (i, (pe, c)) in self.children().iter().enumerate() {
             let child_tr = match (pe, map, list) {
-                (PathElement::Field(name), Some(m), _) => m.field_type(name),
+                (PathElement::Field(name), Some(m), _) => match m.field(name) {
+                    Some(f) => {
+                        if !self.has_member(pe) {
+                            added.push(pe.clone());
+                        }
+                        f.ty
+                    }
+                    None => m.map.elem,
+                },
                 (PathElement::Key(_), _, Some(l)) => l.elem,
                 _ => schema.empty_ref(),
             };

@@ -134,8 +134,9 @@ fn node(
                     // As it was: its set and its membership (named fields included) are `v`'s.
                     None => (field_set.clone(), v_set.has_member(&pe)),
                     Some(sub) => {
-                        let ty = t.field_type(k);
-                        let declared = t.field(k).is_some();
+                        let field = t.field(k);
+                        let ty = field.map_or(t.map.elem, |f| f.ty);
+                        let declared = field.is_some();
                         let (set, owned) = match node(schema, ty, val, sub, field_set, depth + 1)? {
                             After::Gone => (null_set(schema, ty)?, true),
                             After::Kept(set, leaf) => (set, leaf || !declared),

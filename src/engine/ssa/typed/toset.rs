@@ -167,10 +167,13 @@ impl Walker<'_> {
                 // Most fields are members (leaves): room for all, not grown field by field.
                 members.reserve_exact(m.len());
                 for (k, val) in m {
-                    let (sub, leaf) = self.node(val, t.field_type(k), named, depth + 1);
+                    // One lookup of the field for its type and whether it is declared.
+                    let field = t.field(k);
+                    let ty = field.map_or(t.map.elem, |f| f.ty);
+                    let (sub, leaf) = self.node(val, ty, named, depth + 1);
                     let pe = PathElement::Field(k.clone());
                     let empty_map = val.as_object().is_some_and(|m| m.is_empty());
-                    let declared = t.field(k).is_some();
+                    let declared = field.is_some();
                     let inside = !sub.is_empty();
                     if inside {
                         children.push((pe.clone(), sub));
