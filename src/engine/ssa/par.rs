@@ -13,21 +13,24 @@ const BIG: usize = 20_000;
 /// Whether `v` has more than [`BIG`] nodes (counted up to there, not further).
 #[must_use]
 pub fn is_big(v: &Value) -> bool {
-    let mut budget = BIG;
-    count(v, &mut budget, 0);
-    budget == 0
+    past_big(std::iter::once(v), 0)
 }
 
 /// Whether the items of lists hold more than [`BIG`] nodes together (a walk that may split
 /// a long list asks it there, of that list only, instead of of the whole object first).
 #[must_use]
 pub fn are_big<'v>(items: impl IntoIterator<Item = &'v Value>) -> bool {
+    past_big(items, 1)
+}
+
+/// Whether `values`, at `depth`, hold more than [`BIG`] nodes (counted up to there).
+fn past_big<'v>(values: impl IntoIterator<Item = &'v Value>, depth: usize) -> bool {
     let mut budget = BIG;
-    for v in items {
+    for v in values {
         if budget == 0 {
             break;
         }
-        count(v, &mut budget, 1);
+        count(v, &mut budget, depth);
     }
     budget == 0
 }
