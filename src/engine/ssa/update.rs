@@ -19,6 +19,7 @@ mod conflicts;
 mod prune;
 
 pub use again::Again;
+pub(crate) use conflicts::grouped_conflicts;
 pub use conflicts::{Conflict, Conflicts};
 
 use std::collections::BTreeMap;

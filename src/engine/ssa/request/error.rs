@@ -8,7 +8,7 @@ use std::fmt;
 use crate::engine::ssa::managed::{ManagedFieldsError, ManagerId};
 use crate::engine::ssa::path::{Path, path_string};
 use crate::engine::ssa::typed::TypedError;
-use crate::engine::ssa::update::{Conflict, Conflicts, UpdateError};
+use crate::engine::ssa::update::{Conflict, Conflicts, UpdateError, grouped_conflicts};
 use crate::value::Value;
 
 /// One conflict as the API server reports it.
@@ -47,18 +47,11 @@ impl fmt::Display for ApiConflicts {
                 .1
                 .push(&c.path);
         }
-        let mut lines = Vec::new();
-        for (manager, paths) in by.values() {
-            lines.push(format!("conflicts with {manager}:"));
-            for p in paths {
-                lines.push(format!("- {}", path_string(p)));
-            }
-        }
         write!(
             f,
             "Apply failed with {} conflicts: {}",
             self.0.len(),
-            lines.join("\n")
+            grouped_conflicts(by.into_values())
         )
     }
 }

@@ -39,13 +39,25 @@ impl fmt::Display for Conflicts {
         for c in &self.0 {
             by_manager.entry(&c.manager).or_default().push(&c.path);
         }
-        let mut lines = Vec::new();
-        for (manager, paths) in by_manager {
-            lines.push(format!("conflicts with {}:", go_quote(manager)));
-            for p in paths {
-                lines.push(format!("- {}", path_string(p)));
-            }
-        }
-        f.write_str(&lines.join("\n"))
+        let groups = by_manager
+            .into_iter()
+            .map(|(m, paths)| (go_quote(m), paths));
+        f.write_str(&grouped_conflicts(groups))
     }
+}
+
+/// Conflicts grouped by manager, as `merge.Conflicts` and the API server's 409 both write
+/// them: `conflicts with M:`, then a `- path` line for each path, the lines joined by
+/// newlines.
+pub(crate) fn grouped_conflicts<'a, M: fmt::Display>(
+    groups: impl IntoIterator<Item = (M, Vec<&'a Path>)>,
+) -> String {
+    let mut lines = Vec::new();
+    for (manager, paths) in groups {
+        lines.push(format!("conflicts with {manager}:"));
+        for p in paths {
+            lines.push(format!("- {}", path_string(p)));
+        }
+    }
+    lines.join("\n")
 }
