@@ -26,8 +26,10 @@ use ratatui::DefaultTerminal;
 use ratatui::crossterm::event::{
     self, DisableMouseCapture, EnableMouseCapture, Event, MouseButton, MouseEventKind,
 };
-use ratatui::crossterm::execute;
-use ratatui::crossterm::terminal::{EnterAlternateScreen, enable_raw_mode};
+use ratatui::crossterm::terminal::{
+    BeginSynchronizedUpdate, EndSynchronizedUpdate, EnterAlternateScreen, enable_raw_mode,
+};
+use ratatui::crossterm::{execute, queue};
 use ratatui::layout::Rect;
 
 use crate::app::cluster::ClusterReply;
@@ -251,7 +253,11 @@ fn event_loop(
     }
     let mut first = true;
     loop {
+        // One frame reaches the terminal in several writes: a terminal that knows synchronized
+        // output shows it whole; others ignore the two sequences.
+        queue!(terminal.backend_mut(), BeginSynchronizedUpdate)?;
         terminal.draw(|frame| ui::view_app(&app, theme, frame))?;
+        execute!(terminal.backend_mut(), EndSynchronizedUpdate)?;
         if std::mem::take(&mut first) {
             loader.start();
         }

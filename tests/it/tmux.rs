@@ -75,10 +75,28 @@ impl Session {
         loop {
             let screen = self.screen();
             if screen.contains(needle) {
-                return screen;
+                return self.settled(screen, needle);
             }
             assert!(t.elapsed() < PATIENCE, "no {needle:?} in:\n{screen}");
             std::thread::sleep(Duration::from_millis(100));
+        }
+    }
+
+    /// A frame reaches the terminal in several writes, so a capture can hold half of one: the
+    /// screen once two captures 50 ms apart agree, or the last that still shows `needle` when
+    /// the screen keeps changing (a clock) for a second.
+    fn settled(&self, mut screen: String, needle: &str) -> String {
+        let t = Instant::now();
+        loop {
+            std::thread::sleep(Duration::from_millis(50));
+            let again = self.screen();
+            if !again.contains(needle) {
+                return screen;
+            }
+            if again == screen || t.elapsed() > Duration::from_secs(1) {
+                return again;
+            }
+            screen = again;
         }
     }
 
