@@ -1,9 +1,9 @@
 //! Planning: the three documents of a plan, the engine's plan of them with the embedded schema
 //! or a server's, and its failures as [`Error`]s that name the input document.
 //!
-//! Many objects are planned on `std::thread::scope` workers, one per core ([`plan_all`]):
-//! each object's plan is independent, the work is CPU-bound and the embedded schema is shared
-//! read-only, so no thread pool crate is needed.
+//! Many objects are planned on every core ([`plan_all`], through
+//! [`super::parallel::parallel_map`]): each object's plan is independent, the work is
+//! CPU-bound and the embedded schema is shared read-only.
 
 use crate::engine::plan::{
     self as engine_plan, InputDoc, LastApplied, Plan, PlanContext, PlanError,
