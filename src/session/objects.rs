@@ -146,6 +146,19 @@ pub fn load(held: Vec<HeldPair>) -> Result<Vec<Pair>, Error> {
         .collect()
 }
 
+/// The [`Pair`] of one held pair, thawed (on the caller's core: a worker that goes on to plan
+/// it).
+///
+/// # Errors
+/// As [`load`].
+pub fn load_one(p: &HeldPair) -> Result<Pair, Error> {
+    Ok(Pair {
+        key: p.key.clone(),
+        local: p.local.object()?,
+        live: p.live.as_ref().map(Held::object).transpose()?,
+    })
+}
+
 /// What matching needs of an object read from an argument.
 trait Matched {
     /// Its key as written (no namespace given yet).

@@ -15,7 +15,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use crate::value::Value;
 
 use super::Error;
-use super::objects::Pair;
+use super::objects::{Object, Pair};
 use super::parallel::parallel_map;
 use super::progress::{Event, Progress, RowHead};
 use super::risk::Summary;
@@ -205,15 +205,36 @@ pub fn plan_all_printed(
     overwrite: bool,
 ) -> Vec<Result<Plan, Error>> {
     parallel_map(pairs, |p| {
-        let context = PlanContext {
-            live: p.live.as_ref().map(|l| Cow::Borrowed(&l.value)),
-            last_applied: LastApplied::FromLive,
-            namespace,
-            overwrite,
-            live_last_applied: None,
+        plan_printed(p.local.clone(), p.live.as_ref(), namespace, overwrite)
+    })
+}
+
+/// [`plan_all_printed`]'s plan of one object, which takes the local object (the plan keeps
+/// its document).
+///
+/// # Errors
+/// As [`compute_named`], naming the object's source.
+pub fn plan_printed(
+    local: Object,
+    live: Option<&Object>,
+    namespace: Option<&str>,
+    overwrite: bool,
+) -> Result<Plan, Error> {
+    let Object { value, source } = local;
+    let context = PlanContext {
+        live: live.map(|l| Cow::Borrowed(&l.value)),
+        last_applied: LastApplied::FromLive,
+        namespace,
+        overwrite,
+        live_last_applied: None,
+    };
+    engine_plan::plan_owned(value, context, Schema::embedded()).map_err(|e| {
+        let names = DocNames {
+            local: source,
+            live: live.map(|l| l.source.clone()).unwrap_or_default(),
+            last_applied: String::new(),
         };
-        engine_plan::plan_owned(p.local.value.clone(), context, Schema::embedded())
-            .map_err(|e| plan_error(e, &names_of(p)))
+        plan_error(e, &names)
     })
 }
 

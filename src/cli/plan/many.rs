@@ -12,7 +12,7 @@ use crate::error::Error;
 use crate::session::objects;
 use crate::session::objects::{Key, Pair};
 use crate::session::parallel::parallel_map;
-use crate::session::plan::plan_all_printed;
+use crate::session::plan::{plan_all_printed, plan_printed};
 use crate::session::progress::Event;
 use crate::session::risk::Summary;
 use crate::value::Value;
@@ -69,9 +69,32 @@ pub(super) fn run(
     while done < total {
         let chunk: Vec<_> = held.by_ref().take(MANY_CHUNK).collect();
         done += chunk.len();
-        let pairs = objects::load(chunk)?;
-        let plans = plan_all_printed(&pairs, namespace, args.overwrite);
-        many.add(&pairs, &plans)?;
+        if args.output == Format::Markdown {
+            let pairs = objects::load(chunk)?;
+            let plans = plan_all_printed(&pairs, namespace, args.overwrite);
+            many.add(&pairs, &plans)?;
+        } else {
+            // Each object is thawed, planned and written by one worker, one step after the
+            // other (no wait for the whole chunk between the steps), and its file's object
+            // moves into its plan.
+            let (format, reveal, written) = (many.format, many.reveal, many.broken.is_none());
+            let outs = parallel_map(&chunk, |held| {
+                let Pair { key, local, live } = objects::load_one(held)?;
+                let api_version = local.value.get("apiVersion").cloned();
+                let source = local.source.clone();
+                let plan = plan_printed(local, live.as_ref(), namespace, args.overwrite);
+                let named = Named {
+                    key: &key,
+                    source: &source,
+                    live: live.as_ref().map(|l| l.source.as_str()),
+                    api_version: api_version.as_ref(),
+                };
+                Ok::<_, Error>(Out::of(&named, &plan, format, reveal, written))
+            });
+            for out in outs {
+                many.add_out(out?)?;
+            }
+        }
         shown.progress().report(Event::Count { done, total });
     }
     drop(shown);
@@ -80,30 +103,42 @@ pub(super) fn run(
     Ok(end.run(String::new()))
 }
 
+/// What an object's part of the output names of it: its key, where it was read, where its
+/// live object was read and its `apiVersion`.
+struct Named<'a> {
+    key: &'a Key,
+    source: &'a str,
+    live: Option<&'a str>,
+    api_version: Option<&'a Value>,
+}
+
+impl<'a> Named<'a> {
+    fn of(pair: &'a Pair) -> Named<'a> {
+        Named {
+            key: &pair.key,
+            source: &pair.local.source,
+            live: pair.live.as_ref().map(|l| l.source.as_str()),
+            api_version: pair.local.value.get("apiVersion"),
+        }
+    }
+}
+
 /// One object's entry in the many-object output (JSON lines, YAML documents), but its plan
 /// (which goes under `plan`).
-fn entry(pair: &Pair, plan: &Result<Plan, Error>) -> crate::value::Map {
-    let api_version = pair
-        .local
-        .value
-        .get("apiVersion")
-        .cloned()
-        .unwrap_or(Value::Null);
+fn entry(named: &Named<'_>, plan: &Result<Plan, Error>) -> crate::value::Map {
+    let api_version = named.api_version.cloned().unwrap_or(Value::Null);
     let mut e = crate::value::Map::new();
     e.insert(
         "object",
         crate::json!({
             "apiVersion": api_version,
-            "kind": pair.key.kind,
-            "namespace": pair.key.namespace,
-            "name": pair.key.name,
+            "kind": named.key.kind,
+            "namespace": named.key.namespace,
+            "name": named.key.name,
         }),
     );
-    e.insert("source", crate::json!(pair.local.source));
-    e.insert(
-        "live",
-        crate::json!(pair.live.as_ref().map(|l| l.source.clone())),
-    );
+    e.insert("source", crate::json!(named.source));
+    e.insert("live", crate::json!(named.live));
     if let Err(err) = plan {
         e.insert(
             "error",
@@ -216,43 +251,41 @@ impl<W: Write> Many<W> {
     /// # Errors
     /// [`Error::Failed`] when a plan cannot be written.
     pub fn add(&mut self, pairs: &[Pair], plans: &[Result<Plan, Error>]) -> Result<(), Error> {
-        let format = self.format;
+        let (format, reveal) = (self.format, self.reveal);
         if format == Format::Markdown {
-            let reveal = self.reveal;
             let report = self
                 .report
                 .get_or_insert_with(|| markdown::Report::new("plan", reveal));
             for (pair, plan) in pairs.iter().zip(plans) {
                 report.add(&pair.key, &pair.local.source, plan.as_ref(), None);
             }
-        } else if self.broken.is_none() {
-            let items: Vec<(&Pair, &Result<Plan, Error>)> = pairs.iter().zip(plans).collect();
-            // Writing a plan costs more than planning it: each object's text is made in
-            // parallel too.
-            let reveal = self.reveal;
-            let parts = parallel_map(&items, |(pair, plan)| {
-                render_one(pair, plan, format, reveal)
-            });
-            for part in parts {
-                self.write(part?.as_bytes());
-            }
         }
-        for (pair, plan) in pairs.iter().zip(plans) {
-            if let Err(e) = plan {
-                self.errors.push(format!("{}: {e}", pair.key));
-                self.code = self.code.max(e.exit_code());
-            }
-            if format == Format::Text {
-                self.rows.push(Row {
-                    key: pair.key.clone(),
-                    source: pair.local.source.clone(),
-                    summary: match plan {
-                        Ok(p) => Summary::of_plan(p),
-                        Err(e) => Summary::failed(&e.to_string()),
-                    },
-                });
-            }
+        // Writing a plan costs more than planning it: each object's text is made in parallel
+        // too (the markdown report's whole at the end).
+        let written = format != Format::Markdown && self.broken.is_none();
+        let items: Vec<(&Pair, &Result<Plan, Error>)> = pairs.iter().zip(plans).collect();
+        let outs = parallel_map(&items, |(pair, plan)| {
+            Out::of(&Named::of(pair), plan, format, reveal, written)
+        });
+        for out in outs {
+            self.add_out(out)?;
         }
+        Ok(())
+    }
+
+    /// Write the next object's part and keep what the end needs of it.
+    ///
+    /// # Errors
+    /// [`Error::Failed`] when its plan could not be written.
+    fn add_out(&mut self, out: Out) -> Result<(), Error> {
+        if let Some(text) = out.text {
+            self.write(text?.as_bytes());
+        }
+        if let Some((line, code)) = out.failure {
+            self.errors.push(line);
+            self.code = self.code.max(code);
+        }
+        self.rows.extend(out.row);
         Ok(())
     }
 
@@ -280,9 +313,43 @@ impl<W: Write> Many<W> {
     }
 }
 
+/// One object's part of the output (`None`: not written, the output has stopped or is the
+/// markdown report), its failure's line and exit status, and its text summary row.
+struct Out {
+    text: Option<Result<String, Error>>,
+    failure: Option<(String, i32)>,
+    row: Option<Row>,
+}
+
+impl Out {
+    fn of(
+        named: &Named<'_>,
+        plan: &Result<Plan, Error>,
+        format: Format,
+        reveal: bool,
+        written: bool,
+    ) -> Out {
+        Out {
+            text: written.then(|| render_one(named, plan, format, reveal)),
+            failure: plan
+                .as_ref()
+                .err()
+                .map(|e| (format!("{}: {e}", named.key), e.exit_code())),
+            row: (format == Format::Text).then(|| Row {
+                key: named.key.clone(),
+                source: named.source.to_owned(),
+                summary: match plan {
+                    Ok(p) => Summary::of_plan(p),
+                    Err(e) => Summary::failed(&e.to_string()),
+                },
+            }),
+        }
+    }
+}
+
 /// One object's part of the many-object output.
 fn render_one(
-    pair: &Pair,
+    named: &Named<'_>,
     plan: &Result<Plan, Error>,
     format: Format,
     reveal: bool,
@@ -291,24 +358,22 @@ fn render_one(
     Ok(match format {
         Format::Json => {
             let mut line = Vec::new();
-            json::write_entry(&entry(pair, plan), plan.as_ref().ok(), &mut line)
+            json::write_entry(&entry(named, plan), plan.as_ref().ok(), &mut line)
                 .map_err(|e| failed(&e))?;
             String::from_utf8(line).map_err(|e| failed(&e))?
         }
-        Format::Yaml => {
-            yaml::entry_to_string(&entry(pair, plan), plan.as_ref().ok()).map_err(|e| failed(&e))?
-        }
+        Format::Yaml => yaml::entry_to_string(&entry(named, plan), plan.as_ref().ok())
+            .map_err(|e| failed(&e))?,
         Format::Markdown => {
             let mut report = markdown::Report::new("plan", reveal);
-            report.add(&pair.key, &pair.local.source, plan.as_ref(), None);
+            report.add(named.key, named.source, plan.as_ref(), None);
             report.finish()
         }
         Format::Text => {
-            let live = pair.live.as_ref().map_or_else(
-                || "no live object".to_owned(),
-                |l| format!("live {}", l.source),
-            );
-            let mut out = format!("=== {} ({}, {live})\n", pair.key, pair.local.source);
+            let live = named
+                .live
+                .map_or_else(|| "no live object".to_owned(), |l| format!("live {l}"));
+            let mut out = format!("=== {} ({}, {live})\n", named.key, named.source);
             match plan {
                 Ok(p) => out.push_str(&text::text_with(p, reveal)),
                 Err(e) => {

@@ -266,6 +266,17 @@ impl Held {
         }
     }
 
+    /// The object as read: thawed, or a copy of the parsed one.
+    pub(super) fn object(&self) -> Result<Object, Error> {
+        match &self.form {
+            Form::Parsed(value) => Ok(Object {
+                value: value.clone(),
+                source: self.source.clone(),
+            }),
+            Form::Packed(packed) => Self::thaw(packed, self.source.clone()),
+        }
+    }
+
     /// The object thawed (`None` when it is held parsed).
     pub(super) fn thawed(&self) -> Option<Result<Object, Error>> {
         match &self.form {
