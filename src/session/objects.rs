@@ -18,7 +18,6 @@ use std::collections::HashMap;
 use crate::value::Value;
 
 use super::Error;
-use super::parallel::parallel_map;
 use crate::engine::object::ObjectRef;
 use crate::engine::schema::Schema;
 
@@ -118,39 +117,11 @@ pub fn pair_held(
         .collect())
 }
 
-/// The [`Pair`]s of `held`, in order: the objects thawed, on every core.
-///
-/// # Errors
-/// When a [`Held`] object does not thaw (it cannot: its bytes are the ones packed).
-pub fn load(held: Vec<HeldPair>) -> Result<Vec<Pair>, Error> {
-    let parsed = parallel_map(&held, |p| {
-        (p.local.thawed(), p.live.as_ref().and_then(Held::thawed))
-    });
-    held.into_iter()
-        .zip(parsed)
-        .map(|(p, (local, live))| {
-            let local = match local {
-                Some(parsed) => parsed?,
-                None => p.local.into_object()?,
-            };
-            let live = match (live, p.live) {
-                (Some(parsed), _) => Some(parsed?),
-                (None, live) => live.map(Held::into_object).transpose()?,
-            };
-            Ok(Pair {
-                key: p.key,
-                local,
-                live,
-            })
-        })
-        .collect()
-}
-
 /// The [`Pair`] of one held pair, thawed (on the caller's core: a worker that goes on to plan
 /// it).
 ///
 /// # Errors
-/// As [`load`].
+/// When a [`Held`] object does not thaw (it cannot: its bytes are the ones packed).
 pub fn load_one(p: &HeldPair) -> Result<Pair, Error> {
     Ok(Pair {
         key: p.key.clone(),

@@ -195,22 +195,9 @@ pub fn plan_pair(p: &Pair, namespace: Option<&str>, overwrite: bool) -> Result<P
     compute_named(&docs, namespace, overwrite, &names_of(p))
 }
 
-/// [`plan_all`] for the command line's outputs, which show no three-way halves: each local
-/// object is copied once (it becomes the plan's document), the live one is only read, and the
-/// halves are not kept. The plans are otherwise [`plan_all`]'s.
-#[must_use]
-pub fn plan_all_printed(
-    pairs: &[Pair],
-    namespace: Option<&str>,
-    overwrite: bool,
-) -> Vec<Result<Plan, Error>> {
-    parallel_map(pairs, |p| {
-        plan_printed(p.local.clone(), p.live.as_ref(), namespace, overwrite)
-    })
-}
-
-/// [`plan_all_printed`]'s plan of one object, which takes the local object (the plan keeps
-/// its document).
+/// The plan of one object for the command line's outputs, which show no three-way halves:
+/// it takes the local object (the plan keeps its document), the live one is only read, and
+/// the halves are not kept. The plan is otherwise [`plan_pair`]'s.
 ///
 /// # Errors
 /// As [`compute_named`], naming the object's source.

@@ -12,7 +12,7 @@ use crate::error::Error;
 use crate::session::objects;
 use crate::session::objects::{Key, Pair};
 use crate::session::parallel::parallel_map;
-use crate::session::plan::{plan_all_printed, plan_printed};
+use crate::session::plan::plan_printed;
 use crate::session::progress::Event;
 use crate::session::risk::Summary;
 use crate::value::Value;
@@ -69,31 +69,32 @@ pub(super) fn run(
     while done < total {
         let chunk: Vec<_> = held.by_ref().take(MANY_CHUNK).collect();
         done += chunk.len();
-        if args.output == Format::Markdown {
-            let pairs = objects::load(chunk)?;
-            let plans = plan_all_printed(&pairs, namespace, args.overwrite);
-            many.add(&pairs, &plans)?;
-        } else {
-            // Each object is thawed, planned and written by one worker, one step after the
-            // other (no wait for the whole chunk between the steps), and its file's object
-            // moves into its plan.
-            let (format, reveal, written) = (many.format, many.reveal, many.broken.is_none());
-            let outs = parallel_map(&chunk, |held| {
-                let Pair { key, local, live } = objects::load_one(held)?;
-                let api_version = local.value.get("apiVersion").cloned();
-                let source = local.source.clone();
-                let plan = plan_printed(local, live.as_ref(), namespace, args.overwrite);
-                let named = Named {
-                    key: &key,
-                    source: &source,
-                    live: live.as_ref().map(|l| l.source.as_str()),
-                    api_version: api_version.as_ref(),
-                };
-                Ok::<_, Error>(Out::of(&named, &plan, format, reveal, written))
-            });
-            for out in outs {
-                many.add_out(out?)?;
+        // Each object is thawed, planned and written by one worker, one step after the other
+        // (no wait for the whole chunk between the steps), and its file's object moves into
+        // its plan. The markdown report, made whole at the end, takes the plans in order.
+        let markdown = args.output == Format::Markdown;
+        let (format, reveal) = (many.format, many.reveal);
+        let written = !markdown && many.broken.is_none();
+        let outs = parallel_map(&chunk, |held| {
+            let Pair { key, local, live } = objects::load_one(held)?;
+            let api_version = local.value.get("apiVersion").cloned();
+            let source = local.source.clone();
+            let plan = plan_printed(local, live.as_ref(), namespace, args.overwrite);
+            let named = Named {
+                key: &key,
+                source: &source,
+                live: live.as_ref().map(|l| l.source.as_str()),
+                api_version: api_version.as_ref(),
+            };
+            let out = Out::of(&named, &plan, format, reveal, written);
+            Ok::<_, Error>((out, markdown.then_some((key, source, plan))))
+        });
+        for done in outs {
+            let (out, planned) = done?;
+            if let Some((key, source, plan)) = planned {
+                many.report(&key, &source, plan.as_ref());
             }
+            many.add_out(out)?;
         }
         shown.progress().report(Event::Count { done, total });
     }
@@ -253,11 +254,8 @@ impl<W: Write> Many<W> {
     pub fn add(&mut self, pairs: &[Pair], plans: &[Result<Plan, Error>]) -> Result<(), Error> {
         let (format, reveal) = (self.format, self.reveal);
         if format == Format::Markdown {
-            let report = self
-                .report
-                .get_or_insert_with(|| markdown::Report::new("plan", reveal));
             for (pair, plan) in pairs.iter().zip(plans) {
-                report.add(&pair.key, &pair.local.source, plan.as_ref(), None);
+                self.report(&pair.key, &pair.local.source, plan.as_ref());
             }
         }
         // Writing a plan costs more than planning it: each object's text is made in parallel
@@ -271,6 +269,14 @@ impl<W: Write> Many<W> {
             self.add_out(out)?;
         }
         Ok(())
+    }
+
+    /// Add an object's plan to the markdown report (written whole at the end).
+    fn report(&mut self, key: &Key, source: &str, plan: Result<&Plan, &Error>) {
+        let reveal = self.reveal;
+        self.report
+            .get_or_insert_with(|| markdown::Report::new("plan", reveal))
+            .add(key, source, plan, None);
     }
 
     /// Write the next object's part and keep what the end needs of it.

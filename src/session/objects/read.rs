@@ -5,7 +5,7 @@
 //!
 //! [`read_held`] keeps each object packed ([`Packed`]), not as a parsed value (a parsed object
 //! takes about three times its text): 10,000 objects are then held in about the size of their
-//! files, and each is thawed when it is planned ([`super::load`]).
+//! files, and each is thawed when it is planned ([`super::load_one`]).
 
 use std::io::Read as _;
 use std::path::{Path, PathBuf};
@@ -252,21 +252,10 @@ impl Held {
         }
     }
 
-    /// The object.
+    /// The object as read: thawed, or a copy of the parsed one.
     ///
     /// # Errors
     /// Only if its packed bytes do not thaw (they do: [`Packed::pack`] made them).
-    pub(super) fn into_object(self) -> Result<Object, Error> {
-        match self.form {
-            Form::Parsed(value) => Ok(Object {
-                value,
-                source: self.source,
-            }),
-            Form::Packed(packed) => Self::thaw(&packed, self.source),
-        }
-    }
-
-    /// The object as read: thawed, or a copy of the parsed one.
     pub(super) fn object(&self) -> Result<Object, Error> {
         match &self.form {
             Form::Parsed(value) => Ok(Object {
@@ -274,14 +263,6 @@ impl Held {
                 source: self.source.clone(),
             }),
             Form::Packed(packed) => Self::thaw(packed, self.source.clone()),
-        }
-    }
-
-    /// The object thawed (`None` when it is held parsed).
-    pub(super) fn thawed(&self) -> Option<Result<Object, Error>> {
-        match &self.form {
-            Form::Parsed(_) => None,
-            Form::Packed(packed) => Some(Self::thaw(packed, self.source.clone())),
         }
     }
 
