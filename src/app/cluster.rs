@@ -1,6 +1,6 @@
 //! The TUI in cluster mode, pure: the session (where the object lives, the patch metadata
 //! source, the live object as served), the requests `update` asks the runtime to send
-//! ([`Command::Cluster`]), and what it does with the answers ([`Message::ClusterDone`]):
+//! ([`Command::Cluster`]), and what it does with the answers ([`Message::ClusterDone`](crate::app::Message::ClusterDone)):
 //!
 //! - `W` then `y`: the edited last-applied as a JSON merge patch of the annotation alone,
 //!   guarded by the loaded resourceVersion. A 409 reloads the object, plans again with the

@@ -2,7 +2,7 @@
 //! object, sorted by risk ([`crate::session::risk`]); `Enter` opens the object's panes (the single-object
 //! [`Model`]), `Esc` there returns to the list with the cursor kept.
 //!
-//! The list sits above the per-object model: [`App`] is either one object (the screen as it has
+//! The list sits above the per-object model: [`App`](crate::app::screen::App) is either one object (the screen as it has
 //! always been) or a [`List`], which holds each object's plan until it is opened and its
 //! [`Model`] once it has been (so edits survive going back to the list). Messages go to the
 //! opened object, except `Back` in its panes, which closes it; a row's counts are summed again

@@ -1,6 +1,6 @@
 //! Server-side apply in the TUI, pure: `S` switches the object between the client-side plan
 //! and what `kubectl apply --server-side` does (planned by the runtime, which owns the clock:
-//! [`Command::PlanServerSide`], reported as [`Message::ServerSidePlanned`]); `o` shows each
+//! [`Command::PlanServerSide`], reported as [`Message::ServerSidePlanned`](crate::app::Message::ServerSidePlanned)); `o` shows each
 //! line's owners (the managers whose field sets hold it); `t` lists kubectl's requests and what
 //! each changed.
 //!

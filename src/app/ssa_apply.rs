@@ -8,7 +8,7 @@
 //! 2. `y` asks the runtime for kubectl's whole sequence (the apply, and the follow-ups kubectl
 //!    decides from each answer), then a read of the object and a server-side plan of it again
 //!    ([`SsaApplyOp::run`], with the connection the object was read with, on a worker).
-//! 3. The answer ([`Message::ServerSideApplied`]): the object as read becomes live, and the
+//! 3. The answer ([`Message::ServerSideApplied`](crate::app::Message::ServerSideApplied)): the object as read becomes live, and the
 //!    server-side view shows the plan against it.
 
 pub mod op;

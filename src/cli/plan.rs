@@ -157,7 +157,7 @@ impl<'a> OneFile<'a> {
         self.docs.as_deref().is_ok_and(holds_many_objects)
     }
 
-    /// The one object, as [`read_one_object`] reads it.
+    /// The one object, as [`read_one_object`](crate::session::input::read_one_object) reads it.
     fn object(self) -> Result<Value, Error> {
         one_object_of(self.path, self.docs?)
     }

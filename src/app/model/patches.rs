@@ -8,7 +8,7 @@ use crate::app::patch::{json_patch_doc, patch_docs};
 
 impl Model {
     /// Is there work to do while no key waits: the patch view's texts, written ahead so `p`
-    /// opens at once, unless the object is large ([`Plan::is_large`]): there they would hold
+    /// opens at once, unless the object is large ([`Plan::is_large`](crate::engine::plan::Plan::is_large)): there they would hold
     /// as much again as the panes, and `p` writes them.
     #[must_use]
     pub fn has_idle_work(&self) -> bool {
@@ -27,7 +27,7 @@ impl Model {
         }
     }
 
-    /// The patch view's tab `tab` written, if it waits to be ([`PatchDoc::pending`]).
+    /// The patch view's tab `tab` written, if it waits to be ([`PatchDoc::pending`](crate::app::patch::PatchDoc::pending)).
     pub(crate) fn ensure_patch_tab(&mut self, tab: usize) {
         let mask = self.secret && !self.reveal;
         let live = self.docs.live.as_ref().or(self.plan.live.as_ref());

@@ -224,7 +224,7 @@ pub fn write(p: &Plan, sink: &mut impl Write) -> Result<(), WriteError> {
 /// plan's under `plan`, when there is one, compact (with the final newline).
 ///
 /// # Errors
-/// As [`write`].
+/// As [`fn@write`].
 pub fn write_entry(entry: &Map, p: Option<&Plan>, sink: &mut impl Write) -> Result<(), WriteError> {
     let mut out = Out::new(sink, false);
     let mut keys: Vec<&str> = entry.keys().map(|k| k.as_str()).collect();
@@ -286,7 +286,7 @@ fn plan<W: Write>(out: &mut Out<'_, W>, p: &Plan, level: usize) -> Result<(), Wr
 /// Fields written a batch at a time.
 const BATCH: usize = 4096;
 
-/// [`fields`] of a large plan: every other batch is written on another thread (writing a field
+/// [`fn@fields`] of a large plan: every other batch is written on another thread (writing a field
 /// costs about what finding it did), in order.
 fn fields_on_two_threads<W: Write>(
     out: &mut Out<'_, W>,

@@ -153,7 +153,7 @@ fn entry(named: &Named<'_>, plan: &Result<Plan, Error>) -> crate::value::Map {
 /// on stdout, each failure's one line on stderr, and the worst failure's exit status.
 ///
 /// # Errors
-/// As [`Many::add`]; see [`super::finish`].
+/// As [`Many::add`].
 pub fn print_many(
     pairs: &[Pair],
     plans: &[Result<Plan, Error>],

@@ -232,7 +232,7 @@ fn warnings(out: &mut Out<'_>, warnings: &[Warning]) {
     out.y.end_list();
 }
 
-/// [`write`] into a string.
+/// [`fn@write`] into a string.
 pub(super) fn to_string(p: &Plan) -> std::io::Result<String> {
     let mut out = Vec::new();
     write(p, &mut out)?;

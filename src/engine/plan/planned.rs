@@ -150,7 +150,7 @@ impl Plan {
         self.create.then_some(&self.result)
     }
 
-    /// The documents the tree's fields are in ([`Doc`] order).
+    /// The documents the tree's fields are in ([`Doc`](super::tree::Doc) order).
     #[must_use]
     pub fn docs(&self) -> tree::Docs<'_> {
         [
@@ -192,7 +192,7 @@ impl Plan {
     }
 }
 
-/// What [`stage`] made: a plan but its fields.
+/// What [`stage_with`](super::stage_with) made: a plan but its fields.
 pub(super) struct Staged<'a, 's> {
     pub(super) meta: Option<Meta<'s>>,
     pub(super) mode: PatchType,

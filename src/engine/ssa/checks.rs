@@ -39,7 +39,7 @@ pub struct Planned<'a> {
     /// The live object before (`Null`: a create).
     pub live: &'a Value,
     pub result: &'a Value,
-    /// The managers of `live` and of `result` ([`managed_of`]), decoded once.
+    /// The managers of `live` and of `result` ([`managed_of`](explain::managed_of)), decoded once.
     pub before: &'a Managed,
     pub after: &'a Managed,
     pub steps: &'a [Step],

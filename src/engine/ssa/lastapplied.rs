@@ -103,7 +103,7 @@ pub fn last_applied(
 
 impl LastApplied {
     /// The excusal, asked for `paths` (the conflicts): the annotation's field set and its
-    /// comparison with `live`, of both objects cut down to those paths ([`typed::project`]:
+    /// comparison with `live`, of both objects cut down to those paths ([`fn@typed::project`]:
     /// a path's membership and comparison read nothing else), not of the whole objects.
     #[must_use]
     pub fn allowed(

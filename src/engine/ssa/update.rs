@@ -256,7 +256,7 @@ impl<'a> Updater<'a> {
     }
 
     /// `Updater.Apply`: the new object (`None` when nothing changes) and the managers.
-    /// `live` and `config` are expected to fit the schema ([`typed::validate`], duplicates
+    /// `live` and `config` are expected to fit the schema ([`fn@typed::validate`], duplicates
     /// allowed in `live` only), as the reference types them before.
     ///
     /// # Errors

@@ -1,4 +1,4 @@
-//! `plan --server-side -o yaml` written a piece at a time with [`YamlOut`], exactly as
+//! `plan --server-side -o yaml` written a piece at a time with [`YamlOut`](crate::engine::goyaml::YamlOut), exactly as
 //! `goyaml` writes the whole output as one value: the entries of [`super::write`] in go-yaml's
 //! key order, the plan's values borrowed, the text handed to the sink in chunks.
 

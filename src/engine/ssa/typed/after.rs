@@ -6,7 +6,7 @@
 //! its type and the part of `removed` below it. So only what the removal walks (the nodes on the
 //! way to a path of `removed`) is looked at; every subtree it copies as it was keeps its set from
 //! `v`'s, the same nodes (comparing the two sets afterwards answers there at once). A removed
-//! member simply goes; a walked node is read as [`mod@toset`] reads what [`mod@remove`] leaves of it.
+//! member simply goes; a walked node is read as [`mod@super::toset`] reads what [`mod@super::remove`] leaves of it.
 //!
 //! `None` when the answer would need the value itself: the value or its result does not fit the
 //! schema (the set walk would fail), the removal empties a list item (a null item) or touches
