@@ -15,7 +15,8 @@ use super::path::{Path, PathElement};
 mod named;
 mod sorted;
 
-use sorted::{Seek, merge_sorted, zip_children};
+pub(crate) use sorted::Seek;
+use sorted::{merge_sorted, zip_children};
 
 /// A set of paths.
 #[derive(Clone, Default)]

@@ -16,6 +16,7 @@
 
 pub mod after;
 pub mod compare;
+pub mod gone;
 pub mod merge;
 pub mod project;
 pub mod reconcile;
@@ -25,6 +26,7 @@ pub mod validate;
 
 pub use after::field_set_after_remove;
 pub use compare::{Comparison, compare, compare_within};
+pub use gone::prune_gone;
 pub use merge::merge;
 pub use project::project;
 pub use reconcile::reconcile_field_set;

@@ -9,7 +9,7 @@ use crate::engine::ssa::par::Split;
 use crate::engine::ssa::path::PathElement;
 
 /// An element of a sorted list, by its path element.
-pub(super) trait Keyed {
+pub(crate) trait Keyed {
     fn element(&self) -> &PathElement;
 }
 
@@ -26,18 +26,18 @@ impl Keyed for (PathElement, Set) {
 }
 
 /// Finds elements in a sorted list, asked in ascending order.
-pub(super) struct Seek<'a, T> {
+pub(crate) struct Seek<'a, T> {
     rest: &'a [T],
 }
 
 impl<'a, T: Keyed> Seek<'a, T> {
-    pub(super) fn new(sorted: &'a [T]) -> Seek<'a, T> {
+    pub(crate) fn new(sorted: &'a [T]) -> Seek<'a, T> {
         Seek { rest: sorted }
     }
 
     /// The entry for `pe`, if any; `pe` must be above every element asked before (as the
     /// members or children of a set are, in their order).
-    pub(super) fn find(&mut self, pe: &PathElement) -> Option<&'a T> {
+    pub(crate) fn find(&mut self, pe: &PathElement) -> Option<&'a T> {
         let rest = self.rest;
         let first = rest.first()?;
         match first.element().cmp(pe) {

@@ -431,3 +431,67 @@ fn a_long_list_walked_on_two_cores_gives_the_set_and_the_errors_of_one_walk() {
     let keys: Vec<bool> = errs.iter().map(|e| e.contains("mountPath")).collect();
     assert_eq!(keys, [false, true, false], "{errs:?}");
 }
+
+/// Prune's answer from the sets alone (`typed::prune_gone`) is `Updater.prune`'s at one API
+/// version, whenever it answers: the merged object's set `M`, the applier's last set `L` and
+/// every manager's `O` (named fields as members; `L` and `O` random paths of the object, some
+/// of which it lacks), against the two objects built and their sets read, as the reference
+/// does. A removal that takes a kept item's key field, or empties the set of a node it keeps,
+/// is declined (the cases where the sets alone cannot tell); random sets decline often.
+#[test]
+fn prune_from_the_sets_is_prune_from_the_objects() {
+    let (schema, root, mut runner) = deployments();
+    let case = (
+        deployment(),
+        prop::collection::vec(0..4u8, 0..400),
+        prop::collection::vec(0..4u8, 0..400),
+        0..3u8,
+    );
+    let (mut answered, mut some_gone, mut declined) = (0, 0, 0);
+    for _ in 0..3000 {
+        let (value, l_picks, o_picks, share) = case.new_tree(&mut runner).unwrap().current();
+        let Ok(m) = to_field_set_named(schema, root, &value) else {
+            continue;
+        };
+        let mut all: Vec<Path> = m.paths();
+        all.extend(m.leaves().paths());
+        all.push(vec![crate::engine::ssa::path::PathElement::field("status")]);
+        all.sort();
+        all.dedup();
+        let pick = |picks: &[u8], below: u8| -> Set {
+            let chosen: Vec<Path> = all
+                .iter()
+                .zip(picks)
+                .filter(|(_, p)| **p <= below)
+                .map(|(p, _)| p.clone())
+                .collect();
+            Set::from_unsorted_paths(chosen).into_named_fields_as_members(schema, root)
+        };
+        // `L` mostly large (an applier owns most of what it applied), `O` of any size.
+        let (last, owned) = (pick(&l_picks, 2), pick(&o_picks, share));
+        let reference = || -> Result<Set, crate::engine::ssa::typed::TypedError> {
+            let first =
+                to_field_set_named(schema, root, &remove_items(schema, root, &value, &last))?;
+            let dropped = m.difference(&first.union(&owned));
+            let second =
+                to_field_set_named(schema, root, &remove_items(schema, root, &value, &dropped))?;
+            Ok(m.difference(&second).intersection(&last))
+        };
+        match super::super::prune_gone(schema, root, &m, &last, &owned) {
+            Some(gone) => {
+                answered += 1;
+                some_gone += usize::from(!gone.is_empty());
+                assert_eq!(
+                    reference().as_ref(),
+                    Ok(&gone),
+                    "{value}: last {last:?}, owned {owned:?}"
+                );
+            }
+            None => declined += 1,
+        }
+    }
+    assert!(
+        answered > 700 && some_gone > 600 && declined > 0,
+        "{answered} answered ({some_gone} with something gone), {declined} declined"
+    );
+}

@@ -53,9 +53,25 @@ impl Updater<'_> {
         let merged_set = match merged_set {
             Some(set) => set,
             None => self.named_field_set(&merged),
-        };
+        }?;
+        // One API version: what goes is read from the sets alone, where that can be said
+        // without the objects prune builds in between ([`typed::prune_gone`]).
+        if owned.len() == 1
+            && let Some(managed) = owned.values().next()
+            && let Some(gone) =
+                typed::prune_gone(self.schema, self.root, &merged_set, &last_set, managed)
+        {
+            debug_assert!(
+                self.gone_by_values(&merged, &merged_set, managed, &last_set)
+                    .is_ok_and(|g| g == gone),
+                "prune's sets give what its objects give"
+            );
+            let left = typed::remove_items_owned(self.schema, self.root, merged, &gone);
+            let owned: Vec<Set> = owned.into_values().collect();
+            par::drop_aside((merged_set, owned, last_set), big);
+            return Ok((left, Some(gone)));
+        }
         let pruned = self.remove(&merged, &last_set);
-        let merged_set = merged_set?;
         let done = if owned.len() == 1
             && let Some(managed) = owned.values().next()
         {
@@ -99,6 +115,22 @@ impl Updater<'_> {
         let left = typed::remove_items_owned(self.schema, self.root, merged, &gone);
         par::drop_aside((pruned_set, dropped, after), big);
         Ok((left, gone))
+    }
+
+    /// What prune removes, as `Updater.prune` finds it at one API version: the objects of
+    /// both removals built and their sets read (what [`typed::prune_gone`] answers without
+    /// them, checked against this in debug builds).
+    fn gone_by_values(
+        &self,
+        merged: &Value,
+        merged_set: &Set,
+        managed: &Set,
+        last: &Set,
+    ) -> Result<Set, TypedError> {
+        let pruned_set = self.named_field_set(&self.remove(merged, last))?;
+        let dropped = merged_set.difference(&pruned_set.union(managed));
+        let after = self.named_field_set(&self.remove(merged, &dropped))?;
+        Ok(merged_set.difference(&after).intersection(last))
     }
 
     /// `addBackOwnedItems`: what any manager owns stays (`owned`: per API version, named
