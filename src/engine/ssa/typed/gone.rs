@@ -94,9 +94,6 @@ impl<'s> Walk<'s> {
             return None;
         }
         let taken = at.taken;
-        let resolved = self.schema.resolve(at.tr);
-        let map = resolved.as_ref().and_then(|r| r.map());
-        let list = resolved.as_ref().and_then(|r| r.list());
         let none: &[PathElement] = &[];
         let in_l = l.map_or(none, Set::members);
         let in_o = o.map_or(none, Set::members);
@@ -112,6 +109,8 @@ impl<'s> Walk<'s> {
         let (mut first_keys, mut second_keys) = (Vec::new(), Vec::new());
         let mut left = Taken::default();
         let mut members = Vec::new();
+        // Per member, what each removal does with it (the children below read it again).
+        let mut flags = Vec::with_capacity(m.members().len());
         let (mut l_seek, mut o_seek) = (Seek::new(in_l), Seek::new(in_o));
         for pe in m.members() {
             let last = l_seek.find(pe).is_some();
@@ -120,6 +119,7 @@ impl<'s> Walk<'s> {
                 first,
                 second: taken.second || (first && o_seek.find(pe).is_none()),
             };
+            flags.push(t);
             let (first_here, second_here) = (t.first && !taken.first, t.second && !taken.second);
             if first_here || second_here {
                 // Into an item that is not keyed, nothing can be said.
@@ -147,20 +147,32 @@ impl<'s> Walk<'s> {
             }
         }
         let mut children = Vec::new();
-        let (mut l_seek, mut o_seek, mut m_seek) =
-            (Seek::new(in_l), Seek::new(in_o), Seek::new(m.members()));
         let (mut l_kids, mut o_kids) = (
             Seek::new(l.map_or(&[][..], Set::children)),
             Seek::new(o.map_or(&[][..], Set::children)),
         );
+        // A cursor in the members, which hold most routes too.
+        let mut at_member = 0;
+        let resolved = if m.children().is_empty() {
+            None
+        } else {
+            self.schema.resolve(at.tr)
+        };
+        let map = resolved.as_ref().and_then(|r| r.map());
+        let list = resolved.as_ref().and_then(|r| r.list());
         for (pe, sub) in m.children() {
-            let is_member = m_seek.find(pe).is_some();
-            let last = l_seek.find(pe).is_some();
-            let owned = o_seek.find(pe).is_some();
-            let first = taken.first || last;
-            let t = Taken {
-                first,
-                second: taken.second || (is_member && first && !owned),
+            let all = m.members();
+            while all.get(at_member).is_some_and(|x| x < pe) {
+                at_member += 1;
+            }
+            let t = match all.get(at_member) {
+                Some(x) if x == pe => flags[at_member],
+                // A route that is no member: taken with the node, or by a member of `L`
+                // here; never dropped itself (only members are).
+                _ => Taken {
+                    first: taken.first || in_l.binary_search(pe).is_ok(),
+                    second: taken.second,
+                },
             };
             let l_below = l_kids.find(pe).map(|(_, s)| s);
             let o_below = o_kids.find(pe).map(|(_, s)| s);
