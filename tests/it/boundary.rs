@@ -291,15 +291,27 @@ fn test_module_files(files: &[std::path::PathBuf]) -> Vec<std::path::PathBuf> {
     for file in files {
         let text = std::fs::read_to_string(file).unwrap();
         let lines: Vec<&str> = text.lines().collect();
-        for pair in lines.windows(2) {
-            let declared = pair[1]
-                .trim()
-                .strip_prefix("mod ")
-                .and_then(|rest| rest.strip_suffix(';'));
-            if pair[0].trim() == "#[cfg(test)]"
-                && let Some(name) = declared
-            {
-                tests.push(child_module_file(file, name));
+        for (i, line) in lines.iter().enumerate() {
+            if line.trim() != "#[cfg(test)]" {
+                continue;
+            }
+            // `#[cfg(test)]`, maybe `#[path = "x_tests.rs"]` (beside the declaring file), then
+            // `mod name;`.
+            let path = lines.get(i + 1).and_then(|l| {
+                l.trim()
+                    .strip_prefix("#[path = \"")
+                    .and_then(|rest| rest.strip_suffix("\"]"))
+            });
+            let at = i + 1 + usize::from(path.is_some());
+            let declared = lines.get(at).and_then(|l| {
+                l.trim()
+                    .strip_prefix("mod ")
+                    .and_then(|rest| rest.strip_suffix(';'))
+            });
+            match (path, declared) {
+                (Some(path), Some(_)) => tests.push(file.with_file_name(path)),
+                (None, Some(name)) => tests.push(child_module_file(file, name)),
+                _ => {}
             }
         }
     }
@@ -382,8 +394,16 @@ fn the_size_count_leaves_out_test_modules() {
         3
     );
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
-    let tests = test_module_files(&[root.join("value.rs"), root.join("engine/schema.rs")]);
+    let tests = test_module_files(&[
+        root.join("value.rs"),
+        root.join("engine/schema.rs"),
+        root.join("engine/ssa/typed/after.rs"),
+    ]);
     assert!(tests.contains(&root.join("value/tests.rs")), "{tests:?}");
+    assert!(
+        tests.contains(&root.join("engine/ssa/typed/after_tests.rs")),
+        "a test module named by #[path]: {tests:?}"
+    );
     assert!(
         tests.contains(&root.join("engine/schema/tests.rs")),
         "{tests:?}"

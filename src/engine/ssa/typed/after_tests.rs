@@ -495,3 +495,37 @@ fn prune_from_the_sets_is_prune_from_the_objects() {
         "{answered} answered ({some_gone} with something gone), {declined} declined"
     );
 }
+
+/// A value on one side alone is compared by its own walk (`Walker::removed`, one set per node)
+/// as the whole walk compares it: the same sets and the same errors in the same order, for
+/// random Deployments, some with an item that lacks its key, a list that is no list or a map
+/// for a list, removed whole (the right side missing) or field by field (the right side an
+/// empty object).
+#[test]
+fn a_value_on_one_side_is_compared_as_the_whole_walk_compares_it() {
+    use super::super::compare::compare_sides;
+    let (schema, root, mut runner) = deployments();
+    let case = (deployment(), 0..4u8);
+    let (mut compared, mut failed) = (0, 0);
+    for _ in 0..2000 {
+        let (mut value, bad) = case.new_tree(&mut runner).unwrap().current();
+        match bad {
+            1 => value["spec"]["template"]["spec"]["containers"] = v(r#"[{"image":"x"}]"#),
+            3 => value["spec"]["template"]["spec"]["containers"] = Value::from("none"),
+            2 => value["spec"]["template"]["spec"]["tolerations"] = v(r#"{"a":1}"#),
+            _ => {}
+        }
+        let empty = v("{}");
+        for rhs in [None, Some(&empty)] {
+            let fast = compare_sides(schema, root, (Some(&value), rhs), None, true);
+            let whole = compare_sides(schema, root, (Some(&value), rhs), None, false);
+            assert_eq!(fast, whole, "{value} against {rhs:?}");
+            compared += 1;
+            failed += usize::from(whole.is_err());
+        }
+    }
+    assert!(
+        compared == 4000 && failed > 300,
+        "{compared} compared, {failed} failed"
+    );
+}

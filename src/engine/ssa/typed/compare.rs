@@ -15,6 +15,8 @@ use crate::engine::ssa::set::Set;
 use crate::engine::ssa::typed::TypedError;
 use crate::value::{Map, Value};
 
+mod removed;
+
 /// `typed.Comparison`.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Comparison {
@@ -75,7 +77,7 @@ pub fn compare(
     lhs: &Value,
     rhs: &Value,
 ) -> Result<Comparison, TypedError> {
-    compare_touched(schema, tr, (lhs, rhs), None)
+    compare_sides(schema, tr, (Some(lhs), Some(rhs)), None, true)
 }
 
 /// [`compare`] of two values that are the same but within `touched`: at and below its
@@ -93,20 +95,24 @@ pub fn compare_within(
     rhs: &Value,
     touched: &Set,
 ) -> Result<Comparison, TypedError> {
-    compare_touched(schema, tr, (lhs, rhs), Some(touched))
+    compare_sides(schema, tr, (Some(lhs), Some(rhs)), Some(touched), true)
 }
 
-fn compare_touched(
+/// [`compare`] of sides that may be missing, with [`Walker::removed`] or without it (the tests
+/// compare the two).
+pub(super) fn compare_sides(
     schema: &Schema,
     tr: TypeRef,
-    (lhs, rhs): (&Value, &Value),
+    (lhs, rhs): (Option<&Value>, Option<&Value>),
     touched: Option<&Set>,
+    one_sided: bool,
 ) -> Result<Comparison, TypedError> {
     let mut w = Walker {
         schema,
         errs: Vec::new(),
+        one_sided,
     };
-    let ([removed, modified, added], _) = w.compare(Some(lhs), Some(rhs), tr, touched, 0);
+    let ([removed, modified, added], _) = w.compare(lhs, rhs, tr, touched, 0);
     if w.errs.is_empty() {
         Ok(Comparison {
             removed,
@@ -160,6 +166,9 @@ impl Node {
 struct Walker<'s> {
     schema: &'s Schema,
     errs: Vec<String>,
+    /// A value on the left alone is walked by [`Walker::removed`] (`false`: by the whole
+    /// walk, which the tests compare it with).
+    one_sided: bool,
 }
 
 impl Walker<'_> {
@@ -173,6 +182,15 @@ impl Walker<'_> {
         within: Option<&Set>,
         depth: usize,
     ) -> ([Set; 3], [bool; 3]) {
+        // A value on the left alone: removed whole, walked with one set per node.
+        if self.one_sided
+            && within.is_none()
+            && rhs.is_none()
+            && let Some(lhs) = lhs
+        {
+            let (removed, own) = self.removed(lhs, tr, depth);
+            return ([removed, Set::new(), Set::new()], [own, false, false]);
+        }
         let mut node = Node::default();
         if let Err(e) = check_depth(depth) {
             self.errs.push(e);

@@ -1,0 +1,103 @@
+//! [`Walker::compare`] of a value on the left side alone (removed, with nothing to compare it
+//! with): every node of it is removed, and nothing is modified or added. Walked here with one
+//! set per node instead of three; the same sets, errors and error order as the whole walk.
+
+use std::collections::BTreeMap;
+
+use super::Walker;
+use crate::engine::ssa::path::PathElement;
+use crate::engine::ssa::schema::{Relationship, TypeRef};
+use crate::engine::ssa::set::Set;
+use crate::engine::ssa::typed::{Part, check_depth, deduce, list_item_element, pick};
+use crate::value::Value;
+
+impl Walker<'_> {
+    /// `compare(Some(v), None)` with no limit on where they differ: the removed paths below
+    /// `v`, and whether `v` itself is removed.
+    pub(super) fn removed(&mut self, v: &Value, tr: TypeRef, depth: usize) -> (Set, bool) {
+        if let Err(e) = check_depth(depth) {
+            self.errs.push(e);
+            return (Set::new(), false);
+        }
+        let Some(r) = self.schema.resolve(tr) else {
+            self.errs
+                .push("schema error: no type found matching".to_owned());
+            return (Set::new(), false);
+        };
+        let mut members: Vec<PathElement> = Vec::new();
+        let mut children: Vec<(PathElement, Set)> = Vec::new();
+        match pick(&r, deduce(&r, Some(v))) {
+            Err(e) => self.errs.push(e),
+            Ok(Part::Scalar(_)) => return (Set::new(), true),
+            Ok(Part::List(t)) => {
+                // An atomic or empty list, or no list at all, is a leaf.
+                let Some(items) = v.as_array().filter(|items| !items.is_empty()) else {
+                    return (Set::new(), true);
+                };
+                if t.rel == Relationship::Atomic {
+                    return (Set::new(), true);
+                }
+                // Items grouped by their element, in the order each first comes; a
+                // repeated one is removed as the item only.
+                let mut all: Vec<PathElement> = Vec::with_capacity(items.len());
+                let mut seen: BTreeMap<PathElement, (&Value, bool)> = BTreeMap::new();
+                for (i, item) in items.iter().enumerate() {
+                    match list_item_element(self.schema, &t, item) {
+                        Err(e) => self.errs.push(format!("element {i}: {e}")),
+                        Ok(pe) => {
+                            if let Some((_, repeated)) = seen.get_mut(&pe) {
+                                *repeated = true;
+                            } else {
+                                seen.insert(pe.clone(), (item, false));
+                                all.push(pe);
+                            }
+                        }
+                    }
+                }
+                for pe in all {
+                    match seen.get(&pe) {
+                        Some(&(_, true)) => members.push(pe),
+                        Some(&(item, false)) => {
+                            let found = self.removed(item, t.elem, depth + 1);
+                            add(&mut members, &mut children, pe, found);
+                        }
+                        None => {}
+                    }
+                }
+            }
+            Ok(Part::Map(t)) => {
+                let Some(m) = v.as_object().filter(|m| !m.is_empty()) else {
+                    return (Set::new(), true);
+                };
+                if t.rel == Relationship::Atomic {
+                    return (Set::new(), true);
+                }
+                for (k, lv) in m {
+                    let found = self.removed(lv, t.field_type(k), depth + 1);
+                    add(
+                        &mut members,
+                        &mut children,
+                        PathElement::Field(k.clone()),
+                        found,
+                    );
+                }
+            }
+        }
+        (Set::from_unsorted_parts(members, children), true)
+    }
+}
+
+/// A child's findings on its node (`Node::add_child`, the removed side alone).
+fn add(
+    members: &mut Vec<PathElement>,
+    children: &mut Vec<(PathElement, Set)>,
+    pe: PathElement,
+    (set, own): (Set, bool),
+) {
+    if own {
+        members.push(pe.clone());
+    }
+    if !set.is_empty() {
+        children.push((pe, set));
+    }
+}
