@@ -36,7 +36,7 @@ pub use validate::{Problem, ProblemKind, problems, validate, validate_live};
 
 use super::path::PathElement;
 use super::schema::Schema;
-use super::schema::{ListView, MapView, Relationship, Resolved, Scalar};
+use super::schema::{ListView, MapView, Relationship, Resolved, Scalar, TypeRef};
 use crate::engine::MAX_DEPTH;
 use crate::value::Value;
 
@@ -188,4 +188,26 @@ pub(crate) fn check_depth(depth: usize) -> Result<(), String> {
     } else {
         Ok(())
     }
+}
+
+/// A type the schema lacks, as the reference says it.
+pub(crate) const NO_TYPE: &str = "schema error: no type found matching";
+
+/// A walk's step into a node of type `tr`: the depth checked and the type resolved, or the
+/// error pushed and `None`.
+pub(crate) fn enter<'s>(
+    schema: &'s Schema,
+    tr: TypeRef,
+    depth: usize,
+    errs: &mut Vec<String>,
+) -> Option<Resolved<'s>> {
+    if let Err(e) = check_depth(depth) {
+        errs.push(e);
+        return None;
+    }
+    let resolved = schema.resolve(tr);
+    if resolved.is_none() {
+        errs.push(NO_TYPE.to_owned());
+    }
+    resolved
 }

@@ -7,7 +7,7 @@
 
 use std::collections::BTreeMap;
 
-use super::{Part, check_depth, deduce, list_item_element, pick, scalar_error};
+use super::{NO_TYPE, Part, check_depth, deduce, list_item_element, pick, scalar_error};
 use crate::engine::ssa::order;
 use crate::engine::ssa::path::PathElement;
 use crate::engine::ssa::schema::{ListView, MapView, Relationship, Schema, TypeRef};
@@ -202,8 +202,7 @@ impl Walker<'_> {
             return node.finish();
         }
         let Some(r) = self.schema.resolve(tr) else {
-            self.errs
-                .push("schema error: no type found matching".to_owned());
+            self.errs.push(NO_TYPE.to_owned());
             return node.finish();
         };
         // Equal values hold nothing removed, modified or added: not walked (most of an

@@ -10,7 +10,7 @@
 use std::collections::{BTreeMap, BTreeSet, VecDeque};
 use std::sync::atomic::{AtomicBool, Ordering as AtomicOrdering};
 
-use super::{NULL, Part, check_depth, deduce, list_item_element, pick, scalar_error};
+use super::{NO_TYPE, NULL, Part, check_depth, deduce, list_item_element, pick, scalar_error};
 use crate::engine::ssa::par;
 use crate::engine::ssa::path::PathElement;
 use crate::engine::ssa::schema::{ListView, MapView, Relationship, Schema, TypeRef};
@@ -80,7 +80,7 @@ impl Merger<'_> {
             _ => {}
         }
         let Some(r) = self.schema.resolve(tr) else {
-            errs.push("schema error: no type found matching".to_owned());
+            errs.push(NO_TYPE.to_owned());
             return None;
         };
         let al = deduce(&r, lhs);

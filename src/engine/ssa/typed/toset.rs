@@ -8,7 +8,7 @@
 //! | map key, or a struct field whose value is `null` or `{}` | the key/field itself |
 //! | struct field with content | only what is inside |
 
-use super::{Part, check_depth, deduce, list_item_element, pick};
+use super::{Part, deduce, enter, list_item_element, pick};
 use crate::engine::ssa::par;
 use crate::engine::ssa::path::PathElement;
 use crate::engine::ssa::schema::{Relationship, Schema, TypeRef};
@@ -65,13 +65,7 @@ impl Walker<'_> {
     /// [`Set::ensure_named_fields_are_members`] reads the set: not below a list item that is
     /// not keyed).
     fn node(&mut self, v: &Value, tr: TypeRef, named: bool, depth: usize) -> (Set, bool) {
-        if let Err(e) = check_depth(depth) {
-            self.errs.push(e);
-            return (Set::new(), false);
-        }
-        let Some(r) = self.schema.resolve(tr) else {
-            self.errs
-                .push("schema error: no type found matching".to_owned());
+        let Some(r) = enter(self.schema, tr, depth, &mut self.errs) else {
             return (Set::new(), false);
         };
         let mut members: Vec<PathElement> = Vec::new();

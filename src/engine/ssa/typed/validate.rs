@@ -4,7 +4,7 @@
 
 use std::collections::BTreeSet;
 
-use super::{Part, check_depth, deduce, list_item_element, pick, scalar_error};
+use super::{NO_TYPE, Part, check_depth, deduce, list_item_element, pick, scalar_error};
 use crate::engine::ssa::path::PathElement;
 use crate::engine::ssa::schema::{Relationship, Schema, TypeRef};
 use crate::engine::ssa::typed::TypedError;
@@ -112,7 +112,7 @@ fn walk(
         return;
     }
     let Some(r) = schema.resolve(tr) else {
-        fail(errs, "schema error: no type found matching".to_owned());
+        fail(errs, NO_TYPE.to_owned());
         return;
     };
     match pick(&r, deduce(&r, Some(v))) {

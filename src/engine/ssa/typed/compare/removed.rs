@@ -8,20 +8,14 @@ use super::Walker;
 use crate::engine::ssa::path::PathElement;
 use crate::engine::ssa::schema::{Relationship, TypeRef};
 use crate::engine::ssa::set::Set;
-use crate::engine::ssa::typed::{Part, check_depth, deduce, list_item_element, pick};
+use crate::engine::ssa::typed::{Part, deduce, enter, list_item_element, pick};
 use crate::value::Value;
 
 impl Walker<'_> {
     /// `compare(Some(v), None)` with no limit on where they differ: the removed paths below
     /// `v`, and whether `v` itself is removed.
     pub(super) fn removed(&mut self, v: &Value, tr: TypeRef, depth: usize) -> (Set, bool) {
-        if let Err(e) = check_depth(depth) {
-            self.errs.push(e);
-            return (Set::new(), false);
-        }
-        let Some(r) = self.schema.resolve(tr) else {
-            self.errs
-                .push("schema error: no type found matching".to_owned());
+        let Some(r) = enter(self.schema, tr, depth, &mut self.errs) else {
             return (Set::new(), false);
         };
         let mut members: Vec<PathElement> = Vec::new();
