@@ -215,25 +215,21 @@ pub fn plan_printed(
         overwrite,
         live_last_applied: None,
     };
-    engine_plan::plan_owned(value, context, Schema::embedded()).map_err(|e| {
-        let names = DocNames {
-            local: source,
-            live: live.map(|l| l.source.clone()).unwrap_or_default(),
-            last_applied: String::new(),
-        };
-        plan_error(e, &names)
-    })
+    engine_plan::plan_owned(value, context, Schema::embedded())
+        .map_err(|e| plan_error(e, &names(source, live)))
 }
 
 /// The names of a pair's documents, for messages.
 fn names_of(p: &Pair) -> DocNames {
+    names(p.local.source.clone(), p.live.as_ref())
+}
+
+/// The names of a local object read from `local` and of its live object (no last-applied
+/// file: it is read from the live object).
+fn names(local: String, live: Option<&Object>) -> DocNames {
     DocNames {
-        local: p.local.source.clone(),
-        live: p
-            .live
-            .as_ref()
-            .map(|l| l.source.clone())
-            .unwrap_or_default(),
+        local,
+        live: live.map(|l| l.source.clone()).unwrap_or_default(),
         last_applied: String::new(),
     }
 }
