@@ -54,29 +54,12 @@ impl Updater<'_> {
             Some(set) => set,
             None => self.named_field_set(&merged),
         }?;
-        // One API version: what goes is read from the sets alone, where that can be said
-        // without the objects prune builds in between ([`typed::prune_gone`]).
-        if owned.len() == 1
-            && let Some(managed) = owned.values().next()
-            && let Some(gone) =
-                typed::prune_gone(self.schema, self.root, &merged_set, &last_set, managed)
-        {
-            debug_assert!(
-                self.gone_by_values(&merged, &merged_set, managed, &last_set)
-                    .is_ok_and(|g| g == gone),
-                "prune's sets give what its objects give"
-            );
-            let left = typed::remove_items_owned(self.schema, self.root, merged, &gone);
-            let owned: Vec<Set> = owned.into_values().collect();
-            par::drop_aside((merged_set, owned, last_set), big);
-            return Ok((left, Some(gone)));
-        }
-        let pruned = self.remove(&merged, &last_set);
         let done = if owned.len() == 1
             && let Some(managed) = owned.values().next()
         {
-            self.prune_one_version(merged, &merged_set, &pruned, managed, &last_set, big)
+            self.prune_one_version(merged, &merged_set, managed, &last_set, big)
         } else {
+            let pruned = self.remove(&merged, &last_set);
             let pruned =
                 self.add_back_owned(&merged, &merged_set, pruned, &last.api_version, &owned)?;
             self.add_back_dangling(&merged, &merged_set, &pruned, &last_set)
@@ -87,23 +70,48 @@ impl Updater<'_> {
         done.map(|(pruned, gone)| (pruned, Some(gone)))
     }
 
-    /// `addBackOwnedItems` and `addBackDanglingItems` when every manager's set is at one API
-    /// version: the same steps, without building the object in between. The middle object
+    /// Prune when every manager's set is at one API version: what goes is read from the sets
+    /// alone where they can tell ([`typed::prune_gone`]), else from the objects
+    /// ([`Updater::prune_one_version_by_values`]); debug builds check the first against the
+    /// second. The set removed from `merged` with what is left of it.
+    fn prune_one_version(
+        &self,
+        merged: Value,
+        merged_set: &Set,
+        managed: &Set,
+        last: &Set,
+        big: bool,
+    ) -> Result<(Value, Set), TypedError> {
+        let Some(gone) = typed::prune_gone(self.schema, self.root, merged_set, last, managed)
+        else {
+            return self.prune_one_version_by_values(merged, merged_set, managed, last, big);
+        };
+        debug_assert!(
+            self.prune_one_version_by_values(merged.clone(), merged_set, managed, last, big)
+                .is_ok_and(|(_, by_values)| by_values == gone),
+            "prune's sets give what its objects give"
+        );
+        let left = typed::remove_items_owned(self.schema, self.root, merged, &gone);
+        Ok((left, gone))
+    }
+
+    /// `RemoveItems` of the last set, `addBackOwnedItems` and `addBackDanglingItems` at one
+    /// API version: the same steps, without building the object in between. The middle object
     /// (`merged` less what nobody owns and the first removal took) is read as a set only
     /// where that removal walks ([`typed::field_set_after_remove`]), and the paths to remove
     /// are taken from `merged` itself, which is not copied. Where the set cannot be read so,
     /// the object is built as in [`Updater::add_back_dangling`]. The same result either way,
     /// with the set removed from `merged`.
-    fn prune_one_version(
+    fn prune_one_version_by_values(
         &self,
         merged: Value,
         merged_set: &Set,
-        pruned: &Value,
         managed: &Set,
         last: &Set,
         big: bool,
     ) -> Result<(Value, Set), TypedError> {
-        let pruned_set = self.named_field_set(pruned)?;
+        let pruned = self.remove(&merged, last);
+        let pruned_set = self.named_field_set(&pruned)?;
         let dropped = merged_set.difference(&pruned_set.union(managed));
         let Some(after) =
             typed::field_set_after_remove(self.schema, self.root, &merged, &dropped, merged_set)
@@ -115,22 +123,6 @@ impl Updater<'_> {
         let left = typed::remove_items_owned(self.schema, self.root, merged, &gone);
         par::drop_aside((pruned_set, dropped, after), big);
         Ok((left, gone))
-    }
-
-    /// What prune removes, as `Updater.prune` finds it at one API version: the objects of
-    /// both removals built and their sets read (what [`typed::prune_gone`] answers without
-    /// them, checked against this in debug builds).
-    fn gone_by_values(
-        &self,
-        merged: &Value,
-        merged_set: &Set,
-        managed: &Set,
-        last: &Set,
-    ) -> Result<Set, TypedError> {
-        let pruned_set = self.named_field_set(&self.remove(merged, last))?;
-        let dropped = merged_set.difference(&pruned_set.union(managed));
-        let after = self.named_field_set(&self.remove(merged, &dropped))?;
-        Ok(merged_set.difference(&after).intersection(last))
     }
 
     /// `addBackOwnedItems`: what any manager owns stays (`owned`: per API version, named
