@@ -296,37 +296,9 @@ impl Walker<'_> {
         // An item that lost a field of its key is another item now, maybe one the other side
         // holds too: such a list is compared whole.
         let within = within.filter(|w| !loses_key_field(w));
-        let mut all: Vec<PathElement> = Vec::with_capacity(lhs.len().max(rhs.len()));
-        let mut lvals: BTreeMap<PathElement, Vec<&Value>> = BTreeMap::new();
-        for (i, child) in lhs.iter().enumerate() {
-            match list_item_element(self.schema, t, child) {
-                Err(e) => self.errs.push(format!("element {i}: {e}")),
-                Ok(pe) => {
-                    if let Some(vs) = lvals.get_mut(&pe) {
-                        vs.push(child);
-                    } else {
-                        lvals.insert(pe.clone(), vec![child]);
-                        all.push(pe);
-                    }
-                }
-            }
-        }
-        let mut rvals: BTreeMap<PathElement, Vec<&Value>> = BTreeMap::new();
-        for (i, child) in rhs.iter().enumerate() {
-            match list_item_element(self.schema, t, child) {
-                Err(e) => self.errs.push(format!("element {i}: {e}")),
-                Ok(pe) => {
-                    if let Some(vs) = rvals.get_mut(&pe) {
-                        vs.push(child);
-                    } else {
-                        rvals.insert(pe.clone(), vec![child]);
-                        if !lvals.contains_key(&pe) {
-                            all.push(pe);
-                        }
-                    }
-                }
-            }
-        }
+        let (mut all, lvals) = self.items(t, lhs);
+        let (right, rvals) = self.items(t, rhs);
+        all.extend(right.into_iter().filter(|pe| !lvals.contains_key(pe)));
         for pe in all {
             // An item the same on both sides holds nothing.
             let Some(within) = inside(within, &pe) else {
@@ -364,6 +336,31 @@ impl Walker<'_> {
                 }
             }
         }
+    }
+
+    /// A list's items grouped by their element (each element in the order it first comes),
+    /// an item that has none reported as the reference does.
+    fn items<'v>(
+        &mut self,
+        t: &ListView<'_>,
+        items: &'v [Value],
+    ) -> (Vec<PathElement>, BTreeMap<PathElement, Vec<&'v Value>>) {
+        let mut order: Vec<PathElement> = Vec::with_capacity(items.len());
+        let mut by: BTreeMap<PathElement, Vec<&Value>> = BTreeMap::new();
+        for (i, item) in items.iter().enumerate() {
+            match list_item_element(self.schema, t, item) {
+                Err(e) => self.errs.push(format!("element {i}: {e}")),
+                Ok(pe) => {
+                    if let Some(vs) = by.get_mut(&pe) {
+                        vs.push(item);
+                    } else {
+                        by.insert(pe.clone(), vec![item]);
+                        order.push(pe);
+                    }
+                }
+            }
+        }
+        (order, by)
     }
 
     fn do_map(

@@ -2,13 +2,11 @@
 //! with): every node of it is removed, and nothing is modified or added. Walked here with one
 //! set per node instead of three; the same sets, errors and error order as the whole walk.
 
-use std::collections::BTreeMap;
-
 use super::Walker;
 use crate::engine::ssa::path::PathElement;
 use crate::engine::ssa::schema::{Relationship, TypeRef};
 use crate::engine::ssa::set::Set;
-use crate::engine::ssa::typed::{Part, deduce, enter, list_item_element, pick};
+use crate::engine::ssa::typed::{Part, deduce, enter, pick};
 use crate::value::Value;
 
 impl Walker<'_> {
@@ -31,30 +29,15 @@ impl Walker<'_> {
                 if t.rel == Relationship::Atomic {
                     return (Set::new(), true);
                 }
-                // Items grouped by their element, in the order each first comes; a
-                // repeated one is removed as the item only.
-                let mut all: Vec<PathElement> = Vec::with_capacity(items.len());
-                let mut seen: BTreeMap<PathElement, (&Value, bool)> = BTreeMap::new();
-                for (i, item) in items.iter().enumerate() {
-                    match list_item_element(self.schema, &t, item) {
-                        Err(e) => self.errs.push(format!("element {i}: {e}")),
-                        Ok(pe) => {
-                            if let Some((_, repeated)) = seen.get_mut(&pe) {
-                                *repeated = true;
-                            } else {
-                                seen.insert(pe.clone(), (item, false));
-                                all.push(pe);
-                            }
-                        }
-                    }
-                }
-                for pe in all {
-                    match seen.get(&pe) {
-                        Some(&(_, true)) => members.push(pe),
-                        Some(&(item, false)) => {
+                // A repeated item is removed as the item only.
+                let (order, by) = self.items(&t, items);
+                for pe in order {
+                    match by.get(&pe).map(Vec::as_slice) {
+                        Some([item]) => {
                             let found = self.removed(item, t.elem, depth + 1);
                             add(&mut members, &mut children, pe, found);
                         }
+                        Some(_) => members.push(pe),
                         None => {}
                     }
                 }
