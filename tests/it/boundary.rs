@@ -397,11 +397,11 @@ fn the_size_count_leaves_out_test_modules() {
     let tests = test_module_files(&[
         root.join("value.rs"),
         root.join("engine/schema.rs"),
-        root.join("engine/ssa/typed/after.rs"),
+        root.join("cli/plan/ssa/fold.rs"),
     ]);
     assert!(tests.contains(&root.join("value/tests.rs")), "{tests:?}");
     assert!(
-        tests.contains(&root.join("engine/ssa/typed/after_tests.rs")),
+        tests.contains(&root.join("cli/plan/ssa/fold_tests.rs")),
         "a test module named by #[path]: {tests:?}"
     );
     assert!(

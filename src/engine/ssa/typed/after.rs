@@ -199,5 +199,4 @@ fn keeps_name(
 }
 
 #[cfg(test)]
-#[path = "after_tests.rs"]
 mod tests;

@@ -1,7 +1,9 @@
-//! Prune's shortcut against the computation it replaces, on random Deployments and random
+//! Prune's shortcuts against the computations they replace, on random Deployments and random
 //! sets to remove: the set read without building the value equals the set of the value built
-//! (whenever it answers), the removal in place equals the removal that copies, and the
-//! comparison walked within the removal equals the whole comparison.
+//! (whenever it answers), the removal in place equals the removal that copies, the comparison
+//! walked within the removal equals the whole comparison, a value on one side alone is
+//! compared as the whole walk compares it, and prune read from the sets alone equals prune
+//! from the objects (whenever it answers).
 
 use proptest::prelude::*;
 use proptest::strategy::ValueTree;
