@@ -31,6 +31,7 @@ use compact_str::CompactString;
 mod convert;
 mod index;
 mod map;
+pub mod name;
 pub mod packed;
 mod serde_impls;
 

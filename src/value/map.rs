@@ -54,7 +54,9 @@ impl Index {
     fn find(&self, entries: &[(Str, Value)], key: &str) -> Option<usize> {
         self.table
             .find(self.hash(key), |&j| {
-                entries.get(j as usize).is_some_and(|(k, _)| k == key)
+                entries
+                    .get(j as usize)
+                    .is_some_and(|(k, _)| super::name::same(k, key))
             })
             .map(|&j| j as usize)
     }
@@ -121,7 +123,10 @@ impl Map {
     fn position(&self, key: &str) -> Option<usize> {
         match &self.index {
             Some(index) => index.find(&self.entries, key),
-            None => self.entries.iter().position(|(k, _)| k == key),
+            None => self
+                .entries
+                .iter()
+                .position(|(k, _)| super::name::same(k, key)),
         }
     }
 

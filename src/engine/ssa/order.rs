@@ -5,7 +5,7 @@
 use std::cmp::Ordering;
 
 use crate::engine::gojson;
-use crate::value::{Map, Number, Value};
+use crate::value::{Map, Number, Value, name};
 
 /// A number as SMD sees it: an int64 or a float64.
 #[derive(Clone, Copy)]
@@ -311,7 +311,7 @@ pub fn identical(a: &Value, b: &Value) -> bool {
                 x.len() == y.len()
                     && x.iter()
                         .zip(y.iter())
-                        .all(|((k, v), (l, w))| k == l && at(v, w, depth + 1))
+                        .all(|((k, v), (l, w))| name::same(k, l) && at(v, w, depth + 1))
             }
             _ => a == b,
         }

@@ -40,12 +40,16 @@ fn count(v: &Value, budget: &mut usize, depth: usize) {
         return;
     }
     *budget -= 1;
-    let children: &mut dyn Iterator<Item = &Value> = match v {
-        Value::Array(items) => &mut items.iter(),
-        Value::Object(m) => &mut m.iter().map(|(_, c)| c),
-        _ => return,
-    };
-    // Each child is a node: a scalar is counted here (no call), a container by its walk.
+    match v {
+        Value::Array(items) => count_children(items.iter(), budget, depth),
+        Value::Object(m) => count_children(m.iter().map(|(_, c)| c), budget, depth),
+        _ => {}
+    }
+}
+
+/// Each child is a node: a scalar is counted here (no call), a container by its walk.
+#[inline]
+fn count_children<'v>(children: impl Iterator<Item = &'v Value>, budget: &mut usize, depth: usize) {
     for c in children {
         if *budget == 0 {
             return;

@@ -263,12 +263,6 @@ fn compare_names(a: &str, b: &str) -> Ordering {
     a.len().cmp(&b.len())
 }
 
-/// Whether two names are the same, compared in place as [`compare_names`] compares them.
-#[inline]
-pub(crate) fn same_name(a: &str, b: &str) -> bool {
-    a.len() == b.len() && compare_names(a, b) == Ordering::Equal
-}
-
 /// `value.FieldList.Compare`: by the prefixes where they tell, else field by field.
 #[inline]
 fn compare_keys(a: &KeyFields, b: &KeyFields) -> Ordering {

@@ -15,9 +15,8 @@ use std::hash::BuildHasher as _;
 
 use hashbrown::HashTable;
 
-use super::path::same_name;
 use crate::engine::gofmt::FastMap;
-use crate::value::{Str, Value};
+use crate::value::{Str, Value, name};
 
 /// `schema.Scalar`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -82,7 +81,7 @@ pub struct StructField {
 pub struct MapType {
     pub fields: Vec<StructField>,
     /// Positions in `fields` by name. Asked for every field of every value walked: a fast
-    /// hash, not SipHash, and names compared in place ([`same_name`]), not by a `memcmp` call.
+    /// hash, not SipHash, and names compared in place ([`name::same`]), not by a `memcmp` call.
     by_name: HashTable<u32>,
     pub elem: TypeRef,
     pub rel: Relationship,
@@ -101,7 +100,7 @@ impl MapType {
         let at = self.by_name.find(name_hash(name), |&i| {
             fields
                 .get(i as usize)
-                .is_some_and(|f| same_name(&f.name, name))
+                .is_some_and(|f| name::same(&f.name, name))
         })?;
         fields.get(*at as usize)
     }

@@ -36,7 +36,7 @@ pub(super) enum Rule {
 
 impl Said {
     pub(super) fn owners(&mut self, ix: &[usize], ids: &[ManagerId]) -> Arc<[ManagerId]> {
-        if let Some((_, list)) = self.owners.iter().find(|(k, _)| k.as_slice() == ix) {
+        if let Some((_, list)) = self.owners.iter().find(|(k, _)| same(k, ix)) {
             return Arc::clone(list);
         }
         let list: Arc<[ManagerId]> = ix.iter().map(|&i| ids[i].clone()).collect();
@@ -49,7 +49,7 @@ impl Said {
         if let Some((.., r)) = self
             .rules
             .iter()
-            .find(|(t, k, _)| *t == tag && k.as_slice() == key)
+            .find(|(t, k, _)| *t == tag && same(k, key))
         {
             return Arc::clone(r);
         }
@@ -57,6 +57,11 @@ impl Said {
         self.rules.push((tag, key.to_vec(), Arc::clone(&r)));
         r
     }
+}
+
+/// Two short lists of manager positions compared in place (`==` on slices calls `memcmp`).
+fn same(a: &[usize], b: &[usize]) -> bool {
+    a.len() == b.len() && a.iter().zip(b).all(|(x, y)| x == y)
 }
 
 /// The paths a comparison added, changed and removed, with their action.
