@@ -194,6 +194,14 @@ impl PrefixWriter {
 
     /// Bytes as a name or string: `00` as `00 FF`, then `00 01`.
     fn bytes(&mut self, s: &[u8]) {
+        // Most names and strings fit whole and hold no zero byte: copied at once.
+        if s.len() < PREFIX_BYTES - self.len.min(PREFIX_BYTES) && !s.contains(&0) {
+            self.buf[self.len..self.len + s.len()].copy_from_slice(s);
+            self.len += s.len();
+            self.push(0);
+            self.push(1);
+            return;
+        }
         for &b in s {
             if self.is_full() {
                 return;
@@ -262,11 +270,10 @@ impl PrefixWriter {
             let len = self.len as u8;
             len
         };
-        let (hi, lo) = buf.split_at(8);
-        let word = |b: &[u8]| b.iter().fold(0u64, |w, &x| w << 8 | u64::from(x));
+        let word = |at: usize| buf[at..at + 8].try_into().map_or(0, u64::from_be_bytes);
         Prefix {
-            hi: word(hi),
-            lo: word(lo),
+            hi: word(0),
+            lo: word(8),
         }
     }
 }
