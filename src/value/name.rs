@@ -1,9 +1,10 @@
 //! Key and field-name equality, compared in place a word (eight bytes) at a time: names are
-//! short and compared very often (object lookups, schema fields, path elements), where a call
-//! of `memcmp` for each costs more than the comparison.
+//! short and compared very often (an object's key lookups, the schema's field lookups, the
+//! keys of two objects side by side), where a call of `memcmp` for each costs more than the
+//! comparison.
 
-/// Whether `a` and `b` hold the same bytes (also used for string values, which are mostly
-/// short: a long one is compared out of line).
+/// Whether `a` and `b` hold the same bytes (names of more than sixteen bytes are rare: they are
+/// compared out of line).
 #[inline(always)]
 #[must_use]
 pub fn same(a: &str, b: &str) -> bool {
@@ -53,6 +54,21 @@ mod tests {
             b in "(abcdefgh)?[ab\\x00\u{e9}]{0,20}",
         ) {
             prop_assert_eq!(same(&a, &b), a == b);
+            prop_assert!(same(&a, &a.clone()));
+        }
+
+        /// Every byte counts: a name of any length up to three words differs from itself
+        /// with any one byte changed.
+        #[test]
+        fn one_byte_changed_is_another_name(
+            a in "[a-z]{1,40}",
+            at in any::<prop::sample::Index>(),
+            to in b'A'..=b'Z',
+        ) {
+            let mut bytes = a.clone().into_bytes();
+            bytes[at.index(a.len())] = to;
+            let b = String::from_utf8(bytes).unwrap();
+            prop_assert!(!same(&a, &b));
             prop_assert!(same(&a, &a.clone()));
         }
     }
