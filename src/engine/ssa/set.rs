@@ -53,6 +53,15 @@ impl fmt::Debug for Set {
     }
 }
 
+/// Sorts `members` and drops repeats, unless they are in strictly ascending order already (a
+/// walk often meets them so): one pass tells that, where the sort and the dedup take two.
+fn sort_members(members: &mut Vec<PathElement>) {
+    if !members.is_sorted_by(|a, b| a < b) {
+        members.sort_unstable();
+        members.dedup();
+    }
+}
+
 impl Set {
     #[must_use]
     pub fn new() -> Set {
@@ -120,8 +129,11 @@ impl Set {
         mut members: Vec<PathElement>,
         mut children: Vec<(PathElement, Set)>,
     ) -> Set {
-        members.sort_unstable();
-        members.dedup();
+        sort_members(&mut members);
+        // Often in order already, as members are.
+        if children.is_sorted_by(|a, b| a.0 < b.0) {
+            return Set::from_parts(members, children);
+        }
         children.sort_by(|a, b| a.0.cmp(&b.0));
         let mut merged: Vec<(PathElement, Set)> = Vec::with_capacity(children.len());
         for (pe, s) in children {
