@@ -198,17 +198,15 @@ impl PrefixWriter {
         if s.len() < PREFIX_BYTES - self.len.min(PREFIX_BYTES) && !s.contains(&0) {
             self.buf[self.len..self.len + s.len()].copy_from_slice(s);
             self.len += s.len();
-            self.push(0);
-            self.push(1);
-            return;
-        }
-        for &b in s {
-            if self.is_full() {
-                return;
-            }
-            self.push(b);
-            if b == 0 {
-                self.push(0xFF);
+        } else {
+            for &b in s {
+                if self.is_full() {
+                    return;
+                }
+                self.push(b);
+                if b == 0 {
+                    self.push(0xFF);
+                }
             }
         }
         self.push(0);
