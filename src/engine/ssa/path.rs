@@ -23,13 +23,24 @@ use crate::value::{Str, Value};
 #[derive(Clone)]
 pub struct KeyFields {
     /// Behind a thin pointer, so that with the prefix the element stays 32 bytes.
-    fields: Arc<Box<[(Str, Value)]>>,
+    fields: Arc<Fields>,
     prefix: order::Prefix,
 }
 
+/// The fields of a key: most keys have one (`name`, `mountPath`), held in the shared
+/// allocation itself, where a slice would take a second one.
+enum Fields {
+    One([(Str, Value); 1]),
+    Many(Box<[(Str, Value)]>),
+}
+
 impl KeyFields {
-    fn new(fields: Box<[(Str, Value)]>) -> KeyFields {
-        let prefix = order::Prefix::of_pairs(fields.iter().map(|(n, v)| (n.as_str(), v)));
+    fn new(fields: Fields) -> KeyFields {
+        let pairs: &[(Str, Value)] = match &fields {
+            Fields::One(one) => one,
+            Fields::Many(many) => many,
+        };
+        let prefix = order::Prefix::of_pairs(pairs.iter().map(|(n, v)| (n.as_str(), v)));
         KeyFields {
             fields: Arc::new(fields),
             prefix,
@@ -41,13 +52,16 @@ impl std::ops::Deref for KeyFields {
     type Target = [(Str, Value)];
 
     fn deref(&self) -> &[(Str, Value)] {
-        &self.fields
+        match &*self.fields {
+            Fields::One(one) => one,
+            Fields::Many(many) => many,
+        }
     }
 }
 
 impl fmt::Debug for KeyFields {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        self.fields.fmt(f)
+        (**self).fmt(f)
     }
 }
 
@@ -72,8 +86,19 @@ impl PathElement {
     /// A key element, its fields sorted by name (`value.FieldList.Sort`, stable).
     #[must_use]
     pub fn key(mut fields: Vec<(Str, Value)>) -> PathElement {
+        if fields.len() == 1
+            && let Some(field) = fields.pop()
+        {
+            return PathElement::key_of_one(field);
+        }
         fields.sort_by(|a, b| a.0.cmp(&b.0));
-        PathElement::Key(KeyFields::new(fields.into_boxed_slice()))
+        PathElement::Key(KeyFields::new(Fields::Many(fields.into_boxed_slice())))
+    }
+
+    /// A key element of one field (as [`PathElement::key`] makes it, without a vector).
+    #[must_use]
+    pub fn key_of_one(field: (Str, Value)) -> PathElement {
+        PathElement::Key(KeyFields::new(Fields::One([field])))
     }
 
     fn kind_rank(&self) -> u8 {
@@ -155,7 +180,7 @@ impl PathElement {
                     .map_err(|e| PathElementError::Invalid(format!("{s}: {e}")))?;
                 match value {
                     Value::Object(m) => Ok(PathElement::key(m.into_iter().collect())),
-                    Value::Null => Ok(PathElement::Key(KeyFields::new(Box::new([])))),
+                    Value::Null => Ok(PathElement::Key(KeyFields::new(Fields::Many(Box::new([]))))),
                     _ => Err(PathElementError::Invalid(format!(
                         "{s}: a key must be a JSON object"
                     ))),

@@ -149,6 +149,12 @@ pub(crate) fn list_item_element(
         Value::Object(m) => m,
         _ => return Err("associative list with keys may not have non-map elements".to_owned()),
     };
+    // One key field present, the usual case: no vector.
+    if let [name] = list.keys
+        && let Some(v) = m.get(name)
+    {
+        return Ok(PathElement::key_of_one((name.clone(), v.clone())));
+    }
     let mut fields = Vec::with_capacity(list.keys.len());
     for name in list.keys {
         if let Some(v) = m.get(name) {
