@@ -357,7 +357,12 @@ fn skip_plain(b: &[u8], mut i: usize) -> usize {
 
 /// The bytes [`write_string`] stops at: controls, `"`, `\\`, `<`, `>`, `&`, and 0xE2 (which
 /// starts U+2028 and U+2029).
-const STOP: [bool; 256] = {
+const STOP: [bool; 256] = string_stops(b"<>&\xe2");
+
+/// A table of the bytes a scan of a JSON string's contents stops at: the controls, `"` and
+/// `\\` (where a string read in place ends or needs unescaping), and `extra`. One lookup a
+/// byte, where the tests of each would be several.
+pub(crate) const fn string_stops(extra: &[u8]) -> [bool; 256] {
     let mut t = [false; 256];
     let mut b = 0;
     while b < 0x20 {
@@ -366,12 +371,13 @@ const STOP: [bool; 256] = {
     }
     t[b'"' as usize] = true;
     t[b'\\' as usize] = true;
-    t[b'<' as usize] = true;
-    t[b'>' as usize] = true;
-    t[b'&' as usize] = true;
-    t[0xe2] = true;
+    let mut i = 0;
+    while i < extra.len() {
+        t[extra[i] as usize] = true;
+        i += 1;
+    }
     t
-};
+}
 
 #[cfg(test)]
 mod tests;

@@ -103,18 +103,8 @@ impl ManagerId {
         /// quote, and the rest after it.
         fn plain(s: &str) -> Option<(&str, &str)> {
             /// The bytes that end a string read in place: its quote, an escape, a control
-            /// character. Looked up, one test a byte instead of three.
-            const STOPS: [bool; 256] = {
-                let mut stops = [false; 256];
-                let mut b = 0;
-                while b < 0x20 {
-                    stops[b] = true;
-                    b += 1;
-                }
-                stops[b'"' as usize] = true;
-                stops[b'\\' as usize] = true;
-                stops
-            };
+            /// character.
+            const STOPS: [bool; 256] = gojson::string_stops(&[]);
             let end = s.bytes().position(|b| STOPS[usize::from(b)])?;
             // The quote is ASCII: `end` falls on a character boundary.
             (s.as_bytes()[end] == b'"').then(|| (&s[..end], &s[end + 1..]))
