@@ -34,13 +34,18 @@ enum Fields {
     Many(Box<[(Str, Value)]>),
 }
 
-impl KeyFields {
-    fn new(fields: Fields) -> KeyFields {
-        let pairs: &[(Str, Value)] = match &fields {
+impl Fields {
+    fn pairs(&self) -> &[(Str, Value)] {
+        match self {
             Fields::One(one) => one,
             Fields::Many(many) => many,
-        };
-        let prefix = order::Prefix::of_pairs(pairs.iter().map(|(n, v)| (n.as_str(), v)));
+        }
+    }
+}
+
+impl KeyFields {
+    fn new(fields: Fields) -> KeyFields {
+        let prefix = order::Prefix::of_pairs(fields.pairs().iter().map(|(n, v)| (n.as_str(), v)));
         KeyFields {
             fields: Arc::new(fields),
             prefix,
@@ -52,10 +57,7 @@ impl std::ops::Deref for KeyFields {
     type Target = [(Str, Value)];
 
     fn deref(&self) -> &[(Str, Value)] {
-        match &*self.fields {
-            Fields::One(one) => one,
-            Fields::Many(many) => many,
-        }
+        self.fields.pairs()
     }
 }
 
