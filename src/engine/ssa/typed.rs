@@ -27,7 +27,7 @@ pub mod validate;
 pub use after::field_set_after_remove;
 pub use compare::{Comparison, compare, compare_within};
 pub use gone::prune_gone;
-pub use merge::merge;
+pub use merge::{merge, merge_compared};
 pub use project::project;
 pub use reconcile::reconcile_field_set;
 pub use remove::{extract_items, extract_items_with_keys, remove_items, remove_items_owned};

@@ -111,6 +111,26 @@ impl<'a> Updater<'a> {
         typed::to_field_set_named(self.schema, self.root, v)
     }
 
+    /// `live ⊕ config` (`Some`: the empty result as null), and, for an object not `big`,
+    /// the comparison of `live` with it, made by the same walk ([`typed::merge_compared`]); a
+    /// big one's merge may split a long list between the cores instead.
+    #[allow(clippy::type_complexity)]
+    fn merge(
+        &self,
+        live: &Value,
+        config: &Value,
+        big: bool,
+    ) -> Result<(Option<Value>, Option<Result<Comparison, TypedError>>), TypedError> {
+        if big {
+            let merged = typed::merge(self.schema, self.root, live, config)?;
+            return Ok((Some(merged.unwrap_or(Value::Null)), None));
+        }
+        let (merged, compared) = typed::merge_compared(self.schema, self.root, live, config)?;
+        // A comparison with no result compares with nothing, not with null.
+        let compared = merged.is_some().then_some(compared);
+        Ok((Some(merged.unwrap_or(Value::Null)), compared))
+    }
+
     /// Named fields as members, in place.
     fn ensure(&self, s: Set) -> Set {
         s.into_named_fields_as_members(self.schema, self.root)
@@ -358,36 +378,36 @@ impl<'a> Updater<'a> {
                     }),
                     "the merge gives a fixed point back"
                 );
-                (Ok((set, None)), Ok((managers, copy)))
+                (Ok((set, None)), Ok((managers, (copy, None))))
             }
             Some(Again { set, .. }) => {
                 // The managers are reconciled while the object is merged (two cores for a big
                 // object).
+                let big = par::is_big(live);
                 let (managers, merged) = par::both(
-                    par::is_big(live),
+                    big,
                     || self.reconcile(managers),
-                    || -> Result<Option<Value>, TypedError> {
-                        let merged = typed::merge(self.schema, self.root, live, config)?;
-                        Ok(Some(merged.unwrap_or(Value::Null)))
-                    },
+                    || self.merge(live, config, big),
                 );
                 (Ok((set, None)), Ok((managers?, merged?)))
             }
-            None => par::both(
-                par::is_big(config),
-                || {
-                    let set = self.field_set(config)?;
-                    let copy = hand_on.then(|| set.clone());
-                    Ok::<_, TypedError>((set, copy))
-                },
-                || -> Result<_, TypedError> {
-                    let managers = self.reconcile(managers)?;
-                    let merged = typed::merge(self.schema, self.root, live, config)?;
-                    Ok((managers, Some(merged.unwrap_or(Value::Null))))
-                },
-            ),
+            None => {
+                let big = par::is_big(config);
+                par::both(
+                    big,
+                    || {
+                        let set = self.field_set(config)?;
+                        let copy = hand_on.then(|| set.clone());
+                        Ok::<_, TypedError>((set, copy))
+                    },
+                    || -> Result<_, TypedError> {
+                        let managers = self.reconcile(managers)?;
+                        Ok((managers, self.merge(live, config, big)?))
+                    },
+                )
+            }
         };
-        let (mut managers, merged) = merged?;
+        let (mut managers, (merged, merge_compared)) = merged?;
         let (set, copy) = set?;
         // Replaced below: taken, not copied.
         let last = managers.remove(manager);
@@ -415,16 +435,18 @@ impl<'a> Updater<'a> {
         let untouched = pruned.is_none();
         // At the merge's fixed point the new object is the object read less what prune
         // removed: only there do they differ.
-        let raw = match (&new, fixed) {
-            (None, _) => Comparison::default(),
-            (Some(new), true) => typed::compare_within(
+        let raw = match (&new, fixed, merge_compared) {
+            (None, ..) => Comparison::default(),
+            // Nothing pruned: the new object is the merged one, compared as it was merged.
+            (Some(_), false, Some(compared)) if untouched => compared?,
+            (Some(new), true, _) => typed::compare_within(
                 self.schema,
                 self.root,
                 live,
                 new,
                 pruned.as_ref().unwrap_or(&Set::new()),
             )?,
-            (Some(new), false) => self.compare(live, new)?,
+            (Some(new), false, _) => self.compare(live, new)?,
         };
         debug_assert!(
             new.as_ref()

@@ -15,7 +15,10 @@ use crate::engine::ssa::set::Set;
 use crate::engine::ssa::typed::TypedError;
 use crate::value::{Map, Value};
 
+mod comparer;
 mod removed;
+
+pub(super) use comparer::Comparer;
 
 /// `typed.Comparison`.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -124,6 +127,10 @@ pub(super) fn compare_sides(
     }
 }
 
+/// What a comparison found at one node: for each of removed, modified and added, the paths
+/// below it and whether the node itself is in the set.
+pub(super) type Found = ([Set; 3], [bool; 3]);
+
 const REMOVED: usize = 0;
 const MODIFIED: usize = 1;
 const ADDED: usize = 2;
@@ -131,14 +138,14 @@ const ADDED: usize = 2;
 /// What one node found: for each of removed, modified and added, the paths below it (members
 /// and children, sorted once at the end) and whether the node itself is in the set.
 #[derive(Default)]
-struct Node {
+pub(super) struct Node {
     members: [Vec<PathElement>; 3],
     children: [Vec<(PathElement, Set)>; 3],
     own: [bool; 3],
 }
 
 impl Node {
-    fn add_child(&mut self, pe: &PathElement, (sets, own): ([Set; 3], [bool; 3])) {
+    pub(super) fn add_child(&mut self, pe: &PathElement, (sets, own): Found) {
         for (i, set) in sets.into_iter().enumerate() {
             if own[i] {
                 self.members[i].push(pe.clone());
@@ -149,7 +156,7 @@ impl Node {
         }
     }
 
-    fn finish(self) -> ([Set; 3], [bool; 3]) {
+    pub(super) fn finish(self) -> Found {
         let Node {
             members,
             children,
@@ -181,7 +188,7 @@ impl Walker<'_> {
         tr: TypeRef,
         within: Option<&Set>,
         depth: usize,
-    ) -> ([Set; 3], [bool; 3]) {
+    ) -> Found {
         // A value on the left alone: removed whole, walked with one set per node.
         if self.one_sided
             && within.is_none()

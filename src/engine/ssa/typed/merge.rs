@@ -17,6 +17,10 @@ use crate::engine::ssa::schema::{ListView, MapView, Relationship, Schema, TypeRe
 use crate::engine::ssa::typed::TypedError;
 use crate::value::{Map, Value};
 
+mod compared;
+
+pub use compared::merge_compared;
+
 /// `lhs.Merge(rhs)`; `None` stands for an absent result (the empty object).
 ///
 /// # Errors
@@ -49,6 +53,17 @@ struct Merger<'s> {
 /// The items of a list past which the merge forks (once per merge, when they are big,
 /// [`par::are_big`]).
 const FORK_AT: usize = 512;
+
+/// How [`Merger::pair_items`] went.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Paired {
+    /// Every pair handed over.
+    Done,
+    /// A name could not be read (the errors pushed).
+    Failed,
+    /// The live side repeats a name (asked not to hand anything over then).
+    Repeated,
+}
 
 #[derive(Default)]
 struct Walk {
@@ -146,7 +161,6 @@ impl Merger<'_> {
         w.out = self.visit_list_items(t, l.unwrap_or_default(), r.unwrap_or_default(), depth, errs);
     }
 
-    #[allow(clippy::too_many_lines)]
     fn visit_list_items(
         &self,
         t: &ListView<'_>,
@@ -155,21 +169,41 @@ impl Merger<'_> {
         depth: usize,
         errs: &mut Vec<String>,
     ) -> Option<Value> {
+        let mut pairs: Vec<(Option<&Value>, Option<&Value>)> =
+            Vec::with_capacity(lhs.len().max(rhs.len()));
+        let paired = self.pair_items(t, (lhs, rhs), false, errs, |_, l, r| pairs.push((l, r)));
+        if paired != Paired::Done {
+            return None;
+        }
+        let out = self.merge_items(t, &pairs, depth);
+        (!out.is_empty()).then_some(Value::Array(out))
+    }
+
+    /// The items of both sides paired by their names, each pair handed to `pair` in the order
+    /// of the result (`visitListItems`): live-only items keep their place, config items the
+    /// config's order. `unique_lhs`: hand nothing over when the live side repeats a name.
+    fn pair_items<'v>(
+        &self,
+        t: &ListView<'_>,
+        (lhs, rhs): (&'v [Value], &'v [Value]),
+        unique_lhs: bool,
+        errs: &mut Vec<String>,
+        mut pair: impl FnMut(&PathElement, Option<&'v Value>, Option<&'v Value>),
+    ) -> Paired {
         let mut index_errs = Vec::new();
         let (rpes, robs) = self.index(t, rhs, false, &mut index_errs);
         let (lpes, lobs) = self.index(t, lhs, true, &mut index_errs);
         if !index_errs.is_empty() {
             errs.extend(index_errs);
-            return None;
+            return Paired::Failed;
+        }
+        if unique_lhs && lobs.len() < lpes.len() {
+            return Paired::Repeated;
         }
         let mut shared: VecDeque<&PathElement> =
             rpes.iter().filter(|pe| lobs.contains_key(*pe)).collect();
         let mut next_shared = shared.pop_front();
         let mut merged_rhs: BTreeSet<&PathElement> = BTreeSet::new();
-        // The pairs of items merged, in the order of the result (each merged after: they do
-        // not depend on each other).
-        let mut pairs: Vec<(Option<&Value>, Option<&Value>)> =
-            Vec::with_capacity(lhs.len().max(rhs.len()));
         let (llen, rlen) = (lpes.len(), rpes.len());
         let (mut li, mut ri) = (0, 0);
         while li < llen || ri < rlen {
@@ -178,7 +212,7 @@ impl Merger<'_> {
                 let pe = &lpes[li];
                 if *pe == rpes[ri] {
                     merged_rhs.insert(pe);
-                    pairs.push((lobs.get(pe).copied(), robs.get(pe).copied()));
+                    pair(pe, lobs.get(pe).copied(), robs.get(pe).copied());
                     li += 1;
                     ri += 1;
                     next_shared = shared.pop_front();
@@ -192,7 +226,7 @@ impl Merger<'_> {
             if li < llen {
                 let pe = &lpes[li];
                 if !robs.contains_key(pe) {
-                    pairs.push((lhs.get(li), None));
+                    pair(pe, lhs.get(li), None);
                     li += 1;
                     continue;
                 } else if merged_rhs.contains(pe) {
@@ -202,7 +236,7 @@ impl Merger<'_> {
             if ri < rlen {
                 let pe = &rpes[ri];
                 merged_rhs.insert(pe);
-                pairs.push((lobs.get(pe).copied(), robs.get(pe).copied()));
+                pair(pe, lobs.get(pe).copied(), robs.get(pe).copied());
                 ri += 1;
                 if next_shared.is_some_and(|n| n == pe) {
                     next_shared = shared.pop_front();
@@ -212,8 +246,7 @@ impl Merger<'_> {
                 li += 1;
             }
         }
-        let out = self.merge_items(t, &pairs, depth);
-        (!out.is_empty()).then_some(Value::Array(out))
+        Paired::Done
     }
 
     /// Each pair of items merged (an item absent from the result is left out), a long list's
