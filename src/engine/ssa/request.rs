@@ -242,9 +242,14 @@ impl Request<'_> {
             || {
                 if fixed {
                     debug_assert!(typed::validate(self.schema, self.root, config, false).is_ok());
-                    return Ok(());
+                    return Ok(None);
                 }
-                typed::validate(self.schema, self.root, config, false)
+                // The configuration's set comes with its validation, for an apply that does
+                // not have it yet.
+                if again.is_none() {
+                    return typed::validate_owned(self.schema, self.root, config).map(Some);
+                }
+                typed::validate(self.schema, self.root, config, false).map(|()| None)
             },
             || {
                 let (managed, live) = live.split()?;
@@ -262,11 +267,14 @@ impl Request<'_> {
                 Ok::<_, RequestError>((managed, live, strict))
             },
         );
-        checked.map_err(|source| RequestError::Invalid {
+        let owned = checked.map_err(|source| RequestError::Invalid {
             what: "patch",
             gvk: gvk(config),
             source,
         })?;
+        if let Some(set) = owned {
+            again = Some(Again::of_config(set));
+        }
         let (managed, live, strict) = read?;
         // One forced apply: without force, the conflicts it took are the refusal (or, for
         // kubectl, excused by the last-applied annotation, when the forced apply stands). The

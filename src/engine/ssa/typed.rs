@@ -21,6 +21,8 @@ pub mod merge;
 pub mod project;
 pub mod reconcile;
 pub mod remove;
+#[cfg(test)]
+mod samples;
 pub mod toset;
 pub mod validate;
 
@@ -32,7 +34,7 @@ pub use project::project;
 pub use reconcile::reconcile_field_set;
 pub use remove::{extract_items, extract_items_with_keys, remove_items, remove_items_owned};
 pub use toset::{to_field_set, to_field_set_named};
-pub use validate::{Problem, ProblemKind, problems, validate, validate_live};
+pub use validate::{Problem, ProblemKind, problems, validate, validate_live, validate_owned};
 
 use super::path::PathElement;
 use super::schema::Schema;

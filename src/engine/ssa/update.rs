@@ -389,7 +389,8 @@ impl<'a> Updater<'a> {
                     || self.reconcile(managers),
                     || self.merge(live, config, big),
                 );
-                (Ok((set, None)), Ok((managers?, merged?)))
+                let copy = hand_on.then(|| set.clone());
+                (Ok((set, copy)), Ok((managers?, merged?)))
             }
             None => {
                 let big = par::is_big(config);

@@ -7,8 +7,9 @@ use std::collections::BTreeSet;
 use super::{NO_TYPE, Part, check_depth, deduce, list_item_element, pick, scalar_error};
 use crate::engine::ssa::path::PathElement;
 use crate::engine::ssa::schema::{Relationship, Schema, TypeRef};
+use crate::engine::ssa::set::Set;
 use crate::engine::ssa::typed::TypedError;
-use crate::value::Value;
+use crate::value::{Map, Value};
 
 /// What is wrong at a place (`typed.ValidationError`'s message, sorted by kind).
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -78,11 +79,29 @@ pub fn validate_live(schema: &Schema, tr: TypeRef, v: &Value) -> (Result<(), Typ
     (result, strict)
 }
 
+/// [`validate`] of an applied configuration (no duplicates), and its field set
+/// ([`super::to_field_set`]) from the same walk.
+///
+/// # Errors
+/// As [`validate`].
+pub fn validate_owned(schema: &Schema, tr: TypeRef, v: &Value) -> Result<Set, TypedError> {
+    let mut errs = Vec::new();
+    let owned = walk::<true>(schema, tr, v, false, &String::new, 0, &mut errs);
+    if !errs.is_empty() {
+        return Err(TypedError(errs.iter().map(ToString::to_string).collect()));
+    }
+    match owned {
+        Some((set, _)) => Ok(set),
+        // A list the set cannot name items of: as the set's own walk says.
+        None => super::to_field_set(schema, tr, v),
+    }
+}
+
 /// [`validate`]'s errors, each with its path and kind.
 #[must_use]
 pub fn problems(schema: &Schema, tr: TypeRef, v: &Value, allow_duplicates: bool) -> Vec<Problem> {
     let mut errs = Vec::new();
-    walk(schema, tr, v, allow_duplicates, &String::new, 0, &mut errs);
+    walk::<false>(schema, tr, v, allow_duplicates, &String::new, 0, &mut errs);
     errs
 }
 
@@ -97,7 +116,15 @@ fn other(path: String, message: String) -> Problem {
     }
 }
 
-fn walk(
+/// What a value owns, when asked and there are no problems: the paths below it, and whether
+/// the value itself is owned ([`super::toset`]'s rules); `None` when not asked, or the set
+/// cannot be made (a list that is neither atomic nor associative).
+type Owned = Option<(Set, bool)>;
+
+/// Validates `v`; with `OWNED`, also what `v` owns (what it gives back is meaningless once a
+/// problem is found).
+#[allow(clippy::too_many_lines)]
+fn walk<const OWNED: bool>(
     schema: &Schema,
     tr: TypeRef,
     v: &Value,
@@ -105,30 +132,45 @@ fn walk(
     at: &(dyn Fn() -> String + Sync),
     depth: usize,
     errs: &mut Vec<Problem>,
-) {
+) -> Owned {
     let fail = |errs: &mut Vec<Problem>, msg: String| errs.push(other(at(), msg));
+    let owned = OWNED;
+    let leaf = || owned.then(|| (Set::new(), true));
+    let none = || owned.then(|| (Set::new(), false));
     if let Err(e) = check_depth(depth) {
         fail(errs, e);
-        return;
+        return None;
     }
     let Some(r) = schema.resolve(tr) else {
         fail(errs, NO_TYPE.to_owned());
-        return;
+        return None;
     };
     match pick(&r, deduce(&r, Some(v))) {
-        Err(e) => fail(errs, e),
+        Err(e) => {
+            fail(errs, e);
+            None
+        }
         Ok(Part::Scalar(t)) => {
             if let Some(e) = scalar_error(t, Some(v), "") {
                 fail(errs, e);
             }
+            leaf()
         }
         Ok(Part::List(t)) => {
+            let atomic = t.rel == Relationship::Atomic;
             let list = match v {
-                Value::Null => return,
+                Value::Null if atomic => return leaf(),
+                Value::Null => return none(),
                 Value::Array(list) => list,
-                other => return fail(errs, format!("expected list, got {other}")),
+                other => {
+                    fail(errs, format!("expected list, got {other}"));
+                    return None;
+                }
             };
             let assoc = t.rel == Relationship::Associative;
+            // An atomic list is owned whole; any other list but an associative one cannot
+            // name its items in a set.
+            let items_owned = owned && assoc;
             // Each item's element and its own problems; a long list's second half on another
             // core (then every item is read, and what follows an item without its key is
             // dropped below, as a walk in turn stops there).
@@ -140,21 +182,37 @@ fn walk(
                 };
                 let mut inside = Vec::new();
                 let here = || format!("{}{pe}", at());
-                walk(
-                    schema,
-                    t.elem,
-                    child,
-                    allow_duplicates,
-                    &here,
-                    depth + 1,
-                    &mut inside,
-                );
-                Ok((pe, inside))
+                // Items whose set cannot be named are not asked for one.
+                let sub = if items_owned {
+                    walk::<OWNED>(
+                        schema,
+                        t.elem,
+                        child,
+                        allow_duplicates,
+                        &here,
+                        depth + 1,
+                        &mut inside,
+                    )
+                } else {
+                    walk::<false>(
+                        schema,
+                        t.elem,
+                        child,
+                        allow_duplicates,
+                        &here,
+                        depth + 1,
+                        &mut inside,
+                    )
+                };
+                Ok((pe, inside, sub))
             };
             let mut seen = BTreeSet::new();
+            let mut complete = items_owned;
+            let mut members = Vec::new();
+            let mut children = Vec::new();
             // One item's result, in turn: `false` to stop.
             let mut take = |errs: &mut Vec<Problem>, one| {
-                let (pe, inside): (PathElement, Vec<Problem>) = match one {
+                let (pe, inside, sub): (PathElement, Vec<Problem>, Owned) = match one {
                     Ok(read) => read,
                     Err(e) => {
                         fail(errs, e);
@@ -165,37 +223,68 @@ fn walk(
                     errs.push(Problem {
                         path: at(),
                         message: format!("duplicate entries for key {pe}"),
-                        kind: ProblemKind::DuplicateKey(pe),
+                        kind: ProblemKind::DuplicateKey(pe.clone()),
                     });
                 }
                 errs.extend(inside);
+                match sub {
+                    Some((sub, _)) => {
+                        if !sub.is_empty() {
+                            children.push((pe.clone(), sub));
+                        }
+                        members.push(pe);
+                    }
+                    None => complete = false,
+                }
                 true
             };
             // A short list is read item by item (nothing collected first).
             if list.len() < SPLIT_AT {
                 for (i, child) in list.iter().enumerate() {
                     if !take(errs, item(&(i, child))) {
-                        return;
+                        return None;
                     }
                 }
-                return;
-            }
-            let items: Vec<(usize, &Value)> = list.iter().enumerate().collect();
-            for one in crate::engine::ssa::par::map_halves(&items, SPLIT_AT, item) {
-                if !take(errs, one) {
-                    return;
+            } else {
+                let items: Vec<(usize, &Value)> = list.iter().enumerate().collect();
+                for one in crate::engine::ssa::par::map_halves(&items, SPLIT_AT, item) {
+                    if !take(errs, one) {
+                        return None;
+                    }
                 }
             }
+            if !owned || atomic {
+                return leaf();
+            }
+            // Without duplicates (else a problem was found) every item is a member.
+            complete.then(|| {
+                members.sort_unstable();
+                children.sort_unstable_by(|a, b| a.0.cmp(&b.0));
+                (Set::from_parts(members, children), false)
+            })
         }
         Ok(Part::Map(t)) => {
+            let atomic = t.rel == Relationship::Atomic;
             let m = match v {
-                Value::Null => return,
+                Value::Null if atomic => return leaf(),
+                Value::Null => return none(),
                 Value::Object(m) => m,
-                other => return fail(errs, format!("expected map, got {other}")),
+                other => {
+                    fail(errs, format!("expected map, got {other}"));
+                    return None;
+                }
             };
+            // Inside an atomic map nothing is owned but the map.
+            let fields_owned = owned && !atomic;
+            let (mut members, mut children) = (Vec::new(), Vec::new());
+            if fields_owned {
+                members.reserve_exact(m.len());
+            }
+            let mut complete = true;
             for (k, val) in m {
                 let here = || format!("{}.{k}", at());
-                let ty = match t.field(k) {
+                let field = t.field(k);
+                let ty = match field {
                     Some(f) => f.ty,
                     None if schema.is_empty_ref(t.map.elem) => {
                         errs.push(Problem {
@@ -203,12 +292,41 @@ fn walk(
                             message: "field not declared in schema".to_owned(),
                             kind: ProblemKind::NotDeclared(k.to_string()),
                         });
-                        return;
+                        return None;
                     }
                     None => t.map.elem,
                 };
-                walk(schema, ty, val, allow_duplicates, &here, depth + 1, errs);
+                let sub = if fields_owned {
+                    walk::<OWNED>(schema, ty, val, allow_duplicates, &here, depth + 1, errs)
+                } else {
+                    walk::<false>(schema, ty, val, allow_duplicates, &here, depth + 1, errs)
+                };
+                if !fields_owned {
+                    continue;
+                }
+                let Some((sub, leaf)) = sub else {
+                    complete = false;
+                    continue;
+                };
+                let pe = PathElement::Field(k.clone());
+                let empty_map = val.as_object().is_some_and(Map::is_empty);
+                let inside = !sub.is_empty();
+                if inside {
+                    children.push((pe.clone(), sub));
+                }
+                if leaf || val.is_null() || empty_map || field.is_none() {
+                    members.push(pe);
+                }
             }
+            if !owned || atomic {
+                return leaf();
+            }
+            complete.then(|| {
+                members.sort_unstable();
+                members.dedup();
+                children.sort_unstable_by(|a, b| a.0.cmp(&b.0));
+                (Set::from_parts(members, children), false)
+            })
         }
     }
 }
@@ -266,5 +384,38 @@ mod tests {
         // Duplicates allowed: the same without the repeated keys.
         let allowed = problems(&kube.schema, root, &pod, true);
         assert_eq!(allowed.len(), 4);
+    }
+}
+
+#[cfg(test)]
+mod owned_tests {
+    use super::*;
+    use crate::engine::ssa::kubernetes;
+    use crate::engine::ssa::typed::samples::object;
+    use crate::engine::ssa::typed::to_field_set;
+
+    /// The walk that validates a configuration gives its set as the set's own walk does, and
+    /// its errors as the validation does.
+    #[test]
+    fn a_configurations_set_comes_with_its_validation() {
+        let kube = kubernetes::embedded();
+        let root = kube.root_for_gvk("apps/v1", "Deployment").unwrap();
+        let mut seed = 5u64;
+        let (mut valid, mut invalid) = (0, 0);
+        for _ in 0..4000 {
+            let config = object(&mut seed);
+            let owned = validate_owned(&kube.schema, root, &config);
+            match validate(&kube.schema, root, &config, false) {
+                Ok(()) => {
+                    assert_eq!(owned, to_field_set(&kube.schema, root, &config), "{config}");
+                    valid += 1;
+                }
+                Err(e) => {
+                    assert_eq!(owned, Err(e), "{config}");
+                    invalid += 1;
+                }
+            }
+        }
+        assert!(valid > 1000 && invalid > 500, "{valid} {invalid}");
     }
 }

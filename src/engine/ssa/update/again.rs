@@ -5,7 +5,8 @@ use crate::value::Value;
 
 /// What an apply hands to the next apply of the same configuration by the same manager at the
 /// same API version (kubectl's second apply, after the csaupgrade,
-/// [`crate::engine::ssa::kubectl`]).
+/// [`crate::engine::ssa::kubectl`]); or, for the first apply, the configuration's set read
+/// ahead with its validation ([`Again::of_config`]).
 #[derive(Debug)]
 pub struct Again {
     /// The configuration's set (before the ignored fields leave it).
@@ -41,6 +42,13 @@ impl Again {
     #[must_use]
     pub fn fixed_point(set: Set) -> Again {
         Again::new(set, true)
+    }
+
+    /// What the first apply of a configuration knows ahead: its set alone (read beside its
+    /// validation, [`crate::engine::ssa::typed::validate_owned`]), nothing fixed.
+    #[must_use]
+    pub fn of_config(set: Set) -> Again {
+        Again::new(set, false)
     }
 
     /// The same, for an object changed since (the set holds, the fixed point may not).
