@@ -221,6 +221,9 @@ fn walk_fields(
         under: [false; 2],
         said: [false; 3],
     };
+    // Room for about every field a manager owns (a field of the plan is one of them, mostly).
+    walk.out
+        .reserve(fork::room(&root, walk::Between::default()));
     walk.visit(&root);
     walk.out
 }

@@ -22,7 +22,7 @@ pub(super) fn middle<'a>(at: &At<'a>) -> Option<&'a PathElement> {
 /// Room for the fields of `at`'s children `between` two elements: as many as the manager
 /// with the most children there has paths there, and a quarter more (the others mostly own
 /// the same ones; a vector grown past its room is copied, room not used is never touched).
-fn room(at: &At<'_>, between: Between<'_>) -> usize {
+pub(super) fn room(at: &At<'_>, between: Between<'_>) -> usize {
     let inside = |pe: &PathElement| {
         between.from.is_none_or(|f| pe >= f) && between.to.is_none_or(|t| pe < t)
     };

@@ -34,17 +34,18 @@ pub fn reconcile_field_set(
     Ok(Some(set.recursive_difference(&w.remove).union(&w.add)))
 }
 
-struct Walker<'s> {
+struct Walker<'s, 'p> {
     schema: &'s Schema,
-    path: Path,
+    /// The path of the node walked (copied only where the set changes).
+    path: Vec<&'p PathElement>,
     remove: Set,
     add: Set,
     changed: bool,
     errs: Vec<String>,
 }
 
-impl Walker<'_> {
-    fn reconcile(&mut self, set: Option<&Set>, tr: TypeRef, is_atomic: bool, depth: usize) {
+impl<'p> Walker<'_, 'p> {
+    fn reconcile(&mut self, set: Option<&'p Set>, tr: TypeRef, is_atomic: bool, depth: usize) {
         if let Err(e) = check_depth(depth) {
             self.errs.push(e);
             return;
@@ -89,24 +90,26 @@ impl Walker<'_> {
     }
 
     fn replace(&mut self) {
-        self.remove.insert(&self.path);
-        self.add.insert(&self.path);
+        let path: Path = self.path.iter().map(|&pe| pe.clone()).collect();
+        self.remove.insert(&path);
+        self.add.insert(&path);
         self.changed = true;
     }
 
     /// The children that are not members, then the members (each with its child, if any),
     /// in order: both lists are sorted alike, so each is read beside the other by a cursor
     /// rather than searched per element.
-    fn visit(&mut self, set: &Set, ty: impl Fn(&PathElement) -> Option<TypeRef>) {
+    fn visit(&mut self, set: &'p Set, ty: impl Fn(&PathElement) -> Option<TypeRef>) {
         let depth = self.path.len();
-        let handle = |w: &mut Self, pe: &PathElement, child: Option<&Set>, is_member: bool| {
-            let Some(t) = ty(pe) else {
-                return;
+        let handle =
+            |w: &mut Self, pe: &'p PathElement, child: Option<&'p Set>, is_member: bool| {
+                let Some(t) = ty(pe) else {
+                    return;
+                };
+                w.path.push(pe);
+                w.reconcile(child, t, is_member && child.is_none(), depth + 1);
+                w.path.pop();
             };
-            w.path.push(pe.clone());
-            w.reconcile(child, t, is_member && child.is_none(), depth + 1);
-            w.path.pop();
-        };
         let (members, children) = (set.members(), set.children());
         let mut m = 0;
         for (pe, child) in children {
