@@ -296,7 +296,14 @@ pub fn apply_server_side_read(
                     false,
                 )?;
                 managed = answer.managed.clone();
-                Step::answered(StepKind::SaveLastApplied, Arc::new(body), answer)
+                let as_read = answer.as_read;
+                let mut step = Step::answered(StepKind::SaveLastApplied, Arc::new(body), answer);
+                // The object read, unchanged: shared, so the apply after knows it for the one
+                // the first apply left without comparing them.
+                if as_read {
+                    step.object = Arc::clone(&object);
+                }
+                step
             }
             // Only the managedFields change: the object stays the last answer's. The
             // csaupgrade runs on the decoded managers alone (its entries are written from them
@@ -337,7 +344,7 @@ pub fn apply_server_side_read(
             // The last request (`decide` ends after it).
             Decided::ApplyAgain => {
                 // The object the first apply left, unless a request between changed it (the
-                // `kubectl-last-applied` apply leaves it as it was, copied).
+                // `kubectl-last-applied` apply leaves it as it was, shared).
                 let again = again.take().map(|a| {
                     if Arc::ptr_eq(&object, &first) || identical(&object, &first) {
                         a
@@ -465,6 +472,8 @@ mod tests {
             owned(first, "kubectl", "Apply").unwrap(),
             r#"{"f:data":{"f:key":{}}}"#
         );
+        // Saving the annotation leaves the object as it was: the same object, shared.
+        assert!(Arc::ptr_eq(&steps[1].object, &steps[0].object));
         assert_eq!(
             owned(&steps[1].stored(), LAST_APPLIED_MANAGER, "Apply").unwrap(),
             r#"{"f:metadata":{"f:annotations":{"f:kubectl.kubernetes.io/last-applied-configuration":{}}}}"#

@@ -16,6 +16,7 @@ use std::collections::BTreeMap;
 
 use super::lastapplied;
 use super::managed::{Managed, ManagerId, decode};
+use super::order;
 use super::par;
 use super::path::PathElement;
 use super::schema::{Schema, TypeRef};
@@ -295,6 +296,7 @@ impl Request<'_> {
         );
         let Untracked {
             mut object,
+            as_read,
             managed,
             conflicts,
             again,
@@ -354,9 +356,14 @@ impl Request<'_> {
             typed::compare(self.schema, self.root, &live, &object).is_ok_and(|c| c == compared),
             "the comparison of the object left"
         );
+        debug_assert!(
+            !as_read || rewritten || order::identical(&live, &object),
+            "an object left as read is a copy of it"
+        );
         Ok((
             Answer {
                 object,
+                as_read: as_read && !rewritten,
                 managed,
                 compared,
             },
@@ -414,6 +421,7 @@ impl Request<'_> {
             .map_err(update_error)?;
         strip(&mut fields, &key);
         managed.fields = fields;
+        let as_read = new.is_none();
         let object = match new {
             Some(new) => {
                 managed.times.insert(key, Some(self.time.to_owned()));
@@ -424,6 +432,7 @@ impl Request<'_> {
         cap_update_managers(&mut managed);
         Ok(Untracked {
             object,
+            as_read,
             managed,
             conflicts,
             again,
@@ -437,6 +446,8 @@ impl Request<'_> {
 /// object left.
 struct Untracked {
     object: Value,
+    /// Whether `object` is the object read, unchanged (a copy of it).
+    as_read: bool,
     managed: Managed,
     conflicts: Conflicts,
     again: Option<Again>,
