@@ -166,13 +166,12 @@ impl Walker<'_> {
                     let ty = field.map_or(t.map.elem, |f| f.ty);
                     let (sub, leaf) = self.node(val, ty, named, depth + 1);
                     let pe = PathElement::Field(k.clone());
-                    let empty_map = val.as_object().is_some_and(|m| m.is_empty());
-                    let declared = field.is_some();
                     let inside = !sub.is_empty();
+                    let member = owns_field(leaf, val, field.is_some(), named && inside);
                     if inside {
                         children.push((pe.clone(), sub));
                     }
-                    if leaf || val.is_null() || empty_map || !declared || (named && inside) {
+                    if member {
                         members.push(pe);
                     }
                 }
@@ -183,4 +182,15 @@ impl Walker<'_> {
         children.sort_unstable_by(|a, b| a.0.cmp(&b.0));
         (Set::from_parts(members, children), false)
     }
+}
+
+/// Whether a map's field is owned itself (a member of the set), beside what is owned inside
+/// it: a leaf, a null, an empty map, a field the schema does not declare, or, with `named`, a
+/// declared field with something owned inside.
+#[inline]
+pub(super) fn owns_field(leaf: bool, value: &Value, declared: bool, named_inside: bool) -> bool {
+    leaf || value.is_null()
+        || value.as_object().is_some_and(crate::value::Map::is_empty)
+        || !declared
+        || named_inside
 }

@@ -9,7 +9,7 @@ use crate::engine::ssa::path::PathElement;
 use crate::engine::ssa::schema::{Relationship, Schema, TypeRef};
 use crate::engine::ssa::set::Set;
 use crate::engine::ssa::typed::TypedError;
-use crate::value::{Map, Value};
+use crate::value::Value;
 
 /// What is wrong at a place (`typed.ValidationError`'s message, sorted by kind).
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -121,6 +121,23 @@ fn other(path: String, message: String) -> Problem {
 /// cannot be made (a list that is neither atomic nor associative).
 type Owned = Option<(Set, bool)>;
 
+/// [`walk`], building the set where `owned` too (never where the caller does not, `OWNED`).
+#[inline(always)]
+fn walk_if<const OWNED: bool>(
+    owned: bool,
+    (schema, tr, v): (&Schema, TypeRef, &Value),
+    allow_duplicates: bool,
+    at: &(dyn Fn() -> String + Sync),
+    depth: usize,
+    errs: &mut Vec<Problem>,
+) -> Owned {
+    if OWNED && owned {
+        walk::<true>(schema, tr, v, allow_duplicates, at, depth, errs)
+    } else {
+        walk::<false>(schema, tr, v, allow_duplicates, at, depth, errs)
+    }
+}
+
 /// Validates `v`; with `OWNED`, also what `v` owns (what it gives back is meaningless once a
 /// problem is found).
 #[allow(clippy::too_many_lines)]
@@ -183,27 +200,14 @@ fn walk<const OWNED: bool>(
                 let mut inside = Vec::new();
                 let here = || format!("{}{pe}", at());
                 // Items whose set cannot be named are not asked for one.
-                let sub = if items_owned {
-                    walk::<OWNED>(
-                        schema,
-                        t.elem,
-                        child,
-                        allow_duplicates,
-                        &here,
-                        depth + 1,
-                        &mut inside,
-                    )
-                } else {
-                    walk::<false>(
-                        schema,
-                        t.elem,
-                        child,
-                        allow_duplicates,
-                        &here,
-                        depth + 1,
-                        &mut inside,
-                    )
-                };
+                let sub = walk_if::<OWNED>(
+                    items_owned,
+                    (schema, t.elem, child),
+                    allow_duplicates,
+                    &here,
+                    depth + 1,
+                    &mut inside,
+                );
                 Ok((pe, inside, sub))
             };
             let mut seen = BTreeSet::new();
@@ -296,11 +300,9 @@ fn walk<const OWNED: bool>(
                     }
                     None => t.map.elem,
                 };
-                let sub = if fields_owned {
-                    walk::<OWNED>(schema, ty, val, allow_duplicates, &here, depth + 1, errs)
-                } else {
-                    walk::<false>(schema, ty, val, allow_duplicates, &here, depth + 1, errs)
-                };
+                let node = (schema, ty, val);
+                let sub =
+                    walk_if::<OWNED>(fields_owned, node, allow_duplicates, &here, depth + 1, errs);
                 if !fields_owned {
                     continue;
                 }
@@ -309,12 +311,11 @@ fn walk<const OWNED: bool>(
                     continue;
                 };
                 let pe = PathElement::Field(k.clone());
-                let empty_map = val.as_object().is_some_and(Map::is_empty);
-                let inside = !sub.is_empty();
-                if inside {
+                let member = super::toset::owns_field(leaf, val, field.is_some(), false);
+                if !sub.is_empty() {
                     children.push((pe.clone(), sub));
                 }
-                if leaf || val.is_null() || empty_map || field.is_none() {
+                if member {
                     members.push(pe);
                 }
             }
@@ -335,6 +336,8 @@ fn walk<const OWNED: bool>(
 mod tests {
     use super::*;
     use crate::engine::ssa::kubernetes;
+    use crate::engine::ssa::typed::samples::object;
+    use crate::engine::ssa::typed::to_field_set;
     use crate::json;
 
     /// A list long enough to be validated on two cores gives its problems in the order of a
@@ -385,14 +388,6 @@ mod tests {
         let allowed = problems(&kube.schema, root, &pod, true);
         assert_eq!(allowed.len(), 4);
     }
-}
-
-#[cfg(test)]
-mod owned_tests {
-    use super::*;
-    use crate::engine::ssa::kubernetes;
-    use crate::engine::ssa::typed::samples::object;
-    use crate::engine::ssa::typed::to_field_set;
 
     /// The walk that validates a configuration gives its set as the set's own walk does, and
     /// its errors as the validation does.
