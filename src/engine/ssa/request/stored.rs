@@ -38,8 +38,8 @@ impl<'v> Live<'v> {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Answer {
     pub object: Value,
-    /// Whether `object` is the object read, unchanged: a copy of it, in its order (the
-    /// merge's fixed point with nothing pruned and no annotation rewritten).
+    /// Whether `object` is the object read, unchanged: a copy of it, in its order (the apply
+    /// changed nothing and rewrote no annotation).
     pub as_read: bool,
     pub managed: Managed,
     /// The object read compared with `object` (the last-applied annotation's rewrite after

@@ -115,16 +115,8 @@ pub(super) fn compare_sides(
         errs: Vec::new(),
         one_sided,
     };
-    let ([removed, modified, added], _) = w.compare(lhs, rhs, tr, touched, 0);
-    if w.errs.is_empty() {
-        Ok(Comparison {
-            removed,
-            modified,
-            added,
-        })
-    } else {
-        Err(TypedError(w.errs))
-    }
+    let found = w.compare(lhs, rhs, tr, touched, 0);
+    Comparer(w).finish(found)
 }
 
 /// What a comparison found at one node: for each of removed, modified and added, the paths

@@ -151,9 +151,8 @@ fn walk<const OWNED: bool>(
     errs: &mut Vec<Problem>,
 ) -> Owned {
     let fail = |errs: &mut Vec<Problem>, msg: String| errs.push(other(at(), msg));
-    let owned = OWNED;
-    let leaf = || owned.then(|| (Set::new(), true));
-    let none = || owned.then(|| (Set::new(), false));
+    let leaf = || OWNED.then(|| (Set::new(), true));
+    let none = || OWNED.then(|| (Set::new(), false));
     if let Err(e) = check_depth(depth) {
         fail(errs, e);
         return None;
@@ -187,7 +186,7 @@ fn walk<const OWNED: bool>(
             let assoc = t.rel == Relationship::Associative;
             // An atomic list is owned whole; any other list but an associative one cannot
             // name its items in a set.
-            let items_owned = owned && assoc;
+            let items_owned = OWNED && assoc;
             // Each item's element and its own problems; a long list's second half on another
             // core (then every item is read, and what follows an item without its key is
             // dropped below, as a walk in turn stops there).
@@ -257,15 +256,11 @@ fn walk<const OWNED: bool>(
                     }
                 }
             }
-            if !owned || atomic {
+            if !OWNED || atomic {
                 return leaf();
             }
             // Without duplicates (else a problem was found) every item is a member.
-            complete.then(|| {
-                members.sort_unstable();
-                children.sort_unstable_by(|a, b| a.0.cmp(&b.0));
-                (Set::from_parts(members, children), false)
-            })
+            complete.then(|| (Set::from_unsorted_parts(members, children), false))
         }
         Ok(Part::Map(t)) => {
             let atomic = t.rel == Relationship::Atomic;
@@ -279,7 +274,7 @@ fn walk<const OWNED: bool>(
                 }
             };
             // Inside an atomic map nothing is owned but the map.
-            let fields_owned = owned && !atomic;
+            let fields_owned = OWNED && !atomic;
             let (mut members, mut children) = (Vec::new(), Vec::new());
             if fields_owned {
                 members.reserve_exact(m.len());
@@ -319,15 +314,10 @@ fn walk<const OWNED: bool>(
                     members.push(pe);
                 }
             }
-            if !owned || atomic {
+            if !OWNED || atomic {
                 return leaf();
             }
-            complete.then(|| {
-                members.sort_unstable();
-                members.dedup();
-                children.sort_unstable_by(|a, b| a.0.cmp(&b.0));
-                (Set::from_parts(members, children), false)
-            })
+            complete.then(|| (Set::from_unsorted_parts(members, children), false))
         }
     }
 }

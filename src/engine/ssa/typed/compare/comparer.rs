@@ -9,7 +9,7 @@ use crate::value::Value;
 /// ([`crate::engine::ssa::typed::merge_compared`]): the nodes it walks itself it gathers in a
 /// [`super::Node`],
 /// the others it hands to [`Comparer::node`], the comparison's own walk.
-pub(in crate::engine::ssa::typed) struct Comparer<'s>(Walker<'s>);
+pub(in crate::engine::ssa::typed) struct Comparer<'s>(pub(super) Walker<'s>);
 
 impl<'s> Comparer<'s> {
     pub(in crate::engine::ssa::typed) fn new(schema: &'s Schema) -> Comparer<'s> {
@@ -20,7 +20,8 @@ impl<'s> Comparer<'s> {
         })
     }
 
-    /// The comparison of one node of `lhs` with the same node of `rhs` ([`fn@super::compare`] below it).
+    /// The comparison of one node of `lhs` with the same node of `rhs` ([`fn@super::compare`]
+    /// below it).
     pub(in crate::engine::ssa::typed) fn node(
         &mut self,
         lhs: Option<&Value>,

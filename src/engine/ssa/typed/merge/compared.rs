@@ -120,7 +120,8 @@ impl Merger<'_> {
         (out, found)
     }
 
-    /// A list item on the config's side, maybe on the live one too: merged and compared.
+    /// A list item or map field on the config's side, maybe on the live one too: merged and
+    /// compared.
     fn item(
         &self,
         l: Option<&Value>,
@@ -169,10 +170,11 @@ impl Merger<'_> {
             if l.contains_key(k) {
                 continue;
             }
-            let o = rv.clone();
-            let found = cmp.node(None, Some(&o), field_type(k), depth + 1);
+            let (o, found) = self.item(None, rv, field_type(k), depth + 1, errs, cmp);
             node.add_child(&PathElement::Field(k.clone()), found);
-            out.push_unique(k.clone(), o);
+            if let Some(o) = o {
+                out.push_unique(k.clone(), o);
+            }
         }
         let out = (!out.is_empty()).then_some(Value::Object(out));
         (out, node.finish())
