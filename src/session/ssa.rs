@@ -169,8 +169,10 @@ pub fn plan_server_side(input: &SsaInput<'_>) -> Result<SsaOutcome, Error> {
     // comparisons read, and the file's that the plan and its applies share (two cores for a
     // big object): a bad entry is named here, and the first request, the plan's walk and its
     // checks ask these.
+    // Every object of the plan is made of these two: counted once, for all of them.
+    let scale = par::Scale::of(&[live, input.local]);
     let (before, (bare, file)) = par::both(
-        par::is_big(live),
+        scale.is_big(live),
         || managers_of(live, input.live_name),
         || (without_managed_fields(live), Arc::new(input.local.clone())),
     );
@@ -191,6 +193,7 @@ pub fn plan_server_side(input: &SsaInput<'_>) -> Result<SsaOutcome, Error> {
         ignored: Some(&chosen.ignored),
         time: input.time,
         subresource: "",
+        scale,
     };
     let bad = |e: RequestError, name: &str| match e {
         RequestError::Managed(source) => Error::ManagedFields {
@@ -305,7 +308,7 @@ pub fn plan_server_side(input: &SsaInput<'_>) -> Result<SsaOutcome, Error> {
         let first = whole.next().map(|c| c.clone().into_owned());
         whole.try_fold(first?, |w, c| w.then(c))
     };
-    let (step_changes, composed) = par::both(par::is_big(&result), step_changes, composed);
+    let (step_changes, composed) = par::both(scale.is_big(&result), step_changes, composed);
     let comparison = match composed {
         Some(c) => {
             debug_assert!(

@@ -320,7 +320,7 @@ pub fn apply_server_side_read(
                 let ahead =
                     Arc::ptr_eq(&object, &first) && again.as_ref().is_some_and(Again::is_fixed);
                 let (copy, upgraded) = par::both(
-                    ahead && par::is_big(&object),
+                    ahead && req.scale.is_big(&object),
                     || ahead.then(|| (*object).clone()),
                     || {
                         csaupgrade::upgrade_managers(
@@ -491,6 +491,20 @@ mod tests {
             r#"{"f:data":{"f:key":{}}}"#
         );
         assert!(last["metadata"]["annotations"].get(ANNOTATION).is_some());
+        // The same with every object taken for big (the halves on two cores): the scale
+        // decides the threads alone.
+        let big = Request {
+            scale: par::Scale::Known(true),
+            ..req
+        };
+        let on_two = apply_server_side(&big, &live, &file, "kubectl", false).unwrap();
+        let stored = |steps: &[Step]| {
+            steps
+                .iter()
+                .map(|s| (s.kind.clone(), s.stored()))
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(stored(&on_two), stored(&steps));
     }
 
     /// The second apply reuses what the first handed on (the file's set, and the object as

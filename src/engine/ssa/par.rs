@@ -16,6 +16,33 @@ pub fn is_big(v: &Value) -> bool {
     past_big(std::iter::once(v), 0)
 }
 
+/// How big the objects of a request are, for its choice of threads: each counted when asked
+/// ([`is_big`]), or known ahead for all of them (a caller that counted the objects they are
+/// made of: a merge holds no more nodes than its live object and its configuration together).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Scale {
+    #[default]
+    Count,
+    Known(bool),
+}
+
+impl Scale {
+    /// Known from the objects everything else is made of: big when any of them is.
+    #[must_use]
+    pub fn of(objects: &[&Value]) -> Scale {
+        Scale::Known(objects.iter().any(|v| is_big(v)))
+    }
+
+    /// Whether `v`, one of the request's objects, is big.
+    #[must_use]
+    pub fn is_big(self, v: &Value) -> bool {
+        match self {
+            Scale::Count => is_big(v),
+            Scale::Known(big) => big,
+        }
+    }
+}
+
 /// Whether the items of lists hold more than [`BIG`] nodes together (a walk that may split
 /// a long list asks it there, of that list only, instead of of the whole object first).
 #[must_use]

@@ -239,25 +239,37 @@ pub(super) fn write_object_key(key: &str, out: &mut String) {
 }
 
 impl Ord for PathElement {
-    /// `PathElement.Compare`: fields < keys < values < indexes, then by content.
+    /// `PathElement.Compare`: fields < keys < values < indexes, then by content. Two fields
+    /// (most comparisons) are compared where asked; the rest in one call.
+    #[inline]
     fn cmp(&self, other: &Self) -> Ordering {
-        match (self, other) {
-            (PathElement::Field(a), PathElement::Field(b)) => compare_names(a, b),
-            (PathElement::Key(a), PathElement::Key(b)) => compare_keys(a, b),
-            (PathElement::Value(a), PathElement::Value(b)) => order::compare(a, b),
-            (PathElement::Index(a), PathElement::Index(b)) => a.cmp(b),
-            _ => self.kind_rank().cmp(&other.kind_rank()),
+        if let (PathElement::Field(a), PathElement::Field(b)) = (self, other) {
+            return compare_names(a, b);
         }
+        compare_other(self, other)
+    }
+}
+
+/// [`PathElement::cmp`] of two elements that are not both fields.
+#[inline(never)]
+fn compare_other(a: &PathElement, b: &PathElement) -> Ordering {
+    match (a, b) {
+        (PathElement::Key(x), PathElement::Key(y)) => compare_keys(x, y),
+        (PathElement::Value(x), PathElement::Value(y)) => order::compare(x, y),
+        (PathElement::Index(x), PathElement::Index(y)) => x.cmp(y),
+        _ => a.kind_rank().cmp(&b.kind_rank()),
     }
 }
 
 impl PartialOrd for PathElement {
+    #[inline]
     fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
         Some(self.cmp(other))
     }
 }
 
 impl PartialEq for PathElement {
+    #[inline]
     fn eq(&self, other: &Self) -> bool {
         self.cmp(other) == Ordering::Equal
     }
@@ -265,29 +277,39 @@ impl PartialEq for PathElement {
 
 impl Eq for PathElement {}
 
-/// Field names in byte order (Go's string comparison), eight bytes at a time: names are short
-/// and compared very often (every set operation and walk), where a call of `memcmp` for each
-/// costs more than the comparison.
+/// Field names in byte order (Go's string comparison), a word at a time and without a loop
+/// over bytes: names are short and compared very often (every set operation and walk), where
+/// a call of `memcmp`, or a branch per byte, costs more than the comparison. As in
+/// [`crate::value::name::same`], the last word of a name overlaps the one before: its bytes
+/// up to there are equal already, so the first difference decides either way.
 #[inline]
 fn compare_names(a: &str, b: &str) -> Ordering {
     let (a, b) = (a.as_bytes(), b.as_bytes());
     let n = a.len().min(b.len());
     let word = |s: &[u8], at: usize| s[at..at + 8].try_into().map_or(0, u64::from_be_bytes);
-    let mut at = 0;
-    while at + 8 <= n {
-        let (x, y) = (word(a, at), word(b, at));
-        if x != y {
-            return x.cmp(&y);
+    let half = |s: &[u8], at: usize| s[at..at + 4].try_into().map_or(0, u32::from_be_bytes);
+    let common = match n {
+        8.. => {
+            let mut at = 0;
+            loop {
+                let order = word(a, at).cmp(&word(b, at));
+                if order.is_ne() || at + 8 >= n {
+                    break order;
+                }
+                at = (at + 8).min(n - 8);
+            }
         }
-        at += 8;
-    }
-    while at < n {
-        if a[at] != b[at] {
-            return a[at].cmp(&b[at]);
-        }
-        at += 1;
-    }
-    a.len().cmp(&b.len())
+        4..=7 => half(a, 0)
+            .cmp(&half(b, 0))
+            .then_with(|| half(a, n - 4).cmp(&half(b, n - 4))),
+        // The first, middle and last bytes: every byte of a name of one to three.
+        1..=3 => a[0]
+            .cmp(&b[0])
+            .then(a[n / 2].cmp(&b[n / 2]))
+            .then(a[n - 1].cmp(&b[n - 1])),
+        0 => Ordering::Equal,
+    };
+    common.then(a.len().cmp(&b.len()))
 }
 
 /// `value.FieldList.Compare`: by the prefixes where they tell, else field by field.
@@ -389,6 +411,33 @@ pub fn path_string(path: &[PathElement]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Every pair of lengths up to 20 (each word and overlap), equal, one a prefix of the
+    /// other, or differing at any one byte, lower or higher: the order of their bytes.
+    #[test]
+    fn names_compare_as_bytes_at_every_length_and_place() {
+        let base = "abcdefghijklmnopqrstuv";
+        let mut names: Vec<String> = Vec::new();
+        for len in 0..=20 {
+            names.push(base[..len].to_owned());
+            for at in 0..len {
+                for c in ['A', '~'] {
+                    let mut n = base[..len].to_owned();
+                    n.replace_range(at..=at, &c.to_string());
+                    names.push(n);
+                }
+            }
+        }
+        for a in &names {
+            for b in &names {
+                assert_eq!(
+                    compare_names(a, b),
+                    a.as_bytes().cmp(b.as_bytes()),
+                    "{a:?} {b:?}"
+                );
+            }
+        }
+    }
 
     /// Names compare as their bytes do, whatever their lengths and wherever they differ
     /// (inside a word, in the tail, one a prefix of the other; bytes past 0x7f).

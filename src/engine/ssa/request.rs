@@ -55,6 +55,8 @@ pub struct Request<'a> {
     /// The subresource the request is sent to (`""`, `status`, `scale`); part of the
     /// identity of the entry it writes.
     pub subresource: &'a str,
+    /// How big its objects are (for the choice of threads alone).
+    pub scale: par::Scale,
 }
 
 impl<'a> Request<'a> {
@@ -71,6 +73,7 @@ impl<'a> Request<'a> {
             ignored: None,
             time,
             subresource: "",
+            scale: par::Scale::Count,
         })
     }
 }
@@ -97,6 +100,7 @@ impl Request<'_> {
             root: self.root,
             ignored: self.ignored,
             return_input_on_noop: false,
+            scale: self.scale,
         }
     }
 
@@ -237,7 +241,7 @@ impl Request<'_> {
         // strictness is not asked: it cannot conflict, so the excusal is never read. Its size
         // is not asked either: nothing is done beside the rest then.
         let fixed = again.as_ref().is_some_and(Again::is_fixed);
-        let big = !fixed && par::is_big(config);
+        let big = !fixed && self.scale.is_big(config);
         let (checked, read) = par::both(
             big,
             || {

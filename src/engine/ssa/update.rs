@@ -74,6 +74,8 @@ pub struct Updater<'a> {
     pub ignored: Option<&'a BTreeMap<String, Set>>,
     /// Return the merged object even when it equals the live one.
     pub return_input_on_noop: bool,
+    /// How big its objects are (for the choice of threads alone).
+    pub scale: par::Scale,
 }
 
 impl<'a> Updater<'a> {
@@ -84,6 +86,7 @@ impl<'a> Updater<'a> {
             root,
             ignored: None,
             return_input_on_noop: false,
+            scale: par::Scale::Count,
         }
     }
 
@@ -383,7 +386,7 @@ impl<'a> Updater<'a> {
             Some(Again { set, .. }) => {
                 // The managers are reconciled while the object is merged (two cores for a big
                 // object).
-                let big = par::is_big(live);
+                let big = self.scale.is_big(live);
                 let (managers, merged) = par::both(
                     big,
                     || self.reconcile(managers),
@@ -393,7 +396,7 @@ impl<'a> Updater<'a> {
                 (Ok((set, copy)), Ok((managers?, merged?)))
             }
             None => {
-                let big = par::is_big(config);
+                let big = self.scale.is_big(config);
                 par::both(
                     big,
                     || {

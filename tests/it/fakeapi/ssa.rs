@@ -73,6 +73,7 @@ pub fn answer(current: Option<&Value>, r: &Recorded) -> Result<Value, (u16, Valu
         ignored: Some(&ignored),
         time: TIME,
         subresource: "",
+        scale: applyscope::engine::ssa::par::Scale::Count,
     };
     if let (Some(c), Some(rv)) = (current, body.pointer("/metadata/resourceVersion"))
         && Some(rv) != c.pointer("/metadata/resourceVersion")

@@ -42,6 +42,7 @@ pub(super) fn lastapplied_case(
         ignored: None,
         time: NOW,
         subresource: "",
+        scale: applyscope::engine::ssa::par::Scale::Count,
     };
     let mut original = c["original"].clone();
     let annotation = c["lastAppliedAnnotation"].clone();

@@ -25,7 +25,7 @@ impl Updater<'_> {
         // The applier's last set and what every manager owns (per API version, named fields
         // as members) are read while, for a big object, the merged object's set is built on
         // the other core (it is thrown away when nothing turns out to be left unowned).
-        let big = par::is_big(&merged);
+        let big = self.scale.is_big(&merged);
         let owners = || {
             let last_set = self.ensure(last.set);
             let mut owned: BTreeMap<&str, Set> = BTreeMap::new();
