@@ -27,7 +27,7 @@ pub mod toset;
 pub mod validate;
 
 pub use after::field_set_after_remove;
-pub use compare::{Comparison, compare, compare_within};
+pub use compare::{Comparison, compare, compare_within, remove_items_compared};
 pub use gone::prune_gone;
 pub use merge::{merge, merge_compared};
 pub use project::project;

@@ -424,16 +424,15 @@ impl<'a> Updater<'a> {
                 applied: true,
             },
         );
-        // `None`: the merge's fixed point with nothing to prune, the object read itself.
-        let (new, pruned) = match merged {
-            Some(merged) => {
-                let (new, pruned) = self.prune(merged, &managers, last)?;
-                (Some(new), pruned)
-            }
-            None if last.as_ref().is_none_or(|l| l.set.is_empty()) => (None, None),
-            None => {
-                let (new, pruned) = self.prune(live.clone(), &managers, last)?;
-                (Some(new), pruned)
+        // `None`: the merge's fixed point with nothing to prune, the object read itself. At
+        // the fixed point, the object pruned is the object read: the removal's walk compares
+        // them as it goes.
+        let (new, pruned, by_walk) = match merged {
+            None if last.as_ref().is_none_or(|l| l.set.is_empty()) => (None, None, None),
+            merged => {
+                let merged = merged.unwrap_or_else(|| live.clone());
+                let (new, pruned, by_walk) = self.prune(merged, &managers, last, fixed)?;
+                (Some(new), pruned, by_walk)
             }
         };
         let untouched = pruned.is_none();
@@ -443,6 +442,7 @@ impl<'a> Updater<'a> {
             (None, ..) => Comparison::default(),
             // Nothing pruned: the new object is the merged one, compared as it was merged.
             (Some(_), false, Some(compared)) if untouched => compared?,
+            (Some(_), true, _) if by_walk.is_some() => by_walk.unwrap_or_default(),
             (Some(new), true, _) => typed::compare_within(
                 self.schema,
                 self.root,

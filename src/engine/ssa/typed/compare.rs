@@ -16,9 +16,11 @@ use crate::engine::ssa::typed::TypedError;
 use crate::value::{Map, Value};
 
 mod comparer;
+mod removal;
 mod removed;
 
 pub(super) use comparer::Comparer;
+pub use removal::remove_items_compared;
 
 /// `typed.Comparison`.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]

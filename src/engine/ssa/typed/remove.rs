@@ -19,75 +19,157 @@ pub fn remove_items(schema: &Schema, tr: TypeRef, v: &Value, set: &Set) -> Value
 /// [`remove_items`] of a value the caller gives away: what stays is moved, not copied, and
 /// only the nodes on the way to a path of `set` are rebuilt. The same result.
 #[must_use]
-pub fn remove_items_owned(schema: &Schema, tr: TypeRef, mut v: Value, set: &Set) -> Value {
-    if remove_in_place(schema, tr, &mut v, set, 0) {
-        v
-    } else {
-        Value::Null
+pub fn remove_items_owned(schema: &Schema, tr: TypeRef, v: Value, set: &Set) -> Value {
+    remove_watched(schema, tr, v, set, &mut ()).0
+}
+
+/// [`remove_items_owned`], with `watch` told what the walk removes and keeps, node by node
+/// (with what it gathered at the root; `None` where the result is `null`).
+pub(super) fn remove_watched<W: Watch>(
+    schema: &Schema,
+    tr: TypeRef,
+    mut v: Value,
+    set: &Set,
+    watch: &mut W,
+) -> (Value, Option<W::Node>) {
+    match remove_in_place(schema, tr, &mut v, set, 0, watch) {
+        Some(node) => (v, Some(node)),
+        None => (Value::Null, None),
     }
 }
 
-/// [`walk`] removing, in place: `false` where `walk` answers `None` (the caller then holds
-/// a null, as `walk`'s callers do).
-fn remove_in_place(schema: &Schema, tr: TypeRef, v: &mut Value, set: &Set, depth: usize) -> bool {
-    if check_depth(depth).is_err() {
-        return false;
+/// What a removal in place tells as it goes, beside removing: the comparison of the value
+/// before with the value after is gathered by the removal's own walk
+/// ([`super::compare::remove_items_compared`]). `()` is told nothing.
+pub(super) trait Watch {
+    /// Whether it is told anything (a walk for `()` is the plain removal).
+    const TOLD: bool;
+    /// What it gathers at one node.
+    type Node: Default;
+    /// `v`, of type `tr`, at `pe` below `node`, goes whole.
+    fn removed(
+        &mut self,
+        node: &mut Self::Node,
+        pe: &PathElement,
+        v: &Value,
+        tr: TypeRef,
+        depth: usize,
+    );
+    /// The child at `pe` below `node` was walked into and stays, as `child` gathered.
+    fn kept(&mut self, node: &mut Self::Node, pe: &PathElement, child: Self::Node);
+    /// What was gathered cannot tell: a child emptied (it becomes `null`), a list whose items
+    /// cannot all be named or whose removal names the same item twice.
+    fn lost(&mut self);
+    /// Whether a list whose removal is `set` is told of as a whole ([`Watch::whole`]) rather
+    /// than item by item.
+    fn whole_list(&mut self, set: &Set) -> bool;
+    /// The node `before`, of type `tr`, is `after` now (told of as a whole).
+    fn whole(&mut self, before: &Value, after: &Value, tr: TypeRef, depth: usize) -> Self::Node;
+}
+
+impl Watch for () {
+    const TOLD: bool = false;
+    type Node = ();
+    fn removed(&mut self, (): &mut (), _: &PathElement, _: &Value, _: TypeRef, _: usize) {}
+    fn kept(&mut self, (): &mut (), _: &PathElement, (): ()) {}
+    fn lost(&mut self) {}
+    fn whole_list(&mut self, _: &Set) -> bool {
+        false
     }
-    let Some(r) = schema.resolve(tr) else {
-        return false;
-    };
-    let Ok(part) = pick(&r, deduce(&r, Some(v))) else {
-        return false;
-    };
+    fn whole(&mut self, _: &Value, _: &Value, _: TypeRef, _: usize) {}
+}
+
+/// [`walk`] removing, in place: `None` where `walk` answers `None` (the caller then holds a
+/// null, as `walk`'s callers do), else what `watch` gathered at the node.
+fn remove_in_place<W: Watch>(
+    schema: &Schema,
+    tr: TypeRef,
+    v: &mut Value,
+    set: &Set,
+    depth: usize,
+    watch: &mut W,
+) -> Option<W::Node> {
+    check_depth(depth).ok()?;
+    let r = schema.resolve(tr)?;
+    let part = pick(&r, deduce(&r, Some(v))).ok()?;
+    let mut node = W::Node::default();
     match part {
-        Part::Scalar(_) => true,
+        Part::Scalar(_) => {}
         Part::List(t) => {
-            let Some(list) = v.as_array_mut() else {
-                return false;
-            };
+            let list = v.as_array_mut()?;
             if list.is_empty() || t.rel == Relationship::Atomic {
-                return false;
+                return None;
             }
+            if W::TOLD && watch.whole_list(set) {
+                let before = list.clone();
+                remove_in_place(schema, tr, v, set, depth, &mut ())?;
+                return Some(watch.whole(&Value::Array(before), v, tr, depth));
+            }
+            // The elements of the items the removal reaches, told apart (only when told).
+            let mut reached: Vec<PathElement> = Vec::new();
             list.retain_mut(|item| {
                 let pe = list_item_element(schema, &t, item).ok();
-                if pe.as_ref().is_some_and(|pe| set.has_member(pe)) {
+                let Some(pe) = pe else {
+                    if W::TOLD {
+                        watch.lost();
+                    }
+                    return true;
+                };
+                let member = set.has_member(&pe);
+                let prefix = set.child(&pe).filter(|s| !s.is_empty());
+                if W::TOLD && (member || prefix.is_some()) {
+                    if reached.contains(&pe) {
+                        watch.lost();
+                    }
+                    reached.push(pe.clone());
+                }
+                if member {
+                    watch.removed(&mut node, &pe, item, t.elem, depth + 1);
                     return false;
                 }
-                let prefix = pe
-                    .as_ref()
-                    .and_then(|pe| set.child(pe))
-                    .filter(|s| !s.is_empty());
-                if let Some(sub) = prefix
-                    && !remove_in_place(schema, t.elem, item, sub, depth + 1)
-                {
-                    *item = Value::Null;
+                if let Some(sub) = prefix {
+                    match remove_in_place(schema, t.elem, item, sub, depth + 1, watch) {
+                        Some(child) => watch.kept(&mut node, &pe, child),
+                        None => {
+                            *item = Value::Null;
+                            watch.lost();
+                        }
+                    }
                 }
                 true
             });
-            !list.is_empty()
+            if list.is_empty() {
+                return None;
+            }
         }
         Part::Map(t) => {
-            let Some(m) = v.as_object_mut() else {
-                return false;
-            };
+            let m = v.as_object_mut()?;
             if m.is_empty() || t.rel == Relationship::Atomic {
-                return false;
+                return None;
             }
             m.retain(|k, val| {
                 let pe = PathElement::Field(k.clone());
                 if set.has_member(&pe) {
+                    watch.removed(&mut node, &pe, val, t.field_type(k), depth + 1);
                     return false;
                 }
-                if let Some(sub) = set.child(&pe).filter(|s| !s.is_empty())
-                    && !remove_in_place(schema, t.field_type(k), val, sub, depth + 1)
-                {
-                    *val = Value::Null;
+                if let Some(sub) = set.child(&pe).filter(|s| !s.is_empty()) {
+                    match remove_in_place(schema, t.field_type(k), val, sub, depth + 1, watch) {
+                        Some(child) => watch.kept(&mut node, &pe, child),
+                        None => {
+                            *val = Value::Null;
+                            watch.lost();
+                        }
+                    }
                 }
                 true
             });
-            !m.is_empty()
+            if m.is_empty() {
+                return None;
+            }
         }
     }
+    Some(node)
 }
 
 /// `TypedValue.ExtractItems` (without key fields appended).

@@ -6,21 +6,28 @@ use std::collections::BTreeMap;
 use super::{ManagedFields, Updater, VersionedSet};
 use crate::engine::ssa::par;
 use crate::engine::ssa::set::Set;
-use crate::engine::ssa::typed::{self, TypedError};
+use crate::engine::ssa::typed::{self, Comparison, TypedError};
 use crate::value::Value;
+
+/// What prune leaves, the set it removed (`None`: nothing could be pruned) and, when asked
+/// and the removal's walk tells it, the comparison of the object with what is left.
+pub(super) type Pruned = (Value, Option<Set>, Option<Comparison>);
 
 impl Updater<'_> {
     /// Removes what the applier owned last time, applies no more, and nobody else owns; with
     /// the set removed from `merged` (`None`: the object is `merged` as it was, nothing could
-    /// be pruned: nothing was looked for, or everything the applier dropped is owned).
+    /// be pruned: nothing was looked for, or everything the applier dropped is owned). When
+    /// `compared`, also the comparison of `merged` with what is left, where the removal's walk
+    /// tells it ([`typed::remove_items_compared`]).
     pub(super) fn prune(
         &self,
         merged: Value,
         managers: &ManagedFields,
         last: Option<VersionedSet>,
-    ) -> Result<(Value, Option<Set>), TypedError> {
+        compared: bool,
+    ) -> Result<Pruned, TypedError> {
         let Some(last) = last.filter(|l| !l.set.is_empty()) else {
-            return Ok((merged, None));
+            return Ok((merged, None, None));
         };
         // The applier's last set and what every manager owns (per API version, named fields
         // as members) are read while, for a big object, the merged object's set is built on
@@ -48,81 +55,86 @@ impl Updater<'_> {
         };
         if covered {
             par::drop_aside((merged_set, last_set), big);
-            return Ok((merged, None));
+            return Ok((merged, None, None));
         }
         let merged_set = match merged_set {
             Some(set) => set,
             None => self.named_field_set(&merged),
         }?;
-        let done = if owned.len() == 1
+        let gone = if owned.len() == 1
             && let Some(managed) = owned.values().next()
         {
-            self.prune_one_version(merged, &merged_set, managed, &last_set, big)
+            self.prune_one_version(&merged, &merged_set, managed, &last_set, big)
         } else {
             let pruned = self.remove(&merged, &last_set);
             let pruned =
                 self.add_back_owned(&merged, &merged_set, pruned, &last.api_version, &owned)?;
-            self.add_back_dangling(&merged, &merged_set, &pruned, &last_set)
+            self.add_back_dangling(&merged_set, &pruned, &last_set)
         };
         // The sets of the whole object are freed on another core while the request goes on.
         let owned: Vec<Set> = owned.into_values().collect();
         par::drop_aside((merged_set, owned, last_set), big);
-        done.map(|(pruned, gone)| (pruned, Some(gone)))
+        let gone = gone?;
+        // What goes is removed from the object itself, in place.
+        let (left, by_walk) = if compared {
+            typed::remove_items_compared(self.schema, self.root, merged, &gone)
+        } else {
+            let left = typed::remove_items_owned(self.schema, self.root, merged, &gone);
+            (left, None)
+        };
+        Ok((left, Some(gone), by_walk))
     }
 
     /// Prune when every manager's set is at one API version: what goes is read from the sets
     /// alone where they can tell ([`typed::prune_gone`]), else from the objects
     /// ([`Updater::prune_one_version_by_values`]); debug builds check the first against the
-    /// second. The set removed from `merged` with what is left of it.
+    /// second.
     fn prune_one_version(
         &self,
-        merged: Value,
+        merged: &Value,
         merged_set: &Set,
         managed: &Set,
         last: &Set,
         big: bool,
-    ) -> Result<(Value, Set), TypedError> {
+    ) -> Result<Set, TypedError> {
         let Some(gone) = typed::prune_gone(self.schema, self.root, merged_set, last, managed)
         else {
             return self.prune_one_version_by_values(merged, merged_set, managed, last, big);
         };
         debug_assert!(
-            self.prune_one_version_by_values(merged.clone(), merged_set, managed, last, big)
-                .is_ok_and(|(_, by_values)| by_values == gone),
+            self.prune_one_version_by_values(merged, merged_set, managed, last, big)
+                .is_ok_and(|by_values| by_values == gone),
             "prune's sets give what its objects give"
         );
-        let left = typed::remove_items_owned(self.schema, self.root, merged, &gone);
-        Ok((left, gone))
+        Ok(gone)
     }
 
     /// `RemoveItems` of the last set, `addBackOwnedItems` and `addBackDanglingItems` at one
-    /// API version: the same steps, without building the object in between. The middle object
+    /// API version: what goes, without building the object in between. The middle object
     /// (`merged` less what nobody owns and the first removal took) is read as a set only
-    /// where that removal walks ([`typed::field_set_after_remove`]), and the paths to remove
-    /// are taken from `merged` itself, which is not copied. Where the set cannot be read so,
-    /// the object is built as in [`Updater::add_back_dangling`]. The same result either way,
-    /// with the set removed from `merged`.
+    /// where that removal walks ([`typed::field_set_after_remove`]). Where the set cannot be
+    /// read so, the object is built as in [`Updater::add_back_dangling`]. The same set either
+    /// way.
     fn prune_one_version_by_values(
         &self,
-        merged: Value,
+        merged: &Value,
         merged_set: &Set,
         managed: &Set,
         last: &Set,
         big: bool,
-    ) -> Result<(Value, Set), TypedError> {
-        let pruned = self.remove(&merged, last);
+    ) -> Result<Set, TypedError> {
+        let pruned = self.remove(merged, last);
         let pruned_set = self.named_field_set(&pruned)?;
         let dropped = merged_set.difference(&pruned_set.union(managed));
         let Some(after) =
-            typed::field_set_after_remove(self.schema, self.root, &merged, &dropped, merged_set)
+            typed::field_set_after_remove(self.schema, self.root, merged, &dropped, merged_set)
         else {
-            let pruned = self.remove(&merged, &dropped);
-            return self.add_back_dangling(&merged, merged_set, &pruned, last);
+            let pruned = self.remove(merged, &dropped);
+            return self.add_back_dangling(merged_set, &pruned, last);
         };
         let gone = merged_set.difference(&after).intersection(last);
-        let left = typed::remove_items_owned(self.schema, self.root, merged, &gone);
         par::drop_aside((pruned_set, dropped, after), big);
-        Ok((left, gone))
+        Ok(gone)
     }
 
     /// `addBackOwnedItems`: what any manager owns stays (`owned`: per API version, named
@@ -145,18 +157,16 @@ impl Updater<'_> {
         Ok(pruned)
     }
 
-    /// `addBackDanglingItems`: only what the applier owned last time may go (with the set
-    /// removed from `merged`). (`merged_set` and `last` have their named fields as members
-    /// already.)
+    /// `addBackDanglingItems`: only what the applier owned last time may go; the set that
+    /// goes from the merged object. (`merged_set` and `last` have their named fields as
+    /// members already.)
     fn add_back_dangling(
         &self,
-        merged: &Value,
         merged_set: &Set,
         pruned: &Value,
         last: &Set,
-    ) -> Result<(Value, Set), TypedError> {
+    ) -> Result<Set, TypedError> {
         let pruned_set = self.named_field_set(pruned)?;
-        let gone = merged_set.difference(&pruned_set).intersection(last);
-        Ok((self.remove(merged, &gone), gone))
+        Ok(merged_set.difference(&pruned_set).intersection(last))
     }
 }
