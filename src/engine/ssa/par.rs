@@ -68,22 +68,29 @@ fn count(v: &Value, budget: &mut usize, depth: usize) {
     }
     *budget -= 1;
     match v {
-        Value::Array(items) => count_children(items.iter(), budget, depth),
-        Value::Object(m) => count_children(m.iter().map(|(_, c)| c), budget, depth),
+        Value::Array(items) => count_children(items.len(), items.iter(), budget, depth),
+        Value::Object(m) => count_children(m.len(), m.iter().map(|(_, c)| c), budget, depth),
         _ => {}
     }
 }
 
-/// Each child is a node: a scalar is counted here (no call), a container by its walk.
+/// The `n` children are counted at once, and only the containers among them walked (their
+/// own node counted there again, so one less here for each).
 #[inline]
-fn count_children<'v>(children: impl Iterator<Item = &'v Value>, budget: &mut usize, depth: usize) {
+fn count_children<'v>(
+    n: usize,
+    children: impl Iterator<Item = &'v Value>,
+    budget: &mut usize,
+    depth: usize,
+) {
+    *budget = budget.saturating_sub(n);
     for c in children {
         if *budget == 0 {
             return;
         }
-        match c {
-            Value::Array(_) | Value::Object(_) => count(c, budget, depth + 1),
-            _ => *budget -= 1,
+        if matches!(c, Value::Array(_) | Value::Object(_)) {
+            *budget += 1;
+            count(c, budget, depth + 1);
         }
     }
 }
