@@ -38,6 +38,7 @@ mod serde_impls;
 pub use convert::to_value;
 pub use index::ValueIndex;
 pub use map::{Entry, Iter, IterMut, Map};
+pub use serde_impls::from_str_transient;
 pub use serde_json::Number;
 
 /// A string of a document: a key or a string value.

@@ -40,7 +40,28 @@ impl Serialize for Map {
 
 impl<'de> Deserialize<'de> for Value {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Value, D::Error> {
-        d.deserialize_any(ValueVisitor)
+        d.deserialize_any(ValueVisitor { shrink: true })
+    }
+}
+
+/// JSON text read as a [`Value`] that is dropped soon (the last-applied annotation a request
+/// reads): the same value, without giving back the room its lists and maps grew by (one
+/// reallocation each, which only a value that is kept pays back).
+///
+/// # Errors
+/// As `serde_json::from_str`.
+pub fn from_str_transient(text: &str) -> serde_json::Result<Value> {
+    let mut de = serde_json::Deserializer::from_str(text);
+    let v = ValueVisitor { shrink: false }.deserialize(&mut de)?;
+    de.end()?;
+    Ok(v)
+}
+
+impl<'de> DeserializeSeed<'de> for ValueVisitor {
+    type Value = Value;
+
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Value, D::Error> {
+        d.deserialize_any(self)
     }
 }
 
@@ -53,7 +74,11 @@ impl<'de> Deserialize<'de> for Map {
     }
 }
 
-struct ValueVisitor;
+/// `shrink`: lists and maps give back the room they grew by (a value that is kept).
+#[derive(Clone, Copy)]
+struct ValueVisitor {
+    shrink: bool,
+}
 
 impl<'de> Visitor<'de> for ValueVisitor {
     type Value = Value;
@@ -95,25 +120,29 @@ impl<'de> Visitor<'de> for ValueVisitor {
     }
 
     fn visit_some<D: Deserializer<'de>>(self, d: D) -> Result<Value, D::Error> {
-        Value::deserialize(d)
+        d.deserialize_any(self)
     }
 
     fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Value, A::Error> {
         let mut items = Vec::with_capacity(seq.size_hint().unwrap_or(0));
-        while let Some(item) = seq.next_element()? {
+        while let Some(item) = seq.next_element_seed(self)? {
             items.push(item);
         }
-        items.shrink_to_fit();
+        if self.shrink {
+            items.shrink_to_fit();
+        }
         Ok(Value::Array(items))
     }
 
     fn visit_map<A: MapAccess<'de>>(self, mut access: A) -> Result<Value, A::Error> {
         let mut map = Map::with_capacity(access.size_hint().unwrap_or(0));
         while let Some(key) = access.next_key_seed(KeySeed)? {
-            let value = access.next_value()?;
+            let value = access.next_value_seed(self)?;
             map.insert(key, value);
         }
-        map.shrink_to_fit();
+        if self.shrink {
+            map.shrink_to_fit();
+        }
         Ok(Value::Object(map))
     }
 }

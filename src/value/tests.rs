@@ -136,3 +136,28 @@ fn long_strings_and_keys_keep_their_text() {
     assert_eq!(m[long.as_str()], long.as_str());
     assert_eq!(Value::from(f64::NAN), Value::Null);
 }
+
+/// A transient parse is the parse: nested lists and maps, a repeated key (the last wins),
+/// numbers of each kind, escapes; and it refuses what the parse refuses (text after the value,
+/// a truncated document).
+#[test]
+fn a_transient_parse_reads_what_the_parse_reads() {
+    for text in [
+        r#"{"a":[1,2.5,-3,{"b":null,"c":[true,false]}],"d":"x\ny","a2":{},"e":[]}"#,
+        r#"{"k":1,"k":2,"m":{"n":{"o":[[],[{}]]}}}"#,
+        r#"[18446744073709551615,-9223372036854775808,1e300,"\u00e9"]"#,
+        "null",
+        "  \"s\"  ",
+    ] {
+        let parsed: Value = serde_json::from_str(text).unwrap();
+        assert_eq!(
+            crate::value::from_str_transient(text).unwrap(),
+            parsed,
+            "{text}"
+        );
+    }
+    for bad in [r#"{"a":1} x"#, r#"{"a":[1,"#, ""] {
+        assert!(serde_json::from_str::<Value>(bad).is_err());
+        assert!(crate::value::from_str_transient(bad).is_err(), "{bad}");
+    }
+}

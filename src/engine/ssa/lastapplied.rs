@@ -87,7 +87,7 @@ pub fn last_applied(
     (live, live_strict): (&Value, bool),
 ) -> Option<LastApplied> {
     let text = annotation(live)?;
-    let last: Value = serde_json::from_str(text).ok()?;
+    let last = crate::value::from_str_transient(text).ok()?;
     let version = last.get("apiVersion").and_then(Value::as_str).unwrap_or("");
     let kind = last.get("kind").and_then(Value::as_str).unwrap_or("");
     if version != api_version || kind.is_empty() {
