@@ -66,7 +66,11 @@ fn read_node<'v>(
             is_member = true;
             continue;
         }
-        let known = keys.get(key.as_str()).cloned();
+        // A field's name is its key less `f:`: not looked for among the parsed ones.
+        let known = match key.strip_prefix("f:") {
+            Some(name) => Some(PathElement::field(name)),
+            None => keys.get(key.as_str()).cloned(),
+        };
         let parsed = match known {
             Some(pe) => Ok(pe),
             None => PathElement::from_fields_key(key).inspect(|pe| {

@@ -178,7 +178,8 @@ impl PathElement {
                 Ok(PathElement::Value(value))
             }
             b'k' => {
-                let value: Value = serde_json::from_str(payload)
+                // Taken apart at once: not shrunk to fit first.
+                let value = crate::value::from_str_transient(payload)
                     .map_err(|e| PathElementError::Invalid(format!("{s}: {e}")))?;
                 match value {
                     Value::Object(m) => Ok(PathElement::key(m.into_iter().collect())),
