@@ -118,9 +118,6 @@ fn remove_in_place<W: Watch>(
                 let member = set.has_member(&pe);
                 let prefix = set.child(&pe).filter(|s| !s.is_empty());
                 if W::TOLD && (member || prefix.is_some()) {
-                    if reached.contains(&pe) {
-                        watch.lost();
-                    }
                     reached.push(pe.clone());
                 }
                 if member {
@@ -138,6 +135,11 @@ fn remove_in_place<W: Watch>(
                 }
                 true
             });
+            // An item reached twice: sorted, the repeats are neighbours.
+            reached.sort_unstable();
+            if reached.windows(2).any(|w| w[0] == w[1]) {
+                watch.lost();
+            }
             if list.is_empty() {
                 return None;
             }
