@@ -165,12 +165,12 @@ pub enum SsaOutcome {
 /// file and the entry), [`Error::Input`] for an object the API server would refuse.
 pub fn plan_server_side(input: &SsaInput<'_>) -> Result<SsaOutcome, Error> {
     let live = input.live.unwrap_or(&Value::Null);
+    // Every object of the plan is made of these two: counted once, for all of them.
+    let scale = par::Scale::of(&[live, input.local]);
     // Read once, beside the copy of the object without them that the requests and the
     // comparisons read, and the file's that the plan and its applies share (two cores for a
     // big object): a bad entry is named here, and the first request, the plan's walk and its
     // checks ask these.
-    // Every object of the plan is made of these two: counted once, for all of them.
-    let scale = par::Scale::of(&[live, input.local]);
     let (before, (bare, file)) = par::both(
         scale.is_big(live),
         || managers_of(live, input.live_name),

@@ -66,18 +66,16 @@ fn read_node<'v>(
             is_member = true;
             continue;
         }
-        // A field's name is its key less `f:`: not looked for among the parsed ones.
-        let known = match key.strip_prefix("f:") {
-            Some(name) => Some(PathElement::field(name)),
-            None => keys.get(key.as_str()).cloned(),
-        };
-        let parsed = match known {
-            Some(pe) => Ok(pe),
-            None => PathElement::from_fields_key(key).inspect(|pe| {
-                if !matches!(pe, PathElement::Field(_)) {
-                    keys.insert(key.as_str(), pe.clone());
-                }
-            }),
+        // A field is read as it comes (its name is the key less `f:`); the other kinds are
+        // looked for among those parsed before.
+        let parsed = if key.starts_with("f:") {
+            PathElement::from_fields_key(key)
+        } else if let Some(pe) = keys.get(key.as_str()) {
+            Ok(pe.clone())
+        } else {
+            PathElement::from_fields_key(key).inspect(|pe| {
+                keys.insert(key.as_str(), pe.clone());
+            })
         };
         let pe = match parsed {
             Ok(pe) => pe,

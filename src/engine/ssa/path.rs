@@ -245,7 +245,7 @@ impl Ord for PathElement {
     #[inline]
     fn cmp(&self, other: &Self) -> Ordering {
         if let (PathElement::Field(a), PathElement::Field(b)) = (self, other) {
-            return compare_names(a, b);
+            return crate::value::name::order(a, b);
         }
         compare_other(self, other)
     }
@@ -278,41 +278,6 @@ impl PartialEq for PathElement {
 
 impl Eq for PathElement {}
 
-/// Field names in byte order (Go's string comparison), a word at a time and without a loop
-/// over bytes: names are short and compared very often (every set operation and walk), where
-/// a call of `memcmp`, or a branch per byte, costs more than the comparison. As in
-/// [`crate::value::name::same`], the last word of a name overlaps the one before: its bytes
-/// up to there are equal already, so the first difference decides either way.
-#[inline]
-fn compare_names(a: &str, b: &str) -> Ordering {
-    let (a, b) = (a.as_bytes(), b.as_bytes());
-    let n = a.len().min(b.len());
-    let word = |s: &[u8], at: usize| s[at..at + 8].try_into().map_or(0, u64::from_be_bytes);
-    let half = |s: &[u8], at: usize| s[at..at + 4].try_into().map_or(0, u32::from_be_bytes);
-    let common = match n {
-        8.. => {
-            let mut at = 0;
-            loop {
-                let order = word(a, at).cmp(&word(b, at));
-                if order.is_ne() || at + 8 >= n {
-                    break order;
-                }
-                at = (at + 8).min(n - 8);
-            }
-        }
-        4..=7 => half(a, 0)
-            .cmp(&half(b, 0))
-            .then_with(|| half(a, n - 4).cmp(&half(b, n - 4))),
-        // The first, middle and last bytes: every byte of a name of one to three.
-        1..=3 => a[0]
-            .cmp(&b[0])
-            .then(a[n / 2].cmp(&b[n / 2]))
-            .then(a[n - 1].cmp(&b[n - 1])),
-        0 => Ordering::Equal,
-    };
-    common.then(a.len().cmp(&b.len()))
-}
-
 /// `value.FieldList.Compare`: by the prefixes where they tell, else field by field.
 #[inline]
 fn compare_keys(a: &KeyFields, b: &KeyFields) -> Ordering {
@@ -328,7 +293,7 @@ fn compare_keys(a: &KeyFields, b: &KeyFields) -> Ordering {
 /// `value.FieldList.Compare`, field by field.
 fn compare_fields(a: &[(Str, Value)], b: &[(Str, Value)]) -> Ordering {
     for ((an, av), (bn, bv)) in a.iter().zip(b.iter()) {
-        let c = compare_names(an, bn);
+        let c = crate::value::name::order(an, bn);
         if c != Ordering::Equal {
             return c;
         }
@@ -412,69 +377,6 @@ pub fn path_string(path: &[PathElement]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    /// Every pair of lengths up to 20 (each word and overlap), equal, one a prefix of the
-    /// other, or differing at any one byte, lower or higher: the order of their bytes.
-    #[test]
-    fn names_compare_as_bytes_at_every_length_and_place() {
-        let base = "abcdefghijklmnopqrstuv";
-        let mut names: Vec<String> = Vec::new();
-        for len in 0..=20 {
-            names.push(base[..len].to_owned());
-            for at in 0..len {
-                for c in ['A', '~'] {
-                    let mut n = base[..len].to_owned();
-                    n.replace_range(at..=at, &c.to_string());
-                    names.push(n);
-                }
-            }
-        }
-        for a in &names {
-            for b in &names {
-                assert_eq!(
-                    compare_names(a, b),
-                    a.as_bytes().cmp(b.as_bytes()),
-                    "{a:?} {b:?}"
-                );
-            }
-        }
-    }
-
-    /// Names compare as their bytes do, whatever their lengths and wherever they differ
-    /// (inside a word, in the tail, one a prefix of the other; bytes past 0x7f).
-    #[test]
-    fn names_compare_as_bytes() {
-        let names = [
-            "",
-            "a",
-            "b",
-            "ab",
-            "abcdefgh",
-            "abcdefgi",
-            "abcdefgh1",
-            "abcdefghabcdefgh",
-            "abcdefghabcdefgha",
-            "abcdefghabcdefgi",
-            "zzzzzzzzzzzzzzzzzzzzzzzzzzzz",
-            "é",
-            "éa",
-            "\u{ff}",
-            "apiVersion",
-            "api",
-            "apiVersionX",
-            "metadata",
-            "metadataa",
-        ];
-        for a in names {
-            for b in names {
-                assert_eq!(
-                    compare_names(a, b),
-                    a.as_bytes().cmp(b.as_bytes()),
-                    "{a:?} {b:?}"
-                );
-            }
-        }
-    }
 
     #[test]
     fn keys_round_trip() {

@@ -110,9 +110,7 @@ fn remove_in_place<W: Watch>(
             list.retain_mut(|item| {
                 let pe = list_item_element(schema, &t, item).ok();
                 let Some(pe) = pe else {
-                    if W::TOLD {
-                        watch.lost();
-                    }
+                    watch.lost();
                     return true;
                 };
                 let member = set.has_member(&pe);
