@@ -19,7 +19,7 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-use std::sync::OnceLock;
+use std::sync::{Arc, OnceLock};
 
 use applyscope::engine::plan::encode_annotation;
 use applyscope::engine::ssa::request::Request;
@@ -69,7 +69,7 @@ fn main() {
 fn pairs(size: &str) {
     let i = inputs(size);
     let docs = Docs {
-        local: i.local.clone(),
+        local: Value::clone(&i.local),
         live: Some(i.migrated.clone()),
         last_applied: None,
     };
@@ -130,7 +130,8 @@ fn shape(size: &str) -> (usize, usize) {
 }
 
 struct Inputs {
-    local: Value,
+    /// Shared, as the binary hands the file it read to the server-side plan.
+    local: Arc<Value>,
     migrated: Value,
     applied: Value,
     local_text: String,
@@ -255,7 +256,7 @@ fn build(n: usize, envs: usize) -> Inputs {
         local_text: local.to_string(),
         migrated_text: migrated.to_string(),
         applied_text: applied.to_string(),
-        local,
+        local: Arc::new(local),
         migrated,
         applied,
     }
@@ -263,7 +264,7 @@ fn build(n: usize, envs: usize) -> Inputs {
 
 /// The plan, returned (not dropped while timed: the binary never frees it, and the client-side
 /// bench's plan is dropped after its timing too).
-fn server_side(local: &Value, live: &Value) -> Box<applyscope::session::ssa::SsaPlan> {
+fn server_side(local: &Arc<Value>, live: &Value) -> Box<applyscope::session::ssa::SsaPlan> {
     let input = SsaInput {
         local,
         live: Some(live),
@@ -298,7 +299,7 @@ fn parse_baseline(b: divan::Bencher, size: &str) {
 fn client_side(b: divan::Bencher, size: &str) {
     let i = inputs(size);
     let docs = Docs {
-        local: i.local.clone(),
+        local: Value::clone(&i.local),
         live: Some(i.migrated.clone()),
         last_applied: None,
     };

@@ -41,7 +41,8 @@ pub const CONFLICT_REMEDY: &str = "(pass --force-conflicts to take these fields,
 
 /// What to plan.
 pub struct SsaInput<'a> {
-    pub local: &'a Value,
+    /// Shared with the plan (its patch and the steps that send it), not copied.
+    pub local: &'a Arc<Value>,
     /// `None`: the object does not exist yet (a create).
     pub live: Option<&'a Value>,
     /// The files' names, for errors.
@@ -79,7 +80,7 @@ impl SsaRequest {
     /// As [`plan_server_side`].
     pub fn plan(&self, time: &str) -> Result<SsaOutcome, Error> {
         plan_server_side(&SsaInput {
-            local: &self.local,
+            local: &Arc::new(self.local.clone()),
             live: self.live.as_ref(),
             local_name: &self.local_name,
             live_name: &self.live_name,
@@ -106,8 +107,9 @@ pub struct SsaPlan {
     /// The managers it leaves (its `metadata.managedFields`, decoded).
     pub managers: Managed,
     /// The live object without its `metadata.managedFields` (null for a create):
-    /// with `result`, what the fields' values are read in ([`SsaPlan::objects`]).
-    pub live: Value,
+    /// with `result`, what the fields' values are read in ([`SsaPlan::objects`]). Shared with
+    /// the first step when that request left it as it was.
+    pub live: Arc<Value>,
     pub fields: Vec<Field>,
     /// Coded, as the client-side plan's ([`crate::engine::ssa::checks`]).
     pub warnings: Vec<Warning>,
@@ -166,7 +168,7 @@ pub enum SsaOutcome {
 pub fn plan_server_side(input: &SsaInput<'_>) -> Result<SsaOutcome, Error> {
     let live = input.live.unwrap_or(&Value::Null);
     // Every object of the plan is made of these two: counted once, for all of them.
-    let scale = par::Scale::of(&[live, input.local]);
+    let scale = par::Scale::of(&[live, &**input.local]);
     // Read once, beside the copy of the object without them that the requests and the
     // comparisons read, and the file's that the plan and its applies share (two cores for a
     // big object): a bad entry is named here, and the first request, the plan's walk and its
@@ -174,7 +176,12 @@ pub fn plan_server_side(input: &SsaInput<'_>) -> Result<SsaOutcome, Error> {
     let (before, (bare, file)) = par::both(
         scale.is_big(live),
         || managers_of(live, input.live_name),
-        || (without_managed_fields(live), Arc::new(input.local.clone())),
+        || {
+            (
+                Arc::new(without_managed_fields(live)),
+                Arc::clone(input.local),
+            )
+        },
     );
     let before = before?;
     let s = |v: &Value, k: &str| v.get(k).and_then(Value::as_str).unwrap_or("").to_owned();
@@ -267,7 +274,7 @@ pub fn plan_server_side(input: &SsaInput<'_>) -> Result<SsaOutcome, Error> {
     };
     // Each step's comparison (the csaupgrade's none: it changes only managedFields).
     let mut compared = Vec::with_capacity(steps.len());
-    let mut prev = &bare;
+    let mut prev: &Value = &bare;
     for step in &steps {
         compared.push(match (&step.kind, &step.compared) {
             (StepKind::UpgradeManagedFields { .. }, _) => None,

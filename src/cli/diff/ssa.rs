@@ -187,7 +187,7 @@ fn from_files(args: &DiffArgs, how: &How, time: &str) -> Result<Vec<Planned>, Er
     Ok(pairs
         .into_iter()
         .map(|pair| {
-            let body = body(&pair);
+            let body = std::sync::Arc::new(body(&pair));
             let outcome = plan_server_side(&SsaInput {
                 local: &body,
                 live: pair.live.as_ref().map(|o| &o.value),
@@ -269,7 +269,7 @@ mod tests {
             step_changes: vec![Vec::new()],
             result: std::sync::Arc::new(without_managed_fields(&result)),
             managers: crate::engine::ssa::explain::managed_of(&result),
-            live: Value::Null,
+            live: std::sync::Arc::new(Value::Null),
             fields: Vec::new(),
             warnings: Vec::new(),
         };

@@ -64,7 +64,7 @@ pub fn run(
         show(local.path),
         live.as_ref().map(|l| show(l.path)).unwrap_or_default(),
     );
-    let local_value = local.object()?;
+    let local_value = std::sync::Arc::new(local.object()?);
     let live_value = match (live, args.no_live) {
         (Some(file), _) => Some(file.object()?),
         (None, true) => None,
@@ -113,8 +113,9 @@ pub fn run_docs(
     let time = now();
     let how = args.how(mode);
     let (local_name, live_name) = (format!("{name}/local.yaml"), format!("{name}/live.yaml"));
+    let local = std::sync::Arc::new(docs.local.clone());
     let input = SsaInput {
-        local: &docs.local,
+        local: &local,
         live: docs.live.as_ref(),
         local_name: &local_name,
         live_name: &live_name,
@@ -193,8 +194,9 @@ fn run_many(args: &PlanArgs, how: &How, time: &str) -> Result<Run, Error> {
     let lives = objects::read_all(&args.live, args.recursive, &mut stdin_used)?;
     let pairs = objects::pair(locals, lives, args.namespace.as_deref())?;
     let plan = |pair: &objects::Pair| {
+        let local = std::sync::Arc::new(pair.local.value.clone());
         let input = SsaInput {
-            local: &pair.local.value,
+            local: &local,
             live: pair.live.as_ref().map(|o| &o.value),
             local_name: &pair.local.source,
             live_name: pair.live.as_ref().map_or("", |o| o.source.as_str()),

@@ -296,14 +296,9 @@ pub fn apply_server_side_read(
                     false,
                 )?;
                 managed = answer.managed.clone();
-                let as_read = answer.as_read;
-                let mut step = Step::answered(StepKind::SaveLastApplied, Arc::new(body), answer);
-                // The object read, unchanged: shared, so the apply after knows it for the one
-                // the first apply left without comparing them.
-                if as_read {
-                    step.object = Arc::clone(&object);
-                }
-                step
+                // The object read, when unchanged, is shared: the apply after knows it for
+                // the one the first apply left without comparing them.
+                Step::answered(StepKind::SaveLastApplied, Arc::new(body), answer)
             }
             // Only the managedFields change: the object stays the last answer's. The
             // csaupgrade runs on the decoded managers alone (its entries are written from them

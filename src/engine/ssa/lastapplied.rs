@@ -154,16 +154,54 @@ pub fn update_annotation_reusing(
     config: &Value,
     written: &mut Option<String>,
 ) -> bool {
-    if annotation(object).is_none() {
-        return false;
+    match rewrite_of(object, config, written) {
+        Some(r) => {
+            r.apply_to(object);
+            true
+        }
+        None => false,
     }
-    let Some(annotations) = object
-        .get_mut("metadata")
-        .and_then(|m| m.get_mut("annotations"))
-        .and_then(Value::as_object_mut)
-    else {
-        return false;
-    };
+}
+
+/// How `lastAppliedUpdater` changes an object's annotation.
+#[derive(Debug)]
+pub enum Rewrite {
+    /// Another text (with its newline).
+    Text(String),
+    /// Deleted: the configuration does not fit the annotations.
+    Delete,
+}
+
+impl Rewrite {
+    /// Rewrites the annotation of `object`, which has one ([`rewrite_of`] asked it).
+    pub fn apply_to(self, object: &mut Value) {
+        let Some(annotations) = object
+            .get_mut("metadata")
+            .and_then(|m| m.get_mut("annotations"))
+            .and_then(Value::as_object_mut)
+        else {
+            return;
+        };
+        match self {
+            Rewrite::Text(text) => {
+                annotations.insert(ANNOTATION, Value::from(text));
+            }
+            Rewrite::Delete => {
+                annotations.shift_remove(ANNOTATION);
+            }
+        }
+    }
+}
+
+/// What [`update_annotation_reusing`] would change in `object`, read without changing it
+/// (`None`: nothing, as when it has no annotation or the text is the same); `written` as
+/// there.
+pub fn rewrite_of(object: &Value, config: &Value, written: &mut Option<String>) -> Option<Rewrite> {
+    annotation(object)?;
+    let annotations = object
+        .get("metadata")
+        .and_then(|m| m.get("annotations"))
+        .and_then(Value::as_object)?;
     // `buildLastApplied`: the configuration without the annotation (copied only when it has
     // it).
     let applied = if carries_key(config) {
@@ -200,14 +238,10 @@ pub fn update_annotation_reusing(
                 .get(ANNOTATION)
                 .and_then(Value::as_str)
                 .is_some_and(|old| old == text);
-            annotations.insert(ANNOTATION, Value::from(text));
-            !same
+            (!same).then_some(Rewrite::Text(text))
         }
-        Err(gojson::GoJsonError::TooLong(_)) => {
-            annotations.shift_remove(ANNOTATION);
-            true
-        }
-        Err(_) => false,
+        Err(gojson::GoJsonError::TooLong(_)) => Some(Rewrite::Delete),
+        Err(_) => None,
     }
 }
 

@@ -13,10 +13,10 @@
 //! | `conflict.go` | the 409 message ([`ApiConflicts`]) |
 
 use std::collections::BTreeMap;
+use std::sync::Arc;
 
 use super::lastapplied;
 use super::managed::{Managed, ManagerId, decode};
-use super::order;
 use super::par;
 use super::path::PathElement;
 use super::schema::{Schema, TypeRef};
@@ -299,8 +299,7 @@ impl Request<'_> {
             || self.apply_untracked(&live, config, manager, managed, again, hand_on),
         );
         let Untracked {
-            mut object,
-            as_read,
+            object,
             managed,
             conflicts,
             again,
@@ -337,18 +336,34 @@ impl Request<'_> {
                 return Err(RequestError::Conflicts(ApiConflicts(outside)));
             }
         }
-        let (again, rewritten) = if kubectl {
+        let (again, rewrite) = if kubectl {
             // A configuration that carries the annotation itself would merge it back over the
             // rewritten one.
             let again = match again {
                 Some(a) if lastapplied::carries_key(config) => Some(a.unfixed()),
                 a => a,
             };
-            let rewritten =
-                lastapplied::update_annotation_reusing(&mut object, config, &mut written);
-            (again.map(|a| a.with_annotation(written)), rewritten)
+            let rewrite =
+                lastapplied::rewrite_of(object.as_ref().unwrap_or(&live), config, &mut written);
+            (again.map(|a| a.with_annotation(written)), rewrite)
         } else {
-            (again, false)
+            (again, None)
+        };
+        let rewritten = rewrite.is_some();
+        // The object read is copied only when the rewrite changes it; otherwise it is handed
+        // on as it is.
+        let object = match (object, rewrite) {
+            (Some(mut object), Some(rewrite)) => {
+                rewrite.apply_to(&mut object);
+                Arc::new(object)
+            }
+            (None, Some(rewrite)) => {
+                let mut object = Value::clone(&live);
+                rewrite.apply_to(&mut object);
+                Arc::new(object)
+            }
+            (Some(object), None) => Arc::new(object),
+            (None, None) => Arc::clone(&live),
         };
         // The rewrite changes the annotation alone.
         let compared = if rewritten {
@@ -360,14 +375,10 @@ impl Request<'_> {
             typed::compare(self.schema, self.root, &live, &object).is_ok_and(|c| c == compared),
             "the comparison of the object left"
         );
-        debug_assert!(
-            !as_read || rewritten || order::identical(&live, &object),
-            "an object left as read is a copy of it"
-        );
         Ok((
             Answer {
+                as_read: Arc::ptr_eq(&object, &live),
                 object,
-                as_read: as_read && !rewritten,
                 managed,
                 compared,
             },
@@ -425,18 +436,12 @@ impl Request<'_> {
             .map_err(update_error)?;
         strip(&mut fields, &key);
         managed.fields = fields;
-        let as_read = new.is_none();
-        let object = match new {
-            Some(new) => {
-                managed.times.insert(key, Some(self.time.to_owned()));
-                new
-            }
-            None => live.clone(),
-        };
+        if new.is_some() {
+            managed.times.insert(key, Some(self.time.to_owned()));
+        }
         cap_update_managers(&mut managed);
         Ok(Untracked {
-            object,
-            as_read,
+            object: new,
             managed,
             conflicts,
             again,
@@ -449,9 +454,8 @@ impl Request<'_> {
 /// force took, what the next apply may reuse, and the comparison of the live object with the
 /// object left.
 struct Untracked {
-    object: Value,
-    /// Whether `object` is the object read, unchanged (a copy of it).
-    as_read: bool,
+    /// `None`: the object read, unchanged.
+    object: Option<Value>,
     managed: Managed,
     conflicts: Conflicts,
     again: Option<Again>,

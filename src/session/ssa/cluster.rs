@@ -35,7 +35,7 @@ pub struct SsaObject {
     pub pair: Pair,
     pub loaded: Loaded,
     /// The body kubectl sends.
-    pub body: Value,
+    pub body: std::sync::Arc<Value>,
     pub outcome: Result<SsaOutcome, Error>,
 }
 
@@ -109,7 +109,7 @@ pub fn plan_loaded<F: FnMut(&str) -> Option<std::sync::Arc<Value>>>(
     settings: &SsaSettings<'_>,
     schemas: &mut Schemas<F>,
 ) -> SsaObject {
-    let body = apply_body(&pair.local.value, &loaded.target);
+    let body = std::sync::Arc::new(apply_body(&pair.local.value, &loaded.target));
     let schema = schemas.for_kind(&loaded.target.api_version, &loaded.target.kind);
     let outcome = plan_server_side(&SsaInput {
         local: &body,

@@ -5,10 +5,15 @@ use crate::engine::ssa::request::Request;
 use crate::json;
 use crate::session::ssa::SsaInput;
 use crate::value::Value;
+use std::sync::Arc;
 
 /// What `plan --server-side -f local.yaml --live live.yaml` asks of the plan, by kubectl, at
 /// the tests' time, with or without `--force-conflicts`.
-pub(crate) fn input<'a>(local: &'a Value, live: Option<&'a Value>, force: bool) -> SsaInput<'a> {
+pub(crate) fn input<'a>(
+    local: &'a Arc<Value>,
+    live: Option<&'a Value>,
+    force: bool,
+) -> SsaInput<'a> {
     SsaInput {
         local,
         live,

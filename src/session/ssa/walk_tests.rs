@@ -67,6 +67,7 @@ fn the_walk_on_two_cores_gives_what_one_core_gives() {
     }
     let req = Request::embedded("apps/v1", "Deployment", "2026-01-01T00:00:00Z").unwrap();
     let live = req.update(&live, &changed, "other-controller").unwrap();
+    let local = std::sync::Arc::new(local);
     let input = input(&local, Some(&live), true);
     let Ok(SsaOutcome::Planned(plan)) = plan_server_side(&input) else {
         panic!("planned");
@@ -77,7 +78,7 @@ fn the_walk_on_two_cores_gives_what_one_core_gives() {
     let before = managed_of(&live);
     let me = ManagerId::apply("kubectl");
     let migrated = ["kubectl-client-side-apply".to_owned()];
-    let objects = ((&plan.live, &before), (&*plan.result, &plan.managers));
+    let objects = ((&*plan.live, &before), (&*plan.result, &plan.managers));
     // The conflicts the force took: those of the apply without it.
     let refused = plan_server_side(&SsaInput {
         force: false,

@@ -7,7 +7,8 @@ use crate::session::ssa::{SsaOutcome, SsaPlan, plan_server_side};
 use crate::value::Value;
 
 fn plan(local: &Value, live: Option<&Value>) -> Option<SsaPlan> {
-    match plan_server_side(&input(local, live, true)).ok()? {
+    let local = std::sync::Arc::new(local.clone());
+    match plan_server_side(&input(&local, live, true)).ok()? {
         SsaOutcome::Planned(p) => Some(*p),
         _ => None,
     }

@@ -157,7 +157,8 @@ mod tests {
     use crate::session::ssa::{SsaInput, SsaOutcome, plan_server_side};
 
     fn planned(local: &str) -> SsaPlan {
-        let local: Value = serde_json::from_str(local).unwrap();
+        let local: std::sync::Arc<Value> =
+            std::sync::Arc::new(serde_json::from_str(local).unwrap());
         let input = SsaInput {
             local: &local,
             live: None,

@@ -29,7 +29,8 @@ fn examples() -> Vec<Planned> {
     for example in crate::examples::EXAMPLES {
         let source = crate::session::source::Source::from_example(example).unwrap();
         for force in [false, true] {
-            let input = input(&source.docs.local, source.docs.live.as_ref(), force);
+            let local = std::sync::Arc::new(source.docs.local.clone());
+            let input = input(&local, source.docs.live.as_ref(), force);
             let name = format!("{} (force {force})", example.name);
             out.push((name, example.name.into(), plan_server_side(&input)));
         }

@@ -92,7 +92,7 @@ impl Step {
         Step {
             kind,
             body: Body::Sent(body),
-            object: Arc::new(answer.object),
+            object: answer.object,
             managed: answer.managed,
             written: OnceLock::new(),
             compared: Some(answer.compared),

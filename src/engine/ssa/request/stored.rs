@@ -3,7 +3,7 @@
 //! request's [`Answer`] to the next as [`Live::Read`], so FieldsV1 is not read again and the
 //! object is not copied again to take its managedFields out.
 
-use std::borrow::Cow;
+use std::sync::Arc;
 
 use super::RequestError;
 use crate::engine::ssa::managed::{Managed, decode, encode};
@@ -16,20 +16,23 @@ pub enum Live<'v> {
     /// As the API server stores it: its managedFields are decoded (and their errors reported)
     /// by the request.
     Stored(&'v Value),
-    /// As a previous request left it ([`Answer`]): the object without managedFields and its
-    /// managers.
-    Read { object: &'v Value, managed: Managed },
+    /// As a previous request left it ([`Answer`]): the object without managedFields (shared:
+    /// an answer that leaves it as it is hands it on) and its managers.
+    Read {
+        object: &'v Arc<Value>,
+        managed: Managed,
+    },
 }
 
 impl<'v> Live<'v> {
     /// The managers and the object without its managedFields.
-    pub(super) fn split(self) -> Result<(Managed, Cow<'v, Value>), RequestError> {
+    pub(super) fn split(self) -> Result<(Managed, Arc<Value>), RequestError> {
         match self {
             Live::Stored(obj) => {
                 let managed = decode(obj.get("metadata").and_then(|m| m.get("managedFields")))?;
-                Ok((managed, Cow::Owned(without_managed_fields(obj))))
+                Ok((managed, Arc::new(without_managed_fields(obj))))
             }
-            Live::Read { object, managed } => Ok((managed, Cow::Borrowed(object))),
+            Live::Read { object, managed } => Ok((managed, Arc::clone(object))),
         }
     }
 }
@@ -37,9 +40,10 @@ impl<'v> Live<'v> {
 /// What a request leaves: the object without its managedFields, and its managers.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Answer {
-    pub object: Value,
-    /// Whether `object` is the object read, unchanged: a copy of it, in its order (the apply
-    /// changed nothing and rewrote no annotation).
+    /// The object left: the object read itself (shared) when the request left it as it was.
+    pub object: Arc<Value>,
+    /// Whether `object` is the object read, unchanged (the apply changed nothing and rewrote
+    /// no annotation): then it is the object read itself, shared.
     pub as_read: bool,
     pub managed: Managed,
     /// The object read compared with `object` (the last-applied annotation's rewrite after
@@ -51,13 +55,13 @@ impl Answer {
     /// The object as stored (a copy, with its managedFields).
     #[must_use]
     pub fn stored(&self) -> Value {
-        with_managed_fields(self.object.clone(), &self.managed)
+        with_managed_fields(Value::clone(&self.object), &self.managed)
     }
 
     /// [`Answer::stored`] without the copy.
     #[must_use]
     pub fn into_stored(self) -> Value {
-        with_managed_fields(self.object, &self.managed)
+        with_managed_fields(Arc::unwrap_or_clone(self.object), &self.managed)
     }
 }
 
