@@ -366,8 +366,11 @@ const NAMED_AT_MOST: usize = 20;
 /// container, and an old entry own every field: one message naming 450,000 paths is no
 /// message).
 fn named<S: AsRef<str>>(paths: impl Iterator<Item = S>, total: usize) -> String {
-    let mut out = String::new();
-    for (i, p) in paths.take(NAMED_AT_MOST).enumerate() {
+    let paths: Vec<S> = paths.take(NAMED_AT_MOST).collect();
+    // Sized once: the paths, their commas and the count after them.
+    let room = paths.iter().map(|p| p.as_ref().len() + 2).sum::<usize>() + 48;
+    let mut out = String::with_capacity(room);
+    for (i, p) in paths.iter().enumerate() {
         if i > 0 {
             out.push_str(", ");
         }

@@ -317,6 +317,27 @@ impl fmt::Display for PathElement {
 impl PathElement {
     /// Appends the element as [`fmt::Display`] prints it (no intermediate strings: a plan's
     /// walk writes the path of every field).
+    /// At least the length [`PathElement::write_to`] writes, as a rule (a value printed with
+    /// escapes may take more: the string then grows).
+    fn printed_len_bound(&self) -> usize {
+        // A scalar as printed: a plain string with its quotes, a number or a word in 24.
+        let value = |v: &Value| match v {
+            Value::String(s) => s.len() + 2,
+            _ => 24,
+        };
+        match self {
+            PathElement::Field(name) => 1 + name.len(),
+            PathElement::Key(fields) => {
+                2 + fields
+                    .iter()
+                    .map(|(k, v)| k.len() + 2 + value(v))
+                    .sum::<usize>()
+            }
+            PathElement::Value(v) => 3 + value(v),
+            PathElement::Index(_) => 22,
+        }
+    }
+
     pub fn write_to(&self, out: &mut String) {
         match self {
             PathElement::Field(name) => {
@@ -366,8 +387,8 @@ fn push_value(v: &Value, out: &mut String) {
 /// `Path.String`: the elements printed one after another (`.spec.ports[port=443].name`).
 #[must_use]
 pub fn path_string(path: &[PathElement]) -> String {
-    // Room for the usual element (`.containers`, `[name="app"]`): one allocation, mostly.
-    let mut out = String::with_capacity(16 * path.len());
+    // Sized once: each element's length, or a bound on it.
+    let mut out = String::with_capacity(path.iter().map(PathElement::printed_len_bound).sum());
     for pe in path {
         pe.write_to(&mut out);
     }
@@ -377,6 +398,49 @@ pub fn path_string(path: &[PathElement]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The room a path's text is made with holds it whole (one allocation) for fields, keys
+    /// of plain strings, numbers and booleans, values and indexes, at the extremes of each.
+    #[test]
+    fn a_path_is_written_in_the_room_made_for_it() {
+        let key = |fields: Vec<(&str, Value)>| {
+            PathElement::key(fields.into_iter().map(|(k, v)| (k.into(), v)).collect())
+        };
+        let elements = [
+            PathElement::field(""),
+            PathElement::field("kubectl.kubernetes.io/last-applied-configuration"),
+            key(vec![("name", Value::from(""))]),
+            key(vec![(
+                "name",
+                Value::from("a-long-container-name-of-sixty-three-characters-x"),
+            )]),
+            key(vec![
+                ("containerPort", Value::from(i64::MIN)),
+                ("protocol", Value::from("TCP")),
+            ]),
+            key(vec![
+                ("port", Value::from(u64::MAX)),
+                ("on", Value::from(false)),
+            ]),
+            key(vec![("ratio", Value::from(-1.2345678901234567e-300))]),
+            PathElement::Value(Value::from("x")),
+            PathElement::Value(Value::Null),
+            PathElement::Index(i64::MIN),
+        ];
+        for pe in &elements {
+            let mut one = String::new();
+            pe.write_to(&mut one);
+            assert!(one.len() <= pe.printed_len_bound(), "{one}");
+        }
+        let text = path_string(&elements);
+        assert_eq!(
+            text.capacity(),
+            elements
+                .iter()
+                .map(PathElement::printed_len_bound)
+                .sum::<usize>()
+        );
+    }
 
     #[test]
     fn keys_round_trip() {
