@@ -343,9 +343,8 @@ pub fn plan_server_side(input: &SsaInput<'_>) -> Result<SsaOutcome, Error> {
         (&bare, &before),
         (&result, &after),
         &comparison,
-        &forced,
-        &me,
-        &migrated,
+        (&forced, &me, &migrated),
+        Some((chosen.schema, chosen.root)),
     );
     let planned = Planned {
         local: input.local,

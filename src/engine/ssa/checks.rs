@@ -204,7 +204,7 @@ pub fn after_apply(p: &Planned<'_>) -> (Vec<Warning>, Vec<usize>) {
 
 /// Fields the API server defaults (the built-in kinds' defaulting functions), by the end of
 /// their path under `.spec`: the value a pruned one comes back with.
-const DEFAULTS: [(&str, &str); 11] = [
+const DEFAULTS: [(&str, &str); 13] = [
     (".spec.replicas", "1"),
     (".spec.revisionHistoryLimit", "10"),
     (".spec.progressDeadlineSeconds", "600"),
@@ -222,6 +222,9 @@ const DEFAULTS: [(&str, &str); 11] = [
         "IfNotPresent (Always for a :latest image)",
     ),
     ("].terminationMessagePath", "/dev/termination-log"),
+    ("].terminationMessagePolicy", "File"),
+    // A port's, whose list names it `protocol="TCP"` with the field or without it.
+    ("].protocol", "TCP"),
 ];
 
 /// The default a pruned field comes back with, if the API server defaults it.
@@ -437,6 +440,20 @@ mod tests {
         assert_eq!(
             server_default(".spec.template.spec.restartPolicy"),
             Some("Always")
+        );
+        assert_eq!(
+            server_default(
+                ".spec.template.spec.containers[name=\"a\"].ports[containerPort=80,protocol=\"TCP\"].protocol"
+            ),
+            Some("TCP")
+        );
+        assert_eq!(
+            server_default(".spec.ports[port=53,protocol=\"UDP\"].protocol"),
+            Some("TCP")
+        );
+        assert_eq!(
+            server_default(".spec.template.spec.containers[name=\"a\"].terminationMessagePolicy"),
+            Some("File")
         );
         assert_eq!(server_default(".data.replicas"), None);
         assert_eq!(server_default(".spec.template.spec.replicas"), None);

@@ -18,6 +18,7 @@ use values::{Found, Held, Values};
 
 use crate::engine::ssa::managed::{self, Managed, ManagerId, Operation, Owners};
 use crate::engine::ssa::path::{Path, PathElement};
+use crate::engine::ssa::schema::{ListView, Schema, TypeRef};
 use crate::engine::ssa::set::Set;
 use crate::engine::ssa::typed::Comparison;
 use crate::value::{Map, Value};
@@ -142,12 +143,11 @@ pub fn fields(
     (live, before): (&Value, &Managed),
     (result, after): (&Value, &Managed),
     c: &Comparison,
-    forced: &[(Path, ManagerId)],
-    me: &ManagerId,
-    migrated: &[String],
+    (forced, me, migrated): (&[(Path, ManagerId)], &ManagerId, &[String]),
+    types: Option<(&Schema, TypeRef)>,
 ) -> Vec<Field> {
     let objects = ((live, before), (result, after));
-    walk_fields(objects, c, forced, me, migrated, true)
+    walk_fields(objects, c, (forced, me, migrated), types, true)
 }
 
 /// [`fields`] on one core (the walk never forks): what the walk on two cores must give.
@@ -155,20 +155,18 @@ pub fn fields(
 pub(crate) fn fields_on_one_core(
     objects: ((&Value, &Managed), (&Value, &Managed)),
     c: &Comparison,
-    forced: &[(Path, ManagerId)],
-    me: &ManagerId,
-    migrated: &[String],
+    (forced, me, migrated): (&[(Path, ManagerId)], &ManagerId, &[String]),
+    types: Option<(&Schema, TypeRef)>,
 ) -> Vec<Field> {
-    walk_fields(objects, c, forced, me, migrated, false)
+    walk_fields(objects, c, (forced, me, migrated), types, false)
 }
 
 /// [`fields`], forking at a long list when `fork`.
-fn walk_fields(
-    ((live, before), (result, after)): ((&Value, &Managed), (&Value, &Managed)),
-    c: &Comparison,
-    forced: &[(Path, ManagerId)],
-    me: &ManagerId,
-    migrated: &[String],
+fn walk_fields<'a>(
+    ((live, before), (result, after)): ((&'a Value, &Managed), (&'a Value, &Managed)),
+    c: &'a Comparison,
+    (forced, me, migrated): (&'a [(Path, ManagerId)], &ManagerId, &[String]),
+    types: Option<(&'a Schema, TypeRef)>,
     fork: bool,
 ) -> Vec<Field> {
     let (before_ids, before_sets) = owner_ids(before);
@@ -208,6 +206,7 @@ fn walk_fields(
         ties: Vec::new(),
         heads: Vec::new(),
         routes: Vec::new(),
+        types,
     };
     let root = At {
         changed: [Some(&c.added), Some(&c.removed), Some(&c.modified)],
@@ -278,6 +277,10 @@ struct Walk<'a> {
     /// The children of the sets of the nodes being walked and a cursor in each, a stack of
     /// them ([`walk`]'s children).
     routes: Vec<walk::Head<'a, (PathElement, Set)>>,
+    /// The objects' schema and type, for a list item whose key field is missing (named with
+    /// the field's default, [`find::Finder::child_at_named`]); `None`: items are found as
+    /// their keys are written.
+    types: Option<(&'a Schema, TypeRef)>,
 }
 
 const ADDED: usize = 0;
@@ -285,6 +288,15 @@ const REMOVED: usize = 1;
 const MODIFIED: usize = 2;
 
 impl<'a> Walk<'a> {
+    /// The list at the node walked, as the schema types it.
+    fn list_here(&self) -> Option<(&'a Schema, ListView<'a>)> {
+        let (schema, root) = self.types?;
+        Some((
+            schema,
+            crate::engine::ssa::typed::list_at(schema, root, &self.path)?,
+        ))
+    }
+
     /// The objects are read without `metadata.managedFields`.
     fn managed_fields(&self, pe: &PathElement) -> bool {
         self.path.len() == 1

@@ -190,6 +190,24 @@ pub(crate) fn list_item_element(
 }
 
 /// Guards recursion.
+/// The list at `path` in a value of type `root` (`None` where the schema names no list there):
+/// a field's type down a map, the element type down a list.
+pub(crate) fn list_at<'s>(
+    schema: &'s Schema,
+    root: TypeRef,
+    path: &[PathElement],
+) -> Option<ListView<'s>> {
+    let mut tr = root;
+    for pe in path {
+        let r = schema.resolve(tr)?;
+        tr = match pe {
+            PathElement::Field(name) => r.map()?.field_type(name),
+            PathElement::Key(_) | PathElement::Value(_) | PathElement::Index(_) => r.list()?.elem,
+        };
+    }
+    schema.resolve(tr)?.list()
+}
+
 pub(crate) fn check_depth(depth: usize) -> Result<(), String> {
     if depth > MAX_DEPTH {
         Err(format!("value nests deeper than {MAX_DEPTH} levels"))

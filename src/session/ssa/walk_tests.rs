@@ -92,8 +92,10 @@ fn the_walk_on_two_cores_gives_what_one_core_gives() {
         .into_iter()
         .map(|c| (c.path, c.manager))
         .collect();
-    let one = fields_on_one_core(objects, &c, &forced, &me, &migrated);
-    let two = fields(objects.0, objects.1, &c, &forced, &me, &migrated);
+    let types = Some((&kube.schema, root));
+    let said = (forced.as_slice(), &me, migrated.as_slice());
+    let one = fields_on_one_core(objects, &c, said, types);
+    let two = fields(objects.0, objects.1, &c, said, types);
     assert!(one.len() > 10 * N, "{} fields", one.len());
     assert!(one.iter().any(|f| f.action == Action::Remove));
     assert!(one.iter().any(|f| f.action == Action::Add));
@@ -115,4 +117,38 @@ fn the_walk_on_two_cores_gives_what_one_core_gives() {
         })
         .collect();
     assert!(planned == one, "the plan's fields differ");
+}
+
+/// A list item whose key field the second apply prunes (a port's `protocol`, which the API
+/// server defaulted and the csaupgrade made the applier's) is still found after the apply by
+/// the key the sets give it (`protocol="TCP"`, the schema's default): the item and its other
+/// fields keep their values after, only `protocol` goes.
+#[test]
+fn an_item_that_loses_a_defaulted_key_field_keeps_its_values_in_the_plan() {
+    let original = deployment(vec![container(0, "app:1")]);
+    let mut created = original.clone();
+    created["spec"]["template"]["spec"]["containers"][0]["ports"][0]["protocol"] = json!("TCP");
+    let live = made_by_client_side_apply(&original, created);
+    let local = std::sync::Arc::new(deployment(vec![container(0, "app:2")]));
+    let Ok(SsaOutcome::Planned(plan)) = plan_server_side(&input(&local, Some(&live), false)) else {
+        panic!("planned");
+    };
+    let port =
+        ".spec.template.spec.containers[name=\"c0\"].ports[containerPort=8080,protocol=\"TCP\"]";
+    let field = |end: &str| {
+        plan.fields
+            .iter()
+            .find(|f| f.path() == format!("{port}{end}"))
+            .unwrap_or_else(|| panic!("{port}{end} in the plan"))
+    };
+    let after = |end: &str| field(end).after(plan.objects()).cloned();
+    assert_eq!(field(".protocol").action, Action::Remove);
+    assert_eq!(after(".protocol"), None);
+    assert_eq!(after(".containerPort"), Some(json!(8080)));
+    assert_eq!(after(".name"), Some(json!("http")));
+    assert_eq!(
+        after(""),
+        Some(json!({"name": "http", "containerPort": 8080}))
+    );
+    assert_eq!(field(".containerPort").action, Action::Keep);
 }

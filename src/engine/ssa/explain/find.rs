@@ -6,7 +6,9 @@ use std::hash::{BuildHasher, Hash, Hasher};
 use crate::engine::gofmt::FastMap;
 
 use crate::engine::ssa::path::{Path, PathElement};
+use crate::engine::ssa::schema::{ListView, Schema};
 use crate::engine::ssa::set::Set;
+use crate::engine::ssa::typed::list_item_element;
 use crate::value::{Str, Value};
 
 /// Lists up to this long are scanned.
@@ -19,6 +21,10 @@ pub(super) struct Finder<'v> {
     /// hash of them (a collision only sends the lookup to the scan).
     by_names: Vec<(Vec<Str>, FastMap<u64, usize>)>,
     hasher: foldhash::fast::FixedState,
+    /// The items as the schema names them (a missing key field takes its default), sorted,
+    /// with their positions: made on the first key no item holds as written (`Some(None)`:
+    /// no item lacks a key field, or the schema names no list here; a miss is no item then).
+    named: Option<Option<Vec<(PathElement, usize)>>>,
 }
 
 impl<'v> Finder<'v> {
@@ -27,7 +33,59 @@ impl<'v> Finder<'v> {
             value,
             by_names: Vec::new(),
             hasher: foldhash::fast::FixedState::default(),
+            named: None,
         }
+    }
+
+    /// [`Finder::child_at`], and for a key no item holds as written, the item the schema
+    /// names so (`list`: the list here): one whose key field is missing takes the field's
+    /// default, as sets name it (a port without its `protocol` is `protocol="TCP"`).
+    #[inline]
+    pub(super) fn child_at_named<'s>(
+        &mut self,
+        pe: &PathElement,
+        list: impl FnOnce() -> Option<(&'s Schema, ListView<'s>)>,
+    ) -> Option<(u32, &'v Value)> {
+        match self.child_at(pe) {
+            Some(found) => Some(found),
+            None => self.named_child(pe, list),
+        }
+    }
+
+    /// [`Finder::child_at_named`] once the key is not found as written (out of line: rare).
+    #[inline(never)]
+    fn named_child<'s>(
+        &mut self,
+        pe: &PathElement,
+        list: impl FnOnce() -> Option<(&'s Schema, ListView<'s>)>,
+    ) -> Option<(u32, &'v Value)> {
+        let PathElement::Key(keys) = pe else {
+            return None;
+        };
+        let items = self.value?.as_array()?;
+        let named = self.named.get_or_insert_with(|| {
+            // Only an item without one of the key fields can be named otherwise than as
+            // it is written.
+            let lacks = |item: &Value| keys.iter().any(|(k, _)| item.get(k.as_str()).is_none());
+            if !items.iter().any(lacks) {
+                return None;
+            }
+            let (schema, list) = list()?;
+            let mut named: Vec<(PathElement, usize)> = items
+                .iter()
+                .enumerate()
+                .filter_map(|(i, item)| Some((list_item_element(schema, &list, item).ok()?, i)))
+                .collect();
+            // Stable: the first of items named alike comes first, as the scan finds it.
+            named.sort_by(|a, b| a.0.cmp(&b.0));
+            Some(named)
+        });
+        let named = named.as_ref()?;
+        let (found, i) = named.get(named.partition_point(|(x, _)| x < pe))?;
+        if found != pe {
+            return None;
+        }
+        Some((u32::try_from(*i).ok()?, items.get(*i)?))
     }
 
     /// The child at `pe`, as [`super::value_at`] finds it.

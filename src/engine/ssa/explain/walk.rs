@@ -122,8 +122,12 @@ impl<'a> Walk<'a> {
                 break;
             };
             let skip = self.managed_fields(m);
-            let before = if skip { None } else { live.child_at(m) };
-            let after = if skip { None } else { result.child_at(m) };
+            let (before, after) = if skip {
+                (None, None)
+            } else {
+                let list = || self.list_here();
+                (live.child_at_named(m, list), result.child_at_named(m, list))
+            };
             ob.clear();
             oa.clear();
             let mut is = [false; 3];
@@ -214,7 +218,11 @@ impl<'a> Walk<'a> {
             let (l, r) = if skip {
                 (None, None)
             } else {
-                (live.child_at(pe), result.child_at(pe))
+                let list = || self.list_here();
+                (
+                    live.child_at_named(pe, list),
+                    result.child_at_named(pe, list),
+                )
             };
             let next = At {
                 changed,
