@@ -103,6 +103,17 @@ impl PathElement {
         PathElement::Key(KeyFields::new(Fields::One([field])))
     }
 
+    /// This element against the field `name`: [`PathElement::cmp`] with
+    /// `PathElement::field(name)`, without making it (a field sorts before the other kinds).
+    #[inline]
+    #[must_use]
+    pub fn cmp_field(&self, name: &str) -> Ordering {
+        match self {
+            PathElement::Field(a) => crate::value::name::order(a, name),
+            _ => Ordering::Greater,
+        }
+    }
+
     fn kind_rank(&self) -> u8 {
         match self {
             PathElement::Field(_) => 0,
@@ -398,6 +409,33 @@ pub fn path_string(path: &[PathElement]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// An element compared with a field by its name orders as with the field's element.
+    #[test]
+    fn an_element_compares_with_a_name_as_with_its_field() {
+        let names = [
+            "",
+            "a",
+            "ab",
+            "b",
+            "containers",
+            "containerz",
+            "kubectl.kubernetes.io/x",
+        ];
+        let mut elements: Vec<PathElement> = names.iter().map(|n| PathElement::field(*n)).collect();
+        elements.push(PathElement::key_of_one(("name".into(), Value::from("a"))));
+        elements.push(PathElement::Value(Value::from("a")));
+        elements.push(PathElement::Index(0));
+        for pe in &elements {
+            for name in names {
+                assert_eq!(
+                    pe.cmp_field(name),
+                    pe.cmp(&PathElement::field(name)),
+                    "{pe} {name}"
+                );
+            }
+        }
+    }
 
     /// The room a path's text is made with holds it whole (one allocation) for fields, keys
     /// of plain strings, numbers and booleans, values and indexes, at the extremes of each.

@@ -207,6 +207,24 @@ impl Set {
             .map(|at| &children[at].1)
     }
 
+    /// [`Set::child`] of the field `name`, found by the name alone.
+    #[must_use]
+    pub fn field_child(&self, name: &str) -> Option<&Set> {
+        let children = self.children();
+        children
+            .binary_search_by(|(c, _)| c.cmp_field(name))
+            .ok()
+            .map(|at| &children[at].1)
+    }
+
+    /// [`Set::has_member`] of the field `name`, found by the name alone.
+    #[must_use]
+    pub fn has_field(&self, name: &str) -> bool {
+        self.members()
+            .binary_search_by(|m| m.cmp_field(name))
+            .is_ok()
+    }
+
     /// Is `pe` a member of this node?
     #[must_use]
     pub fn has_member(&self, pe: &PathElement) -> bool {

@@ -44,10 +44,13 @@ fn at(schema: &Schema, tr: TypeRef, v: &Value, want: &Set, keys: &[Str], depth: 
         (Ok(Part::Map(m)), Value::Object(map)) if m.rel != Relationship::Atomic => {
             let mut out = Map::with_capacity(map.len());
             for (k, child) in map {
-                let kept = if keys.contains(k) {
+                // A field is looked for by its name (no path element made for it), and
+                // typed only when the cut goes below it.
+                let kept = if keys.contains(k) || want.has_field(k) {
                     Some(child.clone())
                 } else {
-                    next(&PathElement::field(k.clone()), m.field_type(k), child, &[])
+                    want.field_child(k)
+                        .map(|below| at(schema, m.field_type(k), child, below, &[], depth + 1))
                 };
                 if let Some(kept) = kept {
                     out.push_unique(k.clone(), kept);
