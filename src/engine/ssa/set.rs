@@ -200,19 +200,21 @@ impl Set {
     /// The child node for `pe`.
     #[must_use]
     pub fn child(&self, pe: &PathElement) -> Option<&Set> {
-        let children = self.children();
-        children
-            .binary_search_by(|(c, _)| c.cmp(pe))
-            .ok()
-            .map(|at| &children[at].1)
+        self.child_by(|c| c.cmp(pe))
     }
 
     /// [`Set::child`] of the field `name`, found by the name alone.
     #[must_use]
     pub fn field_child(&self, name: &str) -> Option<&Set> {
+        self.child_by(|c| c.cmp_field(name))
+    }
+
+    /// The child whose element `order` finds equal (it orders elements as they are sorted).
+    #[inline]
+    fn child_by(&self, order: impl Fn(&PathElement) -> std::cmp::Ordering) -> Option<&Set> {
         let children = self.children();
         children
-            .binary_search_by(|(c, _)| c.cmp_field(name))
+            .binary_search_by(|(c, _)| order(c))
             .ok()
             .map(|at| &children[at].1)
     }
