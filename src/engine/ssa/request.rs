@@ -377,7 +377,6 @@ impl Request<'_> {
         );
         Ok((
             Answer {
-                as_read: Arc::ptr_eq(&object, &live),
                 object,
                 managed,
                 compared,

@@ -40,11 +40,9 @@ impl<'v> Live<'v> {
 /// What a request leaves: the object without its managedFields, and its managers.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Answer {
-    /// The object left: the object read itself (shared) when the request left it as it was.
+    /// The object left: the object read itself (shared, `Arc::ptr_eq` with it) when the
+    /// request left it as it was (the apply changed nothing and rewrote no annotation).
     pub object: Arc<Value>,
-    /// Whether `object` is the object read, unchanged (the apply changed nothing and rewrote
-    /// no annotation): then it is the object read itself, shared.
-    pub as_read: bool,
     pub managed: Managed,
     /// The object read compared with `object` (the last-applied annotation's rewrite after
     /// the request's comparison included: [`super::lastapplied::compared_after_rewrite`]).
