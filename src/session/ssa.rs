@@ -344,7 +344,7 @@ pub fn plan_server_side(input: &SsaInput<'_>) -> Result<SsaOutcome, Error> {
         (&result, &after),
         &comparison,
         (&forced, &me, &migrated),
-        Some((chosen.schema, chosen.root)),
+        (chosen.schema, chosen.root),
     );
     let planned = Planned {
         local: input.local,

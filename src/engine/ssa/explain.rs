@@ -144,7 +144,7 @@ pub fn fields(
     (result, after): (&Value, &Managed),
     c: &Comparison,
     (forced, me, migrated): (&[(Path, ManagerId)], &ManagerId, &[String]),
-    types: Option<(&Schema, TypeRef)>,
+    types: (&Schema, TypeRef),
 ) -> Vec<Field> {
     let objects = ((live, before), (result, after));
     walk_fields(objects, c, (forced, me, migrated), types, true)
@@ -156,7 +156,7 @@ pub(crate) fn fields_on_one_core(
     objects: ((&Value, &Managed), (&Value, &Managed)),
     c: &Comparison,
     (forced, me, migrated): (&[(Path, ManagerId)], &ManagerId, &[String]),
-    types: Option<(&Schema, TypeRef)>,
+    types: (&Schema, TypeRef),
 ) -> Vec<Field> {
     walk_fields(objects, c, (forced, me, migrated), types, false)
 }
@@ -166,7 +166,7 @@ fn walk_fields<'a>(
     ((live, before), (result, after)): ((&'a Value, &Managed), (&'a Value, &Managed)),
     c: &'a Comparison,
     (forced, me, migrated): (&'a [(Path, ManagerId)], &ManagerId, &[String]),
-    types: Option<(&'a Schema, TypeRef)>,
+    types: (&'a Schema, TypeRef),
     fork: bool,
 ) -> Vec<Field> {
     let (before_ids, before_sets) = owner_ids(before);
@@ -278,9 +278,8 @@ struct Walk<'a> {
     /// them ([`walk`]'s children).
     routes: Vec<walk::Head<'a, (PathElement, Set)>>,
     /// The objects' schema and type, for a list item whose key field is missing (named with
-    /// the field's default, [`find::Finder::child_at_named`]); `None`: items are found as
-    /// their keys are written.
-    types: Option<(&'a Schema, TypeRef)>,
+    /// the field's default, [`find::Finder::child_at_named`]).
+    types: (&'a Schema, TypeRef),
 }
 
 const ADDED: usize = 0;
@@ -290,7 +289,7 @@ const MODIFIED: usize = 2;
 impl<'a> Walk<'a> {
     /// The list at the node walked, as the schema types it.
     fn list_here(&self) -> Option<(&'a Schema, ListView<'a>)> {
-        let (schema, root) = self.types?;
+        let (schema, root) = self.types;
         Some((
             schema,
             crate::engine::ssa::typed::list_at(schema, root, &self.path)?,

@@ -326,8 +326,6 @@ impl fmt::Display for PathElement {
 }
 
 impl PathElement {
-    /// Appends the element as [`fmt::Display`] prints it (no intermediate strings: a plan's
-    /// walk writes the path of every field).
     /// At least the length [`PathElement::write_to`] writes, as a rule (a value printed with
     /// escapes may take more: the string then grows).
     fn printed_len_bound(&self) -> usize {
@@ -349,6 +347,8 @@ impl PathElement {
         }
     }
 
+    /// Appends the element as [`fmt::Display`] prints it (no intermediate strings: a plan's
+    /// walk writes the path of every field).
     pub fn write_to(&self, out: &mut String) {
         match self {
             PathElement::Field(name) => {

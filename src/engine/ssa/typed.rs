@@ -189,7 +189,6 @@ pub(crate) fn list_item_element(
     Ok(PathElement::key(fields))
 }
 
-/// Guards recursion.
 /// The list at `path` in a value of type `root` (`None` where the schema names no list there):
 /// a field's type down a map, the element type down a list.
 pub(crate) fn list_at<'s>(
@@ -208,6 +207,7 @@ pub(crate) fn list_at<'s>(
     schema.resolve(tr)?.list()
 }
 
+/// Guards recursion.
 pub(crate) fn check_depth(depth: usize) -> Result<(), String> {
     if depth > MAX_DEPTH {
         Err(format!("value nests deeper than {MAX_DEPTH} levels"))

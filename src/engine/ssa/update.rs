@@ -438,19 +438,19 @@ impl<'a> Updater<'a> {
         let untouched = pruned.is_none();
         // At the merge's fixed point the new object is the object read less what prune
         // removed: only there do they differ.
-        let raw = match (&new, fixed, merge_compared) {
+        let raw = match (&new, fixed, merge_compared, by_walk) {
             (None, ..) => Comparison::default(),
             // Nothing pruned: the new object is the merged one, compared as it was merged.
-            (Some(_), false, Some(compared)) if untouched => compared?,
-            (Some(_), true, _) if by_walk.is_some() => by_walk.unwrap_or_default(),
-            (Some(new), true, _) => typed::compare_within(
+            (Some(_), false, Some(compared), _) if untouched => compared?,
+            (Some(_), true, _, Some(compared)) => compared, // by prune's removal, as it went
+            (Some(new), true, _, None) => typed::compare_within(
                 self.schema,
                 self.root,
                 live,
                 new,
                 pruned.as_ref().unwrap_or(&Set::new()),
             )?,
-            (Some(new), false, _) => self.compare(live, new)?,
+            (Some(new), false, ..) => self.compare(live, new)?,
         };
         debug_assert!(
             new.as_ref()

@@ -92,7 +92,7 @@ fn the_walk_on_two_cores_gives_what_one_core_gives() {
         .into_iter()
         .map(|c| (c.path, c.manager))
         .collect();
-    let types = Some((&kube.schema, root));
+    let types = (&kube.schema, root);
     let said = (forced.as_slice(), &me, migrated.as_slice());
     let one = fields_on_one_core(objects, &c, said, types);
     let two = fields(objects.0, objects.1, &c, said, types);
