@@ -196,6 +196,65 @@ fn the_first_apply_of_a_client_side_object_prunes_and_the_diff_does_not_show_it(
     assert!(with_code(&ssa, "csa-upgrade").is_empty());
 }
 
+/// The same migration of a custom resource: `.spec.replicas` is pruned as well, but only the
+/// built-in kinds' defaulting brings it back, so there is no `ssa-pruned-redefaulted`. Its
+/// selector's fields, which the client-side entry owned only as a whole (`f:selector`), are
+/// claimed: nobody owned them before.
+#[test]
+fn a_custom_resources_pruned_field_is_not_said_to_come_back() {
+    let (local, live) = example_docs("ssa-first-apply-prunes");
+    let widget = |doc: &Json| {
+        let text = serde_json::to_string(doc)
+            .unwrap()
+            .replace("apps/v1", "example.com/v1")
+            .replace("Deployment", "Widget");
+        serde_json::from_str::<Json>(&text).unwrap()
+    };
+    let p = json_files(&widget(&local), &widget(&live), &[]);
+    assert_eq!(
+        codes(&p),
+        [
+            "ssa-unknown-type",
+            "csa-upgrade",
+            "ssa-first-apply-prunes",
+            "ssa-diff-underreports"
+        ]
+    );
+    let field = |path: &str| {
+        p["fields"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|f| f["path"] == path)
+            .unwrap_or_else(|| panic!("{path} in {:#}", p["fields"]))
+    };
+    assert_eq!(field(".spec.replicas")["action"], "remove");
+    let app = field(".spec.selector.matchLabels.app");
+    assert_eq!(app["ownersBefore"], json!([]));
+    assert_eq!(
+        app["rule"],
+        "claimed: nobody owned it; the file sets the value it already has"
+    );
+    // An object with no managedFields and no last-applied annotation (made by `kubectl
+    // create` before managedFields): the API server records what it held for
+    // `before-first-apply`, which shares what the file sets (no csaupgrade moves it).
+    let (local, mut live) = example_docs("ssa-first-apply-prunes");
+    let meta = live["metadata"].as_object_mut().unwrap();
+    meta.remove("managedFields");
+    meta.remove("annotations");
+    let p = json_files(&local, &live, &[]);
+    let image = p["fields"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|f| f["path"] == ".spec.template.spec.containers[name=\"api\"].image")
+        .unwrap();
+    assert_eq!(
+        image["rule"],
+        "shared: nobody owned it; the file sets the value it already has, and before-first-apply owns it too"
+    );
+}
+
 #[test]
 fn a_field_owned_only_by_an_old_api_version_entry_is_never_pruned() {
     let p = example_plan("ssa-old-apiversion-manager", &[]);

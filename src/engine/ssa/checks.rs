@@ -9,7 +9,7 @@
 //! | `csa-upgrade` | the object was made by client-side apply: kubectl moves its manager's fields to the applier and applies again | here |
 //! | `ssa-first-apply-prunes` | that first server-side apply prunes fields (kubernetes#99003): listed | here |
 //! | `ssa-diff-underreports` | removals only the ownership upgrade and the second apply make: `kubectl diff --server-side` does not show them (kubectl#1796) | here |
-//! | `ssa-pruned-redefaulted` | a pruned field the API server defaults (`replicas`, `revisionHistoryLimit`, …) comes back with its default | here |
+//! | `ssa-pruned-redefaulted` | a pruned field the API server defaults in the object's built-in kind (`replicas`, `revisionHistoryLimit`, …) comes back with its default | [`defaults`] |
 //! | `ssa-controller-owns-field` | a manager other than the applier (an autoscaler on `/scale`) owns a field the file sets: taken with force, a fight | here |
 //! | `ssa-old-apiversion-manager` | a field owned only by a managedFields entry of another apiVersion | here |
 //! | `ssa-duplicate-key` | two entries of a keyed list with one key in the file: refused | [`config`] |
@@ -17,6 +17,7 @@
 //! | `ssa-result-invalid`, `union-two-members` | the merged object breaks a validation rule because a field another manager owns is kept | [`result`] |
 
 pub mod config;
+mod defaults;
 pub mod result;
 
 use crate::engine::plan::{Code, Warning, WayOut};
@@ -206,8 +207,9 @@ pub fn after_apply(p: &Planned<'_>) -> (Vec<Warning>, Vec<usize>) {
             ));
         }
     }
+    let kind = p.local.get("kind").and_then(Value::as_str).unwrap_or("");
     for (_, path) in &removed {
-        if let Some(default) = server_default(path) {
+        if let Some(default) = defaults::server_default(p.api_version, kind, path) {
             out.push(warning(
                 Code::SsaPrunedRedefaulted,
                 Some(path.clone()),
@@ -223,48 +225,6 @@ pub fn after_apply(p: &Planned<'_>) -> (Vec<Warning>, Vec<usize>) {
     out.extend(old_api_version(p));
     out.extend(result::check(p));
     (out, hidden)
-}
-
-/// Fields the API server defaults (the built-in kinds' defaulting functions), by the end of
-/// their path under `.spec`: the value a pruned one comes back with.
-const DEFAULTS: [(&str, &str); 13] = [
-    (".spec.replicas", "1"),
-    (".spec.revisionHistoryLimit", "10"),
-    (".spec.progressDeadlineSeconds", "600"),
-    (
-        ".spec.strategy",
-        "RollingUpdate with maxSurge and maxUnavailable 25%",
-    ),
-    (".spec.sessionAffinity", "None"),
-    ("spec.restartPolicy", "Always"),
-    ("spec.dnsPolicy", "ClusterFirst"),
-    ("spec.terminationGracePeriodSeconds", "30"),
-    ("spec.schedulerName", "default-scheduler"),
-    (
-        "].imagePullPolicy",
-        "IfNotPresent (Always for a :latest image)",
-    ),
-    ("].terminationMessagePath", "/dev/termination-log"),
-    ("].terminationMessagePolicy", "File"),
-    // A port's, whose list names it `protocol="TCP"` with the field or without it.
-    ("].protocol", "TCP"),
-];
-
-/// The default a pruned field comes back with, if the API server defaults it.
-fn server_default(path: &str) -> Option<&'static str> {
-    if !path.starts_with(".spec.") {
-        return None;
-    }
-    DEFAULTS
-        .iter()
-        .find(|(end, _)| {
-            if end.starts_with(".spec.") {
-                path == *end
-            } else {
-                path.ends_with(end)
-            }
-        })
-        .map(|(_, d)| *d)
 }
 
 /// Managers that are the applier's own past, not another writer: the client-side managers
@@ -451,35 +411,5 @@ mod tests {
         assert!(related_to_any(".data.x[k=\"a.b\"]", &set));
         let set = Sorted::of([".spec.replicasX", ".spec.replicas.z"].into_iter());
         assert!(related_to_any(".spec.replicas", &set));
-    }
-
-    #[test]
-    fn only_fields_the_api_server_defaults_come_back() {
-        assert_eq!(server_default(".spec.replicas"), Some("1"));
-        assert_eq!(
-            server_default(".spec.template.spec.containers[name=\"a\"].imagePullPolicy"),
-            Some("IfNotPresent (Always for a :latest image)")
-        );
-        assert_eq!(
-            server_default(".spec.template.spec.restartPolicy"),
-            Some("Always")
-        );
-        assert_eq!(
-            server_default(
-                ".spec.template.spec.containers[name=\"a\"].ports[containerPort=80,protocol=\"TCP\"].protocol"
-            ),
-            Some("TCP")
-        );
-        assert_eq!(
-            server_default(".spec.ports[port=53,protocol=\"UDP\"].protocol"),
-            Some("TCP")
-        );
-        assert_eq!(
-            server_default(".spec.template.spec.containers[name=\"a\"].terminationMessagePolicy"),
-            Some("File")
-        );
-        assert_eq!(server_default(".data.replicas"), None);
-        assert_eq!(server_default(".spec.template.spec.replicas"), None);
-        assert_eq!(server_default(".data.legacy"), None);
     }
 }

@@ -18,7 +18,7 @@ use values::{Found, Held, Values};
 
 use crate::engine::ssa::managed::{self, Managed, ManagerId, Operation, Owners};
 use crate::engine::ssa::path::{Path, PathElement};
-use crate::engine::ssa::schema::{ListView, Schema, TypeRef};
+use crate::engine::ssa::schema::{Schema, TypeRef};
 use crate::engine::ssa::set::Set;
 use crate::engine::ssa::typed::Comparison;
 use crate::value::{Map, Value};
@@ -287,22 +287,6 @@ const REMOVED: usize = 1;
 const MODIFIED: usize = 2;
 
 impl<'a> Walk<'a> {
-    /// The list at the node walked, as the schema types it.
-    fn list_here(&self) -> Option<(&'a Schema, ListView<'a>)> {
-        let (schema, root) = self.types;
-        Some((
-            schema,
-            crate::engine::ssa::typed::list_at(schema, root, &self.path)?,
-        ))
-    }
-
-    /// The objects are read without `metadata.managedFields`.
-    fn managed_fields(&self, pe: &PathElement) -> bool {
-        self.path.len() == 1
-            && self.path[0].as_field() == Some("metadata")
-            && pe.as_field() == Some("managedFields")
-    }
-
     /// The path of this node and `m`: its field of the plan, if any. `ob`, `oa`: its owners
     /// before and after (indices in `ids`); `is`: whether it is in each changed set.
     fn decide(
@@ -456,6 +440,20 @@ impl<'a> Walk<'a> {
             } else if !had && mine(oa) && ob.iter().any(|o| !oa.contains(o)) {
                 rule(Rule::Moved, ob, &|| {
                     format!("ownership moved from {} (csaupgrade or forced)", names(ob))
+                })
+            } else if !had && mine(oa) && ob.is_empty() {
+                // Keyed by the owners after: the applier is the same in all of them.
+                rule(Rule::Claimed, oa, &|| {
+                    let others: Vec<usize> =
+                        oa.iter().copied().filter(|&o| Some(o) != me).collect();
+                    match others.as_slice() {
+                        [] => "claimed: nobody owned it; the file sets the value it already has"
+                            .to_owned(),
+                        others => format!(
+                            "shared: nobody owned it; the file sets the value it already has, and {} owns it too",
+                            names(others)
+                        ),
+                    }
                 })
             } else if !had && mine(oa) {
                 rule(Rule::Shared, ob, &|| {

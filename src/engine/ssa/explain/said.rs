@@ -31,6 +31,7 @@ pub(super) enum Rule {
     Kept,
     Moved,
     Shared,
+    Claimed,
     OwnersChange,
 }
 

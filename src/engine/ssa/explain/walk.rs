@@ -7,6 +7,7 @@ use std::cmp::Ordering;
 
 use super::{ADDED, At, MODIFIED, REMOVED, Walk, find, fork};
 use crate::engine::ssa::path::PathElement;
+use crate::engine::ssa::schema::{ListView, Schema};
 use crate::engine::ssa::set::Set;
 
 /// The element of `list` equal to `pe`, looked for from `*at` on, which moves past the
@@ -89,6 +90,22 @@ impl<'a> At<'a> {
 }
 
 impl<'a> Walk<'a> {
+    /// The list at the node walked, as the schema types it.
+    fn list_here(&self) -> Option<(&'a Schema, ListView<'a>)> {
+        let (schema, root) = self.types;
+        Some((
+            schema,
+            crate::engine::ssa::typed::list_at(schema, root, &self.path)?,
+        ))
+    }
+
+    /// The objects are read without `metadata.managedFields`.
+    fn managed_fields(&self, pe: &PathElement) -> bool {
+        self.path.len() == 1
+            && self.path[0].as_field() == Some("metadata")
+            && pe.as_field() == Some("managedFields")
+    }
+
     pub(super) fn visit(&mut self, at: &At<'a>) {
         if self.path.len() > crate::engine::MAX_DEPTH {
             return;
