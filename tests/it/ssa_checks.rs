@@ -255,6 +255,73 @@ fn a_custom_resources_pruned_field_is_not_said_to_come_back() {
     );
 }
 
+/// The file drops a container whose key field only the applier owned, while another manager
+/// owns the item and a field of it. Prune takes the key field, the item left without it
+/// cannot be named (`ToFieldSet` gives it an empty element), and `addBackDanglingItems` then
+/// removes the whole item from the merged object: the other manager's part goes with it.
+#[test]
+fn an_item_left_without_its_key_fields_by_prune_goes_whole() {
+    let containers = |names: &[&str]| -> Json {
+        names
+            .iter()
+            .map(|n| json!({"name": n, "image": format!("{n}:1")}))
+            .collect()
+    };
+    let deployment = |names: &[&str]| {
+        json!({
+            "apiVersion": "apps/v1",
+            "kind": "Deployment",
+            "metadata": {"name": "web", "namespace": "default"},
+            "spec": {
+                "selector": {"matchLabels": {"app": "web"}},
+                "template": {
+                    "metadata": {"labels": {"app": "web"}},
+                    "spec": {"containers": containers(names)}
+                }
+            }
+        })
+    };
+    let item =
+        |fields: Json| json!({"f:spec": {"f:template": {"f:spec": {"f:containers": fields}}}});
+    let mut live = deployment(&["a", "b"]);
+    let mut applied = item(json!({
+        "k:{\"name\":\"a\"}": {".": {}, "f:image": {}, "f:name": {}},
+        "k:{\"name\":\"b\"}": {".": {}, "f:image": {}, "f:name": {}}
+    }));
+    applied["f:spec"]["f:selector"] = json!({});
+    applied["f:spec"]["f:template"]["f:metadata"] = json!({"f:labels": {"f:app": {}}});
+    live["metadata"]["managedFields"] = json!([
+        {"apiVersion": "apps/v1", "fieldsType": "FieldsV1", "fieldsV1": applied,
+         "manager": "kubectl", "operation": "Apply", "time": "2026-11-20T09:00:00Z"},
+        {"apiVersion": "apps/v1", "fieldsType": "FieldsV1",
+         "fieldsV1": item(json!({"k:{\"name\":\"b\"}": {".": {}, "f:image": {}}})),
+         "manager": "injector", "operation": "Update", "time": "2026-11-21T09:00:00Z"}
+    ]);
+    let p = json_files(&deployment(&["a"]), &live, &[]);
+    assert_eq!(
+        p["result"]["spec"]["template"]["spec"]["containers"],
+        containers(&["a"])
+    );
+    let removed: Vec<&Json> = p["fields"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|f| f["action"] == "remove")
+        .collect();
+    assert_eq!(removed.len(), 1, "{removed:#?}");
+    assert_eq!(
+        removed[0]["path"],
+        ".spec.template.spec.containers[name=\"b\"]"
+    );
+    assert!(
+        removed[0]["rule"].as_str().unwrap().starts_with(
+            "pruned: the file dropped it, and it goes whole although injector owned a part of it"
+        ),
+        "{}",
+        removed[0]["rule"]
+    );
+}
+
 #[test]
 fn a_field_owned_only_by_an_old_api_version_entry_is_never_pruned() {
     let p = example_plan("ssa-old-apiversion-manager", &[]);

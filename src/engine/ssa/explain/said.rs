@@ -22,6 +22,7 @@ pub(super) struct Said {
 pub(super) enum Rule {
     Annotation,
     Pruned,
+    PrunedWhole,
     PrunedAgain,
     Removed,
     MigratedSet,

@@ -25,10 +25,13 @@ pub fn to_field_set(schema: &Schema, tr: TypeRef, v: &Value) -> Result<Set, Type
 }
 
 /// `ToFieldSet` then `EnsureNamedFieldsAreMembers` (what prune reads), in one walk: a struct
-/// field declared by the schema with something owned inside is a member too.
+/// field declared by the schema with something owned inside is a member too. An item of a
+/// keyed list that prune left without its key fields is left out: `ToFieldSet` names it with
+/// an empty path element (it drops `listItemToPathElement`'s error), which no set it is
+/// compared with holds, so prune's differences and intersections come out the same.
 ///
 /// # Errors
-/// As [`to_field_set`].
+/// As [`to_field_set`], but for those items.
 pub fn to_field_set_named(schema: &Schema, tr: TypeRef, v: &Value) -> Result<Set, TypedError> {
     walk(schema, tr, v, true)
 }
@@ -38,6 +41,7 @@ fn walk(schema: &Schema, tr: TypeRef, v: &Value, named: bool) -> Result<Set, Typ
         schema,
         errs: Vec::new(),
         fork: true,
+        lenient: named,
     };
     let (set, _) = w.node(v, tr, named, 0);
     if w.errs.is_empty() {
@@ -56,6 +60,9 @@ struct Walker<'s> {
     errs: Vec<String>,
     /// Whether a long list may still be split between two cores.
     fork: bool,
+    /// Whether an item that cannot be named is left out rather than an error
+    /// ([`to_field_set_named`]).
+    lenient: bool,
 }
 
 impl Walker<'_> {
@@ -87,6 +94,19 @@ impl Walker<'_> {
                 for child in list {
                     match list_item_element(self.schema, &t, child) {
                         Ok(pe) => pes.push(pe),
+                        // An item prune left without its key fields: `ToFieldSet` names it with
+                        // an empty element, which no other set holds; it adds nothing here.
+                        Err(_) if self.lenient => {
+                            let kept = list
+                                .iter()
+                                .filter(|c| list_item_element(self.schema, &t, c).is_ok());
+                            return self.node(
+                                &Value::Array(kept.cloned().collect()),
+                                tr,
+                                named,
+                                depth,
+                            );
+                        }
                         Err(e) => {
                             self.errs.push(e);
                             return (Set::new(), false);
@@ -124,6 +144,7 @@ impl Walker<'_> {
                         schema: self.schema,
                         errs: Vec::new(),
                         fork: false,
+                        lenient: self.lenient,
                     };
                     let (second, mut first) = par::both(
                         true,
