@@ -256,9 +256,15 @@ pub fn plan_server_side(input: &SsaInput<'_>) -> Result<SsaOutcome, Error> {
             });
         }
         Err(e) => {
-            return match refusal() {
-                Some(refusal) => Ok(SsaOutcome::Refused(Box::new(refusal))),
-                None => Err(bad(e, input.local_name)),
+            return match (refusal(), e) {
+                (Some(refusal), _) => Ok(SsaOutcome::Refused(Box::new(refusal))),
+                (None, RequestError::Failed(message)) => {
+                    Ok(SsaOutcome::Refused(Box::new(Refusal {
+                        message,
+                        warnings: Vec::new(),
+                    })))
+                }
+                (None, e) => Err(bad(e, input.local_name)),
             };
         }
     };

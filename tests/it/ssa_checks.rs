@@ -320,6 +320,16 @@ fn an_item_left_without_its_key_fields_by_prune_goes_whole() {
         "{}",
         removed[0]["rule"]
     );
+    // The applier owned the key field alone, not the item: the item stays without it, and
+    // the API server fails the request when it compares the objects (HTTP 500).
+    live["metadata"]["managedFields"][0]["fieldsV1"]["f:spec"]["f:template"]["f:spec"]["f:containers"]
+        ["k:{\"name\":\"b\"}"] = json!({"f:name": {}});
+    let (code, out, err) = plan_files(&deployment(&["a"]), &live, &[]);
+    assert_eq!((code, out.as_str()), (1, ""), "{err}");
+    assert!(
+        err.starts_with("applyscope: Error from server: failed to compare objects: element 1: associative list with keys has an element that omits all key fields [\"name\"]"),
+        "{err}"
+    );
 }
 
 #[test]

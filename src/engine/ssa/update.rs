@@ -16,11 +16,13 @@
 
 mod again;
 mod conflicts;
+mod error;
 mod prune;
 
 pub use again::Again;
 pub(crate) use conflicts::grouped_conflicts;
 pub use conflicts::{Conflict, Conflicts};
+pub use error::UpdateError;
 
 use std::collections::BTreeMap;
 
@@ -41,15 +43,6 @@ pub struct VersionedSet {
 
 /// Every manager's set, by manager (`fieldpath.ManagedFields`).
 pub type ManagedFields = BTreeMap<String, VersionedSet>;
-
-/// Why a request failed.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-pub enum UpdateError {
-    #[error("{0}")]
-    Conflicts(Conflicts),
-    #[error("{0}")]
-    Typed(#[from] TypedError),
-}
 
 /// An apply's answer ([`Updater::apply_again`]).
 #[derive(Debug)]
@@ -101,8 +94,8 @@ impl<'a> Updater<'a> {
         }
     }
 
-    fn compare(&self, old: &Value, new: &Value) -> Result<Comparison, TypedError> {
-        typed::compare(self.schema, self.root, old, new)
+    fn compare(&self, old: &Value, new: &Value) -> Result<Comparison, UpdateError> {
+        typed::compare(self.schema, self.root, old, new).map_err(UpdateError::Compare)
     }
 
     fn field_set(&self, v: &Value) -> Result<Set, TypedError> {
@@ -441,7 +434,9 @@ impl<'a> Updater<'a> {
         let raw = match (&new, fixed, merge_compared, by_walk) {
             (None, ..) => Comparison::default(),
             // Nothing pruned: the new object is the merged one, compared as it was merged.
-            (Some(_), false, Some(compared), _) if untouched => compared?,
+            (Some(_), false, Some(compared), _) if untouched => {
+                compared.map_err(UpdateError::Compare)?
+            }
             (Some(_), true, _, Some(compared)) => compared, // by prune's removal, as it went
             (Some(new), true, _, None) => typed::compare_within(
                 self.schema,
@@ -449,7 +444,8 @@ impl<'a> Updater<'a> {
                 live,
                 new,
                 pruned.as_ref().unwrap_or(&Set::new()),
-            )?,
+            )
+            .map_err(UpdateError::Compare)?,
             (Some(new), false, ..) => self.compare(live, new)?,
         };
         debug_assert!(

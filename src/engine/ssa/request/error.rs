@@ -77,6 +77,9 @@ pub enum RequestError {
     /// The request is refused before any merge (HTTP 400).
     #[error("{0}")]
     BadRequest(String),
+    /// The API server fails the request (HTTP 500): its message.
+    #[error("{0}")]
+    Failed(String),
 }
 
 /// `default/web; apps/v1, Kind=Deployment`: the object's namespace and name, and its
@@ -111,6 +114,9 @@ pub fn go_errors(errors: &[String]) -> String {
 pub(super) fn update_error(e: UpdateError) -> RequestError {
     match e {
         UpdateError::Typed(t) => RequestError::Typed(t),
+        UpdateError::Compare(t) => {
+            RequestError::Failed(format!("failed to compare objects: {}", go_errors(&t.0)))
+        }
         UpdateError::Conflicts(c) => RequestError::Conflicts(api_conflicts(c)),
     }
 }
