@@ -40,6 +40,10 @@ const DEPLOYMENT: &[Type] = &[("apps/v1", "Deployment")];
 
 const SERVICE: &[Type] = &[("v1", "Service")];
 
+const STATEFUL_SET: &[Type] = &[("apps/v1", "StatefulSet")];
+
+const DAEMON_SET: &[Type] = &[("apps/v1", "DaemonSet")];
+
 /// A NetworkPolicy's ports take `TCP` too (`SetDefaults_NetworkPolicyPort`).
 const NETWORK_POLICY: &[Type] = &[("networking.k8s.io/v1", "NetworkPolicy")];
 
@@ -53,7 +57,7 @@ struct Default {
     value: &'static str,
 }
 
-const DEFAULTS: [Default; 13] = [
+const DEFAULTS: &[Default] = &[
     Default {
         end: ".spec.replicas",
         types: &[REPLICATED],
@@ -113,6 +117,83 @@ const DEFAULTS: [Default; 13] = [
         end: "].terminationMessagePolicy",
         types: POD_SPEC,
         value: "File",
+    },
+    Default {
+        end: ".spec.podManagementPolicy",
+        types: &[STATEFUL_SET],
+        value: "OrderedReady",
+    },
+    Default {
+        end: ".spec.updateStrategy",
+        types: &[STATEFUL_SET],
+        value: "RollingUpdate with partition 0",
+    },
+    Default {
+        end: ".spec.persistentVolumeClaimRetentionPolicy",
+        types: &[STATEFUL_SET],
+        value: "Retain when deleted and when scaled",
+    },
+    Default {
+        end: ".spec.updateStrategy",
+        types: &[DAEMON_SET],
+        value: "RollingUpdate with maxUnavailable 1 and maxSurge 0",
+    },
+    Default {
+        end: ".spec.type",
+        types: &[SERVICE],
+        value: "ClusterIP",
+    },
+    Default {
+        end: ".spec.internalTrafficPolicy",
+        types: &[SERVICE],
+        value: "Cluster (but for an ExternalName Service)",
+    },
+    Default {
+        end: "].targetPort",
+        types: &[SERVICE],
+        value: "the port's own number",
+    },
+    // Any probe's (`livenessProbe`, `readinessProbe`, `startupProbe`).
+    Default {
+        end: "Probe.timeoutSeconds",
+        types: POD_SPEC,
+        value: "1",
+    },
+    Default {
+        end: "Probe.periodSeconds",
+        types: POD_SPEC,
+        value: "10",
+    },
+    Default {
+        end: "Probe.successThreshold",
+        types: POD_SPEC,
+        value: "1",
+    },
+    Default {
+        end: "Probe.failureThreshold",
+        types: POD_SPEC,
+        value: "3",
+    },
+    // A probe's or a lifecycle hook's.
+    Default {
+        end: ".httpGet.path",
+        types: POD_SPEC,
+        value: "/",
+    },
+    Default {
+        end: ".httpGet.scheme",
+        types: POD_SPEC,
+        value: "HTTP",
+    },
+    Default {
+        end: ".configMap.defaultMode",
+        types: POD_SPEC,
+        value: "420 (0644)",
+    },
+    Default {
+        end: ".secret.defaultMode",
+        types: POD_SPEC,
+        value: "420 (0644)",
     },
     // A port's, whose list names it `protocol="TCP"` with the field or without it.
     Default {
@@ -249,6 +330,51 @@ mod tests {
                 ".spec.template.spec.containers[name=\"a\"].imagePullPolicy"
             ),
             None
+        );
+        // One path, a default per kind.
+        assert_eq!(
+            default(("apps/v1", "StatefulSet"), ".spec.updateStrategy"),
+            Some("RollingUpdate with partition 0")
+        );
+        assert_eq!(
+            default(("apps/v1", "DaemonSet"), ".spec.updateStrategy"),
+            Some("RollingUpdate with maxUnavailable 1 and maxSurge 0")
+        );
+        assert_eq!(default(DEPLOY, ".spec.updateStrategy"), None);
+        assert_eq!(
+            default(
+                ("v1", "Service"),
+                ".spec.ports[port=80,protocol=\"TCP\"].targetPort"
+            ),
+            Some("the port's own number")
+        );
+        assert_eq!(
+            default(
+                DEPLOY,
+                ".spec.template.spec.containers[name=\"a\"].ports[containerPort=80,protocol=\"TCP\"].targetPort"
+            ),
+            None
+        );
+        assert_eq!(
+            default(
+                DEPLOY,
+                ".spec.template.spec.containers[name=\"a\"].readinessProbe.periodSeconds"
+            ),
+            Some("10")
+        );
+        assert_eq!(
+            default(
+                ("v1", "Pod"),
+                ".spec.containers[name=\"a\"].lifecycle.preStop.httpGet.scheme"
+            ),
+            Some("HTTP")
+        );
+        assert_eq!(
+            default(
+                DEPLOY,
+                ".spec.template.spec.volumes[name=\"c\"].configMap.defaultMode"
+            ),
+            Some("420 (0644)")
         );
     }
 }
