@@ -327,7 +327,7 @@ fn an_item_left_without_its_key_fields_by_prune_goes_whole() {
     let (code, out, err) = plan_files(&deployment(&["a"]), &live, &[]);
     assert_eq!((code, out.as_str()), (1, ""), "{err}");
     assert!(
-        err.starts_with("applyscope: Error from server: failed to compare objects: element 1: associative list with keys has an element that omits all key fields [\"name\"]"),
+        err.starts_with("applyscope: Error from server: failed to compare objects: .spec.template.spec.containers: element 1: associative list with keys has an element that omits all key fields [\"name\"]"),
         "{err}"
     );
 }

@@ -16,6 +16,7 @@ use crate::engine::ssa::typed::TypedError;
 use crate::value::{Map, Value};
 
 mod comparer;
+mod errors;
 mod removal;
 mod removed;
 
@@ -112,11 +113,7 @@ pub(super) fn compare_sides(
     touched: Option<&Set>,
     one_sided: bool,
 ) -> Result<Comparison, TypedError> {
-    let mut w = Walker {
-        schema,
-        errs: Vec::new(),
-        one_sided,
-    };
+    let mut w = Walker::new(schema, one_sided);
     let found = w.compare(lhs, rhs, tr, touched, 0);
     Comparer(w).finish(found)
 }
@@ -167,6 +164,9 @@ impl Node {
 struct Walker<'s> {
     schema: &'s Schema,
     errs: Vec<String>,
+    /// The path of each error of `errs`, prefixed step by step as the walk goes back up
+    /// (`ValidationErrors.WithLazyPrefix`); shorter than `errs` while the last have none.
+    paths: Vec<String>,
     /// A value on the left alone is walked by [`Walker::removed`] (`false`: by the whole
     /// walk, which the tests compare it with).
     one_sided: bool,
@@ -311,7 +311,9 @@ impl Walker<'_> {
                 (0, 0) => return,
                 (0 | 1, 0 | 1) => {
                     let (l, r) = (l.first().copied(), r.first().copied());
+                    let n = self.errs.len();
                     let found = self.compare(l, r, t.elem, within, depth + 1);
+                    self.under(n, &pe);
                     node.add_child(&pe, found);
                 }
                 (2.., 2..) => {
@@ -323,14 +325,18 @@ impl Walker<'_> {
                 }
                 (2.., _) => {
                     if let Some(first) = r.first() {
+                        let n = self.errs.len();
                         let found = self.compare(None, Some(first), t.elem, None, depth + 1);
+                        self.under(n, &pe);
                         node.add_child(&pe, found);
                     }
                     node.members[REMOVED].push(pe);
                 }
                 (_, _) => {
                     if let Some(first) = l.first() {
+                        let n = self.errs.len();
                         let found = self.compare(Some(first), None, t.elem, None, depth + 1);
+                        self.under(n, &pe);
                         node.add_child(&pe, found);
                     }
                     node.members[ADDED].push(pe);
@@ -388,15 +394,20 @@ impl Walker<'_> {
                 continue;
             };
             let rv = r.and_then(|r| r.get(k));
+            let n = self.errs.len();
             let found = self.compare(Some(lv), rv, t.field_type(k), within, depth + 1);
+            self.under(n, &pe);
             node.add_child(&pe, found);
         }
         let added = |k: &str| l.is_none_or(|l| !l.contains_key(k));
         match within {
             None => {
                 for (k, rv) in r.into_iter().flatten().filter(|(k, _)| added(k)) {
+                    let pe = PathElement::Field(k.clone());
+                    let n = self.errs.len();
                     let found = self.compare(None, Some(rv), t.field_type(k), None, depth + 1);
-                    node.add_child(&PathElement::Field(k.clone()), found);
+                    self.under(n, &pe);
+                    node.add_child(&pe, found);
                 }
             }
             // Only a field within the differences can be on one side alone (the node's
@@ -411,8 +422,11 @@ impl Walker<'_> {
                     .filter_map(PathElement::as_field)
                 {
                     if let Some(rv) = r.and_then(|r| r.get(k)).filter(|_| added(k)) {
+                        let pe = PathElement::field(k);
+                        let n = self.errs.len();
                         let found = self.compare(None, Some(rv), t.field_type(k), None, depth + 1);
-                        node.add_child(&PathElement::field(k), found);
+                        self.under(n, &pe);
+                        node.add_child(&pe, found);
                     }
                 }
             }

@@ -13,11 +13,7 @@ pub(in crate::engine::ssa::typed) struct Comparer<'s>(pub(super) Walker<'s>);
 
 impl<'s> Comparer<'s> {
     pub(in crate::engine::ssa::typed) fn new(schema: &'s Schema) -> Comparer<'s> {
-        Comparer(Walker {
-            schema,
-            errs: Vec::new(),
-            one_sided: true,
-        })
+        Comparer(Walker::new(schema, true))
     }
 
     /// The comparison of one node of `lhs` with the same node of `rhs` ([`fn@super::compare`]
@@ -44,7 +40,7 @@ impl<'s> Comparer<'s> {
                 added,
             })
         } else {
-            Err(TypedError(self.0.errs))
+            Err(TypedError(self.0.into_errors()))
         }
     }
 }

@@ -21,11 +21,7 @@ pub fn remove_items_compared(
     set: &Set,
 ) -> (Value, Option<Comparison>) {
     let mut gather = Gather {
-        walker: Walker {
-            schema,
-            errs: Vec::new(),
-            one_sided: true,
-        },
+        walker: Walker::new(schema, true),
         lost: false,
     };
     let (left, root) = remove_watched(schema, tr, v, set, &mut gather);

@@ -34,7 +34,9 @@ impl Walker<'_> {
                 for pe in order {
                     match by.get(&pe).map(Vec::as_slice) {
                         Some([item]) => {
+                            let n = self.errs.len();
                             let found = self.removed(item, t.elem, depth + 1);
+                            self.under(n, &pe);
                             add(&mut members, &mut children, pe, found);
                         }
                         Some(_) => members.push(pe),
@@ -50,13 +52,11 @@ impl Walker<'_> {
                     return (Set::new(), true);
                 }
                 for (k, lv) in m {
+                    let pe = PathElement::Field(k.clone());
+                    let n = self.errs.len();
                     let found = self.removed(lv, t.field_type(k), depth + 1);
-                    add(
-                        &mut members,
-                        &mut children,
-                        PathElement::Field(k.clone()),
-                        found,
-                    );
+                    self.under(n, &pe);
+                    add(&mut members, &mut children, pe, found);
                 }
             }
         }
