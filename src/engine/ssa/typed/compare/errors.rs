@@ -47,3 +47,36 @@ impl<'s> Walker<'s> {
             .collect()
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::engine::ssa::kubernetes;
+    use crate::engine::ssa::typed::compare;
+    use crate::value::Value;
+
+    fn deployment(containers: &str) -> Value {
+        serde_json::from_str(&format!(
+            r#"{{"apiVersion":"apps/v1","kind":"Deployment","spec":{{"template":{{"spec":{{"containers":{containers}}}}}}}}}"#
+        ))
+        .unwrap()
+    }
+
+    /// An error found below the root names its path before the message, as
+    /// `ValidationErrors` print it (`.spec.template.spec.containers: element 1: …`), on
+    /// either side, and in a part removed whole.
+    #[test]
+    fn an_error_below_the_root_names_its_path() {
+        let kube = kubernetes::embedded();
+        let root = kube.root_for_gvk("apps/v1", "Deployment").unwrap();
+        let good = deployment(r#"[{"name":"a","image":"a:1"},{"name":"b","image":"b:1"}]"#);
+        let keyless = deployment(r#"[{"name":"a","image":"a:1"},{"image":"b:1"}]"#);
+        let want = r#".spec.template.spec.containers: element 1: associative list with keys has an element that omits all key fields ["name"] (and doesn't have default values for any key fields)"#;
+        // Removed whole (the walk of one side alone), and on both sides.
+        let bare: Value =
+            serde_json::from_str(r#"{"apiVersion":"apps/v1","kind":"Deployment"}"#).unwrap();
+        for (l, r) in [(&good, &keyless), (&keyless, &good), (&keyless, &bare)] {
+            let err = compare(&kube.schema, root, l, r).unwrap_err();
+            assert_eq!(err.0, [want], "{l} against {r}");
+        }
+    }
+}
