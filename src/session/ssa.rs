@@ -365,6 +365,7 @@ pub fn plan_server_side(input: &SsaInput<'_>) -> Result<SsaOutcome, Error> {
         forced: &forced,
         migrated: &migrated,
         api_version: &api_version,
+        kind: &kind,
     };
     let (checked, hidden) = checks::after_apply(&planned);
     warnings.extend(checked);

@@ -68,6 +68,16 @@ fn with_code<'a>(plan: &'a Json, code: &str) -> Vec<&'a Json> {
         .collect()
 }
 
+/// The plan's field at `path` (as printed).
+fn field<'a>(plan: &'a Json, path: &str) -> &'a Json {
+    plan["fields"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|f| f["path"] == path)
+        .unwrap_or_else(|| panic!("{path} in {:#}", plan["fields"]))
+}
+
 fn codes(plan: &Json) -> Vec<&str> {
     plan["warnings"]
         .as_array()
@@ -154,12 +164,7 @@ fn the_first_apply_of_a_client_side_object_prunes_and_the_diff_does_not_show_it(
             "ssa-pruned-redefaulted"
         ]
     );
-    let replicas = p["fields"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|f| f["path"] == ".spec.replicas")
-        .unwrap();
+    let replicas = field(&p, ".spec.replicas");
     assert_eq!(
         (&replicas["action"], &replicas["hiddenFromDiff"]),
         (&json!("remove"), &json!(true))
@@ -220,16 +225,8 @@ fn a_custom_resources_pruned_field_is_not_said_to_come_back() {
             "ssa-diff-underreports"
         ]
     );
-    let field = |path: &str| {
-        p["fields"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .find(|f| f["path"] == path)
-            .unwrap_or_else(|| panic!("{path} in {:#}", p["fields"]))
-    };
-    assert_eq!(field(".spec.replicas")["action"], "remove");
-    let app = field(".spec.selector.matchLabels.app");
+    assert_eq!(field(&p, ".spec.replicas")["action"], "remove");
+    let app = field(&p, ".spec.selector.matchLabels.app");
     assert_eq!(app["ownersBefore"], json!([]));
     assert_eq!(
         app["rule"],
@@ -243,12 +240,7 @@ fn a_custom_resources_pruned_field_is_not_said_to_come_back() {
     meta.remove("managedFields");
     meta.remove("annotations");
     let p = json_files(&local, &live, &[]);
-    let image = p["fields"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|f| f["path"] == ".spec.template.spec.containers[name=\"api\"].image")
-        .unwrap();
+    let image = field(&p, ".spec.template.spec.containers[name=\"api\"].image");
     assert_eq!(
         image["rule"],
         "shared: nobody owned it; the file sets the value it already has, and before-first-apply owns it too"

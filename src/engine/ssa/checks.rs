@@ -55,6 +55,8 @@ pub struct Planned<'a> {
     pub migrated: &'a [String],
     /// The endpoint's version (the file's `apiVersion`).
     pub api_version: &'a str,
+    /// The file's `kind`.
+    pub kind: &'a str,
 }
 
 /// A warning of one of the server-side codes.
@@ -207,9 +209,8 @@ pub fn after_apply(p: &Planned<'_>) -> (Vec<Warning>, Vec<usize>) {
             ));
         }
     }
-    let kind = p.local.get("kind").and_then(Value::as_str).unwrap_or("");
     for (_, path) in &removed {
-        if let Some(default) = defaults::server_default(p.api_version, kind, path) {
+        if let Some(default) = defaults::server_default(p.api_version, p.kind, path) {
             out.push(warning(
                 Code::SsaPrunedRedefaulted,
                 Some(path.clone()),

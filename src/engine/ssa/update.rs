@@ -22,7 +22,7 @@ mod prune;
 pub use again::Again;
 pub(crate) use conflicts::grouped_conflicts;
 pub use conflicts::{Conflict, Conflicts};
-pub use error::UpdateError;
+pub use error::{COMPARE_FAILED, UpdateError};
 
 use std::collections::BTreeMap;
 

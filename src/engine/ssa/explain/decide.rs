@@ -57,15 +57,19 @@ impl<'a> Walk<'a> {
                 .join(", ")
         };
         // The managers of `o` but the applier and the ones the csaupgrade made it, named.
-        let upgraded_ids = &self.upgraded;
-        let other = |i: usize| Some(i) != me && !upgraded_ids[i];
+        let migrated = &self.upgraded;
+        let other = |i: usize| Some(i) != me && !migrated[i];
         let others = |o: &[usize]| {
-            let others: Vec<usize> = o.iter().copied().filter(|&i| other(i)).collect();
-            (!others.is_empty()).then(|| names(&others))
+            let others: Vec<&str> = o
+                .iter()
+                .filter(|&&i| other(i))
+                .map(|&i| ids[i].manager.as_str())
+                .collect();
+            (!others.is_empty()).then(|| others.join(", "))
         };
         let [added, removed, modified] = is;
         let had = mine(ob);
-        let upgraded = ob.iter().any(|&o| self.upgraded[o]);
+        let upgraded = ob.iter().any(|&o| migrated[o]);
         let annotation = m
             .as_field()
             .is_some_and(|f| f == crate::engine::ssa::lastapplied::ANNOTATION);

@@ -8,7 +8,9 @@ use std::fmt;
 use crate::engine::ssa::managed::{ManagedFieldsError, ManagerId};
 use crate::engine::ssa::path::{Path, path_string};
 use crate::engine::ssa::typed::TypedError;
-use crate::engine::ssa::update::{Conflict, Conflicts, UpdateError, grouped_conflicts};
+use crate::engine::ssa::update::{
+    COMPARE_FAILED, Conflict, Conflicts, UpdateError, grouped_conflicts,
+};
 use crate::value::Value;
 
 /// One conflict as the API server reports it.
@@ -115,7 +117,7 @@ pub(super) fn update_error(e: UpdateError) -> RequestError {
     match e {
         UpdateError::Typed(t) => RequestError::Typed(t),
         UpdateError::Compare(t) => {
-            RequestError::Failed(format!("failed to compare objects: {}", go_errors(&t.0)))
+            RequestError::Failed(format!("{COMPARE_FAILED}: {}", go_errors(&t.0)))
         }
         UpdateError::Conflicts(c) => RequestError::Conflicts(api_conflicts(c)),
     }
