@@ -13,6 +13,7 @@
 //! | JSON-or-YAML sniffing, JSON stream, falling back to YAML as kubectl does | here, `json` |
 //! | cutting at `---`, control characters | `split` |
 //! | YAML events to nodes (saphyr-parser), depth limit | `tree` |
+//! | flow collections by go-yaml's rules (indentation, `?`, `:`, tags, comments) | `flow` |
 //! | libyaml rules saphyr lacks: names, escapes, key length, tabs after `:` | `source`, `quoted` |
 //! | aliases, `<<` merges, keys, duplicate keys, alias budget | `decode` |
 //! | scalar resolution and tags (`!!str`, `!!int`, …) | `resolve` |
@@ -34,6 +35,7 @@
 //!   at random (Go map order).
 
 mod decode;
+mod flow;
 mod goenc;
 mod gofloat;
 mod gonum;
@@ -201,10 +203,13 @@ fn yaml_document(
     // their number is bounded too.
     let mut patched: Option<String> = None;
     let mut otherwise: Option<Fail> = None;
-    let mut quoted = std::collections::HashMap::new();
+    let mut rewrites = tree::Rewrites::default();
     for _ in 0..MAX_REWRITES {
-        let text = patched.as_deref().unwrap_or(text);
-        let mut tree = match (tree::build(text, chunk.origin, &quoted, record), otherwise) {
+        let read = patched.as_deref().unwrap_or(text);
+        let mut tree = match (
+            tree::build(read, text, chunk.origin, &rewrites, record),
+            otherwise,
+        ) {
             (Ok(Some(tree)), None) => tree,
             (Ok(Some(tree)), Some(_)) if tree.root_is_flow => tree,
             (Ok(_), Some(f)) => return Err(f),
@@ -221,13 +226,15 @@ fn yaml_document(
                 Err(tree::BuildError::Retry {
                     text,
                     otherwise: new,
-                    quoted: q,
+                    mask,
                 }),
                 o,
             ) => {
                 patched = Some(text);
                 otherwise = o.or(new);
-                quoted.extend(q);
+                if let Some(mask) = mask {
+                    rewrites.add(mask);
+                }
                 continue;
             }
         };

@@ -12,7 +12,7 @@ use std::cell::{Cell, OnceCell};
 
 use saphyr_parser::{Marker, ScanError, Span};
 
-use super::{Fail, MAX_DEPTH, Origin, Pos};
+use super::{Fail, MAX_DEPTH, Origin, Pos, flow};
 
 /// One document's text and where it starts in the file.
 #[derive(Debug)]
@@ -79,6 +79,33 @@ impl<'a> Source<'a> {
         }
     }
 
+    /// The text read.
+    pub(super) fn text(&self) -> &'a str {
+        self.text
+    }
+
+    /// The place of byte `at`, which lies at or after marker `m`, as a flow reader's mark.
+    pub(super) fn mark_at(&self, m: Marker, at: usize) -> flow::Mark {
+        let from = self.byte_of(m).min(at);
+        let mut mark = flow::Mark {
+            byte: from,
+            index: m.index(),
+            line: m.line(),
+            col: m.col(),
+        };
+        for c in self.text[from..at].chars() {
+            mark.byte += c.len_utf8();
+            mark.index += 1;
+            if c == '\n' {
+                mark.line += 1;
+                mark.col = 0;
+            } else {
+                mark.col += 1;
+            }
+        }
+        mark
+    }
+
     /// The text from a marker to the end.
     fn rest_at(&self, m: Marker) -> &'a str {
         &self.text[self.byte_of(m)..]
@@ -106,7 +133,7 @@ impl<'a> Source<'a> {
     }
 
     /// The anchor or alias name written at `m` (after `&` or `*`, possibly after a tag).
-    fn name_at(&self, m: Marker) -> Option<&'a str> {
+    pub(super) fn name_at(&self, m: Marker) -> Option<&'a str> {
         let mut s = self.rest_at(m);
         for _ in 0..3 {
             if let Some(name) = s.strip_prefix(['&', '*']) {
@@ -238,6 +265,30 @@ pub(super) fn beyond_document(e: &ScanError) -> bool {
         e.info(),
         "misplaced bracket" | "missing explicit document end marker before directive"
     )
+}
+
+/// The byte of the `[` or `{` that starts a flow collection between bytes `from` and `to` of
+/// `text`, if one does: `from` is where saphyr's last event ended, and only separators
+/// (blanks, line breaks, comments, `:`, `-` and `?` indicators, node properties) lie before it.
+pub(super) fn next_flow_start(text: &str, from: usize, to: usize) -> Option<usize> {
+    let b = text.as_bytes();
+    let blank_at = |i: usize| b.get(i).is_none_or(|c| c.is_ascii_whitespace());
+    let mut i = from;
+    while i < to.min(b.len()) {
+        match b[i] {
+            b' ' | b'\t' | b'\n' | b'\r' => i += 1,
+            b'#' => i += text[i..].find('\n').unwrap_or(text.len() - i),
+            b':' | b'-' | b'?' if blank_at(i + 1) => i += 1,
+            b'&' | b'!' => {
+                i += text[i..]
+                    .find(char::is_whitespace)
+                    .unwrap_or(text.len() - i)
+            }
+            b'[' | b'{' => return Some(i),
+            _ => return None,
+        }
+    }
+    None
 }
 
 /// A rewrite of the text that saphyr accepts where go-yaml accepts the original, without moving

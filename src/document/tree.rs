@@ -3,9 +3,11 @@
 //! The tree keeps what the decoder needs and saphyr's loader would lose or change: the raw
 //! text, style and tag of every scalar, aliases as references to the anchored node (not
 //! copies, so that expansion can be counted and bounded as go-yaml does), and positions. It is
-//! built with an explicit stack, never recursion, and refuses nesting deeper than
-//! [`MAX_DEPTH`] as soon as it is seen. Only the first document of the text
-//! is read: go-yaml does the same with each piece kubectl gives it.
+//! built with an explicit stack and refuses nesting deeper than [`MAX_DEPTH`](super::MAX_DEPTH)
+//! as soon as it is seen. Flow collections are read by the flow reader (`super::flow`), which
+//! follows go-yaml's flow rules, into the same [`Builder`] (it recurses once per collection it
+//! opens, so no deeper than that). Only the first document of the text is read: go-yaml does
+//! the same with each piece kubectl gives it.
 //!
 //! A large document has a million nodes, so the tree is compact (16 bytes a node; a 10 MB
 //! file's tree takes about 30 MB): children live in one shared list; a scalar written as it
@@ -15,11 +17,17 @@
 
 use std::collections::HashMap;
 
-use saphyr_parser::{Event, Parser, ScalarStyle, ScanError};
+use saphyr_parser::{Event, Parser, ScalarStyle};
 
-use super::quoted;
 use super::source::{self, Source};
-use super::{Fail, MAX_DEPTH, Origin, Pos};
+use super::{Fail, Origin, Pos, flow};
+
+mod builder;
+mod retry;
+
+pub(super) use builder::{Builder, ScalarText};
+pub(super) use retry::{BuildError, Rewrites};
+use retry::{flow_ahead, masked, masked_alias, on_error};
 
 /// A node's index in [`Tree::nodes`]; a document has at most `u32::MAX` nodes.
 pub(super) type NodeId = u32;
@@ -90,6 +98,11 @@ pub(super) struct Tree<'a> {
 #[derive(Debug)]
 pub(super) struct Places<'a> {
     text: &'a str,
+    /// The text as written, and the flow collections and aliases masked in `text` (see
+    /// [`build`]).
+    original: &'a str,
+    flows: Vec<usize>,
+    aliases: Vec<usize>,
     origin: Origin,
     /// Each node's start and end as saphyr's (line, column, line, column), if recorded.
     recorded: Vec<[u32; 4]>,
@@ -112,7 +125,12 @@ impl Places<'_> {
             return at(p);
         }
         // Not recorded: read the same text again, recording (the same nodes come out).
-        let again = build(self.text, self.origin, &HashMap::new(), true);
+        let rewrites = Rewrites {
+            quoted: HashMap::new(),
+            flows: self.flows.clone(),
+            aliases: self.aliases.clone(),
+        };
+        let again = build(self.text, self.original, self.origin, &rewrites, true);
         match again {
             Ok(Some(tree)) if (id as usize) < tree.places.recorded.len() => {
                 at(&tree.places.recorded[id as usize])
@@ -126,99 +144,30 @@ impl Places<'_> {
     }
 }
 
-/// Why [`build`] stopped.
-#[derive(Debug)]
-pub(super) enum BuildError {
-    Fail(Fail),
-    /// Read `text` instead. With `otherwise`, `text` is the text before a failure, and is only
-    /// the answer if it holds a top-level flow collection; else `otherwise` is the error. With
-    /// `quoted`, a double-quoted scalar was masked: (byte of its opening quote, its value).
-    Retry {
-        text: String,
-        otherwise: Option<Fail>,
-        quoted: Option<(usize, String)>,
-    },
-}
-
-impl From<Fail> for BuildError {
-    fn from(f: Fail) -> Self {
-        BuildError::Fail(f)
-    }
-}
-
-/// What to do about a saphyr error met before the document was complete (see [`build`]).
-fn on_error(source: &Source<'_>, text: &str, e: &ScanError, maybe_flow_root: bool) -> BuildError {
-    let fail = source::scan_fail(source, e);
-    if let Some(text) = source::rewrite(source, e) {
-        return BuildError::Retry {
-            text,
-            otherwise: None,
-            quoted: None,
-        };
-    }
-    let at = source.byte_of(*e.marker());
-    if e.info().ends_with("found unknown escape character") && text[at..].starts_with('"') {
-        return match quoted::decode(text, at) {
-            Ok((value, end)) => BuildError::Retry {
-                text: quoted::mask(text, at, end),
-                otherwise: None,
-                quoted: Some((at, value)),
-            },
-            Err(msg) => Fail::new(fail.pos, msg).into(),
-        };
-    }
-    if e.info() == "invalid indentation in quoted scalar"
-        && let Some(quote) = text[at..]
-            .chars()
-            .next()
-            .filter(|c| matches!(c, '"' | '\''))
-    {
-        // go-yaml (libyaml) does not check the indentation of a quoted scalar's lines.
-        return match quoted::decode_quoted(text, at, quote == '\'') {
-            Ok((value, end)) => match quoted::mask_to_first_line(text, at, end) {
-                Some(text) => BuildError::Retry {
-                    text,
-                    otherwise: None,
-                    quoted: Some((at, value)),
-                },
-                None => BuildError::Fail(fail),
-            },
-            Err(msg) => Fail::new(fail.pos, msg).into(),
-        };
-    }
-    if maybe_flow_root && at > 0 && at < text.len() {
-        let text = format!("{}\n", &text[..at]);
-        return BuildError::Retry {
-            text,
-            otherwise: Some(fail),
-            quoted: None,
-        };
-    }
-    BuildError::Fail(fail)
-}
-
-/// A collection being read: its node, where its children start on the scratch list, and
-/// whether an alias may reach it.
-struct Open {
-    id: NodeId,
-    scratch: usize,
-    shared: bool,
+/// The flow collection being skipped in saphyr's events (it was read by [`flow::read`]): how
+/// deep saphyr's events are in it, and its bytes.
+struct Skip {
+    depth: usize,
+    start: usize,
+    end: usize,
 }
 
 /// Reads the first document of `text` into a tree; `Ok(None)` if there is no document at all
 /// (only comments or blank lines). With `record`, the position of every node is kept (see
 /// [`Places`]).
 ///
+/// `text` is `original` as rewritten for saphyr by earlier readings (`rewrites`); each keeps
+/// every character's byte, line and column. Flow collections are read by [`flow::read`] from
+/// `original`.
+///
 /// Like go-yaml, it stops at the end of that document and does not look further. But saphyr
 /// scans ahead past a top-level flow collection (`{a: 1} }`) and may fail there; so on a
 /// failure outside a block collection it asks to read the text up to the failure instead.
-///
-/// `quoted` holds the values of double-quoted scalars masked by an earlier attempt, by the byte
-/// of their opening quote.
 pub(super) fn build<'a>(
     text: &'a str,
+    original: &'a str,
     origin: Origin,
-    quoted: &HashMap<usize, String>,
+    rewrites: &Rewrites,
     record: bool,
 ) -> Result<Option<Tree<'a>>, BuildError> {
     if text.len() > MAX_TEXT {
@@ -228,173 +177,150 @@ pub(super) fn build<'a>(
     }
     let source = Source::new(text, origin);
     let mut parser = Parser::new_from_str(text);
-    // Manifests hold about one node per 10 bytes; a vector that must grow does so once or twice.
-    let mut nodes: Vec<Kind> = Vec::with_capacity(text.len() / 10);
-    let mut children: Vec<NodeId> = Vec::with_capacity(text.len() / 10);
-    let mut recorded: Vec<[u32; 4]> = Vec::with_capacity(if record { text.len() / 10 } else { 0 });
-    let mut texts: Vec<String> = Vec::new();
-    let mut tags: Vec<Box<str>> = Vec::new();
-    let mut tag_ids: HashMap<Box<str>, u32> = HashMap::new();
-    let mut names: Vec<&'a str> = Vec::new();
-    let mut scratch: Vec<NodeId> = Vec::new();
-    let mut stack: Vec<Open> = Vec::new();
-    let mut anchors: HashMap<usize, NodeId> = HashMap::new();
-    let mut root = None;
-    let mut root_is_flow = false;
+    let mut b = Builder::new(text, origin, record);
+    // Flow scalars point into the text only where it is the text as written.
+    let borrow = std::ptr::eq(text, original);
+    let mut skip: Option<Skip> = None;
+    // The last flow collection read, for a comment right after it (`[a]#c`): go-yaml takes it.
+    let mut last_flow = (usize::MAX, usize::MAX);
+    let mut last = saphyr_parser::Marker::new(0, 1, 0);
     while let Some(next) = parser.next_event() {
         let (event, span) = match next {
             Ok(ev) => ev,
-            // Errors saphyr finds after the document, where go-yaml does not look.
-            Err(e) if root.is_some() && stack.is_empty() && source::beyond_document(&e) => break,
-            Err(e) => return Err(on_error(&source, text, &e, root.is_none() || root_is_flow)),
+            Err(e) => {
+                if let Some(s) = &skip {
+                    return Err(masked(&source, &b, (s.start, s.end), *e.marker()));
+                }
+                // Errors saphyr finds after the document, where go-yaml does not look.
+                if b.has_root() && b.is_closed() && source::beyond_document(&e) {
+                    break;
+                }
+                let at = source.byte_of(*e.marker());
+                let (_, end) = last_flow;
+                if (end.saturating_sub(1)..=end).contains(&at) && text[end..].starts_with('#') {
+                    return Err(masked(&source, &b, last_flow, *e.marker()));
+                }
+                if let Some(retry) = masked_alias(&source, &b, &e) {
+                    return Err(retry);
+                }
+                if let Some(retry) = flow_ahead(&source, original, &b, last, &e) {
+                    return Err(retry);
+                }
+                let maybe_flow_root = !b.has_root() || b.root_is_flow();
+                return Err(on_error(&source, text, &e, maybe_flow_root));
+            }
         };
-        let in_shared = stack.last().is_some_and(|o| o.shared);
-        let (kind, anchor) = match event {
-            Event::Nothing | Event::StreamStart | Event::DocumentStart(_) => continue,
-            Event::StreamEnd | Event::DocumentEnd => break,
-            Event::SequenceEnd | Event::MappingEnd => {
-                if let Some(open) = stack.pop() {
-                    let start = count(children.len(), &source, span.start)?;
-                    let len = count(scratch.len() - open.scratch, &source, span.start)?;
-                    children.extend(scratch.drain(open.scratch..));
-                    let node = &mut nodes[open.id as usize];
-                    *node = match node {
-                        Kind::Map { .. } => Kind::Map { start, len },
-                        _ => Kind::Seq { start, len },
-                    };
-                    if let Some(p) = recorded.get_mut(open.id as usize) {
-                        [p[2], p[3]] = place(span.end);
+        last = span.end;
+        if let Some(s) = &mut skip {
+            match event {
+                Event::SequenceStart(..) | Event::MappingStart(..) => s.depth += 1,
+                Event::SequenceEnd | Event::MappingEnd => {
+                    s.depth -= 1;
+                    if s.depth == 0 {
+                        let (start, end) = (s.start, s.end);
+                        skip = None;
+                        // saphyr's collection ends elsewhere: it read it otherwise.
+                        if source.byte_of(span.end) != end {
+                            return Err(masked(&source, &b, (start, end), span.start));
+                        }
                     }
                 }
-                continue;
+                Event::StreamEnd | Event::DocumentEnd => {
+                    return Err(masked(&source, &b, (s.start, s.end), span.start));
+                }
+                _ => {}
             }
-            Event::Alias(anchor) => {
+            continue;
+        }
+        let place = (place(span.start), place(span.end));
+        match event {
+            Event::Nothing | Event::StreamStart | Event::DocumentStart(_) => {}
+            Event::StreamEnd | Event::DocumentEnd => break,
+            Event::SequenceEnd | Event::MappingEnd => b.close(place.1)?,
+            Event::Alias(_) => {
                 let name = source.checked_name(span.start)?;
-                let Some(&target) = anchors.get(&anchor) else {
-                    let msg = format!("unknown anchor '{name}' referenced");
-                    return Err(Fail::new(source.pos(span.start), msg).into());
-                };
-                names.push(name);
-                let name = count(names.len() - 1, &source, span.start)?;
-                (Kind::Alias { target, name }, 0)
+                b.alias(name, place.0, place.1)?;
+            }
+            Event::Scalar(..)
+                if !rewrites.aliases.is_empty()
+                    && (rewrites.aliases)
+                        .binary_search(&source.quote_at(span.start))
+                        .is_ok() =>
+            {
+                // A masked alias: its name is in the text as written.
+                let at = source.quote_at(span.start) + 1;
+                let len = original[at..]
+                    .bytes()
+                    .take_while(|&c| flow::is_name(c))
+                    .count();
+                b.alias(&original[at..at + len], place.0, place.1)?;
+            }
+            Event::Scalar(_, _, anchor, _)
+                if !rewrites.flows.is_empty()
+                    && (rewrites.flows)
+                        .binary_search(&source.quote_at(span.start))
+                        .is_ok() =>
+            {
+                // A masked flow collection: read it from the text as written.
+                let anchor = anchor_name(&source, anchor, span.start)?;
+                let at = source.quote_at(span.start);
+                let mark = source.mark_at(span.start, at);
+                last_flow = (at, flow::read(&mut b, original, mark, anchor, false)?.byte);
             }
             Event::Scalar(value, style, anchor, tag) => {
                 if style == ScalarStyle::DoubleQuoted && value.contains('/') {
                     source.check_escapes(span.start)?;
                 }
-                let masked = (style == ScalarStyle::DoubleQuoted && !quoted.is_empty())
-                    .then(|| quoted.get(&source.quote_at(span.start)))
+                let masked = (style == ScalarStyle::DoubleQuoted && !rewrites.quoted.is_empty())
+                    .then(|| rewrites.quoted.get(&source.quote_at(span.start)))
                     .flatten();
-                let tag = match tag {
-                    None => 0,
-                    Some(t) => {
-                        let t = format!("{}{}", t.handle, t.suffix).into_boxed_str();
-                        match tag_ids.get(&t) {
-                            Some(&i) => i,
-                            None => {
-                                tags.push(t.clone());
-                                let i = count(tags.len(), &source, span.start)?;
-                                tag_ids.insert(t, i);
-                                i
-                            }
-                        }
-                    }
-                };
-                let (at, len, owned) = match masked {
-                    Some(v) => {
-                        texts.push(v.clone());
-                        (count(texts.len() - 1, &source, span.start)?, 0, true)
-                    }
+                let tag = tag.map(|t| format!("{}{}", t.handle, t.suffix));
+                let scalar = match masked {
+                    Some(v) => ScalarText::Owned(v.clone()),
                     None => match as_written(&source, text, &value, style, span) {
-                        Some((at, len)) => (at, len, false),
-                        None => {
-                            texts.push(value.into_owned());
-                            (count(texts.len() - 1, &source, span.start)?, 0, true)
-                        }
+                        Some((at, len)) => ScalarText::Written(at as usize, (at + len) as usize),
+                        None => ScalarText::Owned(value.into_owned()),
                     },
                 };
-                let shared = in_shared || anchor > 0;
-                let scalar = Scalar {
-                    at,
-                    len,
-                    tag,
-                    style,
-                    shared,
-                    owned,
-                };
-                (Kind::Scalar(scalar), anchor)
-            }
-            Event::SequenceStart(anchor, _) => (Kind::Seq { start: 0, len: 0 }, anchor),
-            Event::MappingStart(anchor, _) => (Kind::Map { start: 0, len: 0 }, anchor),
-        };
-        let id = count(nodes.len(), &source, span.start)?;
-        let is_collection = matches!(kind, Kind::Seq { .. } | Kind::Map { .. });
-        if is_collection && stack.len() >= MAX_DEPTH {
-            let msg = format!("document nests deeper than {MAX_DEPTH} levels");
-            return Err(Fail::new(source.pos(span.start), msg).into());
-        }
-        if anchor > 0 {
-            source.checked_name(span.start)?;
-            anchors.insert(anchor, id);
-        }
-        // Block scalars (`? |`) can only be explicit keys; the others may be implicit ones.
-        let may_be_implicit_key = match &kind {
-            Kind::Scalar(s) => !matches!(s.style, ScalarStyle::Literal | ScalarStyle::Folded),
-            Kind::Alias { .. } => true,
-            Kind::Seq { .. } | Kind::Map { .. } => false,
-        };
-        nodes.push(kind);
-        if record {
-            let [line, col] = place(span.start);
-            let [end_line, end_col] = place(span.end);
-            recorded.push([line, col, end_line, end_col]);
-        }
-        match stack.last() {
-            Some(open) => {
-                let is_key = matches!(nodes[open.id as usize], Kind::Map { .. })
-                    && (scratch.len() - open.scratch).is_multiple_of(2);
-                scratch.push(id);
-                if is_key && may_be_implicit_key {
+                let anchor = anchor_name(&source, anchor, span.start)?;
+                // Block scalars (`? |`) can only be explicit keys; the others may be implicit.
+                if b.at_key() && !matches!(style, ScalarStyle::Literal | ScalarStyle::Folded) {
                     source.check_implicit_key(span)?;
                 }
+                b.scalar(scalar, style, tag.as_deref(), anchor, place)?;
             }
-            None => {
-                root = Some(id);
-                root_is_flow = is_collection && source.is_flow_collection(span.start);
+            Event::SequenceStart(anchor, _) | Event::MappingStart(anchor, _) => {
+                let map = matches!(event, Event::MappingStart(..));
+                let anchor = anchor_name(&source, anchor, span.start)?;
+                if source.is_flow_collection(span.start) {
+                    let at = source.quote_at(span.start);
+                    let mark = source.mark_at(span.start, at);
+                    let end = flow::read(&mut b, original, mark, anchor, borrow)?;
+                    last_flow = (at, end.byte);
+                    skip = Some(Skip {
+                        depth: 1,
+                        start: at,
+                        end: end.byte,
+                    });
+                } else {
+                    b.open(map, anchor, place.0, false)?;
+                }
             }
-        }
-        if is_collection {
-            stack.push(Open {
-                id,
-                scratch: scratch.len(),
-                shared: in_shared || anchor > 0,
-            });
         }
     }
-    Ok(root.map(|root| Tree {
-        nodes,
-        children,
-        text,
-        texts,
-        tags,
-        names,
-        places: Places {
-            text,
-            origin,
-            recorded,
-        },
-        root,
-        root_is_flow,
-    }))
+    Ok(b.finish(original, rewrites))
 }
 
-/// `n` as a node id or index, or the error for a document with more nodes than those hold
-/// (4 GiB of text at least).
-fn count(n: usize, source: &Source<'_>, at: saphyr_parser::Marker) -> Result<u32, Fail> {
-    u32::try_from(n).map_err(|_| {
-        let msg = format!("document has more than {} nodes", u32::MAX);
-        Fail::new(source.pos(at), msg)
-    })
+/// The name of saphyr's anchor `id` at `m`, checked as libyaml checks it; `None` for 0.
+fn anchor_name<'a>(
+    source: &Source<'a>,
+    id: usize,
+    m: saphyr_parser::Marker,
+) -> Result<Option<&'a str>, Fail> {
+    if id == 0 {
+        return Ok(None);
+    }
+    source.checked_name(m).map(Some)
 }
 
 /// A saphyr marker as (line, column), as [`Places`] keeps it: they fit in `u32`s as the text is

@@ -4,6 +4,7 @@
 //! hundred inputs; the tests here replay them and check what the tables cannot show: number
 //! types, positions, error messages, limits, speed.
 
+mod kubectl_flow;
 mod kubectl_scalars;
 mod kubectl_streams;
 
@@ -61,10 +62,6 @@ const KNOWN_DIFFERENCES: &[(&str, &str)] = &[
     (
         "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\nv: a\u{85}b\n",
         "U+0085 is a line break in YAML 1.1 only",
-    ),
-    (
-        "{\"apiVersion\":\"v1\",\"kind\":\"ConfigMap\",\"metadata\":{\"name\":\"a\"},\"v\":-}\n",
-        "in the YAML fallback, YAML 1.1 lets a plain scalar start with '-' before '}'",
     ),
 ];
 
@@ -147,6 +144,11 @@ fn kubectl_keys() {
 #[test]
 fn kubectl_structure() {
     replay(kubectl_streams::STRUCTURE, false);
+}
+
+#[test]
+fn kubectl_flow_collections() {
+    replay(kubectl_flow::FLOW, false);
 }
 
 #[test]

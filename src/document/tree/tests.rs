@@ -3,7 +3,7 @@ use super::*;
 const O: Origin = Origin { line: 1, col0: 0 };
 
 fn tree(text: &str, record: bool) -> Tree<'_> {
-    match build(text, O, &HashMap::new(), record) {
+    match build(text, text, O, &Rewrites::default(), record) {
         Ok(Some(tree)) => tree,
         other => panic!("{text:?}: {other:?}"),
     }
@@ -74,11 +74,11 @@ fn places_read_again_are_the_recorded_ones() {
         "a: [\u{e9}, 'z', \"\u{1f600}\"]\n",
         "a: 1\r\nb:\r  - c\r\n",
     ] {
-        let recorded = build(text, origin, &HashMap::new(), true);
+        let recorded = build(text, text, origin, &Rewrites::default(), true);
         let Ok(Some(recorded)) = recorded else {
             panic!("{text:?}")
         };
-        let Ok(Some(again)) = build(text, origin, &HashMap::new(), false) else {
+        let Ok(Some(again)) = build(text, text, origin, &Rewrites::default(), false) else {
             panic!("{text:?}")
         };
         assert_eq!(recorded.places.recorded.len(), recorded.nodes.len());
