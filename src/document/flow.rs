@@ -67,6 +67,54 @@ pub(super) fn read<'a>(
         .map_or(start, |t| t.end))
 }
 
+/// A tag as go-yaml resolves its handle (`!!` is `tag:yaml.org,2002:`); `None` for a handle
+/// no `%TAG` directive defines (only `!` and `!!` are known here).
+fn full_tag(handle: &str, suffix: String) -> Option<String> {
+    match handle {
+        "" => Some(suffix),
+        "!" => Some(format!("!{suffix}")),
+        "!!" => Some(format!("tag:yaml.org,2002:{suffix}")),
+        _ => None,
+    }
+}
+
+/// The tag written at `start` (block context), read as go-yaml reads it: the byte after it and
+/// the tag, or go-yaml's error. go-yaml's tags take `,`, `[`, `]` and `!`, and not `#`; a tag
+/// must end at a blank.
+pub(super) fn block_tag(text: &str, start: Mark) -> Result<(usize, String), (Mark, String)> {
+    let token = scan::tag(text, start).map_err(|e| (e.at, e.msg))?;
+    match token.kind {
+        Kind::Tag(handle, suffix) => match full_tag(&handle, suffix) {
+            Some(tag) => Ok((token.end.byte, tag)),
+            None => Err((start, "found undefined tag handle".to_owned())),
+        },
+        _ => Err((start, "did not find expected '!'".to_owned())),
+    }
+}
+
+/// `text` with the tag at bytes `start..end` masked for saphyr: the characters saphyr's tags
+/// do not take (`,`, `[`, `]`, and `!` past the handle) become `.`.
+pub(super) fn mask_tag(text: &str, start: usize, end: usize) -> Option<String> {
+    let mut out = text.as_bytes().to_vec();
+    let tag = out.get_mut(start..end)?;
+    // The handle: `!`, then letters, then `!` if it is one.
+    let mut i = 1;
+    while tag.get(i).is_some_and(|&c| scan::is_alpha(c)) {
+        i += 1;
+    }
+    if tag.get(i) == Some(&b'!') {
+        i += 1;
+    } else {
+        i = 1;
+    }
+    for c in tag.iter_mut().skip(i) {
+        if matches!(*c, b',' | b'[' | b']' | b'!') {
+            *c = b'.';
+        }
+    }
+    String::from_utf8(out).ok()
+}
+
 /// `text` with the flow collection at bytes `start..end` masked for saphyr, keeping every
 /// character's byte, line and column: its first line becomes a double-quoted scalar of `x`s
 /// (a plain `x` if it has one character) and its later lines comments. The builder then reads
@@ -206,12 +254,10 @@ impl<'a> Parser<'_, 'a> {
         }
         let tag = match tag {
             None => None,
-            Some((handle, suffix, _)) if handle.is_empty() => Some(suffix),
-            Some((handle, suffix, _)) if handle == "!" => Some(format!("!{suffix}")),
-            Some((handle, suffix, _)) if handle == "!!" => {
-                Some(format!("tag:yaml.org,2002:{suffix}"))
-            }
-            Some((_, _, at)) => return self.fail(at, "found undefined tag handle"),
+            Some((handle, suffix, at)) => match full_tag(&handle, suffix) {
+                Some(t) => Some(t),
+                None => return self.fail(at, "found undefined tag handle"),
+            },
         };
         let t = self.peek().clone();
         match t.kind {

@@ -15,8 +15,6 @@
 //! the decoder empties as it goes (a text that an alias may reach again is copied instead);
 //! positions are kept only when asked for (see [`Places`]).
 
-use std::collections::HashMap;
-
 use saphyr_parser::{Event, Parser, ScalarStyle};
 
 use super::source::{self, Source};
@@ -27,7 +25,7 @@ mod retry;
 
 pub(super) use builder::{Builder, ScalarText};
 pub(super) use retry::{BuildError, Rewrites};
-use retry::{flow_ahead, masked, masked_alias, on_error};
+use retry::{flow_ahead, masked, masked_alias, masked_tag, on_error};
 
 /// A node's index in [`Tree::nodes`]; a document has at most `u32::MAX` nodes.
 pub(super) type NodeId = u32;
@@ -98,11 +96,10 @@ pub(super) struct Tree<'a> {
 #[derive(Debug)]
 pub(super) struct Places<'a> {
     text: &'a str,
-    /// The text as written, and the flow collections and aliases masked in `text` (see
-    /// [`build`]).
+    /// The text as written, and what was masked in `text` (see [`build`]; the quoted scalars'
+    /// values are not needed for places).
     original: &'a str,
-    flows: Vec<usize>,
-    aliases: Vec<usize>,
+    masks: Rewrites,
     origin: Origin,
     /// Each node's start and end as saphyr's (line, column, line, column), if recorded.
     recorded: Vec<[u32; 4]>,
@@ -125,12 +122,7 @@ impl Places<'_> {
             return at(p);
         }
         // Not recorded: read the same text again, recording (the same nodes come out).
-        let rewrites = Rewrites {
-            quoted: HashMap::new(),
-            flows: self.flows.clone(),
-            aliases: self.aliases.clone(),
-        };
-        let again = build(self.text, self.original, self.origin, &rewrites, true);
+        let again = build(self.text, self.original, self.origin, &self.masks, true);
         match again {
             Ok(Some(tree)) if (id as usize) < tree.places.recorded.len() => {
                 at(&tree.places.recorded[id as usize])
@@ -199,6 +191,9 @@ pub(super) fn build<'a>(
                 let (_, end) = last_flow;
                 if (end.saturating_sub(1)..=end).contains(&at) && text[end..].starts_with('#') {
                     return Err(masked(&source, &b, last_flow, *e.marker()));
+                }
+                if let Some(retry) = masked_tag(&source, original, &b, &e) {
+                    return Err(retry);
                 }
                 if let Some(retry) = masked_alias(&source, &b, &e) {
                     return Err(retry);
@@ -274,7 +269,10 @@ pub(super) fn build<'a>(
                 let masked = (style == ScalarStyle::DoubleQuoted && !rewrites.quoted.is_empty())
                     .then(|| rewrites.quoted.get(&source.quote_at(span.start)))
                     .flatten();
-                let tag = tag.map(|t| format!("{}{}", t.handle, t.suffix));
+                let tag = match tag {
+                    Some(_) => Some(block_tag(&source, original, rewrites, &b, span.start)?),
+                    None => None,
+                };
                 let scalar = match masked {
                     Some(v) => ScalarText::Owned(v.clone()),
                     None => match as_written(&source, text, &value, style, span) {
@@ -309,6 +307,33 @@ pub(super) fn build<'a>(
         }
     }
     Ok(b.finish(original, rewrites))
+}
+
+/// The tag of the node whose properties start at `m` (block context), as go-yaml reads it, or
+/// go-yaml's error for it (see [`flow::block_tag`]).
+fn block_tag(
+    source: &Source<'_>,
+    original: &str,
+    rewrites: &Rewrites,
+    b: &Builder<'_>,
+    m: saphyr_parser::Marker,
+) -> Result<String, Fail> {
+    let from = source.byte_of(m);
+    let mut at = from;
+    let text = source.text();
+    if text[at..].starts_with('&') {
+        at += text[at..]
+            .find(char::is_whitespace)
+            .unwrap_or(text.len() - at);
+        at = text.len() - text[at..].trim_start().len();
+    }
+    if let Some(tag) = rewrites.tags.get(&at) {
+        return Ok(tag.clone());
+    }
+    match flow::block_tag(original, source.mark_at(m, at)) {
+        Ok((_, tag)) => Ok(tag),
+        Err((m, msg)) => Err(Fail::new(b.pos(m.line, m.col), msg)),
+    }
 }
 
 /// The name of saphyr's anchor `id` at `m`, checked as libyaml checks it; `None` for 0.

@@ -398,6 +398,25 @@ impl<'t> Scanner<'t> {
     }
 }
 
+/// The tag token at `start` (a `!`), scanned as in any context.
+pub(super) fn tag(text: &str, start: Mark) -> Result<Token, ScanError> {
+    let mut s = Scanner {
+        text,
+        b: text.as_bytes(),
+        m: start,
+        indent: -1,
+        level: 0,
+        allowed: false,
+        keys: Vec::new(),
+        tokens: Vec::new(),
+    };
+    s.tag()?;
+    s.tokens.pop().ok_or(ScanError {
+        at: start,
+        msg: "did not find expected '!'".to_owned(),
+    })
+}
+
 /// The tokens of the flow collection whose `[` or `{` is at `start`, up to its closing bracket
 /// (or the end of the text, an `End` token). `indent` is the enclosing block's indentation.
 pub(super) fn tokens(text: &str, start: Mark, indent: isize) -> Result<Vec<Token>, ScanError> {

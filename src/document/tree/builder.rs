@@ -270,8 +270,12 @@ impl<'a> Builder<'a> {
             places: Places {
                 text: self.text,
                 original,
-                flows: rewrites.flows.clone(),
-                aliases: rewrites.aliases.clone(),
+                masks: Rewrites {
+                    quoted: HashMap::new(),
+                    flows: rewrites.flows.clone(),
+                    aliases: rewrites.aliases.clone(),
+                    tags: rewrites.tags.clone(),
+                },
                 origin: self.origin,
                 recorded: self.recorded,
             },

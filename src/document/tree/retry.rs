@@ -30,6 +30,8 @@ pub(in crate::document) enum Mask {
     Quoted(usize, String),
     /// A flow collection, read by [`flow::read`] (see [`flow::mask`]): the byte of its bracket.
     Flow(usize),
+    /// A tag go-yaml reads otherwise than saphyr: the byte of its `!`, the tag.
+    Tag(usize, String),
     /// An alias of an anchor saphyr did not see (it was in a masked flow collection): the byte
     /// of its `*`.
     Alias(usize),
@@ -107,6 +109,8 @@ pub(in crate::document) struct Rewrites {
     pub flows: Vec<usize>,
     /// Aliases masked (see [`Mask::Alias`]), by the byte of their `*`, sorted.
     pub aliases: Vec<usize>,
+    /// Tags masked (see [`Mask::Tag`]), by the byte of their `!`.
+    pub tags: HashMap<usize, String>,
 }
 
 impl Rewrites {
@@ -115,6 +119,10 @@ impl Rewrites {
         let (list, at) = match mask {
             Mask::Quoted(at, value) => {
                 self.quoted.insert(at, value);
+                return;
+            }
+            Mask::Tag(at, tag) => {
+                self.tags.insert(at, tag);
                 return;
             }
             Mask::Flow(at) => (&mut self.flows, at),
@@ -188,6 +196,32 @@ pub(super) fn flow_ahead(
     match flow::extent(original, mark, b.block_indent()) {
         Ok(end) if end >= at => Some(masked(source, b, (start, end), *e.marker())),
         Ok(_) => None,
+        Err((m, msg)) => Some(Fail::new(b.pos(m.line, m.col), msg).into()),
+    }
+}
+
+/// For saphyr's error on a tag that go-yaml reads (`!!str,x`: go-yaml's tags take `,`, `[`,
+/// `]` and `!`), the retry that masks it; for one go-yaml refuses, go-yaml's error.
+pub(super) fn masked_tag(
+    source: &Source<'_>,
+    original: &str,
+    b: &Builder<'_>,
+    e: &ScanError,
+) -> Option<BuildError> {
+    if e.info() != "while scanning a tag, did not find expected whitespace or line break" {
+        return None;
+    }
+    let m = *e.marker();
+    let at = source.byte_of(m);
+    if !source.text()[at..].starts_with('!') {
+        return None;
+    }
+    match flow::block_tag(original, source.mark_at(m, at)) {
+        Ok((end, tag)) => Some(BuildError::Retry {
+            text: flow::mask_tag(source.text(), at, end)?,
+            otherwise: None,
+            mask: Some(Mask::Tag(at, tag)),
+        }),
         Err((m, msg)) => Some(Fail::new(b.pos(m.line, m.col), msg).into()),
     }
 }

@@ -1,6 +1,6 @@
-//! Flow collections as kubectl 1.37.1 reads them (go-yaml v2's flow rules: indentation not
-//! looked at, `?` and `:` always indicators, tags taking `,` `[` `]`, comments without a blank
-//! before them), recorded with `python3 bench/yaml_table.py` (`kubectl label --local -f FILE
+//! Flow collections and tags as kubectl 1.37.1 reads them (go-yaml v2's flow rules: indentation
+//! not looked at, `?` and `:` always indicators, comments without a blank before them; tags
+//! taking `,` `[` `]` `!` and not `#`, in any context), recorded with `python3 bench/yaml_table.py` (`kubectl label --local -f FILE
 //! a=b -o json` on a ConfigMap whose extra top-level fields are the body). Each answer is the
 //! object kubectl printed without `apiVersion`, `kind` and `metadata`, as compact JSON, or `ERR `
 //! and kubectl's error. Do not edit by hand.
@@ -113,4 +113,27 @@ pub const FLOW: &[(&str, &str)] = &[
     ("v: {a: 1\n  , b: 2}\n", "{\"v\":{\"a\":1,\"b\":2}}"),
     ("v: [a, b,]\n", "{\"v\":[\"a\",\"b\"]}"),
     ("v: [a b\n  c, d]\n", "{\"v\":[\"a b c\",\"d\"]}"),
+    ("v: !!str,x\n", "{\"v\":\"\"}"),
+    ("v: !foo[1]\n", "{\"v\":\"\"}"),
+    ("v: !!str!x\n", "{\"v\":\"\"}"),
+    (
+        "v: !a#b\n",
+        "ERR error: error parsing FILE: error converting YAML to JSON: yaml: line 5: did not find expected whitespace or line break",
+    ),
+    ("v: !x,y z\n", "{\"v\":\"z\"}"),
+    ("v: !!str[1] x\n", "{\"v\":\"x\"}"),
+    ("v:\n- !x,y\n- b\n", "{\"v\":[\"\",\"b\"]}"),
+    ("v: &a !x,y z\nw: *a\n", "{\"v\":\"z\",\"w\":\"z\"}"),
+    ("v: !x,y &a z\nw: *a\n", "{\"v\":\"z\",\"w\":\"z\"}"),
+    ("v: !x,y\n  [a, b]\n", "{\"v\":[\"a\",\"b\"]}"),
+    ("v: !<tag:yaml.org,2002:str> 5\n", "{\"v\":\"5\"}"),
+    ("v: !!binary aGk=\n", "{\"v\":\"hi\"}"),
+    ("v: !!int \"7\"\n", "{\"v\":7}"),
+    ("v: ! x\n", "{\"v\":\"x\"}"),
+    (
+        "v: !e!foo x\n",
+        "ERR error: error parsing FILE: error converting YAML to JSON: yaml: line 4: found undefined tag handle",
+    ),
+    ("v: !!str\n", "{\"v\":\"\"}"),
+    ("v: &a !!str 5\nw: *a\n", "{\"v\":\"5\",\"w\":\"5\"}"),
 ];
