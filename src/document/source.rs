@@ -158,8 +158,16 @@ impl<'a> Source<'a> {
                 && n.bytes()
                     .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_')
         };
+        // What may follow a name (libyaml: a blank or one of these indicators; not `[` or `{`).
+        let ends = |n: &str| {
+            let end = n.as_ptr() as usize - self.text.as_ptr() as usize + n.len();
+            self.text[end..]
+                .chars()
+                .next()
+                .is_none_or(|c| matches!(c, ' ' | '\t' | '\r' | '\n') || "?:,]}%@`".contains(c))
+        };
         match self.name_at(m) {
-            Some(n) if valid(n) => Ok(n),
+            Some(n) if valid(n) && ends(n) => Ok(n),
             Some(n) => Err(Fail::new(
                 self.pos(m),
                 format!(

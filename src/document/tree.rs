@@ -287,9 +287,13 @@ pub(super) fn build<'a>(
                 }
                 b.scalar(scalar, style, tag.as_deref(), anchor, place)?;
             }
-            Event::SequenceStart(anchor, _) | Event::MappingStart(anchor, _) => {
+            Event::SequenceStart(anchor, ref tag) | Event::MappingStart(anchor, ref tag) => {
                 let map = matches!(event, Event::MappingStart(..));
                 let anchor = anchor_name(&source, anchor, span.start)?;
+                // A collection's tag changes nothing, but go-yaml may refuse it.
+                if tag.is_some() {
+                    block_tag(&source, original, rewrites, &b, span.start)?;
+                }
                 if source.is_flow_collection(span.start) {
                     let at = source.quote_at(span.start);
                     let mark = source.mark_at(span.start, at);

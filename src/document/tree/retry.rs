@@ -208,7 +208,8 @@ pub(super) fn masked_tag(
     b: &Builder<'_>,
     e: &ScanError,
 ) -> Option<BuildError> {
-    if e.info() != "while scanning a tag, did not find expected whitespace or line break" {
+    if !e.info().starts_with("while scanning a tag") && !e.info().starts_with("while parsing a tag")
+    {
         return None;
     }
     let m = *e.marker();

@@ -136,4 +136,28 @@ pub const FLOW: &[(&str, &str)] = &[
     ),
     ("v: !!str\n", "{\"v\":\"\"}"),
     ("v: &a !!str 5\nw: *a\n", "{\"v\":\"5\",\"w\":\"5\"}"),
+    (
+        "v: !a#b [a]\n",
+        "ERR error: error parsing FILE: error converting YAML to JSON: yaml: line 5: did not find expected whitespace or line break",
+    ),
+    (
+        "v: !a#b\n  k: 1\n",
+        "ERR error: error parsing FILE: error converting YAML to JSON: yaml: line 5: did not find expected whitespace or line break",
+    ),
+    ("v: !x,y [a]\n", "{\"v\":[\"a\"]}"),
+    ("v: !!!\n", "{\"v\":\"\"}"),
+    ("v: !![: 5\n", "{\"v\":\"5\"}"),
+    (
+        "v: &a[1]\n",
+        "ERR error: error parsing FILE: error converting YAML to JSON: yaml: line 5: did not find expected alphabetic or numeric character",
+    ),
+    (
+        "v: ![ &a[a, b]\n",
+        "ERR error: error parsing FILE: error converting YAML to JSON: yaml: line 5: did not find expected alphabetic or numeric character",
+    ),
+    (
+        "v: &a{k: 1}\n",
+        "ERR error: error parsing FILE: error converting YAML to JSON: yaml: line 5: did not find expected alphabetic or numeric character",
+    ),
+    ("v: &a\n  [1]\n", "{\"v\":[1]}"),
 ];
