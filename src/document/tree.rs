@@ -192,13 +192,15 @@ pub(super) fn build<'a>(
                 if (end.saturating_sub(1)..=end).contains(&at) && text[end..].starts_with('#') {
                     return Err(masked(&source, &b, last_flow, *e.marker()));
                 }
+                // A flow collection saphyr was scanning into comes first: what is in it is
+                // the flow reader's.
+                if let Some(retry) = flow_ahead(&source, original, &b, last, &e) {
+                    return Err(retry);
+                }
                 if let Some(retry) = masked_tag(&source, original, &b, &e) {
                     return Err(retry);
                 }
                 if let Some(retry) = masked_alias(&source, &b, &e) {
-                    return Err(retry);
-                }
-                if let Some(retry) = flow_ahead(&source, original, &b, last, &e) {
                     return Err(retry);
                 }
                 let maybe_flow_root = !b.has_root() || b.root_is_flow();

@@ -160,4 +160,8 @@ pub const FLOW: &[(&str, &str)] = &[
         "ERR error: error parsing FILE: error converting YAML to JSON: yaml: line 5: did not find expected alphabetic or numeric character",
     ),
     ("v: &a\n  [1]\n", "{\"v\":[1]}"),
+    (
+        "v:\n  - [?!!str,!x!x!x,y's'\n]\n",
+        "{\"v\":[[{\"\":null}]]}",
+    ),
 ];
