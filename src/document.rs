@@ -31,6 +31,9 @@
 //! - U+0085, U+2028 and U+2029 are not line breaks (they are in YAML 1.1);
 //! - input must be UTF-8 (kubectl also reads UTF-16 YAML, and replaces bad bytes in JSON);
 //! - a non-finite float (`.inf`) is an error even where a later duplicate key replaces it;
+//! - a document whose top node is a flow collection followed by more text is read up to the
+//!   collection, as go-yaml reads `[a] b`, also where go-yaml fails because that text does not
+//!   scan as a token (`[a] !x#`);
 //! - where two keys become the same string (`1:` and `"1":`) the last wins; kubectl picks one
 //!   at random (Go map order).
 
@@ -199,8 +202,8 @@ fn yaml_document(
         owned.as_str()
     };
     // saphyr may ask to read a rewritten text instead (see `tree::build`). Each rewrite removes
-    // a tab or a masked scalar's escapes, or shortens the text; each costs a new reading, so
-    // their number is bounded too.
+    // a tab, masks a scalar's escapes, a flow collection, a tag or an alias, or shortens the
+    // text; each costs a new reading, so their number is bounded too.
     let mut patched: Option<String> = None;
     let mut otherwise: Option<Fail> = None;
     let mut rewrites = tree::Rewrites::default();
@@ -249,7 +252,7 @@ fn yaml_document(
         col: chunk.origin.col0 + 1,
     };
     let msg = format!(
-        "more than {MAX_REWRITES} YAML 1.1 forms to rewrite in one document (tabs after ':', \\' in double quotes)"
+        "more than {MAX_REWRITES} YAML 1.1 forms to rewrite in one document (tabs after ':', \\' in double quotes, flow collections, tags)"
     );
     Err(Fail::new(pos, msg))
 }

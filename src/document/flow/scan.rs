@@ -183,7 +183,7 @@ impl<'t> Scanner<'t> {
         }
     }
 
-    /// Scans one token; `false` once the outermost collection is closed.
+    /// Scans the next token (an `End` token at the end of the text).
     fn next(&mut self) -> Result<(), ScanError> {
         self.skip_to_token();
         let start = self.m;
