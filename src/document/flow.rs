@@ -314,16 +314,23 @@ impl<'a> Parser<'_, 'a> {
         }
     }
 
+    /// Before an entry that is not the first: the `,`, unless the collection ends (`end`).
+    fn separator(&mut self, end: &Kind, msg: &str) -> Result<(), Fail> {
+        match self.kind() {
+            k if k == end => Ok(()),
+            Kind::Entry => {
+                self.bump();
+                Ok(())
+            }
+            _ => self.fail(self.peek().start, msg),
+        }
+    }
+
     fn sequence(&mut self, depth: usize) -> Result<(), Fail> {
         let mut first = true;
         loop {
-            if !first && *self.kind() != Kind::SeqEnd {
-                if *self.kind() == Kind::Entry {
-                    self.bump();
-                } else {
-                    let at = self.peek().start;
-                    return self.fail(at, "did not find expected ',' or ']'");
-                }
+            if !first {
+                self.separator(&Kind::SeqEnd, "did not find expected ',' or ']'")?;
             }
             first = false;
             let t = self.peek().clone();
@@ -369,13 +376,8 @@ impl<'a> Parser<'_, 'a> {
     fn mapping(&mut self, depth: usize) -> Result<(), Fail> {
         let mut first = true;
         loop {
-            if !first && *self.kind() != Kind::MapEnd {
-                if *self.kind() == Kind::Entry {
-                    self.bump();
-                } else {
-                    let at = self.peek().start;
-                    return self.fail(at, "did not find expected ',' or '}'");
-                }
+            if !first {
+                self.separator(&Kind::MapEnd, "did not find expected ',' or '}'")?;
             }
             first = false;
             let t = self.peek().clone();

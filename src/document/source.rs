@@ -181,19 +181,8 @@ impl<'a> Source<'a> {
 
     /// The file position of byte `at`, which lies after marker `m`.
     fn pos_after(&self, m: Marker, at: usize) -> Pos {
-        let from = self.byte_of(m);
-        let between = &self.text[from..at];
-        let pos = self.pos(m);
-        match between.rfind('\n') {
-            Some(nl) => Pos {
-                line: pos.line + between.matches('\n').count(),
-                col: between[nl + 1..].chars().count() + 1,
-            },
-            None => Pos {
-                line: pos.line,
-                col: pos.col + between.chars().count(),
-            },
-        }
+        let mark = self.mark_at(m, at);
+        file_pos(self.origin, mark.line, mark.col)
     }
 
     /// Refuses `\/` in a double-quoted scalar starting at `m` (an escape in YAML 1.2 only).

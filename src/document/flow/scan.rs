@@ -88,8 +88,9 @@ struct Scanner<'t> {
     m: Mark,
     /// The enclosing block collection's indentation (libyaml's `parser.indent`), -1 at the top.
     indent: isize,
-    level: usize,
     allowed: bool,
+    /// The possible simple key of each open flow collection (libyaml's `simple_keys`; their
+    /// number is the flow level).
     keys: Vec<SimpleKey>,
     tokens: Vec<Token>,
 }
@@ -102,6 +103,18 @@ pub(in crate::document) fn is_alpha(c: u8) -> bool {
 }
 
 impl<'t> Scanner<'t> {
+    fn new(text: &'t str, start: Mark, indent: isize, allowed: bool) -> Self {
+        Scanner {
+            text,
+            b: text.as_bytes(),
+            m: start,
+            indent,
+            allowed,
+            keys: Vec::new(),
+            tokens: Vec::new(),
+        }
+    }
+
     fn at(&self, i: usize) -> u8 {
         self.b.get(self.m.byte + i).copied().unwrap_or(0)
     }
@@ -211,7 +224,6 @@ impl<'t> Scanner<'t> {
                     token: self.tokens.len(),
                     mark: self.m,
                 });
-                self.level += 1;
                 self.allowed = true;
                 self.skip();
                 let kind = if c == b'[' {
@@ -224,7 +236,6 @@ impl<'t> Scanner<'t> {
             b']' | b'}' => {
                 self.remove_key();
                 self.keys.pop();
-                self.level = self.level.saturating_sub(1);
                 self.allowed = false;
                 self.skip();
                 let kind = if c == b']' {
@@ -400,16 +411,7 @@ impl<'t> Scanner<'t> {
 
 /// The tag token at `start` (a `!`), scanned as in any context.
 pub(super) fn tag(text: &str, start: Mark) -> Result<Token, ScanError> {
-    let mut s = Scanner {
-        text,
-        b: text.as_bytes(),
-        m: start,
-        indent: -1,
-        level: 0,
-        allowed: false,
-        keys: Vec::new(),
-        tokens: Vec::new(),
-    };
+    let mut s = Scanner::new(text, start, -1, false);
     s.tag()?;
     s.tokens.pop().ok_or(ScanError {
         at: start,
@@ -420,20 +422,11 @@ pub(super) fn tag(text: &str, start: Mark) -> Result<Token, ScanError> {
 /// The tokens of the flow collection whose `[` or `{` is at `start`, up to its closing bracket
 /// (or the end of the text, an `End` token). `indent` is the enclosing block's indentation.
 pub(super) fn tokens(text: &str, start: Mark, indent: isize) -> Result<Vec<Token>, ScanError> {
-    let mut s = Scanner {
-        text,
-        b: text.as_bytes(),
-        m: start,
-        indent,
-        level: 0,
-        allowed: true,
-        keys: Vec::new(),
-        tokens: Vec::new(),
-    };
+    let mut s = Scanner::new(text, start, indent, true);
     loop {
         s.next()?;
         let last = s.tokens.last().map(|t| &t.kind);
-        if s.level == 0 || matches!(last, Some(Kind::End)) {
+        if s.keys.is_empty() || matches!(last, Some(Kind::End)) {
             return Ok(s.tokens);
         }
     }

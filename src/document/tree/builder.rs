@@ -165,6 +165,7 @@ impl<'a> Builder<'a> {
             owned,
         };
         self.add(Kind::Scalar(scalar), anchor, start, end, false)
+            .map(drop)
     }
 
     /// Adds an alias of the node last anchored as `name`.
@@ -181,6 +182,7 @@ impl<'a> Builder<'a> {
         self.names.push(name);
         let name = self.count(self.names.len() - 1, start)?;
         self.add(Kind::Alias { target, name }, None, start, end, false)
+            .map(drop)
     }
 
     /// Opens a mapping (`map`) or a sequence, a flow collection if `flow`.
@@ -200,8 +202,7 @@ impl<'a> Builder<'a> {
             false => Kind::Seq { start: 0, len: 0 },
         };
         let shared = self.shared() || anchor.is_some();
-        self.add(kind, anchor, start, start, flow)?;
-        let id = self.count(self.nodes.len() - 1, start)?;
+        let id = self.add(kind, anchor, start, start, flow)?;
         self.stack.push(Open {
             id,
             scratch: self.scratch.len(),
@@ -238,7 +239,7 @@ impl<'a> Builder<'a> {
         start: [u32; 2],
         end: [u32; 2],
         flow: bool,
-    ) -> Result<(), Fail> {
+    ) -> Result<NodeId, Fail> {
         let id = self.count(self.nodes.len(), start)?;
         if let Some(name) = anchor {
             self.anchors.insert(name, id);
@@ -254,7 +255,7 @@ impl<'a> Builder<'a> {
         } else {
             self.scratch.push(id);
         }
-        Ok(())
+        Ok(id)
     }
 
     /// The tree, if a top node was read.
