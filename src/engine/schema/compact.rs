@@ -136,6 +136,11 @@ impl Schema {
     /// # Errors
     /// When the text is not in that form.
     pub fn from_compact(text: &str) -> Result<Schema, SchemaError> {
+        Ok(Schema::compact_builder(text)?.finish())
+    }
+
+    /// The nodes of the compact form, before they are indexed.
+    pub(super) fn compact_builder(text: &str) -> Result<Builder, SchemaError> {
         let doc: Doc = serde_json::from_str(text).map_err(|e| bad(e.to_string()))?;
         if &*doc.format != FORMAT {
             return Err(bad(format!("format {:?}, expected {FORMAT:?}", doc.format)));
@@ -173,7 +178,7 @@ impl Schema {
                 node.shape = shape;
             }
         }
-        Ok(b.finish())
+        Ok(b)
     }
 }
 

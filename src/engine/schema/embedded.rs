@@ -39,7 +39,11 @@ impl Schema {
     /// When the checked-in asset is not a valid compact schema.
     pub fn try_embedded() -> Result<&'static Schema, &'static SchemaError> {
         EMBEDDED
-            .get_or_init(|| Schema::from_compact(ASSET))
+            .get_or_init(|| {
+                let mut b = Schema::compact_builder(ASSET)?;
+                super::kubectl_scheme::add_old_versions(&mut b)?;
+                Ok(b.finish())
+            })
             .as_ref()
     }
 
@@ -84,7 +88,7 @@ mod tests {
 
     #[test]
     fn embedded_round_trips_to_the_same_bytes() {
-        let schema = Schema::try_embedded().expect("embedded asset parses");
+        let schema = Schema::from_compact(ASSET).expect("embedded asset parses");
         assert_eq!(schema.to_compact(), ASSET);
     }
 

@@ -190,7 +190,7 @@ fn field_name(fields: &[Field], i: usize) -> &str {
     fields.get(i).map_or("", |f| &f.name)
 }
 
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 pub(super) struct Field {
     pub(super) name: Box<str>,
     pub(super) ty: NodeId,
