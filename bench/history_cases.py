@@ -13,11 +13,14 @@ group, kind, namespace and name, and every object whose text changed becomes a c
 `original.yaml` and `current.yaml` the document as it was (the live object is the one the last
 apply created, the annotation the oracle writes from `original`), `modified.yaml` the document
 as it became, byte for byte (comments, quoting and layout as the maintainers wrote them). With
-more than `--max` cases, a sample (`--seed`). Needs PyYAML (`pip install pyyaml`), only to
-find each document's kind and name; the cases themselves are the texts from git.
+more than `--max` cases, a sample (`--seed`). With `--drift P`, a share P of the live objects
+are written as JSON after `campaign.py`'s server defaults and drift. Needs PyYAML (`pip install
+pyyaml`) to find each document's kind and name (and to read a live object to drift); the files
+applied are the texts from git.
 """
 
 import argparse
+import json
 import random
 import re
 import subprocess
@@ -35,6 +38,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "shared" / "oracle"
 from fakeapi import CLUSTER_SCOPED  # noqa: E402
 
 CLUSTER_KINDS = {kind for _, kind in CLUSTER_SCOPED}
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import campaign  # noqa: E402
 
 
 def git(repo, *args):
@@ -99,6 +105,22 @@ def live_text(old, new, kind):
     return old
 
 
+def drifted_live(text, g):
+    """The live object as JSON after what happens to live objects between applies, or None if
+    the document does not read as one. Scalars as PyYAML reads them (the live object only has
+    to be plausible: the oracle serves it, and the comparison plans against what it served)."""
+    try:
+        obj = yaml.load(text, Loader=LOADER)
+    except yaml.YAMLError:
+        return None
+    if not isinstance(obj, dict):
+        return None
+    obj = json.loads(json.dumps(obj, default=str))
+    campaign.server_defaults(obj, g)
+    campaign.drift(obj, g)
+    return json.dumps(obj, indent=2)
+
+
 def objects(text):
     out = {}
     for doc in documents(text):
@@ -117,6 +139,10 @@ def main():
     ap.add_argument("--max", type=int, default=400)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--prefix", default="h")
+    ap.add_argument("--drift", type=float, default=0.0,
+                    help="share of cases whose live object has drifted since the last apply "
+                         "(campaign.py's server defaults and drift: scaled replicas, an injected "
+                         "sidecar, kubectl set image or label, a finalizer, edits), as JSON")
     a = ap.parse_args()
     cases = []
     for path in a.path:
@@ -135,15 +161,22 @@ def main():
                     if old is not None and old != doc:
                         cases.append((path, before[0], commit, ident, old, doc))
             before = (commit, now)
-    random.Random(a.seed).shuffle(cases)
+    rng = random.Random(a.seed)
+    rng.shuffle(cases)
     cases = cases[: a.max]
+    g = campaign.Gen(rng)
     out = Path(a.out)
     out.mkdir(parents=True, exist_ok=True)
     for i, (path, c0, c1, ident, old, new) in enumerate(cases):
         d = out / f"{a.prefix}-{i:04d}"
         d.mkdir(exist_ok=True)
         (d / "original.yaml").write_text(old, encoding="utf-8")
-        (d / "current.yaml").write_text(live_text(old, new, ident[1]), encoding="utf-8")
+        live = live_text(old, new, ident[1])
+        drifted = drifted_live(live, g) if rng.random() < a.drift else None
+        if drifted is None:
+            (d / "current.yaml").write_text(live, encoding="utf-8")
+        else:
+            (d / "current.json").write_text(drifted, encoding="utf-8")
         (d / "modified.yaml").write_text(new, encoding="utf-8")
         (d / "source.txt").write_text(
             f"{path}\n{c0[:12]} -> {c1[:12]}\n{'/'.join(ident)}\n", encoding="utf-8")
