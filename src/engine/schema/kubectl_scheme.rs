@@ -311,35 +311,25 @@ pub(super) fn add_old_versions(b: &mut Builder) -> Result<(), SchemaError> {
         }
         let field = match differs {
             Differs::NoStrategy => None,
-            Differs::Only(added) => Some(Field {
-                name: (*last).into(),
-                ty: added_type(b, added, &package)?,
-                strategies: Strategies::default(),
-                patch_strategy: None,
-                merge_key: None,
-                list_type: None,
-                list_map_keys: Box::new([]),
-                map_type: None,
-            }),
+            Differs::Only(added) => Some(plain_field(last, added_type(b, added, &package)?)),
         };
-        let Some(Shape::Struct(st)) = b.nodes.get(at as usize).map(|n| &n.shape) else {
-            return Err(missing(group, version, kind));
-        };
-        let mut fields: Vec<Field> = st.fields().cloned().collect();
-        match field {
-            Some(field) => fields.push(field),
-            None => {
-                let f = fields
-                    .iter_mut()
-                    .find(|f| &*f.name == *last)
-                    .ok_or_else(|| missing(group, version, kind))?;
-                f.strategies = Strategies::default();
-                f.patch_strategy = None;
-                f.merge_key = None;
+        let edited = edit_fields(b, at, |fields| match field {
+            Some(field) => {
+                fields.push(field);
+                true
             }
-        }
-        if let Some(node) = b.nodes.get_mut(at as usize) {
-            node.shape = Shape::Struct(Struct::new(fields));
+            None => fields
+                .iter_mut()
+                .find(|f| &*f.name == *last)
+                .is_some_and(|f| {
+                    f.strategies = Strategies::default();
+                    f.patch_strategy = None;
+                    f.merge_key = None;
+                    true
+                }),
+        });
+        if !edited {
+            return Err(missing(group, version, kind));
         }
     }
     Ok(())
@@ -410,16 +400,44 @@ fn own_child(
 }
 
 fn set_field_type(b: &mut Builder, at: NodeId, name: &str, ty: NodeId) {
-    if let Some(Node {
+    edit_fields(b, at, |fields| {
+        match fields.iter_mut().find(|f| &*f.name == name) {
+            Some(f) => {
+                f.ty = ty;
+                true
+            }
+            None => false,
+        }
+    });
+}
+
+/// Rebuilds the struct `at` with its fields as `edit` leaves them; whether it was a struct
+/// and `edit` found what it changes.
+fn edit_fields(b: &mut Builder, at: NodeId, edit: impl FnOnce(&mut Vec<Field>) -> bool) -> bool {
+    let Some(Node {
         shape: Shape::Struct(st),
         ..
     }) = b.nodes.get_mut(at as usize)
-    {
-        let mut fields: Vec<Field> = st.fields().cloned().collect();
-        if let Some(f) = fields.iter_mut().find(|f| &*f.name == name) {
-            f.ty = ty;
-        }
-        *st = Struct::new(fields);
+    else {
+        return false;
+    };
+    let mut fields: Vec<Field> = st.fields().cloned().collect();
+    let done = edit(&mut fields);
+    *st = Struct::new(fields);
+    done
+}
+
+/// A field with no patch metadata: what a Go struct field without tags is.
+fn plain_field(name: &str, ty: NodeId) -> Field {
+    Field {
+        name: name.into(),
+        ty,
+        strategies: Strategies::default(),
+        patch_strategy: None,
+        merge_key: None,
+        list_type: None,
+        list_map_keys: Box::new([]),
+        map_type: None,
     }
 }
 
@@ -440,16 +458,7 @@ fn added_type(b: &mut Builder, added: Added, package: &str) -> Result<NodeId, Sc
         Added::Struct(go_name, fields) => {
             let mut made = Vec::with_capacity(fields.len());
             for &(name, ty) in fields {
-                made.push(Field {
-                    name: name.into(),
-                    ty: added_type(b, ty, package)?,
-                    strategies: Strategies::default(),
-                    patch_strategy: None,
-                    merge_key: None,
-                    list_type: None,
-                    list_map_keys: Box::new([]),
-                    map_type: None,
-                });
+                made.push(plain_field(name, added_type(b, ty, package)?));
             }
             b.push(Node {
                 name: Some(format!("{package}.{go_name}").into()),
