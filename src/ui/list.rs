@@ -147,14 +147,21 @@ struct Columns {
 }
 
 impl Columns {
+    /// `width`: the table's inside.
     fn of(list: &List, width: u16) -> Columns {
         let wide = width >= WIDE;
         let longest = |f: &dyn Fn(&Row) -> usize| list.rows.iter().map(f).max().unwrap_or(4);
+        let count = if wide { 6 } else { 4 };
+        let kind =
+            longest(&|r| r.key.kind.chars().count()).clamp(4, if width >= 120 { 24 } else { 16 });
+        // Names take what the other columns leave, less room for the notes after them; at
+        // least 24 characters.
+        let before = 2 + RISK + OP + 5 * count + 2 + kind + 1;
+        let room = usize::from(width).saturating_sub(before + NOTE_ROOM);
         Columns {
-            count: if wide { 6 } else { 4 },
-            kind: longest(&|r| r.key.kind.chars().count())
-                .clamp(4, if width >= 120 { 24 } else { 16 }),
-            name: longest(&|r| name(r).chars().count()).clamp(14, 24),
+            count,
+            kind,
+            name: longest(&|r| name(r).chars().count()).clamp(14, room.max(24)),
             wide,
         }
     }
@@ -172,6 +179,8 @@ fn fit(s: &str, width: usize) -> String {
 
 const RISK: usize = 8;
 const OP: usize = 10;
+/// What the name column leaves for a row's note (its error or warning codes) on a wide table.
+const NOTE_ROOM: usize = 30;
 
 fn table(list: &List, theme: &Theme, area: Rect, buf: &mut Buffer) {
     let block = Block::default()

@@ -520,3 +520,33 @@ fn an_empty_list_draws_and_ignores_enter() {
     assert!(h.text().contains("(no objects)"), "{}", h.text());
     assert!(h.text().contains("0 objects"));
 }
+
+#[test]
+fn long_names_take_the_room_the_table_has() {
+    let dir = tempfile::tempdir().unwrap();
+    let (local, live) = (dir.path().join("local"), dir.path().join("live"));
+    std::fs::create_dir_all(&local).unwrap();
+    std::fs::create_dir_all(&live).unwrap();
+    let long = "backingimagedatasources-controller-settings";
+    std::fs::write(
+        local.join("objects.yaml"),
+        format!(
+            "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: {long}\n  namespace: storage-system\ndata:\n  a: b\n---\napiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: short\n  namespace: storage-system\n"
+        ),
+    )
+    .unwrap();
+    std::fs::write(
+        live.join("short.yaml"),
+        "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: short\n  namespace: storage-system\n",
+    )
+    .unwrap();
+    let full = format!("storage-system/{long}");
+    let mut h = ListHarness::of(&local, &live);
+    h.resize(160, 30);
+    assert!(h.text().contains(&full), "{}", h.text());
+    // A narrower table cuts the name, keeping room for the notes after it.
+    h.resize(100, 30);
+    let text = h.text();
+    assert!(!text.contains(&full), "{text}");
+    assert!(text.contains("storage-system/backingi…"), "{text}");
+}
