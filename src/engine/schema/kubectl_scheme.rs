@@ -309,25 +309,20 @@ pub(super) fn add_old_versions(b: &mut Builder) -> Result<(), SchemaError> {
             at = own_child(b, &mut copies, at, step, &package)
                 .ok_or_else(|| missing(group, version, kind))??;
         }
-        let field = match differs {
-            Differs::NoStrategy => None,
-            Differs::Only(added) => Some(plain_field(last, added_type(b, added, &package)?)),
-        };
-        let edited = edit_fields(b, at, |fields| match field {
-            Some(field) => {
-                fields.push(field);
-                true
-            }
-            None => fields
-                .iter_mut()
-                .find(|f| &*f.name == *last)
-                .is_some_and(|f| {
-                    f.strategies = Strategies::default();
-                    f.patch_strategy = None;
-                    f.merge_key = None;
+        let edited = match differs {
+            Differs::NoStrategy => edit_field(b, at, last, |f| {
+                f.strategies = Strategies::default();
+                f.patch_strategy = None;
+                f.merge_key = None;
+            }),
+            Differs::Only(added) => {
+                let field = plain_field(last, added_type(b, added, &package)?);
+                edit_fields(b, at, |fields| {
+                    fields.push(field);
                     true
-                }),
-        });
+                })
+            }
+        };
         if !edited {
             return Err(missing(group, version, kind));
         }
@@ -395,20 +390,19 @@ fn own_child(
     Some(copy(b, target, package).inspect(|&id| {
         copies.insert(id);
         let ty = if list { b.list(id) } else { id };
-        set_field_type(b, at, step, ty);
+        edit_field(b, at, step, |f| f.ty = ty);
     }))
 }
 
-fn set_field_type(b: &mut Builder, at: NodeId, name: &str, ty: NodeId) {
+/// [`edit_fields`] for the one field `name` of the struct `at`; whether it has one.
+fn edit_field(b: &mut Builder, at: NodeId, name: &str, edit: impl FnOnce(&mut Field)) -> bool {
     edit_fields(b, at, |fields| {
-        match fields.iter_mut().find(|f| &*f.name == name) {
-            Some(f) => {
-                f.ty = ty;
-                true
-            }
-            None => false,
-        }
-    });
+        fields
+            .iter_mut()
+            .find(|f| &*f.name == name)
+            .map(edit)
+            .is_some()
+    })
 }
 
 /// Rebuilds the struct `at` with its fields as `edit` leaves them; whether it was a struct
