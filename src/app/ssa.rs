@@ -13,7 +13,7 @@ use crate::engine::ssa::explain::without_managed_fields;
 use crate::engine::ssa::kubectl::StepKind;
 use crate::error::Error;
 use crate::session::ssa::{
-    Field, NodeFacts, SsaOutcome, SsaPlan, SsaRequest, managers_of, node_facts,
+    Field, NodeFacts, SsaOutcome, SsaPlan, SsaRequest, kubectl_body, managers_of, node_facts,
 };
 use crate::value::Value;
 use std::borrow::Cow;
@@ -126,9 +126,21 @@ fn live_with_managers(model: &Model) -> Option<&Value> {
 }
 
 fn request(model: &Model) -> SsaRequest {
+    let live = live_with_managers(model).cloned();
+    // The namespace the client-side plan gave the object (`-n`, the live object's, `default`,
+    // none for a cluster-scoped kind) is the one kubectl's builder gives it: the file's when it
+    // names one, so the body cannot fail the `-n` check.
+    let namespace = crate::engine::object::ObjectRef::of(&model.plan.modified).namespace;
+    let local = kubectl_body(
+        model.plan.local(),
+        live.as_ref(),
+        Some(namespace).filter(|ns| !ns.is_empty()),
+        &model.title,
+    )
+    .unwrap_or_else(|_| model.plan.local());
     SsaRequest {
-        local: model.plan.local(),
-        live: live_with_managers(model).cloned(),
+        local,
+        live,
         local_name: format!("{} (local)", model.title),
         live_name: format!("{} (live)", model.title),
         manager: model.field_manager.clone(),

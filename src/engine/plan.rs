@@ -45,6 +45,7 @@ pub use annotation::{
     ANNOTATIONS_LIMIT, LAST_APPLIED, annotations_size, encode as encode_annotation,
     of as annotation_of,
 };
+pub use checks::kubectl_namespace;
 use checks::{check_same_object, has_annotation_key, parse_annotation, prepare_local};
 use create::stage_create;
 pub use error::{InputDoc, PlanError};

@@ -7,7 +7,7 @@
 pub mod apply;
 pub mod cluster;
 
-use crate::engine::plan::{Code, Warning};
+use crate::engine::plan::{Code, Warning, kubectl_namespace};
 use crate::engine::ssa::checks::{self, Planned, config::Refusal};
 use crate::engine::ssa::explain::{changes, fields, managed_of};
 use crate::engine::ssa::kubectl::{Step, StepKind};
@@ -437,6 +437,31 @@ fn as_sent(local: &Value) -> std::borrow::Cow<'_, Value> {
         meta.insert("namespace", Value::from("default"));
     }
     std::borrow::Cow::Owned(sent)
+}
+
+/// The body `kubectl apply --server-side` sends for a file's object read from files (the
+/// cluster's targets say the scope themselves: [`cluster::apply_body`]): its namespace as
+/// cli-runtime's builder gives it ([`kubectl_namespace`]: `-n`, else the live object's, else
+/// `default`; none for a cluster-scoped kind). `local_name` names the file in the error.
+///
+/// # Errors
+/// A namespace in the file that differs from `-n` (kubectl's message).
+pub fn kubectl_body(
+    local: Value,
+    live: Option<&Value>,
+    namespace: Option<&str>,
+    local_name: &str,
+) -> Result<Value, Error> {
+    kubectl_namespace(
+        local,
+        live,
+        namespace,
+        crate::engine::schema::Schema::embedded(),
+    )
+    .map_err(|source| Error::Plan {
+        input: local_name.to_owned(),
+        source,
+    })
 }
 
 /// Now in UTC, as the API server writes times (`2026-11-25T19:00:00Z`).

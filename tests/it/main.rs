@@ -36,6 +36,7 @@ mod schema_embedded;
 mod ssa_checks;
 mod ssa_diff;
 mod ssa_markdown;
+mod ssa_oracle_cases;
 mod ssa_output;
 mod ssa_plan;
 mod ssa_vectors;

@@ -11,7 +11,7 @@ use crate::engine::ssa::kubectl::{LAST_APPLIED_MANAGER, StepKind};
 use crate::error::Error;
 use crate::session::kuberc::ApplyMode;
 use crate::session::objects::Key;
-use crate::session::ssa::{SsaInput, SsaOutcome, now, plan_server_side};
+use crate::session::ssa::{SsaInput, SsaOutcome, kubectl_body, now, plan_server_side};
 
 mod fold;
 mod markdown;
@@ -64,12 +64,17 @@ pub fn run(
         show(local.path),
         live.as_ref().map(|l| show(l.path)).unwrap_or_default(),
     );
-    let local_value = std::sync::Arc::new(local.object()?);
     let live_value = match (live, args.no_live) {
         (Some(file), _) => Some(file.object()?),
         (None, true) => None,
         (None, false) => return Err(no_live_error()),
     };
+    let local_value = std::sync::Arc::new(kubectl_body(
+        local.object()?,
+        live_value.as_ref(),
+        args.namespace.as_deref(),
+        &local_name,
+    )?);
     stages.end("read");
     let input = SsaInput {
         local: &local_value,
@@ -113,7 +118,12 @@ pub fn run_docs(
     let time = now();
     let how = args.how(mode);
     let (local_name, live_name) = (format!("{name}/local.yaml"), format!("{name}/live.yaml"));
-    let local = std::sync::Arc::new(docs.local.clone());
+    let local = std::sync::Arc::new(kubectl_body(
+        docs.local.clone(),
+        docs.live.as_ref(),
+        args.namespace.as_deref(),
+        &local_name,
+    )?);
     let input = SsaInput {
         local: &local,
         live: docs.live.as_ref(),
@@ -194,10 +204,16 @@ fn run_many(args: &PlanArgs, how: &How, time: &str) -> Result<Run, Error> {
     let lives = objects::read_all(&args.live, args.recursive, &mut stdin_used)?;
     let pairs = objects::pair(locals, lives, args.namespace.as_deref())?;
     let plan = |pair: &objects::Pair| {
-        let local = std::sync::Arc::new(pair.local.value.clone());
+        let live = pair.live.as_ref().map(|o| &o.value);
+        let local = std::sync::Arc::new(kubectl_body(
+            pair.local.value.clone(),
+            live,
+            args.namespace.as_deref(),
+            &pair.local.source,
+        )?);
         let input = SsaInput {
             local: &local,
-            live: pair.live.as_ref().map(|o| &o.value),
+            live,
             local_name: &pair.local.source,
             live_name: pair.live.as_ref().map_or("", |o| o.source.as_str()),
             manager: &how.manager,

@@ -9,11 +9,11 @@ use crate::value::Value;
 
 /// The local object as kubectl sends it: the namespace filled in for namespaced kinds.
 pub(super) fn prepare_local(
-    mut local: Value,
+    local: Value,
     input: &PlanContext<'_>,
     schema: &Schema,
 ) -> Result<Value, PlanError> {
-    let (api_version, kind, namespace, name) = identity(&local);
+    let (api_version, kind, _, name) = identity(&local);
     if api_version.is_empty() || kind.is_empty() {
         return Err(input_error(
             InputDoc::Local,
@@ -27,13 +27,27 @@ pub(super) fn prepare_local(
         ));
     }
     check_string_maps(&local)?;
+    kubectl_namespace(local, input.live.as_deref(), input.namespace, schema)
+}
+
+/// The namespace cli-runtime's builder gives the file's object before kubectl sends it (in a
+/// client-side or a server-side apply): a namespaced object without one gets `-n`, else the
+/// live object's, else `default`; a cluster-scoped object loses the file's (`FilterNamespace`).
+/// A kind the schema does not know (a custom resource) is namespaced unless the live object
+/// says otherwise.
+///
+/// # Errors
+/// A namespace in the file that differs from `-n`, with kubectl's message.
+pub fn kubectl_namespace(
+    mut local: Value,
+    live: Option<&Value>,
+    flag: Option<&str>,
+    schema: &Schema,
+) -> Result<Value, PlanError> {
+    let (api_version, kind, namespace, _) = identity(&local);
     let namespaced = match schema.is_namespaced(api_version, kind) {
         Some(n) => n,
-        // Unknown kinds (custom resources): namespaced unless the live object says otherwise.
-        None => input
-            .live
-            .as_deref()
-            .is_none_or(|live| !identity(live).2.is_empty()),
+        None => live.is_none_or(|live| !identity(live).2.is_empty()),
     };
     if !namespaced {
         // cli-runtime's `FilterNamespace`: a cluster-scoped object loses the file's namespace
@@ -43,7 +57,7 @@ pub(super) fn prepare_local(
         }
         return Ok(local);
     }
-    if let Some(flag) = input.namespace
+    if let Some(flag) = flag
         && !namespace.is_empty()
         && namespace != flag
     {
@@ -56,16 +70,8 @@ pub(super) fn prepare_local(
         ));
     }
     if namespace.is_empty() {
-        let live_namespace = input
-            .live
-            .as_deref()
-            .map(|l| identity(l).2)
-            .filter(|n| !n.is_empty());
-        let ns = input
-            .namespace
-            .or(live_namespace)
-            .unwrap_or("default")
-            .to_owned();
+        let live_namespace = live.map(|l| identity(l).2).filter(|n| !n.is_empty());
+        let ns = flag.or(live_namespace).unwrap_or("default").to_owned();
         if let Some(metadata) = local.get_mut("metadata").and_then(Value::as_object_mut) {
             metadata.insert("namespace", Value::String(ns.into()));
         }

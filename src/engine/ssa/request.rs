@@ -27,6 +27,7 @@ use crate::value::{Map, Value};
 
 mod error;
 mod managers;
+mod status;
 mod stored;
 
 pub use error::{ApiConflict, ApiConflicts, RequestError, go_errors, gvk};
@@ -240,6 +241,12 @@ impl Request<'_> {
         // left: the apply checked both, and the merge of valid values is valid. Its
         // strictness is not asked: it cannot conflict, so the excusal is never read. Its size
         // is not asked either: nothing is done beside the rest then.
+        // An object whose status was put back is no merge's fixed point for a configuration
+        // that has one: merging it changes the status again.
+        let resets = self.resets_status(config);
+        if resets {
+            again = again.map(Again::unfixed);
+        }
         let fixed = again.as_ref().is_some_and(Again::is_fixed);
         let big = !fixed && self.scale.is_big(config);
         let (checked, read) = par::both(
@@ -305,6 +312,11 @@ impl Request<'_> {
             again,
             compared,
         } = applied?;
+        let (object, compared, again) = if resets {
+            self.put_status_back(&live, object, compared, again)
+        } else {
+            (object, compared, again)
+        };
         debug_assert!(
             !fixed || conflicts.0.is_empty(),
             "the merge's fixed point conflicts with nobody"

@@ -154,6 +154,45 @@ fn reset_fields_are_owned_by_nobody() {
 }
 
 #[test]
+fn the_status_of_a_reset_endpoint_stays_as_it_was() {
+    // The registry strategy keeps the status the object had (a create starts without one);
+    // the merge of the configuration's status still counts as a change, so the manager's time
+    // is written (found against the API server's field manager with CRD manifests that carry
+    // `status: {acceptedNames: ..., storedVersions: []}`).
+    let kube = kubernetes::embedded();
+    let ignored = kube.reset_fields("apps/v1", "Deployment");
+    let req = Request {
+        ignored: Some(&ignored),
+        ..request("apps/v1", "Deployment")
+    };
+    let mut d = deployment(Some(1));
+    d["status"] = v(r#"{"replicas":1}"#);
+    let created = req.apply(&Value::Null, &d, "kubectl", false).unwrap();
+    assert_eq!(created.get("status"), None);
+    let mut live = created.clone();
+    live["status"] = v(r#"{"replicas":3}"#);
+    let mut entries = live["metadata"]["managedFields"].clone();
+    entries[0]["time"] = Value::from("2020-01-01T00:00:00Z");
+    live["metadata"]["managedFields"] = entries;
+    let again = req.apply(&live, &d, "kubectl", false).unwrap();
+    assert_eq!(again["status"], v(r#"{"replicas":3}"#));
+    assert_eq!(
+        again["metadata"]["managedFields"][0]["time"],
+        "2026-11-25T10:00:00Z"
+    );
+    // Without a status in the configuration, an unchanged object is a no-op: no new time.
+    let mut bare = d.clone();
+    if let Some(o) = bare.as_object_mut() {
+        o.shift_remove("status");
+    }
+    let same = req.apply(&live, &bare, "kubectl", false).unwrap();
+    assert_eq!(
+        same["metadata"]["managedFields"][0]["time"],
+        "2020-01-01T00:00:00Z"
+    );
+}
+
+#[test]
 fn a_noop_update_records_nothing() {
     let req = request("v1", "ConfigMap");
     let cm =

@@ -77,7 +77,9 @@ pub(super) fn choose<'s>(
     Ok(Chosen {
         schema: &kube.schema,
         root,
-        types: Box::new(|a: &str, k: &str| kube.root_for_gvk(a, k)),
+        // The deduced type converter types any object, the last-applied annotation's too (so
+        // that it excuses conflicts as for a built-in kind).
+        types: Box::new(move |_: &str, _: &str| Some(root)),
         ignored: kube.reset_fields(api_version, kind),
     })
 }

@@ -47,24 +47,32 @@ pub struct SsaPlanned {
 }
 
 /// The body kubectl sends for a local object: the object, with `metadata.namespace` set to the
-/// namespace it goes to when it names none (kubectl's builder sets it before encoding).
+/// namespace it goes to when it names none (kubectl's builder sets it before encoding), and
+/// without the file's namespace when the kind is cluster-scoped (`FilterNamespace`).
 #[must_use]
 pub fn apply_body(local: &Value, target: &Target) -> Value {
     let mut body = local.clone();
-    let Some(ns) = &target.namespace else {
+    let Some(meta) = body.as_object_mut().map(|obj| {
+        obj.entry("metadata")
+            .or_insert_with(|| Value::Object(Map::new()))
+    }) else {
         return body;
     };
-    if let Some(obj) = body.as_object_mut() {
-        let meta = obj
-            .entry("metadata")
-            .or_insert_with(|| Value::Object(Map::new()));
-        if let Some(meta) = meta.as_object_mut()
-            && meta
+    let Some(meta) = meta.as_object_mut() else {
+        return body;
+    };
+    match &target.namespace {
+        None => {
+            meta.shift_remove("namespace");
+        }
+        Some(ns) => {
+            if meta
                 .get("namespace")
                 .and_then(Value::as_str)
                 .is_none_or(str::is_empty)
-        {
-            meta.insert("namespace", Value::from(ns.as_str()));
+            {
+                meta.insert("namespace", Value::from(ns.as_str()));
+            }
         }
     }
     body
@@ -185,5 +193,8 @@ mod tests {
         assert_eq!(apply_body(&local, &t(None)), local);
         let named = json!({"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "a", "namespace": "x"}});
         assert_eq!(apply_body(&named, &t(Some("dev"))), named);
+        // A cluster-scoped kind loses the file's namespace, as kubectl's `FilterNamespace`
+        // drops it (kube-prometheus writes one on its ClusterRoles).
+        assert_eq!(apply_body(&named, &t(None)), local);
     }
 }
