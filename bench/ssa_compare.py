@@ -75,7 +75,9 @@ def compare(binary, case, scenario):
     with tempfile.TemporaryDirectory() as tmp:
         live = Path(tmp, "live.json")
         live.write_text(json.dumps(rec["live"]))
-        p = subprocess.run([binary, "plan", "--server-side", "-f", str(case / "modified.yaml"),
+        modified = next(case / ("modified" + e) for e in (".yaml", ".yml", ".json")
+                        if (case / ("modified" + e)).exists())
+        p = subprocess.run([binary, "plan", "--server-side", "-f", str(modified),
                             "--live", str(live), "-o", "json", *rec["flags"]],
                            capture_output=True, text=True, timeout=120)
     if p.returncode != rec["exit_code"]:

@@ -215,13 +215,19 @@ def served(swagger):
     return kinds, {k.split(" ")[0].rpartition("/")[0] for k in kinds}
 
 
+def found(folder, role):
+    """A case's file of a role (`original.yaml`, `.yml` or `.json`), or None."""
+    return next((folder / (role + e) for e in (".yaml", ".yml", ".json")
+                 if (folder / (role + e)).exists()), None)
+
+
 def run_batch(kubectl, workdir, binary, swagger, folders, scenario, counts):
     kinds, groups = served(swagger)
     ref = Reference(binary, swagger)
     try:
         with SSAOracle(kubectl, workdir, ref) as o:
             for f in folders:
-                files = {r: f / (r + ".yaml") for r in ("original", "modified")}
+                files = {r: found(f, r) for r in ("original", "modified")}
                 try:
                     d, objs = o.load(files)
                     gvk = "%s %s" % (objs["modified"]["apiVersion"], objs["modified"]["kind"])
@@ -252,7 +258,7 @@ def main():
     if not os.access(a.ref, os.X_OK):
         sys.exit("%s: not built (cd bench/ssaref && go build -o ssaref .)" % a.ref)
     folders = sorted(p for p in a.cases.iterdir()
-                     if (p / "original.yaml").exists() and (p / "modified.yaml").exists())
+                     if p.is_dir() and found(p, "original") and found(p, "modified"))
     kubectl = find_kubectl()
     counts = {"done": 0, "skipped": 0}
     with tempfile.TemporaryDirectory() as tmp, ThreadPoolExecutor(a.jobs) as ex:

@@ -315,6 +315,16 @@ impl<'s> Meta<'s> {
         }
     }
 
+    /// The OpenAPI `type` of a scalar (`string`, `integer`, `number`, `boolean`); `None` for
+    /// any other kind.
+    #[must_use]
+    pub fn json_type(self) -> Option<&'static str> {
+        match self.node().map(|(_, n)| &n.shape) {
+            Some(Shape::Scalar(s)) => Some(s.json_type()),
+            _ => None,
+        }
+    }
+
     /// Is there nothing to know about this type?
     #[must_use]
     pub fn is_opaque(self) -> bool {

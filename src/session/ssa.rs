@@ -7,7 +7,7 @@
 pub mod apply;
 pub mod cluster;
 
-use crate::engine::plan::{Code, Warning, kubectl_namespace};
+use crate::engine::plan::{Code, Warning};
 use crate::engine::ssa::checks::{self, Planned, config::Refusal};
 use crate::engine::ssa::explain::{changes, fields, managed_of};
 use crate::engine::ssa::kubectl::{Step, StepKind};
@@ -25,8 +25,10 @@ use crate::value::Value;
 use std::sync::Arc;
 
 pub use crate::engine::ssa::explain::{Action, Field, Sides, operation, value_at};
+pub use body::kubectl_body;
 pub use nodes::{NodeFacts, Owner, managers_of, node_facts};
 
+mod body;
 mod chosen;
 mod nodes;
 #[cfg(test)]
@@ -34,6 +36,7 @@ pub(crate) mod test_objects;
 #[cfg(test)]
 mod walk_tests;
 
+use body::as_sent;
 use chosen::choose;
 
 /// What the command line says after the conflicts (kubectl's advice, shortened).
@@ -264,6 +267,15 @@ pub fn plan_server_side(input: &SsaInput<'_>) -> Result<SsaOutcome, Error> {
                         warnings: Vec::new(),
                     })))
                 }
+                // A file that does not fit the schema (an undeclared field, a value of another
+                // type): the API server fails the request with the typed conversion's errors
+                // (HTTP 500), as kubectl prints them after `Error from server:`.
+                (None, e @ RequestError::Invalid { what: "patch", .. }) => {
+                    Ok(SsaOutcome::Refused(Box::new(Refusal {
+                        message: e.to_string(),
+                        warnings: Vec::new(),
+                    })))
+                }
                 (None, e) => Err(bad(e, input.local_name)),
             };
         }
@@ -419,48 +431,6 @@ fn conflict_warnings(input: &SsaInput<'_>) -> Result<Vec<Warning>, Error> {
             .filter(|w| w.code == Code::SsaControllerOwnsField)
             .collect(),
         SsaOutcome::Conflicts { .. } | SsaOutcome::Refused(_) => Vec::new(),
-    })
-}
-
-/// The object as kubectl sends it, for the API server's messages: a namespaced object without
-/// a namespace gets `default` (kubectl fills in the context's).
-fn as_sent(local: &Value) -> std::borrow::Cow<'_, Value> {
-    let r = crate::engine::object::ObjectRef::of(local);
-    let namespaced = crate::engine::schema::Schema::embedded()
-        .is_namespaced(r.api_version, r.kind)
-        .unwrap_or(true);
-    if !namespaced || !r.namespace.is_empty() {
-        return std::borrow::Cow::Borrowed(local);
-    }
-    let mut sent = local.clone();
-    if let Some(meta) = sent.get_mut("metadata").and_then(Value::as_object_mut) {
-        meta.insert("namespace", Value::from("default"));
-    }
-    std::borrow::Cow::Owned(sent)
-}
-
-/// The body `kubectl apply --server-side` sends for a file's object read from files (the
-/// cluster's targets say the scope themselves: [`cluster::apply_body`]): its namespace as
-/// cli-runtime's builder gives it ([`kubectl_namespace`]: `-n`, else the live object's, else
-/// `default`; none for a cluster-scoped kind). `local_name` names the file in the error.
-///
-/// # Errors
-/// A namespace in the file that differs from `-n` (kubectl's message).
-pub fn kubectl_body(
-    local: Value,
-    live: Option<&Value>,
-    namespace: Option<&str>,
-    local_name: &str,
-) -> Result<Value, Error> {
-    kubectl_namespace(
-        local,
-        live,
-        namespace,
-        crate::engine::schema::Schema::embedded(),
-    )
-    .map_err(|source| Error::Plan {
-        input: local_name.to_owned(),
-        source,
     })
 }
 

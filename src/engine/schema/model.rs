@@ -65,6 +65,16 @@ impl Scalar {
         Scalar::ALL.into_iter().find(|s| s.code() == code)
     }
 
+    /// The OpenAPI `type` it was read from.
+    pub(super) fn json_type(self) -> &'static str {
+        match self {
+            Scalar::String | Scalar::Bytes => "string",
+            Scalar::Int32 | Scalar::Int64 | Scalar::Int | Scalar::Uint8 => "integer",
+            Scalar::Float32 | Scalar::Float64 | Scalar::Number => "number",
+            Scalar::Bool => "boolean",
+        }
+    }
+
     /// Go's `reflect.Kind` name, as `merging an object in json but ... instead is: %s` prints it.
     pub(super) fn go_kind(self) -> &'static str {
         match self {

@@ -40,6 +40,7 @@ use super::path::PathElement;
 use super::schema::Schema;
 use super::schema::{ListView, MapView, Relationship, Resolved, Scalar, TypeRef};
 use crate::engine::MAX_DEPTH;
+use crate::engine::gofmt::{self, GoType};
 use crate::value::Value;
 
 /// A typed operation failed (`typed.ValidationErrors`); one line per error.
@@ -111,14 +112,75 @@ pub(crate) fn scalar_error(t: Scalar, v: Option<&Value>, prefix: &str) -> Option
         Value::Bool(_) => matches!(t, Scalar::Boolean | Scalar::Untyped),
         Value::Array(_) | Value::Object(_) => false,
     } && t != Scalar::Unknown;
-    let expected = match t {
-        Scalar::Numeric => "numeric (int or float)",
-        Scalar::String => "string",
-        Scalar::Boolean => "boolean",
-        Scalar::Untyped => "any scalar",
-        Scalar::Unknown => "a scalar type the schema names",
-    };
-    (!ok).then(|| format!("{prefix}expected {expected}, got {v}"))
+    if ok {
+        return None;
+    }
+    // `validateScalar`'s verbs: `%T` of the value, `%#v` and `%v` of its `value.Value`.
+    Some(match t {
+        Scalar::Numeric => format!(
+            "{prefix}expected numeric (int or float), got {}",
+            match v {
+                Value::Null => "<nil>",
+                v => GoType::of(v).name(),
+            }
+        ),
+        Scalar::String => format!("{prefix}expected string, got {}", smd_sharp_v(v)),
+        Scalar::Boolean => format!("{prefix}expected boolean, got {}", smd_v(v)),
+        Scalar::Untyped => format!("{prefix}expected any scalar, got {}", smd_v(v)),
+        Scalar::Unknown => format!("{prefix}expected a scalar type the schema names, got {v}"),
+    })
+}
+
+/// Go's `%v` of a structured-merge-diff `value.Value` read from unstructured data (a
+/// `*valueUnstructured`), as its messages print it: `&{map[a:1]}`.
+pub(crate) fn smd_v(v: &Value) -> String {
+    format!("&{{{}}}", gofmt::sprint(v))
+}
+
+/// Go's `%#v` of it: `&value.valueUnstructured{Value:map[string]interface {}{"a":1}}`.
+fn smd_sharp_v(v: &Value) -> String {
+    let mut out = String::from("&value.valueUnstructured{Value:");
+    write_sharp_v(v, &mut out, 0);
+    out.push('}');
+    out
+}
+
+/// `%#v` of an unstructured Go value: Go syntax, map keys sorted.
+fn write_sharp_v(v: &Value, out: &mut String, depth: usize) {
+    if depth > crate::engine::MAX_DEPTH {
+        out.push_str("...");
+        return;
+    }
+    match v {
+        Value::Null => out.push_str("interface {}(nil)"),
+        Value::String(s) => out.push_str(&crate::engine::schema::go_quote(s)),
+        Value::Array(items) => {
+            out.push_str("[]interface {}{");
+            for (i, item) in items.iter().enumerate() {
+                if i > 0 {
+                    out.push_str(", ");
+                }
+                write_sharp_v(item, out, depth + 1);
+            }
+            out.push('}');
+        }
+        Value::Object(map) => {
+            out.push_str("map[string]interface {}{");
+            let mut keys: Vec<_> = map.iter().collect();
+            keys.sort_by(|a, b| a.0.cmp(b.0));
+            for (i, (k, item)) in keys.into_iter().enumerate() {
+                if i > 0 {
+                    out.push_str(", ");
+                }
+                out.push_str(&crate::engine::schema::go_quote(k));
+                out.push(':');
+                write_sharp_v(item, out, depth + 1);
+            }
+            out.push('}');
+        }
+        // Numbers and booleans print as `%v` does.
+        scalar => out.push_str(&gofmt::sprint(scalar)),
+    }
 }
 
 /// The path element naming a list item (`listItemToPathElement`).

@@ -4,7 +4,7 @@
 
 use std::collections::BTreeSet;
 
-use super::{NO_TYPE, Part, check_depth, deduce, list_item_element, pick, scalar_error};
+use super::{NO_TYPE, Part, check_depth, deduce, list_item_element, pick, scalar_error, smd_v};
 use crate::engine::ssa::path::PathElement;
 use crate::engine::ssa::schema::{Relationship, Schema, TypeRef};
 use crate::engine::ssa::set::Set;
@@ -179,7 +179,7 @@ fn walk<const OWNED: bool>(
                 Value::Null => return none(),
                 Value::Array(list) => list,
                 other => {
-                    fail(errs, format!("expected list, got {other}"));
+                    fail(errs, format!("expected list, got {}", smd_v(other)));
                     return None;
                 }
             };
@@ -269,7 +269,7 @@ fn walk<const OWNED: bool>(
                 Value::Null => return none(),
                 Value::Object(m) => m,
                 other => {
-                    fail(errs, format!("expected map, got {other}"));
+                    fail(errs, format!("expected map, got {}", smd_v(other)));
                     return None;
                 }
             };
