@@ -378,7 +378,10 @@ mod tests {
         );
         // Quantity, IntOrString: a string or a number.
         assert_eq!(check(r#""resources":{"limits":{"cpu":1}}"#), None);
-        assert_eq!(check(r#""readinessProbe":{"httpGet":{"port":"http"}}"#), None);
+        assert_eq!(
+            check(r#""readinessProbe":{"httpGet":{"port":"http"}}"#),
+            None
+        );
         assert_eq!(check(r#""readinessProbe":{"httpGet":{"port":80}}"#), None);
     }
 
