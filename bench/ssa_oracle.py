@@ -82,6 +82,12 @@ class ManagedAPI(FakeAPI):
         self.reference = reference
         self.version = 1
 
+    def reset(self, current):
+        """A new case: its object, and resourceVersions counted from 1 again (so that a
+        recording does not depend on the cases recorded before it)."""
+        super().reset(current)
+        self.version = 1
+
     def apply_patch(self, current, patch, patch_type):
         """As the oracle's, keeping managedFields (a patch may replace them: the csaupgrade)."""
         d = tempfile.mkdtemp(dir=self.workdir)
