@@ -264,6 +264,7 @@ pub fn plan_server_side(input: &SsaInput<'_>) -> Result<SsaOutcome, Error> {
                 (None, RequestError::Failed(message)) => {
                     Ok(SsaOutcome::Refused(Box::new(Refusal {
                         message,
+                        reason: "",
                         warnings: Vec::new(),
                     })))
                 }
@@ -273,6 +274,16 @@ pub fn plan_server_side(input: &SsaInput<'_>) -> Result<SsaOutcome, Error> {
                 (None, e @ RequestError::Invalid { what: "patch", .. }) => {
                     Ok(SsaOutcome::Refused(Box::new(Refusal {
                         message: e.to_string(),
+                        reason: "",
+                        warnings: Vec::new(),
+                    })))
+                }
+                // Refused before any merge (HTTP 400: managedFields in the file, another
+                // apiVersion than the endpoint's): `Error from server (BadRequest): …`.
+                (None, RequestError::BadRequest(message)) => {
+                    Ok(SsaOutcome::Refused(Box::new(Refusal {
+                        message,
+                        reason: "BadRequest",
                         warnings: Vec::new(),
                     })))
                 }

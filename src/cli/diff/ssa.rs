@@ -87,7 +87,7 @@ pub fn run(args: &DiffArgs, how: &How) -> Result<Run, Error> {
                 (code, conflicted) = (2, true);
             }
             Ok(SsaOutcome::Refused(refusal)) => {
-                stderr.push(at(format!("Error from server: {}", refusal.message)));
+                stderr.push(at(refusal.as_kubectl_prints()));
                 stderr.extend(refusal.warnings.iter().map(|w| at(warning_line(w))));
                 code = 2;
             }

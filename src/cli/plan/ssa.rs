@@ -165,7 +165,7 @@ fn one(args: &PlanArgs, how: &How, outcome: SsaOutcome) -> Result<Run, Error> {
         }
         SsaOutcome::Refused(refusal) => Ok(Run::Report {
             stdout: String::new(),
-            stderr: refused_lines(&refusal.message, &refusal.warnings),
+            stderr: refused_lines(&refusal),
             code: 1,
         }),
         SsaOutcome::Planned(plan) if args.output == Format::Text => {

@@ -5,11 +5,12 @@
 use std::fmt::Write as _;
 
 use crate::engine::plan::Warning;
+use crate::engine::ssa::checks::config::Refusal;
 
 /// A refusal on stderr: the API server's error as kubectl prints it, then each coded warning.
-pub(super) fn refused_lines(message: &str, warnings: &[Warning]) -> Vec<String> {
-    let mut lines = vec![format!("Error from server: {message}")];
-    lines.extend(warnings.iter().map(warning_line));
+pub(super) fn refused_lines(refusal: &Refusal) -> Vec<String> {
+    let mut lines = vec![refusal.as_kubectl_prints()];
+    lines.extend(refusal.warnings.iter().map(warning_line));
     lines
 }
 

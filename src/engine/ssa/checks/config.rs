@@ -22,10 +22,25 @@ use super::warning;
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Refusal {
     /// The error exactly as the API server returns it (kubectl prints it after
-    /// `Error from server: `).
+    /// `Error from server: `, or `Error from server (REASON): ` with a reason).
     pub message: String,
+    /// The Status's reason: `""` for an error that is not a Status (HTTP 500), `BadRequest`.
+    pub reason: &'static str,
     /// One coded warning per duplicate key or directive.
     pub warnings: Vec<Warning>,
+}
+
+impl Refusal {
+    /// The error as kubectl prints it: `Error from server: …`, or with the Status's reason,
+    /// `Error from server (BadRequest): …`.
+    #[must_use]
+    pub fn as_kubectl_prints(&self) -> String {
+        if self.reason.is_empty() {
+            format!("Error from server: {}", self.message)
+        } else {
+            format!("Error from server ({}): {}", self.reason, self.message)
+        }
+    }
 }
 
 /// The key prefixes of strategic-merge directives.
@@ -78,6 +93,7 @@ pub fn refusal(schema: &Schema, root: TypeRef, config: &Value) -> Option<Refusal
     }
     let errors: Vec<String> = found.iter().map(ToString::to_string).collect();
     Some(Refusal {
+        reason: "",
         message: format!(
             "failed to create typed patch object ({}): {}",
             gvk(config),
