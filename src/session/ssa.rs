@@ -194,7 +194,13 @@ pub fn plan_server_side(input: &SsaInput<'_>) -> Result<SsaOutcome, Error> {
     // The API server refuses a configuration that does not validate (a duplicate key, a
     // strategic-merge directive) before anything else. The first request validates it as
     // well, so it is looked at only when the requests fail: the refusal comes first then.
-    let refusal = || checks::config::refusal(chosen.schema, chosen.root, &as_sent(input.local));
+    let refusal = || {
+        checks::config::refusal(
+            chosen.schema,
+            chosen.root,
+            &as_sent(input.local, input.live),
+        )
+    };
     let req = Request {
         schema: chosen.schema,
         root: chosen.root,

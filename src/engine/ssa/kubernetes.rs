@@ -35,12 +35,18 @@ pub const KEY_DEFAULTS: &[(&str, &str, &str)] = &[
 ];
 
 const RAW_EXTENSION: &str = "io.k8s.apimachinery.pkg.runtime.RawExtension";
-/// The named string types structured-merge-diff types as untyped scalars ([`scalar`]).
-const UNTYPED_STRINGS: [&str; 4] = [
-    "io.k8s.apimachinery.pkg.api.resource.Quantity",
-    "io.k8s.apimachinery.pkg.util.intstr.IntOrString",
-    "io.k8s.apimachinery.pkg.apis.meta.v1.Time",
-    "io.k8s.apimachinery.pkg.apis.meta.v1.MicroTime",
+/// The string formats of named types, which the compact table does not keep (it keeps the
+/// OpenAPI `type` alone) and structured-merge-diff reads ([`scalar`]).
+const FORMATS: [(&str, &str); 3] = [
+    (
+        "io.k8s.apimachinery.pkg.util.intstr.IntOrString",
+        "int-or-string",
+    ),
+    ("io.k8s.apimachinery.pkg.apis.meta.v1.Time", "date-time"),
+    (
+        "io.k8s.apimachinery.pkg.apis.meta.v1.MicroTime",
+        "date-time",
+    ),
 ];
 
 /// The SMD schema of every definition of a patch-metadata schema, with the names it gives
@@ -263,21 +269,14 @@ impl Converter {
     }
 }
 
-/// The scalar type structured-merge-diff gives an OpenAPI scalar (kube-openapi's
-/// `convertPrimitive`): `string` (format `""` or `byte`), numeric (`integer`, `number`),
-/// boolean; untyped for the string formats the table does not keep apart (`date-time`: `Time`
-/// and `MicroTime`), for `Quantity` (hard-coded there: a string or a number) and for anything
-/// else. The API server refuses an applied value of another type (`expected string, got …`).
+/// The scalar of a table's scalar type, as the OpenAPI document's ([`super::openapi::primitive`],
+/// with the format of a named type from [`FORMATS`]; `Quantity` untyped by name).
 fn scalar(definition: Option<&str>, json_type: Option<&str>) -> Scalar {
-    if definition.is_some_and(|d| UNTYPED_STRINGS.contains(&d)) {
+    if definition == Some(super::openapi::QUANTITY) {
         return Scalar::Untyped;
     }
-    match json_type {
-        Some("string") => Scalar::String,
-        Some("integer" | "number") => Scalar::Numeric,
-        Some("boolean") => Scalar::Boolean,
-        _ => Scalar::Untyped,
-    }
+    let format = definition.and_then(|d| FORMATS.iter().find(|(n, _)| *n == d).map(|(_, f)| *f));
+    super::openapi::primitive(json_type, format)
 }
 
 /// A list field's relationship and keys.

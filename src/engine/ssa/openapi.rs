@@ -27,7 +27,21 @@ use super::schema::{
 use crate::engine::MAX_DEPTH;
 use crate::value::{Map, Str, Value};
 
-const QUANTITY: &str = "io.k8s.apimachinery.pkg.api.resource.Quantity";
+/// Typed as an untyped scalar by name (kube-openapi hard-codes it: a string or a number).
+pub(super) const QUANTITY: &str = "io.k8s.apimachinery.pkg.api.resource.Quantity";
+
+/// The scalar structured-merge-diff gives an OpenAPI primitive (kube-openapi's
+/// `convertPrimitive`): `string` of format `""` or `byte`, numeric (`integer`, `number`),
+/// boolean; untyped for any other string format (`date-time`, `int-or-string`) or type. The API
+/// server refuses an applied value of another type (`expected string, got …`).
+pub(super) fn primitive(ty: Option<&str>, format: Option<&str>) -> Scalar {
+    match (ty, format) {
+        (Some("integer" | "number"), _) => Scalar::Numeric,
+        (Some("boolean"), _) => Scalar::Boolean,
+        (Some("string"), None | Some("" | "byte")) => Scalar::String,
+        _ => Scalar::Untyped,
+    }
+}
 const RAW_EXTENSION: &str = "io.k8s.apimachinery.pkg.runtime.RawExtension";
 
 /// A schema read from an OpenAPI document, with the root type of each kind.
@@ -269,12 +283,9 @@ impl Converter {
                     ..Atom::default()
                 })
             }
-            Some("integer" | "number") => Ok(scalar_atom(Scalar::Numeric)),
-            Some("boolean") => Ok(scalar_atom(Scalar::Boolean)),
-            Some("string") => Ok(scalar_atom(match str_ext(obj, "format") {
-                None | Some("" | "byte") => Scalar::String,
-                Some(_) => Scalar::Untyped,
-            })),
+            Some(t @ ("integer" | "number" | "boolean" | "string")) => {
+                Ok(scalar_atom(primitive(Some(t), str_ext(obj, "format"))))
+            }
             _ => match obj.get("additionalProperties") {
                 Some(ap) if ap.is_object() && !preserve => {
                     let elem = self.type_of(ap, depth)?;

@@ -1,25 +1,19 @@
 //! The body `kubectl apply --server-side` sends for a file's object: the namespace
 //! cli-runtime's builder gives it.
 
+use std::borrow::Cow;
+
 use crate::engine::plan::kubectl_namespace;
+use crate::engine::schema::Schema;
 use crate::error::Error;
 use crate::value::Value;
 
-/// The object as kubectl sends it, for the API server's messages: a namespaced object without
-/// a namespace gets `default` (kubectl fills in the context's).
-pub(super) fn as_sent(local: &Value) -> std::borrow::Cow<'_, Value> {
-    let r = crate::engine::object::ObjectRef::of(local);
-    let namespaced = crate::engine::schema::Schema::embedded()
-        .is_namespaced(r.api_version, r.kind)
-        .unwrap_or(true);
-    if !namespaced || !r.namespace.is_empty() {
-        return std::borrow::Cow::Borrowed(local);
-    }
-    let mut sent = local.clone();
-    if let Some(meta) = sent.get_mut("metadata").and_then(Value::as_object_mut) {
-        meta.insert("namespace", Value::from("default"));
-    }
-    std::borrow::Cow::Owned(sent)
+/// The object as kubectl sends it, for the API server's messages: the body the front end
+/// made ([`kubectl_body`], [`super::cluster::apply_body`]), or the builder's namespace given
+/// here to one that came without (`default` or the live object's; none when cluster-scoped).
+pub(super) fn as_sent<'a>(local: &'a Value, live: Option<&Value>) -> Cow<'a, Value> {
+    kubectl_namespace(local.clone(), live, None, Schema::embedded())
+        .map_or(Cow::Borrowed(local), Cow::Owned)
 }
 
 /// The body `kubectl apply --server-side` sends for a file's object read from files (the
@@ -35,13 +29,7 @@ pub fn kubectl_body(
     namespace: Option<&str>,
     local_name: &str,
 ) -> Result<Value, Error> {
-    kubectl_namespace(
-        local,
-        live,
-        namespace,
-        crate::engine::schema::Schema::embedded(),
-    )
-    .map_err(|source| Error::Plan {
+    kubectl_namespace(local, live, namespace, Schema::embedded()).map_err(|source| Error::Plan {
         input: local_name.to_owned(),
         source,
     })

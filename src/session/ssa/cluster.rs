@@ -52,24 +52,24 @@ pub struct SsaPlanned {
 #[must_use]
 pub fn apply_body(local: &Value, target: &Target) -> Value {
     let mut body = local.clone();
-    let Some(meta) = body.as_object_mut().map(|obj| {
-        obj.entry("metadata")
-            .or_insert_with(|| Value::Object(Map::new()))
-    }) else {
-        return body;
-    };
-    let Some(meta) = meta.as_object_mut() else {
+    let Some(obj) = body.as_object_mut() else {
         return body;
     };
     match &target.namespace {
         None => {
-            meta.shift_remove("namespace");
+            if let Some(meta) = obj.get_mut("metadata").and_then(Value::as_object_mut) {
+                meta.shift_remove("namespace");
+            }
         }
         Some(ns) => {
-            if meta
-                .get("namespace")
-                .and_then(Value::as_str)
-                .is_none_or(str::is_empty)
+            let meta = obj
+                .entry("metadata")
+                .or_insert_with(|| Value::Object(Map::new()));
+            if let Some(meta) = meta.as_object_mut()
+                && meta
+                    .get("namespace")
+                    .and_then(Value::as_str)
+                    .is_none_or(str::is_empty)
             {
                 meta.insert("namespace", Value::from(ns.as_str()));
             }

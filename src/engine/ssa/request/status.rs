@@ -17,7 +17,7 @@ impl Request<'_> {
     /// one, `PrepareForCreate`) after the field manager merged the configuration's: the merge
     /// still counts as a change (the manager's time is written), the status does not stay.
     pub(super) fn resets_status(&self, config: &Value) -> bool {
-        config.get("status").is_some() && self.reset_status().is_some()
+        config.get("status").is_some() && self.resets_status_field()
     }
 
     /// The strategy's status: the object the merge left gets the live object's `status` back
@@ -52,10 +52,10 @@ impl Request<'_> {
         (Some(object), compared, again.map(Again::unfixed))
     }
 
-    /// The reset fields' set when it holds `status`.
-    fn reset_status(&self) -> Option<&Set> {
+    /// Whether the endpoint's reset fields hold `status`.
+    fn resets_status_field(&self) -> bool {
         self.ignored
             .and_then(|i| i.get(self.api_version))
-            .filter(|set| set.has(&[PathElement::field("status")]))
+            .is_some_and(|set| set.has(&[PathElement::field("status")]))
     }
 }
