@@ -157,9 +157,12 @@ class ManagedAPI(FakeAPI):
             capture["error"] = answer["status"]
             return h.reply(answer["code"], answer["status"])
         obj = answer["object"]
-        sent = (obj.get("metadata") or {}).get("resourceVersion")
-        if cur is not None and sent not in (None, meta.get("resourceVersion")):
-            return h.reply(409, status(409, "Conflict", "the object has been modified"))
+        if cur is not None:
+            refused = lock((obj.get("metadata") or {}).get("resourceVersion"), meta.get("resourceVersion"),
+                           m["plural"] + ("." + m["group"] if m["group"] else ""), name)
+            if refused:
+                capture["error"] = refused[1]
+                return h.reply(refused[0], refused[1])
         if not capture["dry_run"]:
             with self.lock:
                 self.version += 1
@@ -168,6 +171,23 @@ class ManagedAPI(FakeAPI):
                     obj["metadata"]["namespace"] = m["ns"] or "default"
                 self.current = obj
         return h.reply(201 if cur is None else 200, obj)
+
+
+def lock(sent, stored, group_resource, name):
+    """The registry's optimistic lock (apiserver store.go Update) on the merged object's
+    resourceVersion: (code, Status) when it refuses, else None."""
+    if not sent:
+        return None
+    if not (sent.isascii() and sent.isdigit()):
+        return 500, {"kind": "Status", "apiVersion": "v1", "metadata": {}, "status": "Failure",
+                     "message": 'strconv.ParseUint: parsing %s: invalid syntax' % json.dumps(sent), "code": 500}
+    if int(sent) >= 1 << 64:
+        return 500, {"kind": "Status", "apiVersion": "v1", "metadata": {}, "status": "Failure",
+                     "message": 'strconv.ParseUint: parsing %s: value out of range' % json.dumps(sent), "code": 500}
+    if int(sent) == 0 or int(sent) == int(stored or "0"):
+        return None
+    return 409, status(409, "Conflict", 'Operation cannot be fulfilled on %s "%s": the object has been modified; '
+                       "please apply your changes to the latest version and try again" % (group_resource, name))
 
 
 class SSAOracle(Oracle):

@@ -275,6 +275,7 @@ fn server_side(local: &Arc<Value>, live: &Value) -> Box<applyscope::session::ssa
         migrate: &[],
         time: TIME,
         schema: None,
+        resource: None,
     };
     match plan_server_side(&input).unwrap() {
         SsaOutcome::Planned(plan) => plan,

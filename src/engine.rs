@@ -22,6 +22,7 @@ pub mod goyaml;
 pub mod jsonmerge;
 pub mod jsonpatch;
 pub mod lint;
+pub mod lock;
 pub mod numfmt;
 pub mod object;
 pub mod plan;

@@ -276,6 +276,12 @@ pub const EXAMPLES: &[Example] = &[
         live
     ),
     example!(
+        "lint-stale-resource-version",
+        "lint: an exported file's old resourceVersion: the server refuses (409)",
+        last_applied,
+        live
+    ),
+    example!(
         "ssa-controller-owns-field",
         "server-side: an autoscaler owns replicas the file sets: shared, then a fight",
         ssa

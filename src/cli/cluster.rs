@@ -261,11 +261,17 @@ mod imp {
                 .map_err(|e| error(&e))?;
             let dry = cluster::apply_request(&loaded.target, plan, validation, true)
                 .map_err(|e| error(&e))?;
-            requests.push((loaded, real, dry));
+            // A 409 a file's old resourceVersion causes says so (the lock's warning).
+            let stale = plan
+                .warnings
+                .iter()
+                .find(|w| w.code == crate::engine::plan::Code::StaleResourceVersion)
+                .map(|w| w.message.clone());
+            requests.push((loaded, real, dry, stale));
         }
         let mut out = String::new();
         if !args.yes && !args.server_dry_run {
-            for (loaded, real, _) in &requests {
+            for (loaded, real, _, _) in &requests {
                 match real {
                     Some(r) => {
                         let _ = write!(out, "{}: would send ", loaded.target.describe());
@@ -286,11 +292,15 @@ mod imp {
             return Ok(out);
         }
         // Every dry run first: nothing is sent for real unless the server accepts them all.
-        for (loaded, _, dry) in &requests {
+        for (loaded, _, dry, stale) in &requests {
             let Some(dry) = dry else { continue };
             let answer = planned.cluster.commit(dry).map_err(|e| {
+                let why = match stale {
+                    Some(why) if e.is_conflict() => format!(" ({why})"),
+                    _ => String::new(),
+                };
                 Error::Input(format!(
-                    "server dry run of {}: {e}",
+                    "server dry run of {}: {e}{why}",
                     loaded.target.describe()
                 ))
             })?;
@@ -310,7 +320,7 @@ mod imp {
             out.push_str("server dry run only: nothing was changed\n");
             return Ok(out);
         }
-        for (loaded, real, _) in &requests {
+        for (loaded, real, _, _) in &requests {
             let Some(real) = real else {
                 let _ = writeln!(out, "{}: unchanged", loaded.target.describe());
                 continue;

@@ -14,9 +14,11 @@
 //!   diff computes the patch without its annotation (`GetModifiedConfiguration(obj, false)`),
 //!   so a diff never shows the annotation changing; for a create it is the object as the file
 //!   has it (with its namespace), without the annotation;
-//! - what only a server adds is not simulated (defaults, `generation`, `resourceVersion`), with
-//!   two exceptions: an empty `metadata.annotations` map is dropped, and a Secret's
-//!   `stringData` is folded into `data` (see [`secret`]);
+//! - what only a server adds is not simulated (defaults, `generation`, a new
+//!   `resourceVersion`), with two exceptions: an empty `metadata.annotations` map is dropped,
+//!   and a Secret's `stringData` is folded into `data` (see [`secret`]);
+//! - the merged object keeps the live object's `resourceVersion` (none for a create), whatever
+//!   the file says: kubectl diff sends the live one with its patch, and its create clears it;
 //! - `metadata.managedFields` is hidden unless `--show-managed-fields`; Secret values are
 //!   masked unless `--show-secrets` ([`secret`]); a Secret that does not exist yet shows `null`
 //!   as its live side, as kubectl's masker prints it.
@@ -376,7 +378,26 @@ fn merged_object(pair: &Pair, plan: &Plan) -> Value {
     let live = pair.live.as_ref().map(|l| &l.value);
     let mut merged = plan.created().unwrap_or(&plan.result).clone();
     merged_annotations(&mut merged, live);
+    merged_resource_version(&mut merged, live);
     merged
+}
+
+/// Gives the merged object the live object's resourceVersion (none for a create): kubectl
+/// diff sets the patch's to the live one (`Patcher.ResourceVersion`, so a file's old one never
+/// reaches the lock), and its dry-run create clears it (`Helper.Create`).
+fn merged_resource_version(merged: &mut Value, live: Option<&Value>) {
+    let live = live.and_then(|l| l.get("metadata")?.get("resourceVersion"));
+    let Some(metadata) = merged.get_mut("metadata").and_then(Value::as_object_mut) else {
+        return;
+    };
+    match live {
+        Some(rv) => {
+            metadata.insert("resourceVersion", rv.clone());
+        }
+        None => {
+            metadata.shift_remove("resourceVersion");
+        }
+    }
 }
 
 /// Leaves the last-applied annotation as it is live (absent for a create) and drops an empty

@@ -13,6 +13,7 @@
 //! | `immutable-field` | a field the server refuses to change (Deployment `spec.selector`, StatefulSet `volumeClaimTemplates`/`serviceName`, Job `spec.template`, Service `clusterIP`, ...) | [`immutable`] |
 //! | `secret-in-annotation` | a Secret's data copied in clear into the last-applied annotation | [`secret`] |
 //! | `result-invalid` | the object after the apply breaks a rule the API server validates: two ports of one name, `Recreate` beside a `rollingUpdate` | [`valid`] |
+//! | `stale-resource-version` | the file carries a `metadata.resourceVersion` (an export of `kubectl get -o yaml`) that is not the live object's: the patch sends it and the API server refuses the apply (409) | [`super::lock`] |
 //!
 //! Hazards the plan already reports (`plan/warnings.rs`), not repeated here:
 //! `missing-annotation` (no last-applied: a two-way merge, nothing is deleted),
@@ -34,7 +35,7 @@ use super::plan::warnings::{Code, Warning};
 use super::schema::Meta;
 
 /// The codes this module emits, with a one-line summary (for documentation and listings).
-pub const CODES: [(Code, &str); 8] = [
+pub const CODES: [(Code, &str); 9] = [
     (
         Code::DuplicateMergeKey,
         "a merge-keyed list names the same key twice",
@@ -67,6 +68,10 @@ pub const CODES: [(Code, &str); 8] = [
         Code::ResultInvalid,
         "the object after the apply breaks a validation rule: the server rejects it",
     ),
+    (
+        Code::StaleResourceVersion,
+        "the file's resourceVersion is not the live object's: the server refuses the apply (409)",
+    ),
 ];
 
 /// What the lints look at.
@@ -95,7 +100,21 @@ pub fn check(input: &LintInput<'_>) -> Vec<Warning> {
     out.extend(immutable::check(input));
     out.extend(secret::check(input));
     out.extend(valid::check(input));
+    out.extend(stale_resource_version(input));
     out
+}
+
+/// `stale-resource-version`: the object after the patch carries the resourceVersion the
+/// API server's lock reads ([`super::lock`]); a create ignores it.
+fn stale_resource_version(input: &LintInput<'_>) -> Option<Warning> {
+    use super::lock::{check, resource_version, warning};
+    let live = input.live?;
+    let lock = check(
+        resource_version(input.result),
+        resource_version(live),
+        false,
+    );
+    warning(&lock, input.local, live, None)
 }
 
 /// `apiVersion` and `kind` of an object.
@@ -151,5 +170,45 @@ pub(crate) mod testing {
     /// The warnings with this code.
     pub fn with_code(warnings: &[Warning], code: Code) -> Vec<&Warning> {
         warnings.iter().filter(|w| w.code == code).collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::testing::{plan_of, with_code};
+    use crate::engine::plan::Code;
+    use crate::json;
+
+    #[test]
+    fn a_stale_resource_version_in_the_file_is_refused() {
+        let cm = |rv: &str, a: &str| {
+            json!({"apiVersion": "v1", "kind": "ConfigMap",
+                "metadata": {"name": "c", "namespace": "default", "resourceVersion": rv},
+                "data": {"a": a}})
+        };
+        let live = cm("9", "1");
+        let warned = |local| {
+            let p = plan_of(&local, Some(&live), Some(&cm("", "1"))).unwrap();
+            with_code(&p.warnings, Code::StaleResourceVersion)
+                .into_iter()
+                .map(|w| w.message.clone())
+                .collect::<Vec<_>>()
+        };
+        let stale = warned(cm("5", "2"));
+        assert_eq!(stale.len(), 1);
+        assert!(
+            stale[0].contains("\"5\"")
+                && stale[0].contains("at \"9\"")
+                && stale[0].contains("Operation cannot be fulfilled on configmaps \"c\""),
+            "{}",
+            stale[0]
+        );
+        assert!(warned(cm("9", "2")).is_empty());
+        assert!(warned(cm("0", "2")).is_empty());
+        assert!(warned(cm("", "2")).is_empty());
+        assert_eq!(warned(cm("v9", "2")).len(), 1);
+        // A create: kubectl clears it.
+        let p = plan_of(&cm("5", "2"), None, None).unwrap();
+        assert!(with_code(&p.warnings, Code::StaleResourceVersion).is_empty());
     }
 }

@@ -30,7 +30,10 @@ pub use nodes::{NodeFacts, Owner, managers_of, node_facts};
 
 mod body;
 mod chosen;
+#[cfg(test)]
+mod lock_tests;
 mod nodes;
+mod refused;
 #[cfg(test)]
 pub(crate) mod test_objects;
 #[cfg(test)]
@@ -38,6 +41,7 @@ mod walk_tests;
 
 use body::as_sent;
 use chosen::choose;
+use refused::refused;
 
 /// What the command line says after the conflicts (kubectl's advice, shortened).
 pub const CONFLICT_REMEDY: &str = "(pass --force-conflicts to take these fields, drop them from the file, or set the values they have to share them)";
@@ -61,6 +65,9 @@ pub struct SsaInput<'a> {
     /// The cluster's schema (its OpenAPI v3), for a kind the embedded table lacks (a custom
     /// resource); `None` from files.
     pub schema: Option<&'a OpenApiSchema>,
+    /// The resource (plural) discovery serves the kind as, for the API server's messages;
+    /// `None` from files (the embedded schema's, else guessed: [`crate::engine::lock`]).
+    pub resource: Option<&'a str>,
 }
 
 /// What a front end asks to plan (owned: it travels as a command to the runtime, which adds
@@ -92,6 +99,7 @@ impl SsaRequest {
             migrate: &[],
             time,
             schema: None,
+            resource: None,
         })
     }
 }
@@ -264,39 +272,15 @@ pub fn plan_server_side(input: &SsaInput<'_>) -> Result<SsaOutcome, Error> {
                 warnings: conflict_warnings(input)?,
             });
         }
-        Err(e) => {
-            return match (refusal(), e) {
-                (Some(refusal), _) => Ok(SsaOutcome::Refused(Box::new(refusal))),
-                (None, RequestError::Failed(message)) => {
-                    Ok(SsaOutcome::Refused(Box::new(Refusal {
-                        message,
-                        reason: "",
-                        warnings: Vec::new(),
-                    })))
-                }
-                // A file that does not fit the schema (an undeclared field, a value of another
-                // type): the API server fails the request with the typed conversion's errors
-                // (HTTP 500), as kubectl prints them after `Error from server:`.
-                (None, e @ RequestError::Invalid { what: "patch", .. }) => {
-                    Ok(SsaOutcome::Refused(Box::new(Refusal {
-                        message: e.to_string(),
-                        reason: "",
-                        warnings: Vec::new(),
-                    })))
-                }
-                // Refused before any merge (HTTP 400: managedFields in the file, another
-                // apiVersion than the endpoint's): `Error from server (BadRequest): …`.
-                (None, RequestError::BadRequest(message)) => {
-                    Ok(SsaOutcome::Refused(Box::new(Refusal {
-                        message,
-                        reason: "BadRequest",
-                        warnings: Vec::new(),
-                    })))
-                }
-                (None, e) => Err(bad(e, input.local_name)),
-            };
-        }
+        Err(e) => return refused(refusal(), e).map_err(|e| bad(e, input.local_name)),
     };
+    // The registry's lock, once the first apply merged (conflicts come first): on the file's
+    // resourceVersion (`--migrate-manager` wrote the object before).
+    let written =
+        matches!(steps.first(), Some(s) if matches!(s.kind, StepKind::MigrateManagers { .. }));
+    if let Some(refusal) = checks::lock::refusal(input.local, live, written, input.resource) {
+        return Ok(SsaOutcome::Refused(Box::new(refusal)));
+    }
     let after = after.as_stored();
     // The comparisons read the steps' objects as they are (without managedFields); the
     // result is the last one as stored: copied after them, its managedFields written beside
@@ -398,6 +382,11 @@ pub fn plan_server_side(input: &SsaInput<'_>) -> Result<SsaOutcome, Error> {
     };
     let (checked, hidden) = checks::after_apply(&planned);
     warnings.extend(checked);
+    warnings.extend(checks::lock::reapply_refused(
+        &steps,
+        input.local,
+        input.resource,
+    ));
     for i in hidden {
         if let Some(f) = fields.get_mut(i) {
             f.hidden_from_diff = true;

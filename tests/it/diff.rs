@@ -339,6 +339,12 @@ const RECORDED: &[(&str, i32, u64, usize)] = &[
         0,
     ),
     ("88-deploy-replicas-handed-over", 0, 0xcbf29ce484222325, 0),
+    (
+        "132-deploy-exported-stale-resource-version",
+        1,
+        0x86c0903e0563e228,
+        19,
+    ),
     ("oracle:a-deployment-scale-image", 1, 0x29bde27f87407b20, 20),
     ("oracle:b-containers-by-name", 1, 0x6541cf95b05cdda7, 17),
     ("oracle:c-args-atomic", 1, 0x87e2d0a029db9d9e, 12),

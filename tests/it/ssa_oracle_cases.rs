@@ -4,7 +4,9 @@
 //! object must exit as kubectl did, send the requests kubectl sent (content type, field
 //! manager, force, body) in its order, and leave the object kubectl's sequence left, its
 //! managedFields included (their times and the resourceVersion aside: the clocks and the fake
-//! server's counter are not the plan's).
+//! server's counter are not the plan's). A request the API server refused while kubectl went
+//! on (the re-apply after the csaupgrade, refused by the resourceVersion lock) is the plan's
+//! `ssa-reapply-refused` warning instead.
 
 use std::path::{Path, PathBuf};
 
@@ -121,11 +123,36 @@ fn check(recording: &Path) -> Result<(), String> {
     } else {
         "false"
     };
-    let theirs: Vec<_> = rec["requests"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .filter(|r| r["method"] == "PATCH")
+    // A request the API server refused while kubectl went on (exit 0): only the re-apply
+    // after the csaupgrade, refused by the resourceVersion lock, which kubectl warns about;
+    // the plan ends before it and says so.
+    let patches = || {
+        rec["requests"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|r| r["method"] == "PATCH")
+    };
+    if let Some(refused) = patches().find(|r| r.get("error").is_some()) {
+        let warned = rec["kubectl_stderr"]
+            .as_str()
+            .unwrap()
+            .contains("failed to re-apply configuration");
+        let codes: Vec<&Json> = plan["warnings"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|w| &w["code"])
+            .collect();
+        if !warned || !codes.iter().any(|c| *c == "ssa-reapply-refused") {
+            return Err(format!(
+                "kubectl's refused request {}, the plan's warnings {codes:?}",
+                refused["error"]
+            ));
+        }
+    }
+    let theirs: Vec<_> = patches()
+        .filter(|r| r.get("error").is_none())
         .map(sent)
         .collect();
     let mine: Vec<_> = plan["steps"]

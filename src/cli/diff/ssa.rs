@@ -198,6 +198,7 @@ fn from_files(args: &DiffArgs, how: &How, time: &str) -> Result<Vec<Planned>, Er
                 migrate: &[],
                 time,
                 schema: None,
+                resource: None,
             });
             Planned {
                 name: file_name(&pair),

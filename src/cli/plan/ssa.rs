@@ -86,6 +86,7 @@ pub fn run(
         migrate: &args.migrate_manager,
         time: &time,
         schema: None,
+        resource: None,
     };
     if args.output == Format::Markdown {
         let item = (
@@ -134,6 +135,7 @@ pub fn run_docs(
         migrate: &args.migrate_manager,
         time: &time,
         schema: None,
+        resource: None,
     };
     if args.output == Format::Markdown {
         let item = (
@@ -221,6 +223,7 @@ fn run_many(args: &PlanArgs, how: &How, time: &str) -> Result<Run, Error> {
             migrate: &args.migrate_manager,
             time,
             schema: None,
+            resource: None,
         };
         plan_server_side(&input)
     };

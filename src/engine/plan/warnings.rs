@@ -119,22 +119,15 @@ impl Warning {
     }
 }
 
-/// `info.ObjectName()`: `deployments.apps/nginx`, `configmaps/x`.
+/// `info.ObjectName()`: `deployments/nginx`, `configmaps/x` (the mapping's resource, without
+/// its group).
 fn object_name(obj: &Value) -> String {
     let object = crate::engine::object::ObjectRef::of(obj);
-    let kind = object.kind.to_lowercase();
-    let plural = if kind.ends_with('s') || kind.ends_with("ch") || kind.ends_with('x') {
-        format!("{kind}es")
-    } else if let Some(stem) = kind.strip_suffix('y') {
-        format!("{stem}ies")
-    } else {
-        format!("{kind}s")
-    };
-    let group = match object.group() {
-        "" => String::new(),
-        g => format!(".{g}"),
-    };
-    format!("{plural}{group}/{}", object.name)
+    format!(
+        "{}/{}",
+        crate::engine::lock::resource_of(&object, None),
+        object.name
+    )
 }
 
 /// The one-of a map at a field of this name holds, if any: its members and the rule, from

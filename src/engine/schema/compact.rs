@@ -3,14 +3,15 @@
 //!
 //! ```text
 //! {"format":"applyscope-schema/1","types":[
-//! {"n":"io.k8s.api.apps.v1.Deployment","g":[["apps","v1","Deployment","Namespaced"]],"f":[{"n":"apiVersion","t":"s"},…]},
+//! {"n":"io.k8s.api.apps.v1.Deployment","g":[["apps","v1","Deployment","Namespaced","deployments"]],"f":[{"n":"apiVersion","t":"s"},…]},
 //! {"n":"io.k8s.apimachinery.pkg.api.resource.Quantity","t":"s"},
 //! …]}
 //! ```
 //!
 //! A type entry has `n` (definition name; absent for an inline struct), `g` (its
 //! `x-kubernetes-group-version-kind` as `[group, version, kind]`, or `[group, version, kind,
-//! scope]` when the kind's scope is known: `"Namespaced"` or `"Cluster"`, as a CRD spells it),
+//! scope]` when the kind's scope is known: `"Namespaced"` or `"Cluster"`, as a CRD spells it,
+//! or `[group, version, kind, scope, resource]` with the resource (plural) it is served as),
 //! `mt` (its `x-kubernetes-map-type`), and either `f` (struct fields, in document order) or `t`
 //! (a type expression). A field has `n`, `t`, and the extensions it declares: `ps` patch
 //! strategy, `mk` merge key, `lt` list type, `lk` list map keys, `mt` map type.
@@ -21,7 +22,8 @@
 //!
 //! The scope element was added to format `applyscope-schema/1` later, compatibly: a
 //! three-element GVK (all that earlier files hold) reads as a kind of unknown scope, so they
-//! still load. Readers from before the addition reject four-element GVKs.
+//! still load. Readers from before the addition reject four-element GVKs. The resource came
+//! later still, the same way: a four-element GVK reads as a kind whose resource is unknown.
 
 use serde::{Deserialize, Serialize};
 
@@ -189,20 +191,28 @@ fn gvk_entry(g: &Gvk) -> Vec<Box<str>> {
     let mut entry = vec![g.group.clone(), g.version.clone(), g.kind.clone()];
     if let Some(namespaced) = g.namespaced {
         entry.push(if namespaced { NAMESPACED } else { CLUSTER }.into());
+        entry.extend(g.resource.clone());
     }
     entry
 }
 
-/// `[group, version, kind]` or `[group, version, kind, scope]`.
+/// `[group, version, kind]`, `[group, version, kind, scope]` or `[group, version, kind,
+/// scope, resource]`.
 fn gvk(entry: &[Box<str>]) -> Result<Gvk, SchemaError> {
-    let [group, version, kind, scope @ ..] = entry else {
+    let [group, version, kind, rest @ ..] = entry else {
         return Err(bad(format!("GVK {entry:?} has fewer than 3 elements")));
     };
+    let (scope, resource) = match rest {
+        [] => (None, None),
+        [scope] => (Some(scope), None),
+        [scope, resource] => (Some(scope), Some(resource.clone())),
+        _ => return Err(bad(format!("GVK {entry:?} has more than 5 elements"))),
+    };
     let namespaced = match scope {
-        [] => None,
-        [s] if &**s == NAMESPACED => Some(true),
-        [s] if &**s == CLUSTER => Some(false),
-        _ => {
+        None => None,
+        Some(s) if &**s == NAMESPACED => Some(true),
+        Some(s) if &**s == CLUSTER => Some(false),
+        Some(_) => {
             return Err(bad(format!(
                 "GVK {entry:?}: the scope after the kind must be {NAMESPACED:?} or {CLUSTER:?}"
             )));
@@ -213,6 +223,7 @@ fn gvk(entry: &[Box<str>]) -> Result<Gvk, SchemaError> {
         version: version.clone(),
         kind: kind.clone(),
         namespaced,
+        resource,
     })
 }
 

@@ -272,7 +272,7 @@ pub(super) fn add_old_versions(b: &mut Builder) -> Result<(), SchemaError> {
             None => {
                 let (to_group, to_version) = replaced_by(group, version, kind)
                     .ok_or_else(|| missing(group, version, kind))?;
-                let (source, namespaced) = b
+                let (source, namespaced, resource) = b
                     .nodes
                     .iter()
                     .zip(0..)
@@ -284,7 +284,7 @@ pub(super) fn add_old_versions(b: &mut Builder) -> Result<(), SchemaError> {
                                     && &*g.version == to_version
                                     && &*g.kind == kind
                             })
-                            .map(|g| (id, g.namespaced))
+                            .map(|g| (id, g.namespaced, g.resource.clone()))
                     })
                     .ok_or_else(|| missing(to_group, to_version, kind))?;
                 let id = copy(b, source, &package)?;
@@ -294,6 +294,7 @@ pub(super) fn add_old_versions(b: &mut Builder) -> Result<(), SchemaError> {
                         version: version.into(),
                         kind: kind.into(),
                         namespaced,
+                        resource,
                     }]);
                 }
                 copies.insert(id);

@@ -145,6 +145,9 @@ pub(super) struct Gvk {
     /// Whether objects of this kind live in a namespace (`Some(false)`: cluster-scoped), as the
     /// document's resource paths tell; `None` when they do not.
     pub(super) namespaced: Option<bool>,
+    /// The resource objects of this kind are served as (the plural: `deployments`), as the
+    /// document's resource paths tell; `None` when they do not.
+    pub(super) resource: Option<Box<str>>,
 }
 
 impl Gvk {
@@ -274,6 +277,15 @@ impl Schema {
     pub fn is_namespaced(&self, api_version: &str, kind: &str) -> Option<bool> {
         self.gvk_entry(api_version, kind)
             .and_then(|(gvk, _)| gvk.namespaced)
+    }
+
+    /// The resource (plural: `deployments`, `endpoints`, `networkpolicies`) objects with this
+    /// `apiVersion` and `kind` are served as, read from the document's resource paths as
+    /// [`Schema::is_namespaced`] is; `None` when it does not say.
+    #[must_use]
+    pub fn resource(&self, api_version: &str, kind: &str) -> Option<&str> {
+        self.gvk_entry(api_version, kind)
+            .and_then(|(gvk, _)| gvk.resource.as_deref())
     }
 
     fn gvk_node(&self, api_version: &str, kind: &str) -> Option<NodeId> {

@@ -12,7 +12,8 @@
 //! `x-kubernetes-group-version-kind` names the kind, on the kind's own resource path
 //! (`/api/{version}/` or `/apis/{group}/{version}/`, maybe `watch/`, then `{plural}` or
 //! `{plural}/{name}`), makes it namespaced when that path is under `namespaces/{namespace}/`,
-//! else cluster-scoped; namespaced wins (`/api/v1/configmaps` lists ConfigMaps of all
+//! else cluster-scoped, and gives its resource (`{plural}`, which the API server's messages
+//! name); namespaced wins (`/api/v1/configmaps` lists ConfigMaps of all
 //! namespaces). Subresource paths (`.../{name}/status`, `/scale`, `/eviction`) carry other
 //! kinds (`Scale`, `Eviction`) and tell nothing. The Namespace object's own paths are
 //! `/api/v1/namespaces/{name}...`, cluster-scoped.
@@ -69,9 +70,12 @@ impl Schema {
                 None => (Shape::Opaque, None, Box::default()),
             };
             for gvk in gvks.iter_mut() {
-                gvk.namespaced = scopes
-                    .get(&(&*gvk.group, &*gvk.version, &*gvk.kind))
-                    .copied();
+                if let Some(&(namespaced, resource)) =
+                    scopes.get(&(&*gvk.group, &*gvk.version, &*gvk.kind))
+                {
+                    gvk.namespaced = Some(namespaced);
+                    gvk.resource = Some(resource.into());
+                }
             }
             if let Some(node) = reader.b.nodes.get_mut(id as usize) {
                 node.shape = shape;
@@ -281,6 +285,7 @@ fn gvks(obj: &Map, at: &str) -> Result<Box<[Gvk]>, SchemaError> {
                 version: version.into(),
                 kind: kind.into(),
                 namespaced: None,
+                resource: None,
             }),
             None => Err(bad(at, GVK, expected)),
         })
@@ -296,14 +301,15 @@ fn gvk_parts(g: &Value) -> Option<(&str, &str, &str)> {
 /// `(group, version, kind)` borrowed from the document.
 type GvkKey<'d> = (&'d str, &'d str, &'d str);
 
-/// Whether each kind with a resource path of its own is namespaced (see the module doc).
-fn scopes(doc: &Value) -> Result<HashMap<GvkKey<'_>, bool>, SchemaError> {
+/// Whether each kind with a resource path of its own is namespaced, and its resource (the
+/// plural: `deployments`; see the module doc; of two, the first in byte order).
+fn scopes(doc: &Value) -> Result<HashMap<GvkKey<'_>, (bool, &str)>, SchemaError> {
     let mut scopes = HashMap::new();
     let Some(paths) = doc.get("paths").and_then(Value::as_object) else {
         return Ok(scopes);
     };
     for (path, item) in paths {
-        let Some(namespaced) = resource_path_scope(path) else {
+        let Some((namespaced, resource)) = resource_path_scope(path) else {
             continue;
         };
         // Operations, beside `parameters` (a list) and other keys.
@@ -319,7 +325,9 @@ fn scopes(doc: &Value) -> Result<HashMap<GvkKey<'_>, bool>, SchemaError> {
                     "a {group, version, kind} of strings",
                 )
             })?;
-            *scopes.entry(key).or_insert(false) |= namespaced;
+            let scope = scopes.entry(key).or_insert((false, resource));
+            scope.0 |= namespaced;
+            scope.1 = scope.1.min(resource);
         }
     }
     Ok(scopes)
@@ -327,8 +335,9 @@ fn scopes(doc: &Value) -> Result<HashMap<GvkKey<'_>, bool>, SchemaError> {
 
 /// For a kind's own resource path (`/api/{version}/` or `/apis/{group}/{version}/`, maybe
 /// `watch/`, maybe `namespaces/{namespace}/`, then `{plural}` or `{plural}/{name}`), whether it
-/// is under a namespace; `None` for any other path (subresources, discovery, `/version`).
-fn resource_path_scope(path: &str) -> Option<bool> {
+/// is under a namespace, and the plural; `None` for any other path (subresources, discovery,
+/// `/version`).
+fn resource_path_scope(path: &str) -> Option<(bool, &str)> {
     let rest = if let Some(rest) = path.strip_prefix("/api/") {
         rest.split_once('/')?.1
     } else {
@@ -343,8 +352,8 @@ fn resource_path_scope(path: &str) -> Option<bool> {
     let is_param = |s: &str| s.len() > 2 && s.starts_with('{') && s.ends_with('}');
     match resource {
         [plural] | [plural, _] if plural.is_empty() || is_param(plural) => None,
-        [_] => Some(namespaced),
-        [_, name] if is_param(name) => Some(namespaced),
+        [plural] => Some((namespaced, *plural)),
+        [plural, name] if is_param(name) => Some((namespaced, *plural)),
         _ => None,
     }
 }

@@ -528,14 +528,23 @@ fn scope_comes_from_the_resource_paths() {
         assert_eq!(scope("v1", "Orphan"), None);
         assert_eq!(scope("v1", "Ghost"), None);
         assert_eq!(schema.root_for_gvk("v1", "Ghost").map(Meta::kind), None);
+        // And the resources the paths serve them as.
+        assert_eq!(schema.resource("v1", "Pod"), Some("pods"));
+        assert_eq!(
+            schema.resource("apps/v1", "Deployment"),
+            Some("deployments")
+        );
+        assert_eq!(schema.resource("v1", "Namespace"), Some("namespaces"));
+        assert_eq!(schema.resource("v1", "ConfigMap"), Some("configmaps"));
+        assert_eq!(schema.resource("autoscaling/v1", "Scale"), None);
 
-        // The compact form keeps the scopes.
+        // The compact form keeps the scopes and the resources.
         let compact = schema.to_compact();
         assert!(
-            compact.contains(r#""g":[["","v1","Pod","Namespaced"]]"#),
+            compact.contains(r#""g":[["","v1","Pod","Namespaced","pods"]]"#),
             "{compact}"
         );
-        assert!(compact.contains(r#""g":[["","v1","Node","Cluster"]]"#));
+        assert!(compact.contains(r#""g":[["","v1","Node","Cluster","nodes"]]"#));
         assert!(compact.contains(r#""g":[["autoscaling","v1","Scale"]]"#));
         let again = Schema::from_compact(&compact).expect("compact loads");
         assert_eq!(again.to_compact(), compact);
@@ -544,6 +553,10 @@ fn scope_comes_from_the_resource_paths() {
                 again.is_namespaced(api_version, kind),
                 scope(api_version, kind),
                 "{api_version} {kind}"
+            );
+            assert_eq!(
+                again.resource(api_version, kind),
+                schema.resource(api_version, kind)
             );
         }
     }
@@ -580,10 +593,11 @@ fn bad_operation_gvk_is_an_error() {
 
 #[test]
 fn compact_gvks_with_and_without_scope() {
-    // Three elements: the form assets had before scopes, still read (scope unknown).
+    // Three elements: the form assets had before scopes, still read (scope unknown); four:
+    // before resources.
     let text = r#"{"format":"applyscope-schema/1","types":[
 {"n":"A","g":[["","v1","A"]],"f":[]},
-{"n":"B","g":[["g","v1","B","Namespaced"],["g","v2","B","Cluster"]],"f":[]}
+{"n":"B","g":[["g","v1","B","Namespaced"],["g","v2","B","Cluster","bs"]],"f":[]}
 ]}
 "#;
     let schema = Schema::from_compact(text).expect("compact loads");
@@ -591,11 +605,13 @@ fn compact_gvks_with_and_without_scope() {
     assert_eq!(schema.is_namespaced("v1", "A"), None);
     assert_eq!(schema.is_namespaced("g/v1", "B"), Some(true));
     assert_eq!(schema.is_namespaced("g/v2", "B"), Some(false));
+    assert_eq!(schema.resource("g/v1", "B"), None);
+    assert_eq!(schema.resource("g/v2", "B"), Some("bs"));
     assert_eq!(schema.to_compact(), text);
     for bad in [
         r#"{"format":"applyscope-schema/1","types":[{"n":"A","g":[["","v1"]],"f":[]}]}"#,
         r#"{"format":"applyscope-schema/1","types":[{"n":"A","g":[["","v1","A","namespaced"]],"f":[]}]}"#,
-        r#"{"format":"applyscope-schema/1","types":[{"n":"A","g":[["","v1","A","Cluster","x"]],"f":[]}]}"#,
+        r#"{"format":"applyscope-schema/1","types":[{"n":"A","g":[["","v1","A","Cluster","x","y"]],"f":[]}]}"#,
     ] {
         assert!(
             matches!(Schema::from_compact(bad), Err(SchemaError::Compact(_))),

@@ -15,9 +15,12 @@
 //! | `ssa-duplicate-key` | two entries of a keyed list with one key in the file: refused | [`config`] |
 //! | `ssa-patch-directive` | `$patch`, `$retainKeys`, `$setElementOrder/…`, `$deleteFromPrimitiveList/…` in the file: refused | [`config`] |
 //! | `ssa-result-invalid`, `union-two-members` | the merged object breaks a validation rule because a field another manager owns is kept | [`result`] |
+//! | `stale-resource-version` | the file's `metadata.resourceVersion` is not the live object's: refused (409) | [`lock`] |
+//! | `ssa-reapply-refused` | the file carries the live object's resourceVersion: the re-apply after the csaupgrade is refused, nothing is pruned | [`lock`] |
 
 pub mod config;
 mod defaults;
+pub mod lock;
 pub mod result;
 
 use crate::engine::plan::{Code, Warning, WayOut};
@@ -177,10 +180,17 @@ pub fn after_apply(p: &Planned<'_>) -> (Vec<Warning>, Vec<usize>) {
             None,
             Some(&managers),
             &[],
-            format!(
-                "the object was made by client-side apply: kubectl moves {managers}'s fields to {} (csaupgrade) and applies again, so what the file dropped is pruned (kubernetes#99003); `kubectl diff --server-side` shows only the first apply",
-                p.me.manager
-            ),
+            if p.steps.iter().any(|s| s.kind == StepKind::ApplyAgain) {
+                format!(
+                    "the object was made by client-side apply: kubectl moves {managers}'s fields to {} (csaupgrade) and applies again, so what the file dropped is pruned (kubernetes#99003); `kubectl diff --server-side` shows only the first apply",
+                    p.me.manager
+                )
+            } else {
+                format!(
+                    "the object was made by client-side apply: kubectl moves {managers}'s fields to {} (csaupgrade); its apply again is refused (`ssa-reapply-refused`), so nothing the file dropped is pruned this time",
+                    p.me.manager
+                )
+            },
         ));
         if !removed.is_empty() {
             out.push(warning(

@@ -11,7 +11,10 @@
 //!    as a JSON patch of `metadata.managedFields`;
 //! 4. [`StepKind::ApplyAgain`]: when step 3 changed something, the same apply again: what
 //!    the client-side managers owned is now the applier's previous set, so what the file
-//!    dropped is pruned (kubernetes#99003, fixed by kubernetes#112905).
+//!    dropped is pruned (kubernetes#99003, fixed by kubernetes#112905). Not when the file
+//!    carries a `metadata.resourceVersion`: the requests before changed the object, so the
+//!    API server's lock refuses it ([`crate::engine::lock`], 409) and kubectl only warns; the
+//!    sequence ends with step 3 (`checks::lock::reapply_refused`).
 
 use std::sync::Arc;
 
@@ -336,8 +339,13 @@ pub fn apply_server_side_read(
                     managed.clone(),
                 )
             }
-            // The last request (`decide` ends after it).
+            // The last request (`decide` ends after it), unless the lock refuses it.
             Decided::ApplyAgain => {
+                let sent = crate::engine::lock::resource_version(file);
+                if crate::engine::lock::check(sent, None, true) != crate::engine::lock::Lock::Holds
+                {
+                    break;
+                }
                 // The object the first apply left, unless a request between changed it (the
                 // `kubectl-last-applied` apply leaves it as it was, shared).
                 let again = again.take().map(|a| {
@@ -426,10 +434,9 @@ mod tests {
         managed_fields(obj)
     }
 
-    /// SEMANTICS.md §6, worked example (kubernetes#99003 on a ConfigMap).
-    #[test]
-    fn migration_from_client_side_apply_prunes_on_the_second_apply() {
-        let req = request("v1", "ConfigMap", "2026-11-25T10:00:00Z");
+    /// SEMANTICS.md §6's ConfigMap as client-side apply made it: `key` and `legacy` in its
+    /// last-applied annotation, every field `kubectl-client-side-apply`'s.
+    fn made_by_client_side_apply(req: &Request<'_>) -> Value {
         let annotation = r#"{"apiVersion":"v1","data":{"key":"value","legacy":"unused"},"kind":"ConfigMap","metadata":{"annotations":{},"name":"test","namespace":"default"}}"#;
         let mut created = v(
             r#"{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"test","namespace":"default","annotations":{}},"data":{"key":"value","legacy":"unused"}}"#,
@@ -438,9 +445,15 @@ mod tests {
             .as_object_mut()
             .unwrap()
             .insert(ANNOTATION, Value::from(format!("{annotation}\n")));
-        let live = req
-            .update(&Value::Null, &created, "kubectl-client-side-apply")
-            .unwrap();
+        req.update(&Value::Null, &created, "kubectl-client-side-apply")
+            .unwrap()
+    }
+
+    /// SEMANTICS.md §6, worked example (kubernetes#99003 on a ConfigMap).
+    #[test]
+    fn migration_from_client_side_apply_prunes_on_the_second_apply() {
+        let req = request("v1", "ConfigMap", "2026-11-25T10:00:00Z");
+        let live = made_by_client_side_apply(&req);
         assert_eq!(
             owned(&live, "kubectl-client-side-apply", "Update").unwrap(),
             r#"{"f:data":{".":{},"f:key":{},"f:legacy":{}},"f:metadata":{"f:annotations":{".":{},"f:kubectl.kubernetes.io/last-applied-configuration":{}}}}"#
@@ -500,6 +513,40 @@ mod tests {
                 .collect::<Vec<_>>()
         };
         assert_eq!(stored(&on_two), stored(&steps));
+    }
+
+    /// A file that carries the live object's resourceVersion passes the first apply, but
+    /// the re-apply after the csaupgrade would carry it after the object changed: the
+    /// registry's lock refuses it (kubectl only warns), so the sequence ends with the
+    /// csaupgrade and nothing is pruned; `"0"` is no precondition and is applied again.
+    #[test]
+    fn a_file_with_a_resource_version_is_not_applied_again() {
+        let req = request("v1", "ConfigMap", "2026-11-25T10:00:00Z");
+        let mut live = made_by_client_side_apply(&req);
+        live["metadata"]["resourceVersion"] = Value::from("7");
+        let file = |rv: &str| {
+            v(&format!(
+                r#"{{"apiVersion":"v1","kind":"ConfigMap","metadata":{{"name":"test","namespace":"default","resourceVersion":"{rv}"}},"data":{{"key":"value"}}}}"#
+            ))
+        };
+        let kinds = |steps: &[Step]| steps.iter().map(|s| s.kind.name()).collect::<Vec<_>>();
+        let steps = apply_server_side(&req, &live, &file("7"), "kubectl", false).unwrap();
+        assert_eq!(
+            kinds(&steps),
+            ["apply", "save-last-applied", "upgrade-managed-fields"]
+        );
+        assert_eq!(steps[2].stored()["data"]["legacy"], "unused");
+        let steps = apply_server_side(&req, &live, &file("0"), "kubectl", false).unwrap();
+        assert_eq!(
+            kinds(&steps),
+            [
+                "apply",
+                "save-last-applied",
+                "upgrade-managed-fields",
+                "apply-again"
+            ]
+        );
+        assert_eq!(steps[3].stored()["data"].get("legacy"), None);
     }
 
     /// The second apply reuses what the first handed on (the file's set, and the object as

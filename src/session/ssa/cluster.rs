@@ -129,6 +129,7 @@ pub fn plan_loaded<F: FnMut(&str) -> Option<std::sync::Arc<Value>>>(
         migrate: settings.migrate,
         time: settings.time,
         schema,
+        resource: Some(&loaded.target.plural),
     });
     SsaObject {
         pair,

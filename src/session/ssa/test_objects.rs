@@ -24,6 +24,7 @@ pub(crate) fn input<'a>(
         migrate: &[],
         time: "2026-11-25T10:00:00Z",
         schema: None,
+        resource: None,
     }
 }
 

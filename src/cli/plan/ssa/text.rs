@@ -169,6 +169,7 @@ mod tests {
             migrate: &[],
             time: "2026-11-25T10:00:00Z",
             schema: None,
+            resource: None,
         };
         match plan_server_side(&input).unwrap() {
             SsaOutcome::Planned(p) => *p,

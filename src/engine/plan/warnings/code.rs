@@ -47,6 +47,13 @@ pub enum Code {
     SsaPatchDirective,
     /// Server-side: the merged object breaks a validation rule; refused.
     SsaResultInvalid,
+    /// The file's `metadata.resourceVersion` is not the live object's: the API server refuses
+    /// the apply (409), client-side or server-side.
+    StaleResourceVersion,
+    /// Server-side: kubectl's re-apply after the csaupgrade carries the file's
+    /// resourceVersion after the object changed: refused (409), kubectl only warns, nothing
+    /// the file dropped is pruned.
+    SsaReapplyRefused,
 }
 
 /// How bad a warning is: the object list's risk classes `notice`, `warning` and `rejects`.
@@ -74,7 +81,7 @@ impl Severity {
 
 impl Code {
     /// Every code.
-    pub const ALL: [Code; 24] = [
+    pub const ALL: [Code; 26] = [
         Code::MissingAnnotation,
         Code::AnnotationNullIsEmpty,
         Code::ClearChangedLive,
@@ -99,6 +106,8 @@ impl Code {
         Code::SsaDuplicateKey,
         Code::SsaPatchDirective,
         Code::SsaResultInvalid,
+        Code::StaleResourceVersion,
+        Code::SsaReapplyRefused,
     ];
 
     /// The code's name, as the outputs write it.
@@ -129,6 +138,8 @@ impl Code {
             Code::SsaDuplicateKey => "ssa-duplicate-key",
             Code::SsaPatchDirective => "ssa-patch-directive",
             Code::SsaResultInvalid => "ssa-result-invalid",
+            Code::StaleResourceVersion => "stale-resource-version",
+            Code::SsaReapplyRefused => "ssa-reapply-refused",
         }
     }
 
@@ -142,7 +153,8 @@ impl Code {
             | Code::ResultInvalid
             | Code::SsaDuplicateKey
             | Code::SsaPatchDirective
-            | Code::SsaResultInvalid => Severity::Reject,
+            | Code::SsaResultInvalid
+            | Code::StaleResourceVersion => Severity::Reject,
             Code::MissingAnnotation
             | Code::AnnotationNullIsEmpty
             | Code::CsaUpgrade
@@ -159,7 +171,8 @@ impl Code {
             | Code::ReplicasRemoved
             | Code::SecretInAnnotation
             | Code::SsaControllerOwnsField
-            | Code::SsaFirstApplyPrunes => Severity::Loss,
+            | Code::SsaFirstApplyPrunes
+            | Code::SsaReapplyRefused => Severity::Loss,
         }
     }
 }
