@@ -276,6 +276,12 @@ pub const EXAMPLES: &[Example] = &[
         live
     ),
     example!(
+        "lint-status-ignored",
+        "lint: an exported status: kubectl sends it, the server keeps its own",
+        last_applied,
+        live
+    ),
+    example!(
         "lint-stale-resource-version",
         "lint: an exported file's old resourceVersion: the server refuses (409)",
         last_applied,

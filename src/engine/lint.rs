@@ -13,6 +13,7 @@
 //! | `immutable-field` | a field the server refuses to change (Deployment `spec.selector`, StatefulSet `volumeClaimTemplates`/`serviceName`, Job `spec.template`, Service `clusterIP`, ...) | [`immutable`] |
 //! | `secret-in-annotation` | a Secret's data copied in clear into the last-applied annotation | [`secret`] |
 //! | `result-invalid` | the object after the apply breaks a rule the API server validates: two ports of one name, `Recreate` beside a `rollingUpdate` | [`valid`] |
+//! | `status-ignored` | the file carries `status` that changes the object's: the main endpoint of a built-in kind keeps its status, the changes do not happen | [`status`] |
 //! | `stale-resource-version` | the file carries a `metadata.resourceVersion` (an export of `kubectl get -o yaml`) that is not the live object's: the patch sends it and the API server refuses the apply (409) | [`super::lock`] |
 //!
 //! Hazards the plan already reports (`plan/warnings.rs`), not repeated here:
@@ -27,6 +28,7 @@ pub mod keys;
 pub mod replicas;
 pub mod secret;
 pub mod size;
+pub mod status;
 pub mod valid;
 
 use crate::value::Value;
@@ -35,7 +37,7 @@ use super::plan::warnings::{Code, Warning};
 use super::schema::Meta;
 
 /// The codes this module emits, with a one-line summary (for documentation and listings).
-pub const CODES: [(Code, &str); 9] = [
+pub const CODES: [(Code, &str); 10] = [
     (
         Code::DuplicateMergeKey,
         "a merge-keyed list names the same key twice",
@@ -72,6 +74,10 @@ pub const CODES: [(Code, &str); 9] = [
         Code::StaleResourceVersion,
         "the file's resourceVersion is not the live object's: the server refuses the apply (409)",
     ),
+    (
+        Code::StatusIgnored,
+        "the file's status: the server keeps the object's own, the changes do not happen",
+    ),
 ];
 
 /// What the lints look at.
@@ -101,6 +107,7 @@ pub fn check(input: &LintInput<'_>) -> Vec<Warning> {
     out.extend(secret::check(input));
     out.extend(valid::check(input));
     out.extend(stale_resource_version(input));
+    out.extend(status::check(input));
     out
 }
 

@@ -50,6 +50,8 @@ pub enum Code {
     /// The file's `metadata.resourceVersion` is not the live object's: the API server refuses
     /// the apply (409), client-side or server-side.
     StaleResourceVersion,
+    /// The file's `status` changes the object's, which the endpoint keeps.
+    StatusIgnored,
     /// Server-side: kubectl's re-apply after the csaupgrade carries the file's
     /// resourceVersion after the object changed: refused (409), kubectl only warns, nothing
     /// the file dropped is pruned.
@@ -81,7 +83,7 @@ impl Severity {
 
 impl Code {
     /// Every code.
-    pub const ALL: [Code; 26] = [
+    pub const ALL: [Code; 27] = [
         Code::MissingAnnotation,
         Code::AnnotationNullIsEmpty,
         Code::ClearChangedLive,
@@ -107,6 +109,7 @@ impl Code {
         Code::SsaPatchDirective,
         Code::SsaResultInvalid,
         Code::StaleResourceVersion,
+        Code::StatusIgnored,
         Code::SsaReapplyRefused,
     ];
 
@@ -139,6 +142,7 @@ impl Code {
             Code::SsaPatchDirective => "ssa-patch-directive",
             Code::SsaResultInvalid => "ssa-result-invalid",
             Code::StaleResourceVersion => "stale-resource-version",
+            Code::StatusIgnored => "status-ignored",
             Code::SsaReapplyRefused => "ssa-reapply-refused",
         }
     }
@@ -162,7 +166,8 @@ impl Code {
             | Code::SsaUnknownType
             | Code::SsaMigrateManager
             | Code::SsaOldApiVersionManager
-            | Code::SsaDiffUnderreports => Severity::Notice,
+            | Code::SsaDiffUnderreports
+            | Code::StatusIgnored => Severity::Notice,
             Code::ClearChangedLive
             | Code::ListItemsLost
             | Code::DuplicateMergeKey
