@@ -203,15 +203,20 @@ pub fn rewrite_of(object: &Value, config: &Value, written: &mut Option<String>) 
         .and_then(|m| m.get("annotations"))
         .and_then(Value::as_object)?;
     // `buildLastApplied`: the configuration without the annotation (copied only when it has
-    // it).
-    let applied = if carries_key(config) {
+    // it), its annotations read and set again as a map of strings: `annotations: null` is
+    // dropped (`GetAnnotations` reads no map, `SetAnnotations(nil)` removes the field).
+    let own = config.get("metadata").and_then(|m| m.get("annotations"));
+    let applied = if carries_key(config) || own.is_some_and(Value::is_null) {
         let mut applied = config.clone();
-        if let Some(a) = applied
-            .get_mut("metadata")
-            .and_then(|m| m.get_mut("annotations"))
-            .and_then(Value::as_object_mut)
-        {
-            a.shift_remove(ANNOTATION);
+        if let Some(meta) = applied.get_mut("metadata").and_then(Value::as_object_mut) {
+            match meta.get_mut("annotations").and_then(Value::as_object_mut) {
+                Some(a) => {
+                    a.shift_remove(ANNOTATION);
+                }
+                None => {
+                    meta.shift_remove("annotations");
+                }
+            }
         }
         std::borrow::Cow::Owned(applied)
     } else {
@@ -380,6 +385,18 @@ mod tests {
             r#"{"apiVersion":"v1","data":{"k":"v"},"kind":"ConfigMap","metadata":{"annotations":{"note":"n"},"name":"a"}}"#.to_owned() + "\n"
         );
         assert_eq!(annotations_of(&out)["other"], "x");
+        // `annotations: null` in the configuration is no map of strings: dropped, as
+        // `SetAnnotations(nil)` drops it.
+        let null = json!({"apiVersion": "v1", "kind": "ConfigMap",
+            "metadata": {"name": "a", "annotations": null}, "data": {"k": "v"}});
+        let mut out = live.clone();
+        assert!(update_annotation(&mut out, &null));
+        assert_eq!(
+            annotations_of(&out)[ANNOTATION],
+            r#"{"apiVersion":"v1","data":{"k":"v"},"kind":"ConfigMap","metadata":{"name":"a"}}"#
+                .to_owned()
+                + "\n"
+        );
         // Pad the data so that the annotations come to exactly the limit, then one past.
         let text_of = |pad: usize| {
             let c = json!({"apiVersion": "v1", "data": {"k": "v".repeat(pad)}});
