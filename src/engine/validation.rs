@@ -11,6 +11,7 @@
 //! | a volume with two sources | `…volumes[0].configMap: Forbidden: may not specify more than 1 volume type` |
 //! | two ports of one container with one name | `…ports[1].name: Duplicate value: "http"` |
 //! | a Deployment's `strategy.type: Recreate` with a `rollingUpdate` | ``spec.strategy.rollingUpdate: Forbidden: may not be specified when strategy `type` is 'Recreate'`` |
+//! | an update's `metadata.uid` not the stored one's ([`changed_uid`]) | `metadata.uid: Invalid value: "…": field is immutable` |
 //!
 //! Validation checks the members of a one-of in a fixed order and names each one after the
 //! first; the error here names the second present, with the indexes of the object's lists.
@@ -131,18 +132,39 @@ impl Broken<'_> {
     /// The API server's message: `Deployment.apps "web" is invalid: <path>: <error>`.
     #[must_use]
     pub fn api_error(&self, obj: &Value) -> String {
-        let r = crate::engine::object::ObjectRef::of(obj);
-        let kind = match r.group() {
-            "" => r.kind.to_owned(),
-            g => format!("{}.{g}", r.kind),
-        };
-        format!(
-            "{kind} {:?} is invalid: {}: {}",
-            r.name,
-            self.error_path(),
-            self.error
-        )
+        invalid(obj, &self.error_path(), &self.error)
     }
+}
+
+/// `Deployment.apps "web" is invalid: <path>: <error>` (apimachinery `NewInvalid`).
+fn invalid(obj: &Value, path: &str, error: &str) -> String {
+    let r = crate::engine::object::ObjectRef::of(obj);
+    let kind = match r.group() {
+        "" => r.kind.to_owned(),
+        g => format!("{}.{g}", r.kind),
+    };
+    format!("{kind} {:?} is invalid: {path}: {error}", r.name)
+}
+
+/// `metadata.uid` on an update (`ValidateObjectMetaUpdate`): a uid other than the stored
+/// one's is refused; an empty one keeps it (`BeforeUpdate`). The two, live then new, and the
+/// API server's message.
+#[must_use]
+pub fn changed_uid<'v>(live: &'v Value, new: &'v Value) -> Option<(&'v str, &'v str, String)> {
+    fn uid(v: &Value) -> Option<&str> {
+        v.get("metadata")?
+            .get("uid")?
+            .as_str()
+            .filter(|s| !s.is_empty())
+    }
+    let (before, after) = (uid(live)?, uid(new)?);
+    (before != after).then(|| {
+        let error = format!(
+            "Invalid value: {}: field is immutable",
+            crate::engine::schema::go_quote(after)
+        );
+        (before, after, invalid(new, "metadata.uid", &error))
+    })
 }
 
 /// The field names leading to a kind's pod spec.

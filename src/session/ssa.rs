@@ -31,7 +31,7 @@ pub use nodes::{NodeFacts, Owner, managers_of, node_facts};
 mod body;
 mod chosen;
 #[cfg(test)]
-mod lock_tests;
+mod metadata_tests;
 mod nodes;
 mod refused;
 #[cfg(test)]

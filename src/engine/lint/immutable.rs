@@ -10,6 +10,7 @@
 //! | Service | `spec.clusterIP`, `spec.clusterIPs` once set (clearing them keeps the live value) |
 //! | PersistentVolumeClaim | `spec` except `resources` and `volumeAttributesClassName` |
 //! | ConfigMap, Secret with `immutable: true` | `data`, `binaryData` (`stringData`), `immutable` |
+//! | every kind | `metadata.uid`, when the file names another (an export of an object since deleted and recreated): `metadata.uid: Invalid value: "…": field is immutable`; none keeps the live one |
 //!
 //! Known approximation: a suspended Job that never started may change some scheduling fields of
 //! its template; the lint still reports them.
@@ -169,7 +170,27 @@ pub(super) fn check(input: &LintInput<'_>) -> Vec<Warning> {
             ),
         });
     }
+    out.extend(uid(live, input.result));
     out
+}
+
+/// `metadata.uid` of every kind ([`crate::engine::validation::changed_uid`]).
+fn uid(live: &Value, result: &Value) -> Option<Warning> {
+    let (before, after, error) = crate::engine::validation::changed_uid(live, result)?;
+    let kind = gvk(live).1;
+    let quote = crate::engine::schema::go_quote;
+    Some(Warning {
+        manager: None,
+        way_out: Vec::new(),
+        field: None,
+        code: Code::ImmutableField,
+        path: Some("metadata.uid".to_owned()),
+        message: format!(
+            "metadata.uid changes from {} to {}: the file names another object's uid (an export of a {kind} since deleted and recreated under the same name), and no object's uid can change: the server will reject the whole apply ({error}). Remove uid from the file (and the other fields the API server sets).",
+            quote(before),
+            quote(after),
+        ),
+    })
 }
 
 #[cfg(test)]
@@ -178,6 +199,31 @@ mod tests {
 
     use super::*;
     use crate::engine::lint::testing::{plan_of, with_code};
+
+    #[test]
+    fn another_uid_of_any_kind() {
+        let cm = |uid: &str| {
+            json!({"apiVersion": "v1", "kind": "ConfigMap",
+                "metadata": {"name": "c", "namespace": "default", "uid": uid}, "data": {"a": "1"}})
+        };
+        let live = cm("u-1");
+        let warned = |local: &Value| {
+            let p = plan_of(local, Some(&live), Some(&cm(""))).unwrap();
+            with_code(&p.warnings, Code::ImmutableField)
+                .into_iter()
+                .map(|w| w.message.clone())
+                .collect::<Vec<_>>()
+        };
+        let w = warned(&cm("u-2"));
+        assert_eq!(w.len(), 1);
+        assert!(
+            w[0].contains(r#"ConfigMap "c" is invalid: metadata.uid: Invalid value: "u-2": field is immutable"#),
+            "{}",
+            w[0]
+        );
+        assert!(warned(&cm("u-1")).is_empty());
+        assert!(warned(&cm("")).is_empty());
+    }
 
     #[test]
     fn deployment_selector() {

@@ -9,6 +9,7 @@
 //! | --- | --- |
 //! | a probe or lifecycle handler with two handlers, a volume with two sources | `union-two-members` (the client-side plan's code) |
 //! | a Deployment's `strategy.type: Recreate` with a `rollingUpdate`; two ports of one container with one name (kubernetes#131147) | `ssa-result-invalid` |
+//! | the file's `metadata.uid` not the live object's (an export of an object since recreated) | `ssa-result-invalid` |
 
 use crate::engine::plan::{Code, Warning, WayOut};
 use crate::engine::ssa::explain;
@@ -75,10 +76,25 @@ fn keepers(m: &Managed, path: &[PathElement], me: &ManagerId) -> Vec<ManagerId> 
 
 /// The warnings for a plan's merged object.
 pub(super) fn check(p: &Planned<'_>) -> Vec<Warning> {
-    broken(p.result)
+    let mut out: Vec<Warning> = broken(p.result)
         .iter()
         .filter_map(|b| one(p, p.after, b))
-        .collect()
+        .collect();
+    if let Some((before, after, error)) = crate::engine::validation::changed_uid(p.live, p.result) {
+        let quote = crate::engine::schema::go_quote;
+        out.push(warning(
+            Code::SsaResultInvalid,
+            Some(".metadata.uid".to_owned()),
+            None,
+            &[WayOut::EditFile],
+            format!(
+                "the merged object carries the file's metadata.uid {}, not the live object's {}: the file names another object (an export of one since deleted and recreated under the same name), and the API server refuses the apply: {error}. Remove uid from the file",
+                quote(after),
+                quote(before)
+            ),
+        ));
+    }
+    out
 }
 
 fn one(p: &Planned<'_>, managed: &Managed, b: &Broken<'_>) -> Option<Warning> {

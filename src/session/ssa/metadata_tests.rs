@@ -1,5 +1,6 @@
-//! The registry's lock on the file's `metadata.resourceVersion` in a server-side plan: after
-//! the field manager (a conflict comes first), before the plan.
+//! What the API server does with the metadata a file carries (an export of `kubectl get -o
+//! yaml`): the registry's lock on `metadata.resourceVersion`, after the field manager (a
+//! conflict comes first), before the plan; the update's validation of `metadata.uid`.
 
 use super::test_objects::input;
 use super::*;
@@ -98,4 +99,42 @@ fn a_conflict_comes_before_the_lock_and_migrating_a_manager_makes_it_stale() {
         plan_server_side(&migrated),
         Ok(SsaOutcome::Refused(r)) if r.reason == "Conflict"
     ));
+}
+
+#[test]
+fn another_uid_is_refused_by_the_update_validation() {
+    let mut live = live();
+    live["metadata"]["uid"] = json!("u-live");
+    let mut other = (*file("9", 2)).clone();
+    other["metadata"]["uid"] = json!("u-old");
+    let other = Arc::new(other);
+    let Ok(SsaOutcome::Planned(plan)) = plan_server_side(&input(&other, Some(&live), false)) else {
+        panic!("planned");
+    };
+    let w: Vec<&Warning> = plan
+        .warnings
+        .iter()
+        .filter(|w| w.code == Code::SsaResultInvalid)
+        .collect();
+    assert_eq!(w.len(), 1, "{:?}", plan.warnings);
+    assert_eq!(w[0].path.as_deref(), Some(".metadata.uid"));
+    assert!(
+        w[0].message.contains(
+            r#"Deployment.apps "web" is invalid: metadata.uid: Invalid value: "u-old": field is immutable"#
+        ),
+        "{}",
+        w[0].message
+    );
+    let mut same = (*file("9", 2)).clone();
+    same["metadata"]["uid"] = json!("u-live");
+    let Ok(SsaOutcome::Planned(plan)) =
+        plan_server_side(&input(&Arc::new(same), Some(&live), false))
+    else {
+        panic!("planned");
+    };
+    assert!(
+        plan.warnings
+            .iter()
+            .all(|w| w.code != Code::SsaResultInvalid)
+    );
 }
