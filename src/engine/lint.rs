@@ -121,7 +121,7 @@ fn stale_resource_version(input: &LintInput<'_>) -> Option<Warning> {
         resource_version(live),
         false,
     );
-    warning(&lock, input.local, live, None)
+    warning(&lock, live, None)
 }
 
 /// `apiVersion` and `kind` of an object.

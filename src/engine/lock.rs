@@ -34,8 +34,12 @@ pub enum Lock {
         /// The resourceVersion sent.
         sent: String,
     },
-    /// HTTP 500: the resourceVersion sent is no number; Go's message.
-    Unreadable(String),
+    /// HTTP 500: the resourceVersion sent is no number.
+    Unreadable {
+        sent: String,
+        /// Go's message.
+        message: String,
+    },
 }
 
 /// The resourceVersion the merged object carries: `sent`'s, the body's or the patch's (`None`
@@ -51,10 +55,13 @@ pub fn check(sent: Option<&str>, stored: Option<&str>, written: bool) -> Lock {
         Ok(0) => return Lock::Holds,
         Ok(n) => n,
         Err(why) => {
-            return Lock::Unreadable(format!(
-                "strconv.ParseUint: parsing {}: {why}",
-                crate::engine::schema::go_quote(sent)
-            ));
+            return Lock::Unreadable {
+                sent: sent.to_owned(),
+                message: format!(
+                    "strconv.ParseUint: parsing {}: {why}",
+                    crate::engine::schema::go_quote(sent)
+                ),
+            };
         }
     };
     let stale = written
@@ -119,7 +126,7 @@ pub fn resource_of<'r>(obj: &ObjectRef<'_>, resource: Option<&'r str>) -> Cow<'r
         return Cow::Borrowed(r);
     }
     match crate::engine::schema::Schema::embedded().resource(obj.api_version, obj.kind) {
-        Some(r) => Cow::Owned(r.to_owned()),
+        Some(r) => Cow::Borrowed(r),
         None => Cow::Owned(guess_resource(obj.kind)),
     }
 }
@@ -139,10 +146,11 @@ pub fn guess_resource(kind: &str) -> String {
     }
 }
 
-/// The coded warning of a refused lock, for the plan's warnings: client-side (`server_side`
-/// false: the patch carries the file's resourceVersion) or server-side (the body does).
+/// The coded warning of a refused lock, for the plan's warnings (client-side: the patch
+/// carries the file's resourceVersion; server-side: the body does). `resource` as
+/// [`group_resource`] takes it.
 #[must_use]
-pub fn warning(lock: &Lock, file: &Value, live: &Value, resource: Option<&str>) -> Option<Warning> {
+pub fn warning(lock: &Lock, live: &Value, resource: Option<&str>) -> Option<Warning> {
     let what = match lock {
         Lock::Holds => return None,
         Lock::Stale { sent } => {
@@ -157,8 +165,7 @@ pub fn warning(lock: &Lock, file: &Value, live: &Value, resource: Option<&str>) 
                 conflict_message(&group_resource(&object, resource), object.name)
             )
         }
-        Lock::Unreadable(message) => {
-            let sent = resource_version(file).unwrap_or_default();
+        Lock::Unreadable { sent, message } => {
             format!(
                 "the file carries metadata.resourceVersion {}, which is no number: the API server fails the apply ({message})",
                 crate::engine::schema::go_quote(sent)
@@ -206,17 +213,25 @@ mod tests {
     fn no_number_is_gos_parse_error() {
         assert_eq!(
             check(Some("abc"), Some("7"), false),
-            Lock::Unreadable(r#"strconv.ParseUint: parsing "abc": invalid syntax"#.into())
+            Lock::Unreadable {
+                sent: "abc".into(),
+                message: r#"strconv.ParseUint: parsing "abc": invalid syntax"#.into()
+            }
         );
         assert_eq!(
             check(Some("+5"), Some("7"), false),
-            Lock::Unreadable(r#"strconv.ParseUint: parsing "+5": invalid syntax"#.into())
+            Lock::Unreadable {
+                sent: "+5".into(),
+                message: r#"strconv.ParseUint: parsing "+5": invalid syntax"#.into()
+            }
         );
         assert_eq!(
             check(Some("99999999999999999999"), Some("7"), false),
-            Lock::Unreadable(
-                r#"strconv.ParseUint: parsing "99999999999999999999": value out of range"#.into()
-            )
+            Lock::Unreadable {
+                sent: "99999999999999999999".into(),
+                message: r#"strconv.ParseUint: parsing "99999999999999999999": value out of range"#
+                    .into()
+            }
         );
     }
 

@@ -25,26 +25,9 @@ pub(super) fn check(input: &LintInput<'_>) -> Option<Warning> {
     if !resets {
         return None;
     }
-    let live = input.live.and_then(|l| l.get("status"));
-    let after = input.result.get("status");
-    let changed: Vec<String> = match (after.and_then(Value::as_object), live) {
-        (_, None) if input.live.is_none() => keys(status),
-        (Some(after), live) => {
-            let live = live.and_then(Value::as_object);
-            let mut names: Vec<String> = after
-                .iter()
-                .filter(|(k, v)| live.and_then(|l| l.get(k.as_str())) != Some(*v))
-                .map(|(k, _)| k.to_string())
-                .collect();
-            names.extend(
-                live.into_iter()
-                    .flatten()
-                    .filter(|(k, _)| !after.contains_key(k.as_str()))
-                    .map(|(k, _)| k.to_string()),
-            );
-            names
-        }
-        _ => Vec::new(),
+    let changed = match input.live {
+        None => keys(status),
+        Some(live) => changed_keys(live.get("status"), input.result.get("status")),
     };
     if changed.is_empty() {
         return None;
@@ -73,6 +56,28 @@ pub(super) fn check(input: &LintInput<'_>) -> Option<Warning> {
             named.join(", ")
         ),
     })
+}
+
+/// The top-level keys of `after` whose value is not `before`'s, then those only `before` has
+/// (none when `after` is no map).
+fn changed_keys(before: Option<&Value>, after: Option<&Value>) -> Vec<String> {
+    let Some(after) = after.and_then(Value::as_object) else {
+        return Vec::new();
+    };
+    let before = before.and_then(Value::as_object);
+    let mut names: Vec<String> = after
+        .iter()
+        .filter(|(k, v)| before.and_then(|b| b.get(k.as_str())) != Some(*v))
+        .map(|(k, _)| k.to_string())
+        .collect();
+    names.extend(
+        before
+            .into_iter()
+            .flatten()
+            .filter(|(k, _)| !after.contains_key(k.as_str()))
+            .map(|(k, _)| k.to_string()),
+    );
+    names
 }
 
 /// The top-level keys of a status map.

@@ -26,6 +26,7 @@ use super::par;
 use super::request::{Live, Request, RequestError, with_encoded};
 use super::set::Set;
 use super::update::Again;
+use crate::engine::lock;
 use crate::value::{Map, Value};
 
 /// The manager kubectl saves the annotation with.
@@ -341,9 +342,7 @@ pub fn apply_server_side_read(
             }
             // The last request (`decide` ends after it), unless the lock refuses it.
             Decided::ApplyAgain => {
-                let sent = crate::engine::lock::resource_version(file);
-                if crate::engine::lock::check(sent, None, true) != crate::engine::lock::Lock::Holds
-                {
+                if lock::check(lock::resource_version(file), None, true) != lock::Lock::Holds {
                     break;
                 }
                 // The object the first apply left, unless a request between changed it (the

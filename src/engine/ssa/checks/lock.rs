@@ -41,14 +41,12 @@ pub fn refusal(
             let message = conflict_message(&group_resource(&object, resource), object.name);
             (message, "Conflict")
         }
-        Lock::Unreadable(message) => (message.clone(), ""),
+        Lock::Unreadable { message, .. } => (message.clone(), ""),
     };
     Some(Refusal {
         message,
         reason,
-        warnings: lock::warning(&lock, file, live, resource)
-            .into_iter()
-            .collect(),
+        warnings: lock::warning(&lock, live, resource).into_iter().collect(),
     })
 }
 
