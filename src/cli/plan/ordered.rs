@@ -69,6 +69,47 @@ pub(super) fn write_in_order<E>(
 where
     E: From<std::io::Error> + Send,
 {
+    let make = |i: usize, bytes: &mut Vec<u8>, spill: &mut dyn Write| {
+        // An empty buffer: nothing to check.
+        let mut buf = String::from_utf8(std::mem::take(bytes)).unwrap_or_default();
+        let made = make(i, &mut buf, spill);
+        *bytes = buf.into_bytes();
+        made
+    };
+    write_bytes_in_order(count, make, sink)
+}
+
+/// [`write_bytes_in_order`] of these pieces, each made by `make`.
+///
+/// # Errors
+/// As [`write_in_order`].
+pub(super) fn write_pieces<P: Sync, E>(
+    pieces: &[P],
+    make: impl Fn(&P, &mut Vec<u8>, &mut dyn Write) -> Result<(), E> + Sync,
+    sink: &mut impl Write,
+) -> Result<(), E>
+where
+    E: From<std::io::Error> + Send,
+{
+    let make = |i: usize, buf: &mut Vec<u8>, spill: &mut dyn Write| match pieces.get(i) {
+        Some(piece) => make(piece, buf, spill),
+        None => Ok(()),
+    };
+    write_bytes_in_order(pieces.len(), make, sink)
+}
+
+/// [`write_in_order`] of pieces made as bytes (appended to the empty `Vec`).
+///
+/// # Errors
+/// As [`write_in_order`].
+fn write_bytes_in_order<E>(
+    count: usize,
+    make: impl Fn(usize, &mut Vec<u8>, &mut dyn Write) -> Result<(), E> + Sync,
+    sink: &mut impl Write,
+) -> Result<(), E>
+where
+    E: From<std::io::Error> + Send,
+{
     let next = AtomicUsize::new(0);
     let stop = AtomicBool::new(false);
     let written: Written = (Mutex::new((0, Vec::new())), Condvar::new());
@@ -96,10 +137,9 @@ where
                     if stop.load(Ordering::Relaxed) {
                         break;
                     }
-                    // An empty buffer: nothing to check.
-                    let mut buf = String::from_utf8(buf).unwrap_or_default();
+                    let mut buf = buf;
                     let mut spill = Spill { piece: i, tx: &tx };
-                    let made = make(i, &mut buf, &mut spill).map(|()| Part::Last(buf.into_bytes()));
+                    let made = make(i, &mut buf, &mut spill).map(|()| Part::Last(buf));
                     // The writer stopped (it failed): nothing more to hand over.
                     if tx.send((i, made)).is_err() {
                         break;

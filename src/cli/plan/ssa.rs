@@ -15,6 +15,8 @@ use crate::session::ssa::{SsaInput, SsaOutcome, kubectl_body, now, plan_server_s
 
 mod fold;
 mod markdown;
+mod pieces;
+mod pretty;
 #[cfg(test)]
 mod reference;
 mod text;

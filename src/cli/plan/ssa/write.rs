@@ -146,7 +146,8 @@ impl Tally {
     }
 }
 
-/// One object's plan as `-o json` prints it (with the final newline), `mode` first when given.
+/// One object's plan as `-o json` prints it (with the final newline), `mode` first when given;
+/// a big one in pieces on two threads ([`super::pieces`]).
 ///
 /// # Errors
 /// The sink's.
@@ -156,26 +157,26 @@ pub(super) fn json_one(
     manager: &str,
     sink: &mut impl Write,
 ) -> std::io::Result<()> {
+    let entries = document_entries(mode, plan, manager);
+    if super::pieces::in_pieces(plan) {
+        // On two threads, the managedFields written by the pieces that print them.
+        return super::pieces::write(&entries, super::pieces::FIELDS, sink);
+    }
+    json_document(&Entries(&entries), sink)
+}
+
+/// One object's entries: `mode` when given, then the plan's.
+pub(super) fn document_entries<'a>(
+    mode: Option<&'a Value>,
+    plan: &'a SsaPlan,
+    manager: &'a str,
+) -> Vec<(&'static str, Entry<'a>)> {
     let mut entries = Vec::with_capacity(7);
     if let Some(mode) = mode {
         entries.push(("mode", Entry::Value(mode)));
     }
     entries.extend(plan_entries(plan, manager));
-    with_managed_fields_aside(plan, || json_document(&Entries(&entries), sink))
-}
-
-/// `write` of a plan, while for a big one the managedFields it prints (the result's, then each
-/// step's) are written on the other core: each is written when first asked, which the writing
-/// would otherwise do in turn.
-pub(super) fn with_managed_fields_aside<R>(plan: &SsaPlan, write: impl FnOnce() -> R) -> R {
-    use crate::engine::ssa::par;
-    let aside = || {
-        let _ = plan.result_managed_fields();
-        for step in &plan.steps {
-            let _ = step.managed_fields();
-        }
-    };
-    par::both(par::is_big(&plan.result), aside, write).1
+    entries
 }
 
 /// Many objects' plans as `-o json` prints them, `{"mode"?, "objects": [...]}`: each planned
@@ -205,7 +206,7 @@ pub(super) fn json_many(
 /// `doc` pretty-printed, and a newline, through a buffer.
 fn json_document(doc: &impl Serialize, sink: &mut impl Write) -> std::io::Result<()> {
     let mut out = std::io::BufWriter::with_capacity(BUFFER, sink);
-    serde_json::to_writer_pretty(&mut out, doc)?;
+    super::pretty::to_writer(&mut out, doc)?;
     out.write_all(b"\n")?;
     out.flush()
 }
@@ -237,11 +238,7 @@ impl Serialize for Entry<'_> {
                 plan.steps
                     .iter()
                     .zip(&plan.step_changes)
-                    .map(|(step, changes)| StepJson {
-                        step,
-                        changes,
-                        manager,
-                    }),
+                    .map(|(step, changes)| StepJson::new(step, changes, manager)),
             ),
             Entry::Fields(fields, objects) => {
                 s.collect_seq(fields.iter().map(|f| FieldJson(f, *objects)))
@@ -343,10 +340,21 @@ impl<I: Iterator<Item = Item>> Serialize for Objects<'_, I> {
     }
 }
 
-struct StepJson<'a> {
+/// A step as `-o json` writes it, the applier being `manager`.
+pub(super) struct StepJson<'a> {
     step: &'a Step,
     changes: &'a [(String, Action)],
     manager: &'a str,
+}
+
+impl<'a> StepJson<'a> {
+    pub(super) fn new(step: &'a Step, changes: &'a [(String, Action)], manager: &'a str) -> Self {
+        StepJson {
+            step,
+            changes,
+            manager,
+        }
+    }
 }
 
 impl Serialize for StepJson<'_> {
@@ -399,7 +407,8 @@ impl Serialize for PathAction<'_> {
     }
 }
 
-struct FieldJson<'a>(&'a Field, Sides<'a>);
+/// A field as `-o json` writes it, its values read in these objects.
+pub(super) struct FieldJson<'a>(pub &'a Field, pub Sides<'a>);
 
 impl Serialize for FieldJson<'_> {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {

@@ -6,9 +6,10 @@
 use std::io::Write;
 
 use super::How;
+use super::pieces::FIELDS;
 use super::reference::{many_value, plan_value, pretty};
-use super::write::{Item, Stored, Tally, json_many, json_one};
-use super::yaml::{BATCH, KEY_ORDER, yaml_many, yaml_one};
+use super::write::{Item, Stored, Tally, document_entries, json_many, json_one};
+use super::yaml::{KEY_ORDER, yaml_many, yaml_one};
 use crate::cli::Run;
 use crate::engine::goyaml::to_yaml;
 use crate::engine::plan::{Code, Warning, WayOut};
@@ -140,13 +141,43 @@ fn one_plan_is_written_as_its_value_was() {
     }
 }
 
-/// A plan of more fields than two batches (its YAML fields written on two threads): the
+/// A big plan's `-o json` and `-o yaml` in pieces on two threads ([`super::pieces`],
+/// [`super::yaml::pieces`]), cut into pieces of one field, a few, and all of them: the text of
+/// the plan as one value.
+#[test]
+fn a_plan_in_pieces_is_written_as_its_value_was() {
+    for how in hows() {
+        let mode = how.mode_value();
+        let mut plans = plans();
+        // A value that ends in a `|` block, its line broken before the next key.
+        let mut block = plans[0].clone();
+        block.patch = std::sync::Arc::new(crate::json!({"data": {"a": "x\ny\n"}}));
+        plans.push(block);
+        for p in plans {
+            let whole = Value::Object(how.with_mode(plan_value(&p, &how.manager)));
+            let want = pretty(whole.clone());
+            let entries = document_entries(mode.as_ref(), &p, &how.manager);
+            let want_yaml = to_yaml(&whole);
+            for fields in [1, 3, p.fields.len()] {
+                let mut json = Vec::new();
+                super::pieces::write(&entries, fields, &mut json).unwrap();
+                assert_eq!(text(json), want, "{fields}");
+                let mut yaml = Vec::new();
+                let entries = document_entries(mode.as_ref(), &p, &how.manager);
+                super::yaml::pieces::write(entries, fields, &mut yaml).unwrap();
+                assert_eq!(text(yaml), want_yaml, "{fields}");
+            }
+        }
+    }
+}
+
+/// A plan of more fields than two pieces (its `-o json` and `-o yaml` written in pieces): the
 /// fields of [`every_key`]'s, over and over.
 #[test]
 fn a_large_plan_is_written_as_its_value_was() {
     let mut p = every_key(plans().swap_remove(0));
     let n = p.fields.len();
-    for i in 0..3 * BATCH + 5 {
+    for i in 0..3 * FIELDS + 5 {
         let mut f = p.fields[i % n].clone();
         f.hidden_from_diff = i % 3 == 0;
         f.at.push(crate::engine::ssa::PathElement::Index(

@@ -4,17 +4,16 @@
 
 use std::io::Write;
 
+pub(super) mod pieces;
+
 use super::step_head;
-use super::write::{Entry, Item, Tally, managed_fields, plan_entries, with_managed_fields_aside};
+use super::write::{Entry, Item, Tally, document_entries, managed_fields};
 use crate::cli::plan::chunked::Out;
 use crate::engine::plan::Warning;
 use crate::engine::ssa::kubectl::{Step, StepKind};
 use crate::engine::ssa::managed::ManagerId;
 use crate::session::ssa::{Action, Field, Sides, SsaPlan, operation};
 use crate::value::Value;
-
-/// Fields written a batch at a time (on two threads past two batches).
-pub(super) const BATCH: usize = 4096;
 
 /// The outputs' keys in go-yaml's order (`sorter.go`; a test holds it to `goyaml`'s).
 pub(super) const KEY_ORDER: [&str; 13] = [
@@ -50,20 +49,17 @@ pub(super) fn yaml_one(
     manager: &str,
     sink: &mut impl Write,
 ) -> std::io::Result<()> {
-    let mut out = Out::new(sink);
-    let mut entries = Vec::with_capacity(7);
-    if let Some(mode) = mode {
-        entries.push(("mode", Entry::Value(mode)));
+    let entries = document_entries(mode, plan, manager);
+    if super::pieces::in_pieces(plan) {
+        return pieces::write(entries, super::pieces::FIELDS, sink);
     }
-    entries.extend(plan_entries(plan, manager));
-    with_managed_fields_aside(plan, || {
-        out.y.begin_mapping();
-        out.entries(entries, 0)?;
-        out.y.end_mapping();
-        out.y.finish();
-        out.flush()?;
-        out.sink.flush()
-    })
+    let mut out = Out::new(sink);
+    out.y.begin_mapping();
+    out.entries(entries, 0)?;
+    out.y.end_mapping();
+    out.y.finish();
+    out.flush()?;
+    out.sink.flush()
 }
 
 /// Many objects' plans as `-o yaml` prints them (`mode`, `objects`), each planned (by `items`)
@@ -136,11 +132,6 @@ impl Out<'_> {
                     out.step(step, changes, manager, depth + 1)
                 })?;
             }
-            Entry::Fields(fields, objects) if fields.len() > 2 * BATCH => {
-                self.y.begin_list();
-                self.fields_on_two_threads(fields, *objects, depth + 1)?;
-                self.y.end_list();
-            }
             Entry::Fields(fields, objects) => self.list(fields.iter(), |out, f| {
                 out.field(f, *objects, depth + 1);
                 Ok(())
@@ -190,22 +181,6 @@ impl Out<'_> {
             self.flush_if_full()?;
         }
         Ok(())
-    }
-
-    /// [`Out::fields`] of a large plan, as the client-side writers do: every other batch on
-    /// another thread.
-    fn fields_on_two_threads(
-        &mut self,
-        fields: &[Field],
-        objects: Sides<'_>,
-        depth: usize,
-    ) -> std::io::Result<()> {
-        let batches: Vec<&[Field]> = fields.chunks(BATCH).collect();
-        let batches = batches.as_slice();
-        self.on_two_threads(batches.len(), |out, b| match batches.get(b) {
-            Some(batch) => out.fields(batch, objects, depth),
-            None => Ok(()),
-        })
     }
 
     /// A list of strings (`[]` when empty).
