@@ -5,8 +5,8 @@
 #
 # 1. A Deployment of N containers × E env vars (default 1,000 × 100: local 6.6 MB, live about
 #    12 MB with its annotation, both JSON, from bench/gen.py): `plan -o json|yaml|text` and
-#    `plan --server-side -o json` (the live object without managedFields: the first server-side
-#    apply of it), each with its wall time, peak RSS, output size, the stages
+#    `plan --server-side -o json|yaml|text` (the live object without managedFields: the first
+#    server-side apply of it), each with its wall time, peak RSS, output size, the stages
 #    (APPLYSCOPE_TIMINGS=1: read, annotation, three-way, apply, walk+lints, write) and the ratio of the whole to the read stage
 #    (one parse of the inputs: the floor).
 # 2. K objects of about 1 KB (default 10,000) in two folders: `plan -f local/ --live live/ -o json`
@@ -110,7 +110,9 @@ warm "$big"
 for o in json yaml text; do
     run "plan -o $o" "$work/big.$o" plan -f "$big/local.json" --live "$big/live.json" -o "$o"
 done
-run "plan --server-side -o json" "$work/big-ssa.json" plan --server-side -f "$big/local.json" --live "$big/live.json" -o json
+for o in json yaml text; do
+    run "plan --server-side -o $o" "$work/big-ssa.$o" plan --server-side -f "$big/local.json" --live "$big/live.json" -o "$o"
+done
 
 # The references in the same run: kubectl's one process (issue 16: plan -o json at least 40x
 # faster) and the TUI's first frame (within 2x plan -o json; peak memory under 10x the bytes
