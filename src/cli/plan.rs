@@ -74,7 +74,7 @@ fn plan_in_mode(args: &PlanArgs, mode: &ApplyMode) -> Result<Run, Error> {
     let run = if args.live.is_empty() && !args.no_live {
         run_cluster(args)?
     } else {
-        match single(args) {
+        match single(args, true) {
             Some((local, live)) => run_one(args, local, live, stages)?,
             None => {
                 // The text's mode line goes first, before the plans are streamed.
@@ -165,8 +165,9 @@ impl<'a> OneFile<'a> {
 
 /// The one-object invocation: one `-f` file and at most one `--live` file, neither holding
 /// several objects. (Its output and messages are the contract from before many objects.) The
-/// files are read here, once.
-fn single(args: &PlanArgs) -> Option<(OneFile<'_>, Option<OneFile<'_>>)> {
+/// files are read here, once; the live object's annotation parsed as they are read when the
+/// plan reads it (`annotation`: client-side, without `--last-applied`).
+fn single(args: &PlanArgs, annotation: bool) -> Option<(OneFile<'_>, Option<OneFile<'_>>)> {
     if !single_candidate(&args.local, &args.live, args.recursive) {
         return None;
     }
@@ -176,7 +177,7 @@ fn single(args: &PlanArgs) -> Option<(OneFile<'_>, Option<OneFile<'_>>)> {
     let live = live.map(PathBuf::as_path);
     // The two files are read side by side (a 10 MB object and its 18 MB live copy take about
     // 0.8 s and 0.4 s to read).
-    let pre_parse = args.last_applied.is_none();
+    let pre_parse = annotation && args.last_applied.is_none();
     let (live, local) = crate::engine::smp::both(
         live.is_some(),
         || {

@@ -58,7 +58,8 @@ pub fn run(
     if args.live.is_empty() && !args.no_live {
         return run_cluster(args, &how, &time);
     }
-    let Some((local, live)) = super::single(args) else {
+    // The engine reads the last-applied annotation itself (`engine::ssa::lastapplied`).
+    let Some((local, live)) = super::single(args, false) else {
         return run_many(args, &how, &time);
     };
     let show = |p: &std::path::Path| p.display().to_string();
