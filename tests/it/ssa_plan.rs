@@ -444,6 +444,23 @@ fn many_objects_each_planned() {
     let a = field(&objects[1], ".data.a").unwrap();
     assert_eq!(a["action"], "set");
     assert_eq!(objects[1]["result"]["data"]["a"], "2");
+    // `-o text`: each object under its heading, in the files' order, written as planned.
+    let args = "plan --server-side -f local.yaml --live live.yaml -o text";
+    let args: Vec<&str> = args.split(' ').collect();
+    let (code, out, err) = run_bin(&args, None, dir.path());
+    assert_eq!(code, 1, "{err}");
+    assert!(
+        err.contains("Deployment.apps default/web: Apply failed"),
+        "{err}"
+    );
+    let web = out.find("== Deployment.apps default/web (").unwrap();
+    let settings = out.find("== ConfigMap default/settings (").unwrap();
+    assert!(web < settings, "{out}");
+    assert!(
+        out[web..settings].contains("conflicts: Apply failed with 1 conflict"),
+        "{out}"
+    );
+    assert!(out[settings..].contains(".data.a"), "{out}");
 }
 
 /// §6 lastAppliedManager: an object made by client-side apply, a value the file changes. For

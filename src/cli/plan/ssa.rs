@@ -295,16 +295,13 @@ fn many<K: std::fmt::Display, S: AsRef<str>>(
     let items = planned
         .map(|(key, source, outcome)| Item::new(key.to_string(), source.as_ref().into(), outcome));
     let mut tally = Tally::default();
+    let mut stdout = std::io::stdout().lock();
     if args.output == Format::Text {
-        let out = many_text(items, args.show_secrets, &mut tally);
-        let mut run = tally.run(false);
-        if let Run::Report { stdout, .. } = &mut run {
-            *stdout = format!("{}{out}", how.header());
-        }
-        return run;
+        let header = how.header();
+        let broken = many_text(&header, items, args.show_secrets, &mut tally, &mut stdout);
+        return tally.run(broken);
     }
     let (mode, manager) = (how.mode_value(), how.manager.as_str());
-    let mut stdout = std::io::stdout().lock();
     let broken = match args.output {
         Format::Yaml => yaml_many(mode.as_ref(), items, manager, &mut tally, &mut stdout),
         // `-o markdown` is written by [`markdown`], `-o text` above.
@@ -313,12 +310,26 @@ fn many<K: std::fmt::Display, S: AsRef<str>>(
     tally.run(broken)
 }
 
-/// Many objects' `-o text`: a `== object (source)` heading, then the plan or why none.
-fn many_text(items: impl Iterator<Item = Item>, reveal: bool, tally: &mut Tally) -> String {
-    let mut out = String::new();
+/// Many objects' `-o text` after `header`: a `== object (source)` heading, then the plan or
+/// why none, each written to `sink` as it is planned (nothing held but one object's text).
+/// When the sink fails the rest are still planned, for their failures' lines; the result says
+/// whether it failed.
+fn many_text(
+    header: &str,
+    items: impl Iterator<Item = Item>,
+    reveal: bool,
+    tally: &mut Tally,
+    sink: &mut impl std::io::Write,
+) -> bool {
+    use std::io::Write as _;
+    let mut sink = std::io::BufWriter::with_capacity(write::BUFFER, sink);
+    let mut broken = sink.write_all(header.as_bytes()).is_err();
     for item in items {
         tally.record(&item);
-        let _ = writeln!(out, "== {} ({})", item.key, item.source);
+        if broken {
+            continue;
+        }
+        let mut out = format!("== {} ({})\n", item.key, item.source);
         match &item.outcome {
             Ok(SsaOutcome::Planned(plan)) => out.push_str(&text(plan, reveal)),
             Ok(SsaOutcome::Refused(refusal)) => {
@@ -334,8 +345,9 @@ fn many_text(items: impl Iterator<Item = Item>, reveal: bool, tally: &mut Tally)
                 let _ = writeln!(out, "error: {e}");
             }
         }
+        broken = sink.write_all(out.as_bytes()).is_err();
     }
-    out
+    broken || sink.flush().is_err()
 }
 
 /// `-o markdown`: the report of every object (`SsaReport`); stderr and the exit status as
