@@ -13,6 +13,20 @@ pub fn parallel_map<T: Sync, R: Send>(items: &[T], f: impl Fn(&T) -> R + Sync) -
     items.par_iter().map(&f).collect()
 }
 
+/// `f` over `items` a chunk of `chunk` at a time, each chunk on every core ([`parallel_map`]),
+/// the results one by one in `items`' order: a chunk's results are held until they are taken,
+/// never all of them.
+pub fn chunked_map<'a, T: Sync, R: Send + 'a>(
+    items: &'a [T],
+    chunk: usize,
+    f: impl Fn(&'a T) -> R + Sync + 'a,
+) -> impl Iterator<Item = R> + 'a {
+    items.chunks(chunk.max(1)).flat_map(move |part| {
+        let part: Vec<&'a T> = part.iter().collect();
+        parallel_map(&part, |item| f(item))
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -22,5 +36,14 @@ mod tests {
         let items: Vec<usize> = (0..1000).collect();
         let out = parallel_map(&items, |i| i * 2);
         assert_eq!(out, (0..1000).map(|i| i * 2).collect::<Vec<_>>());
+    }
+
+    #[test]
+    fn chunked_map_keeps_order() {
+        let items: Vec<usize> = (0..1000).collect();
+        for chunk in [0, 1, 7, 64, 5000] {
+            let out: Vec<usize> = chunked_map(&items, chunk, |i| i * 2).collect();
+            assert_eq!(out, (0..1000).map(|i| i * 2).collect::<Vec<_>>(), "{chunk}");
+        }
     }
 }

@@ -11,6 +11,7 @@ use crate::engine::ssa::kubectl::{LAST_APPLIED_MANAGER, StepKind};
 use crate::error::Error;
 use crate::session::kuberc::ApplyMode;
 use crate::session::objects::Key;
+use crate::session::parallel::chunked_map;
 use crate::session::ssa::{SsaInput, SsaOutcome, kubectl_body, now, plan_server_side};
 
 mod fold;
@@ -242,9 +243,10 @@ fn run_many(args: &PlanArgs, how: &How, time: &str) -> Result<Run, Error> {
         });
         return Ok(markdown(args, how, items));
     }
-    let planned = pairs
-        .iter()
-        .map(|pair| (&pair.key, pair.local.source.as_str(), plan(pair)));
+    // Planned a chunk at a time on every core, written in order as they come.
+    let planned = chunked_map(&pairs, super::many::MANY_CHUNK, |pair| {
+        (&pair.key, pair.local.source.as_str(), plan(pair))
+    });
     Ok(many(args, how, planned))
 }
 
