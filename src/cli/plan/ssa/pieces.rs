@@ -32,8 +32,8 @@ enum Body<'e, 'a> {
     Nothing,
     /// An entry's value, one level deep.
     Entry(&'e Entry<'a>),
-    /// A step of the entry `steps`, an item of it.
-    Step(&'e Entry<'a>, usize),
+    /// A step of the plan, an item of `steps`, the applier being this manager.
+    Step(&'a SsaPlan, &'a str, usize),
     /// The fields at these positions, items of `fields`, each after its separator.
     Fields(&'e [Field], Sides<'a>, Range<usize>),
 }
@@ -92,12 +92,13 @@ fn lay_out<'e, 'a>(entries: &'e [(&'static str, Entry<'a>)], fields: usize) -> V
                     push(&mut lead, Body::Fields(f, *objects, range));
                 }
             }
-            _ => {
+            Entry::Steps(plan, manager) => {
                 for step in 0..items {
                     lead.push_str(if step == 0 { "\n    " } else { ",\n    " });
-                    push(&mut lead, Body::Step(entry, step));
+                    push(&mut lead, Body::Step(plan, manager, step));
                 }
             }
+            _ => {}
         }
         lead.push_str("\n  ]");
     }
@@ -113,15 +114,12 @@ fn make(piece: &Piece<'_, '_>, buf: &mut Vec<u8>, spill: &mut dyn Write) -> std:
     match &piece.body {
         Body::Nothing => Ok(()),
         Body::Entry(entry) => pretty::to_writer_at(&mut out, 1, *entry),
-        Body::Step(Entry::Steps(plan, manager), i) => {
-            match (plan.steps.get(*i), plan.step_changes.get(*i)) {
-                (Some(step), Some(changes)) => {
-                    pretty::to_writer_at(&mut out, 2, &StepJson::new(step, changes, manager))
-                }
-                _ => Ok(()),
+        Body::Step(plan, manager, i) => match (plan.steps.get(*i), plan.step_changes.get(*i)) {
+            (Some(step), Some(changes)) => {
+                pretty::to_writer_at(&mut out, 2, &StepJson::new(step, changes, manager))
             }
-        }
-        Body::Step(..) => Ok(()),
+            _ => Ok(()),
+        },
         Body::Fields(fields, objects, range) => {
             for (i, f) in fields
                 .get(range.clone())

@@ -19,6 +19,7 @@ use super::rank;
 use crate::cli::plan::chunked::Out;
 use crate::cli::plan::ordered;
 use crate::engine::goyaml::YamlOut;
+use crate::session::ssa::{Field, Sides, SsaPlan};
 
 /// A light step of the writer.
 enum Light<'a> {
@@ -33,11 +34,12 @@ enum Light<'a> {
 }
 
 /// A heavy step: an entry's value (its lists laid out in light steps and heavy ones), one
-/// step of `steps` (an item), or the fields at these positions (items).
+/// step of the plan (an item of `steps`, the applier being this manager), or the fields at
+/// these positions (items of `fields`).
 enum Heavy<'e, 'a> {
     Entry(&'e Entry<'a>),
-    Step(&'e Entry<'a>, usize),
-    Fields(&'e Entry<'a>, std::ops::Range<usize>),
+    Step(&'a SsaPlan, &'a str, usize),
+    Fields(&'a [Field], Sides<'a>, std::ops::Range<usize>),
 }
 
 /// A heavy step (none for the first piece) and the light steps after it, from `start`.
@@ -92,14 +94,19 @@ fn lay_out<'e, 'a>(entries: &'e [(&'static str, Entry<'a>)], fields: usize) -> V
             continue;
         }
         layout.light(Light::BeginList);
-        if let Entry::Fields(..) = entry {
-            for start in (0..items).step_by(fields) {
-                layout.heavy(Heavy::Fields(entry, start..(start + fields).min(items)));
+        match entry {
+            Entry::Fields(f, objects) => {
+                for start in (0..items).step_by(fields) {
+                    let range = start..(start + fields).min(items);
+                    layout.heavy(Heavy::Fields(f, *objects, range));
+                }
             }
-        } else {
-            for step in 0..items {
-                layout.heavy(Heavy::Step(entry, step));
+            Entry::Steps(plan, manager) => {
+                for step in 0..items {
+                    layout.heavy(Heavy::Step(plan, manager, step));
+                }
             }
+            _ => {}
         }
         layout.light(Light::EndList);
     }
@@ -155,7 +162,7 @@ fn make(piece: &Piece<'_, '_>, buf: &mut Vec<u8>, spill: &mut dyn Write) -> std:
     match &piece.heavy {
         None => {}
         Some(Heavy::Entry(entry)) => out.entry(entry, 1)?,
-        Some(Heavy::Step(Entry::Steps(plan, manager), i)) => {
+        Some(Heavy::Step(plan, manager, i)) => {
             if let (Some(step), Some(changes)) = (plan.steps.get(*i), plan.step_changes.get(*i)) {
                 out.y.item();
                 out.y.begin_mapping();
@@ -163,11 +170,10 @@ fn make(piece: &Piece<'_, '_>, buf: &mut Vec<u8>, spill: &mut dyn Write) -> std:
                 out.y.end_mapping();
             }
         }
-        Some(Heavy::Fields(Entry::Fields(fields, objects), range)) => {
+        Some(Heavy::Fields(fields, objects, range)) => {
             let batch = fields.get(range.clone()).unwrap_or_default();
             out.fields(batch, *objects, 2)?;
         }
-        Some(Heavy::Step(..) | Heavy::Fields(..)) => {}
     }
     for step in &piece.light {
         apply(&mut out.y, step);
