@@ -27,20 +27,37 @@ pub(super) fn in_pieces(plan: &SsaPlan) -> bool {
     plan.fields.len() > 2 * FIELDS || crate::engine::ssa::par::is_big(&plan.result)
 }
 
-/// What a piece writes after its leading text.
-enum Body<'e, 'a> {
-    Nothing,
-    /// An entry's value, one level deep.
+/// What a piece writes whole: an entry's value, one step of the plan (an item of `steps`,
+/// the applier being this manager), or the fields at these positions (items of `fields`).
+pub(super) enum Part<'e, 'a> {
     Entry(&'e Entry<'a>),
-    /// A step of the plan, an item of `steps`, the applier being this manager.
     Step(&'a SsaPlan, &'a str, usize),
-    /// The fields at these positions, items of `fields`, each after its separator.
-    Fields(&'e [Field], Sides<'a>, Range<usize>),
+    Fields(&'a [Field], Sides<'a>, Range<usize>),
 }
 
+/// The parts a list entry is written in, a piece each: the steps one by one, the fields
+/// `fields` at a time (none for an empty list); `None` for an entry that is no list.
+pub(super) fn list_parts<'e, 'a>(entry: &'e Entry<'a>, fields: usize) -> Option<Vec<Part<'e, 'a>>> {
+    match entry {
+        Entry::Steps(plan, manager) => Some(
+            (0..plan.steps.len())
+                .map(|i| Part::Step(plan, manager, i))
+                .collect(),
+        ),
+        Entry::Fields(f, objects) => Some(
+            (0..f.len())
+                .step_by(fields.max(1))
+                .map(|start| Part::Fields(f, *objects, start..(start + fields).min(f.len())))
+                .collect(),
+        ),
+        _ => None,
+    }
+}
+
+/// A piece: its leading text, then its part (none for the document's end).
 struct Piece<'e, 'a> {
     lead: String,
-    body: Body<'e, 'a>,
+    part: Option<Part<'e, 'a>>,
 }
 
 /// The document `{entries}` and its final newline, written to `sink` in pieces of at most
@@ -61,10 +78,10 @@ pub(super) fn write(
 fn lay_out<'e, 'a>(entries: &'e [(&'static str, Entry<'a>)], fields: usize) -> Vec<Piece<'e, 'a>> {
     let mut pieces = Vec::new();
     let mut lead = String::from("{");
-    let mut push = |lead: &mut String, body| {
+    let mut push = |lead: &mut String, part| {
         pieces.push(Piece {
             lead: std::mem::take(lead),
-            body,
+            part,
         });
     };
     for (i, (key, entry)) in entries.iter().enumerate() {
@@ -72,63 +89,48 @@ fn lay_out<'e, 'a>(entries: &'e [(&'static str, Entry<'a>)], fields: usize) -> V
         // The key as serde_json writes it (escaped; the keys are plain words).
         lead.push_str(&serde_json::to_string(key).unwrap_or_default());
         lead.push_str(": ");
-        let items = match entry {
-            Entry::Steps(plan, _) => plan.steps.len(),
-            Entry::Fields(f, _) => f.len(),
-            _ => {
-                push(&mut lead, Body::Entry(entry));
-                continue;
-            }
-        };
-        if items == 0 {
-            lead.push_str("[]");
-            continue;
-        }
-        lead.push('[');
-        match entry {
-            Entry::Fields(f, objects) => {
-                for start in (0..items).step_by(fields) {
-                    let range = start..(start + fields).min(items);
-                    push(&mut lead, Body::Fields(f, *objects, range));
+        match list_parts(entry, fields) {
+            None => push(&mut lead, Some(Part::Entry(entry))),
+            Some(parts) if parts.is_empty() => lead.push_str("[]"),
+            Some(parts) => {
+                lead.push('[');
+                for part in parts {
+                    push(&mut lead, Some(part));
                 }
+                lead.push_str("\n  ]");
             }
-            Entry::Steps(plan, manager) => {
-                for step in 0..items {
-                    lead.push_str(if step == 0 { "\n    " } else { ",\n    " });
-                    push(&mut lead, Body::Step(plan, manager, step));
-                }
-            }
-            _ => {}
         }
-        lead.push_str("\n  ]");
     }
     lead.push_str(if entries.is_empty() { "}\n" } else { "\n}\n" });
-    push(&mut lead, Body::Nothing);
+    push(&mut lead, None);
     pieces
 }
 
-/// One piece's text: its lead, then its body, handed over to `spill` past [`SPILL`] bytes.
+/// The separator before the item at `index` of a list one level deep.
+fn item_separator(index: usize) -> &'static [u8] {
+    if index == 0 { b"\n    " } else { b",\n    " }
+}
+
+/// One piece's text: its lead, then its part, handed over to `spill` past [`SPILL`] bytes.
 fn make(piece: &Piece<'_, '_>, buf: &mut Vec<u8>, spill: &mut dyn Write) -> std::io::Result<()> {
     buf.extend_from_slice(piece.lead.as_bytes());
     let mut out = Text::new(buf, spill);
-    match &piece.body {
-        Body::Nothing => Ok(()),
-        Body::Entry(entry) => pretty::to_writer_at(&mut out, 1, *entry),
-        Body::Step(plan, manager, i) => match (plan.steps.get(*i), plan.step_changes.get(*i)) {
-            (Some(step), Some(changes)) => {
-                pretty::to_writer_at(&mut out, 2, &StepJson::new(step, changes, manager))
+    match &piece.part {
+        None => Ok(()),
+        Some(Part::Entry(entry)) => pretty::to_writer_at(&mut out, 1, *entry),
+        Some(Part::Step(plan, manager, i)) => {
+            match (plan.steps.get(*i), plan.step_changes.get(*i)) {
+                (Some(step), Some(changes)) => {
+                    out.write_all(item_separator(*i))?;
+                    pretty::to_writer_at(&mut out, 2, &StepJson::new(step, changes, manager))
+                }
+                _ => Ok(()),
             }
-            _ => Ok(()),
-        },
-        Body::Fields(fields, objects, range) => {
-            for (i, f) in fields
-                .get(range.clone())
-                .unwrap_or_default()
-                .iter()
-                .enumerate()
-            {
-                let first = range.start + i == 0;
-                out.write_all(if first { b"\n    " } else { b",\n    " })?;
+        }
+        Some(Part::Fields(fields, objects, range)) => {
+            let batch = fields.get(range.clone()).unwrap_or_default();
+            for (i, f) in batch.iter().enumerate() {
+                out.write_all(item_separator(range.start + i))?;
                 pretty::to_writer_at(&mut out, 2, &FieldJson(f, *objects))?;
             }
             Ok(())

@@ -11,7 +11,6 @@ use serde_json::ser::Formatter;
 const SPACES: &[u8; 64] = b"                                                                ";
 
 /// The pretty formatter.
-#[derive(Default)]
 pub(super) struct Pretty {
     level: usize,
     has_value: bool,

@@ -13,13 +13,12 @@
 
 use std::io::Write;
 
-use super::super::pieces::Text;
+use super::super::pieces::{Part, Text, list_parts};
 use super::super::write::Entry;
 use super::rank;
 use crate::cli::plan::chunked::Out;
 use crate::cli::plan::ordered;
 use crate::engine::goyaml::YamlOut;
-use crate::session::ssa::{Field, Sides, SsaPlan};
 
 /// A light step of the writer.
 enum Light<'a> {
@@ -33,19 +32,11 @@ enum Light<'a> {
     Finish,
 }
 
-/// A heavy step: an entry's value (its lists laid out in light steps and heavy ones), one
-/// step of the plan (an item of `steps`, the applier being this manager), or the fields at
-/// these positions (items of `fields`).
-enum Heavy<'e, 'a> {
-    Entry(&'e Entry<'a>),
-    Step(&'a SsaPlan, &'a str, usize),
-    Fields(&'a [Field], Sides<'a>, std::ops::Range<usize>),
-}
-
-/// A heavy step (none for the first piece) and the light steps after it, from `start`.
+/// A heavy step, a [`Part`] (none for the first piece), and the light steps after it, from
+/// `start`.
 struct Piece<'e, 'a> {
     start: YamlOut,
-    heavy: Option<Heavy<'e, 'a>>,
+    heavy: Option<Part<'e, 'a>>,
     light: Vec<Light<'a>>,
 }
 
@@ -77,38 +68,21 @@ fn lay_out<'e, 'a>(entries: &'e [(&'static str, Entry<'a>)], fields: usize) -> V
     layout.light(Light::BeginMapping);
     for (key, entry) in entries {
         layout.light(Light::Key(key));
-        let items = match entry {
-            Entry::Str(s) => {
-                layout.light(Light::Str(s));
-                continue;
-            }
-            Entry::Steps(plan, _) => plan.steps.len(),
-            Entry::Fields(f, _) => f.len(),
-            Entry::Value(_) | Entry::Result(_) | Entry::Warnings(_) => {
-                layout.heavy(Heavy::Entry(entry));
-                continue;
-            }
-        };
-        if items == 0 {
-            layout.light(Light::EmptyList);
+        if let Entry::Str(s) = entry {
+            layout.light(Light::Str(s));
             continue;
         }
-        layout.light(Light::BeginList);
-        match entry {
-            Entry::Fields(f, objects) => {
-                for start in (0..items).step_by(fields) {
-                    let range = start..(start + fields).min(items);
-                    layout.heavy(Heavy::Fields(f, *objects, range));
+        match list_parts(entry, fields) {
+            None => layout.heavy(Part::Entry(entry)),
+            Some(parts) if parts.is_empty() => layout.light(Light::EmptyList),
+            Some(parts) => {
+                layout.light(Light::BeginList);
+                for part in parts {
+                    layout.heavy(part);
                 }
+                layout.light(Light::EndList);
             }
-            Entry::Steps(plan, manager) => {
-                for step in 0..items {
-                    layout.heavy(Heavy::Step(plan, manager, step));
-                }
-            }
-            _ => {}
         }
-        layout.light(Light::EndList);
     }
     layout.light(Light::EndMapping);
     layout.light(Light::Finish);
@@ -130,7 +104,7 @@ impl<'e, 'a> Layout<'e, 'a> {
         }
     }
 
-    fn heavy(&mut self, step: Heavy<'e, 'a>) {
+    fn heavy(&mut self, step: Part<'e, 'a>) {
         self.pieces.push(Piece {
             start: self.skeleton.fork(),
             heavy: Some(step),
@@ -161,8 +135,8 @@ fn make(piece: &Piece<'_, '_>, buf: &mut Vec<u8>, spill: &mut dyn Write) -> std:
     };
     match &piece.heavy {
         None => {}
-        Some(Heavy::Entry(entry)) => out.entry(entry, 1)?,
-        Some(Heavy::Step(plan, manager, i)) => {
+        Some(Part::Entry(entry)) => out.entry(entry, 1)?,
+        Some(Part::Step(plan, manager, i)) => {
             if let (Some(step), Some(changes)) = (plan.steps.get(*i), plan.step_changes.get(*i)) {
                 out.y.item();
                 out.y.begin_mapping();
@@ -170,7 +144,7 @@ fn make(piece: &Piece<'_, '_>, buf: &mut Vec<u8>, spill: &mut dyn Write) -> std:
                 out.y.end_mapping();
             }
         }
-        Some(Heavy::Fields(fields, objects, range)) => {
+        Some(Part::Fields(fields, objects, range)) => {
             let batch = fields.get(range.clone()).unwrap_or_default();
             out.fields(batch, *objects, 2)?;
         }
