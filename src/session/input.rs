@@ -1,6 +1,7 @@
 //! Reading one input file: its documents, its one object (as kubectl reads `-f`), `--schema`.
 //! Every failure is an [`Error::Input`] naming the file and the place.
 
+use std::io::Read as _;
 use std::path::Path;
 
 use crate::value::Value;
@@ -13,26 +14,46 @@ use crate::engine::schema::{Meta, Schema};
 /// generated lists stay well under this).
 pub const MAX_INPUT_BYTES: u64 = 100_000_000;
 
-/// Read a file's bytes.
+/// Read a file's bytes: opened once, its size from the open file (a directory of 10,000
+/// manifests costs one `open` and one `fstat` each, not three lookups of the path).
 pub fn read_bytes(path: &Path) -> Result<Vec<u8>, Error> {
-    if path.is_dir() {
-        return Err(Error::Input(format!(
+    let is_dir = || {
+        Error::Input(format!(
             "{}: is a directory, expected a file",
             path.display()
-        )));
+        ))
+    };
+    let file = match std::fs::File::open(path) {
+        Ok(file) => file,
+        // A directory that cannot be opened is still named as one.
+        Err(_) if path.is_dir() => return Err(is_dir()),
+        Err(e) => return Err(Error::read(path, e)),
+    };
+    let meta = file.metadata().map_err(|e| Error::read(path, e))?;
+    if meta.is_dir() {
+        return Err(is_dir());
     }
-    let size = std::fs::metadata(path)
-        .map_err(|e| Error::read(path, e))?
-        .len();
-    if size > MAX_INPUT_BYTES {
-        return Err(Error::Input(format!(
+    let too_big = |size: u64| {
+        Error::Input(format!(
             "{}: {} MB is larger than the {} MB applyscope reads",
             path.display(),
             size / 1_000_000,
             MAX_INPUT_BYTES / 1_000_000
-        )));
+        ))
+    };
+    if meta.len() > MAX_INPUT_BYTES {
+        return Err(too_big(meta.len()));
     }
-    std::fs::read(path).map_err(|e| Error::read(path, e))
+    // The size is a hint: a file that grows while it is read is read to its end, up to the
+    // limit.
+    let mut bytes = Vec::with_capacity(usize::try_from(meta.len()).unwrap_or(0) + 1);
+    file.take(MAX_INPUT_BYTES + 1)
+        .read_to_end(&mut bytes)
+        .map_err(|e| Error::read(path, e))?;
+    if bytes.len() as u64 > MAX_INPUT_BYTES {
+        return Err(too_big(bytes.len() as u64));
+    }
+    Ok(bytes)
 }
 
 /// Read a file's YAML or JSON documents, values only (their spans are not recorded: every
@@ -220,5 +241,33 @@ impl SchemaSource {
                 "no patch metadata for {api_version} {kind}: pass --schema F --definition NAME, or --type merge"
             ))
         })
+    }
+}
+
+#[cfg(test)]
+mod read_tests {
+    use super::*;
+
+    #[test]
+    fn a_file_is_read_whole_and_a_directory_or_a_file_too_big_named() {
+        let dir = tempfile::tempdir().unwrap();
+        let small = dir.path().join("small.yaml");
+        std::fs::write(&small, "a: 1\n").unwrap();
+        assert_eq!(read_bytes(&small).unwrap(), b"a: 1\n");
+        let err = read_bytes(dir.path()).unwrap_err().to_string();
+        assert!(err.ends_with("is a directory, expected a file"), "{err}");
+        // A sparse file one byte over the limit: refused from its size, nothing read.
+        let big = dir.path().join("big.json");
+        std::fs::File::create(&big)
+            .unwrap()
+            .set_len(MAX_INPUT_BYTES + 1)
+            .unwrap();
+        let err = read_bytes(&big).unwrap_err().to_string();
+        assert!(
+            err.contains("big.json: 100 MB is larger than the 100 MB applyscope reads"),
+            "{err}"
+        );
+        let err = read_bytes(&dir.path().join("missing.yaml")).unwrap_err();
+        assert!(err.to_string().contains("missing.yaml"), "{err}");
     }
 }

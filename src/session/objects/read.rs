@@ -145,28 +145,28 @@ fn read_stdin(stdin_used: &mut bool) -> Result<Vec<u8>, Error> {
 /// directories are not followed, as `filepath.Walk` does not follow them).
 fn list_dir(dir: &Path, recursive: bool, steps: &mut Vec<Step>) -> Result<(), Error> {
     let entries = std::fs::read_dir(dir).map_err(|e| Error::io(dir, e))?;
-    let mut paths: Vec<PathBuf> = Vec::new();
+    // Each entry's type as the listing gives it (`lstat`'s, without another lookup of the
+    // path on most file systems).
+    let mut listed: Vec<(PathBuf, std::fs::FileType)> = Vec::new();
     for entry in entries {
         let entry = entry.map_err(|e| Error::io(dir, e))?;
-        paths.push(entry.path());
+        let kind = entry.file_type().map_err(|e| Error::io(&entry.path(), e))?;
+        listed.push((entry.path(), kind));
     }
-    paths.sort_by(|a, b| a.file_name().cmp(&b.file_name()));
-    for path in paths {
-        let is_dir = std::fs::symlink_metadata(&path).is_ok_and(|m| m.is_dir());
-        if is_dir {
+    listed.sort_by(|a, b| a.0.file_name().cmp(&b.0.file_name()));
+    for (path, kind) in listed {
+        if kind.is_dir() {
             if recursive {
                 list_dir(&path, recursive, steps)?;
             }
-            continue;
-        }
-        if path.is_dir() {
             continue;
         }
         let manifest = path
             .extension()
             .and_then(|e| e.to_str())
             .is_some_and(|e| matches!(e, "json" | "yaml" | "yml"));
-        if manifest {
+        // A symbolic link to a directory is neither listed nor read.
+        if manifest && !(kind.is_symlink() && path.is_dir()) {
             steps.push(Step::File(path));
         }
     }
@@ -279,4 +279,61 @@ fn held_of(bytes: Vec<u8>, name: String) -> Result<Vec<Held>, Error> {
     let objects = objects_of(&bytes, &name)?;
     drop(bytes);
     Ok(objects.into_iter().map(Held::of).collect())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const CM: &str = "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: NAME}\n";
+
+    fn names(dir: &Path, recursive: bool) -> Vec<String> {
+        let mut stdin_used = false;
+        read_all(&[dir.to_path_buf()], recursive, &mut stdin_used)
+            .unwrap()
+            .into_iter()
+            .map(|o| {
+                let name = o.value["metadata"]["name"].as_str().unwrap().to_owned();
+                let file = Path::new(&o.source).strip_prefix(dir).unwrap();
+                format!("{}={name}", file.display())
+            })
+            .collect()
+    }
+
+    #[test]
+    fn a_directory_lists_its_manifests_by_name_links_to_files_read_to_directories_not() {
+        let dir = tempfile::tempdir().unwrap();
+        let p = dir.path();
+        let write = |rel: &str, name: &str| {
+            std::fs::write(p.join(rel), CM.replace("NAME", name)).unwrap();
+        };
+        write("b.yaml", "b");
+        write("a.json", "a");
+        write("c.txt", "not-a-manifest");
+        std::fs::create_dir(p.join("sub.yaml")).unwrap();
+        write("sub.yaml/d.yml", "d");
+        std::fs::create_dir(p.join("elsewhere")).unwrap();
+        write("elsewhere/e.yaml", "e");
+        std::os::unix::fs::symlink(p.join("b.yaml"), p.join("link.yaml")).unwrap();
+        std::os::unix::fs::symlink(p.join("elsewhere"), p.join("linked-dir.yaml")).unwrap();
+        std::os::unix::fs::symlink(p.join("gone.yaml"), p.join("dangling.yaml")).unwrap();
+        std::fs::remove_file(p.join("elsewhere/e.yaml")).unwrap();
+        // A dangling link is a manifest that cannot be read: named, as kubectl names it.
+        let mut stdin_used = false;
+        let err = read_all(&[p.to_path_buf()], false, &mut stdin_used).unwrap_err();
+        assert!(err.to_string().contains("dangling.yaml"), "{err}");
+        std::fs::remove_file(p.join("dangling.yaml")).unwrap();
+        write("elsewhere/e.yaml", "e");
+        assert_eq!(names(p, false), ["a.json=a", "b.yaml=b", "link.yaml=b"]);
+        assert_eq!(
+            names(p, true),
+            [
+                "a.json=a",
+                "b.yaml=b",
+                "elsewhere/e.yaml=e",
+                "link.yaml=b",
+                "sub.yaml/d.yml=d"
+            ]
+        );
+    }
 }
