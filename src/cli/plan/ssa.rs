@@ -2,8 +2,6 @@
 //! from files or the cluster, as JSON (`patchType`, `patch`, `result`, `steps`, `fields`,
 //! `warnings`) or text.
 
-use std::fmt::Write as _;
-
 use super::{Format, PlanArgs, no_live_error, objects};
 use crate::cli::Run;
 use crate::cli::how::How;
@@ -15,6 +13,7 @@ use crate::session::parallel::chunked_map;
 use crate::session::ssa::{SsaInput, SsaOutcome, kubectl_body, now, plan_server_side};
 
 mod fold;
+mod many;
 mod markdown;
 mod pieces;
 mod pretty;
@@ -31,10 +30,11 @@ pub use markdown::SsaReport;
 pub(crate) use warnings::warning_line;
 
 use crate::cluster::ssa::{APPLY_PATCH as PATCH_TYPE, JSON_PATCH};
+use many::{CHUNK, Layout, json_many, text_many, yaml_many};
 use text::{masks, owner_names, shown_value, text};
 use warnings::refused_lines;
-use write::{Item, Tally, json_many, json_one};
-use yaml::{yaml_many, yaml_one};
+use write::{Item, Tally, json_one};
+use yaml::yaml_one;
 
 /// `plan --server-side` with `-f LOCAL` and `--live LIVE` or `--no-live`: one object, or many
 /// (several files, directories, files of several objects) matched as `plan` matches them.
@@ -244,7 +244,7 @@ fn run_many(args: &PlanArgs, how: &How, time: &str) -> Result<Run, Error> {
         return Ok(markdown(args, how, items));
     }
     // Planned a chunk at a time on every core, written in order as they come.
-    let planned = chunked_map(&pairs, super::many::MANY_CHUNK, |pair| {
+    let planned = chunked_map(&pairs, CHUNK, |pair| {
         (&pair.key, pair.local.source.as_str(), plan(pair))
     });
     Ok(many(args, how, planned))
@@ -300,56 +300,29 @@ fn many<K: std::fmt::Display, S: AsRef<str>>(
     let mut stdout = std::io::stdout().lock();
     if args.output == Format::Text {
         let header = how.header();
-        let broken = many_text(&header, items, args.show_secrets, &mut tally, &mut stdout);
+        let broken = text_many(
+            &header,
+            items,
+            args.show_secrets,
+            CHUNK,
+            &mut tally,
+            &mut stdout,
+        );
         return tally.run(broken);
     }
-    let (mode, manager) = (how.mode_value(), how.manager.as_str());
-    let broken = match args.output {
-        Format::Yaml => yaml_many(mode.as_ref(), items, manager, &mut tally, &mut stdout),
-        // `-o markdown` is written by [`markdown`], `-o text` above.
-        _ => json_many(mode.as_ref(), items, manager, &mut tally, &mut stdout),
+    let mode = how.mode_value();
+    let layout = Layout {
+        mode: mode.as_ref(),
+        manager: &how.manager,
+        chunk: CHUNK,
     };
+    // `-o markdown` is written by [`markdown`], `-o text` above.
+    let write = match args.output {
+        Format::Yaml => yaml_many,
+        _ => json_many,
+    };
+    let broken = write(&layout, items, &mut tally, &mut stdout);
     tally.run(broken)
-}
-
-/// Many objects' `-o text` after `header`: a `== object (source)` heading, then the plan or
-/// why none, each written to `sink` as it is planned (nothing held but one object's text).
-/// When the sink fails the rest are still planned, for their failures' lines; the result says
-/// whether it failed.
-fn many_text(
-    header: &str,
-    items: impl Iterator<Item = Item>,
-    reveal: bool,
-    tally: &mut Tally,
-    sink: &mut impl std::io::Write,
-) -> bool {
-    use std::io::Write as _;
-    let mut sink = std::io::BufWriter::with_capacity(write::BUFFER, sink);
-    let mut broken = sink.write_all(header.as_bytes()).is_err();
-    for item in items {
-        tally.record(&item);
-        if broken {
-            continue;
-        }
-        let mut out = format!("== {} ({})\n", item.key, item.source);
-        match &item.outcome {
-            Ok(SsaOutcome::Planned(plan)) => out.push_str(&text(plan, reveal)),
-            Ok(SsaOutcome::Refused(refusal)) => {
-                let _ = writeln!(out, "refused: {}", refusal.message);
-                for w in &refusal.warnings {
-                    let _ = writeln!(out, "{}", warning_line(w));
-                }
-            }
-            Ok(SsaOutcome::Conflicts { conflicts, .. }) => {
-                let _ = writeln!(out, "conflicts: {conflicts}");
-            }
-            Err(e) => {
-                let _ = writeln!(out, "error: {e}");
-            }
-        }
-        broken = sink.write_all(out.as_bytes()).is_err();
-    }
-    broken || sink.flush().is_err()
 }
 
 /// `-o markdown`: the report of every object (`SsaReport`); stderr and the exit status as

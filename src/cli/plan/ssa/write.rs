@@ -6,10 +6,9 @@
 //! At 1,000 containers × 100 env vars the JSON is 340 MB: built as one value and one string it
 //! took 1.7 GB; written so, it is never held (see README, "At the limit").
 
-use std::cell::RefCell;
 use std::io::Write;
 
-use serde::ser::{Error as _, SerializeMap, SerializeSeq};
+use serde::ser::SerializeMap;
 use serde::{Serialize, Serializer};
 
 use super::step_head;
@@ -179,30 +178,6 @@ pub(super) fn document_entries<'a>(
     entries
 }
 
-/// Many objects' plans as `-o json` prints them, `{"mode"?, "objects": [...]}`: each planned
-/// (by `items`) as it is written. When the sink fails the rest are still planned, for their
-/// failures' lines; the result says whether it failed.
-pub(super) fn json_many(
-    mode: Option<&Value>,
-    items: impl Iterator<Item = Item>,
-    manager: &str,
-    tally: &mut Tally,
-    sink: &mut impl Write,
-) -> bool {
-    let objects = Objects {
-        items: RefCell::new(items.inspect(|item| tally.record(item))),
-        manager,
-    };
-    let mut entries = Vec::with_capacity(2);
-    if let Some(mode) = mode {
-        entries.push(("mode", Entry::Value(mode)));
-    }
-    let written = json_document(&ManyDoc(entries, &objects), sink);
-    // Those not written are still planned, for their failures' lines.
-    objects.items.into_inner().for_each(drop);
-    written.is_err()
-}
-
 /// `doc` pretty-printed, and a newline, through a buffer.
 fn json_document(doc: &impl Serialize, sink: &mut impl Write) -> std::io::Result<()> {
     let mut out = std::io::BufWriter::with_capacity(BUFFER, sink);
@@ -212,7 +187,7 @@ fn json_document(doc: &impl Serialize, sink: &mut impl Write) -> std::io::Result
 }
 
 /// A mapping's entries, in order.
-struct Entries<'e, 'a>(&'e [(&'static str, Entry<'a>)]);
+pub(super) struct Entries<'e, 'a>(pub &'e [(&'static str, Entry<'a>)]);
 
 impl Serialize for Entries<'_, '_> {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
@@ -303,40 +278,6 @@ impl Serialize for Meta<'_> {
             map.serialize_entry(KEY, m)?;
         }
         map.end()
-    }
-}
-
-/// The document of many objects: its entries, then `objects`.
-struct ManyDoc<'e, 'a, I>(Vec<(&'static str, Entry<'e>)>, &'a Objects<'a, I>);
-
-impl<I: Iterator<Item = Item>> Serialize for ManyDoc<'_, '_, I> {
-    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        let mut map = s.serialize_map(Some(self.0.len() + 1))?;
-        for (key, entry) in &self.0 {
-            map.serialize_entry(key, entry)?;
-        }
-        map.serialize_entry("objects", self.1)?;
-        map.end()
-    }
-}
-
-/// The objects, each planned when it is written (serialized once).
-struct Objects<'a, I> {
-    items: RefCell<I>,
-    manager: &'a str,
-}
-
-impl<I: Iterator<Item = Item>> Serialize for Objects<'_, I> {
-    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        let mut items = self
-            .items
-            .try_borrow_mut()
-            .map_err(|_| S::Error::custom("the objects are written once"))?;
-        let mut seq = s.serialize_seq(None)?;
-        for item in items.by_ref() {
-            seq.serialize_element(&Entries(&item.entries(self.manager)))?;
-        }
-        seq.end()
     }
 }
 

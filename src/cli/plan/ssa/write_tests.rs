@@ -6,10 +6,11 @@
 use std::io::Write;
 
 use super::How;
+use super::many::{CHUNK, Layout, json_many, text_many, yaml_many};
 use super::pieces::FIELDS;
 use super::reference::{many_value, plan_value, pretty};
-use super::write::{Item, Stored, Tally, document_entries, json_many, json_one};
-use super::yaml::{KEY_ORDER, yaml_many, yaml_one};
+use super::write::{Item, Stored, Tally, document_entries, json_one};
+use super::yaml::{KEY_ORDER, yaml_one};
 use crate::cli::Run;
 use crate::engine::goyaml::to_yaml;
 use crate::engine::plan::{Code, Warning, WayOut};
@@ -226,32 +227,27 @@ fn streamed(items: &[Planned]) -> impl Iterator<Item = Item> + '_ {
         .map(|(k, s, o)| Item::new(k.clone(), s.clone(), o.clone()))
 }
 
+/// Many objects' outputs, their parts made a chunk at a time on every core: as one value
+/// written whole, whatever the chunk (each object alone, two, all at once).
 #[test]
 fn many_plans_are_written_as_their_value_was() {
     let items = items();
-    for how in hows() {
+    for (how, chunk) in hows().iter().flat_map(|h| [1, 2, CHUNK].map(|c| (h, c))) {
         let mode = how.mode_value();
         let whole = Value::Object(how.with_mode(many_value(&items, &how.manager)));
+        let layout = Layout {
+            mode: mode.as_ref(),
+            manager: &how.manager,
+            chunk,
+        };
         let (mut json, mut tally) = (Vec::new(), Tally::default());
-        let broken = json_many(
-            mode.as_ref(),
-            streamed(&items),
-            &how.manager,
-            &mut tally,
-            &mut json,
-        );
+        let broken = json_many(&layout, streamed(&items), &mut tally, &mut json);
         assert!(!broken);
-        assert_eq!(text(json), pretty(whole.clone()));
+        assert_eq!(text(json), pretty(whole.clone()), "{chunk}");
         let (mut yaml, mut yaml_tally) = (Vec::new(), Tally::default());
-        let broken = yaml_many(
-            mode.as_ref(),
-            streamed(&items),
-            &how.manager,
-            &mut yaml_tally,
-            &mut yaml,
-        );
+        let broken = yaml_many(&layout, streamed(&items), &mut yaml_tally, &mut yaml);
         assert!(!broken);
-        assert_eq!(text(yaml), to_yaml(&whole));
+        assert_eq!(text(yaml), to_yaml(&whole), "{chunk}");
         assert_eq!(tally.stderr, yaml_tally.stderr);
         // Each failure's line, as before: the object, then the message.
         let failed = items
@@ -263,24 +259,69 @@ fn many_plans_are_written_as_their_value_was() {
         assert_eq!(tally.code, 2);
     }
     // No objects: `objects: []`.
-    let whole = Value::Object(many_value(&[], "kubectl"));
-    let (mut json, mut yaml) = (Vec::new(), Vec::new());
-    json_many(
-        None,
-        streamed(&[]),
-        "kubectl",
-        &mut Tally::default(),
-        &mut json,
-    );
-    yaml_many(
-        None,
-        streamed(&[]),
-        "kubectl",
-        &mut Tally::default(),
-        &mut yaml,
-    );
-    assert_eq!(text(json), pretty(whole.clone()));
-    assert_eq!(text(yaml), to_yaml(&whole));
+    for how in hows() {
+        let mode = how.mode_value();
+        let whole = Value::Object(how.with_mode(many_value(&[], &how.manager)));
+        let (mut json, mut yaml) = (Vec::new(), Vec::new());
+        let layout = Layout {
+            mode: mode.as_ref(),
+            manager: &how.manager,
+            chunk: 1,
+        };
+        let t = &mut Tally::default();
+        assert!(!json_many(&layout, streamed(&[]), t, &mut json));
+        assert!(!yaml_many(&layout, streamed(&[]), t, &mut yaml));
+        assert_eq!(text(json), pretty(whole.clone()));
+        assert_eq!(text(yaml), to_yaml(&whole));
+    }
+}
+
+/// Many objects' `-o text`: the header, then each object's heading and plan in the items'
+/// order, the same whatever the chunk.
+#[test]
+fn many_plans_as_text_are_in_order_whatever_the_chunk() {
+    let items = items();
+    let written = |chunk| {
+        let (mut out, mut tally) = (Vec::new(), Tally::default());
+        assert!(!text_many(
+            "HEADER\n",
+            streamed(&items),
+            false,
+            chunk,
+            &mut tally,
+            &mut out
+        ));
+        assert_eq!(tally.stderr.len(), items.len() - planned_count(&items));
+        text(out)
+    };
+    let one = written(1);
+    assert!(one.starts_with("HEADER\n== "), "{one}");
+    let headings: Vec<&str> = one.lines().filter(|l| l.starts_with("== ")).collect();
+    let want: Vec<String> = items
+        .iter()
+        .map(|(k, s, _)| format!("== {k} ({s})"))
+        .collect();
+    assert_eq!(headings, want);
+    assert!(one.contains("error: x.yaml: line 3: bad\n"), "{one}");
+    for chunk in [2, 3, CHUNK] {
+        assert_eq!(written(chunk), one, "{chunk}");
+    }
+}
+
+/// The layout of kubectl's manager.
+fn kubectl(mode: Option<&Value>, chunk: usize) -> Layout<'_> {
+    Layout {
+        mode,
+        manager: "kubectl",
+        chunk,
+    }
+}
+
+fn planned_count(items: &[Planned]) -> usize {
+    items
+        .iter()
+        .filter(|i| matches!(i.2, Ok(SsaOutcome::Planned(_))))
+        .count()
 }
 
 /// A sink that takes `room` bytes, then fails as a closed pipe does.
@@ -323,17 +364,15 @@ fn a_sink_that_fails_is_reported() {
         }
         let mut tally = Tally::default();
         assert!(json_many(
-            None,
+            &kubectl(None, 2),
             streamed(&items),
-            "kubectl",
             &mut tally,
             &mut Closing { room }
         ));
         let mut yaml_tally = Tally::default();
         assert!(yaml_many(
-            None,
+            &kubectl(None, 3),
             streamed(&items),
-            "kubectl",
             &mut yaml_tally,
             &mut Closing { room }
         ));
@@ -353,9 +392,8 @@ fn a_sink_that_fails_is_reported() {
     let planned = streamed(&items).filter(|i| matches!(i.outcome, Ok(SsaOutcome::Planned(_))));
     let mut tally = Tally::default();
     assert!(json_many(
-        None,
+        &kubectl(None, CHUNK),
         planned,
-        "kubectl",
         &mut tally,
         &mut Closing { room: 5 }
     ));

@@ -7,7 +7,7 @@ use std::io::Write;
 pub(super) mod pieces;
 
 use super::step_head;
-use super::write::{Entry, Item, Tally, document_entries, managed_fields};
+use super::write::{Entry, document_entries, managed_fields};
 use crate::cli::plan::chunked::Out;
 use crate::engine::plan::Warning;
 use crate::engine::ssa::kubectl::{Step, StepKind};
@@ -62,52 +62,9 @@ pub(super) fn yaml_one(
     out.sink.flush()
 }
 
-/// Many objects' plans as `-o yaml` prints them (`mode`, `objects`), each planned (by `items`)
-/// as it is written. When the sink fails the rest are still planned, for their failures'
-/// lines; the result says whether it failed.
-pub(super) fn yaml_many(
-    mode: Option<&Value>,
-    items: impl Iterator<Item = Item>,
-    manager: &str,
-    tally: &mut Tally,
-    sink: &mut impl Write,
-) -> bool {
-    let mut out = Out::new(sink);
-    let mut broken = false;
-    out.y.begin_mapping();
-    if let Some(mode) = mode {
-        out.y.key("mode");
-        out.y.value(mode, 1);
-    }
-    out.y.key("objects");
-    let mut items = items.peekable();
-    if items.peek().is_none() {
-        out.y.empty_list();
-    } else {
-        out.y.begin_list();
-        for item in items {
-            tally.record(&item);
-            if broken {
-                continue;
-            }
-            out.y.item();
-            out.y.begin_mapping();
-            let written = out.entries(item.entries(manager), 2);
-            out.y.end_mapping();
-            if written.and_then(|()| out.flush_if_full()).is_err() {
-                broken = true;
-            }
-        }
-        out.y.end_list();
-    }
-    out.y.end_mapping();
-    out.y.finish();
-    broken || out.flush().and_then(|()| out.sink.flush()).is_err()
-}
-
 impl Out<'_> {
     /// A mapping's entries (the mapping at `depth`), in go-yaml's order.
-    fn entries(
+    pub(super) fn entries(
         &mut self,
         mut entries: Vec<(&str, Entry<'_>)>,
         depth: usize,
