@@ -9,8 +9,9 @@
 #    server-side apply of it), each with its wall time, peak RSS, output size, the stages
 #    (APPLYSCOPE_TIMINGS=1: read, annotation, three-way, apply, walk+lints, write) and the ratio of the whole to the read stage
 #    (one parse of the inputs: the floor).
-# 2. K objects of about 1 KB (default 10,000) in two folders: `plan -f local/ --live live/ -o json`
-#    and `-o yaml`, wall time, peak RSS and the stages (read; plan+write, streamed).
+# 2. K objects of about 1 KB (default 10,000) in two folders: `plan -f local/ --live live/
+#    -o json|yaml|text` and the same with `--server-side`, wall time, peak RSS and the stages
+#    (read; plan+write, streamed), and the server-side plan's time over the client-side one's.
 #
 # 3. The references in the same run: kubectl's one process on the big object
 #    (bench/kubectl_limit.py, needs kubectl and ../shared/oracle) and the TUI's first frame and
@@ -153,3 +154,16 @@ echo "|---|---|---|---|---|---|"
 warm "$many"
 run "plan -f local/ --live live/ -o json" "$work/many.json" plan -f "$many/local" --live "$many/live" -o json
 run "plan -f local/ --live live/ -o yaml" "$work/many.yaml" plan -f "$many/local" --live "$many/live" -o yaml
+run "plan -f local/ --live live/ -o text" "$work/many.text" plan -f "$many/local" --live "$many/live" -o text
+for o in json yaml text; do
+    run "plan --server-side -f local/ --live live/ -o $o" "$work/many-ssa.$o" plan --server-side -f "$many/local" --live "$many/live" -o "$o"
+done
+# Issue 16: the server-side plan within 2x the client-side one (the same output format).
+echo
+for o in json text; do
+    awk -v o="$o" -v c="$(awk '{ print $1 }' "$work/many.$o.txt")" -v s="$(awk '{ print $1 }' "$work/many-ssa.$o.txt")" \
+        'BEGIN { printf "10,000 objects -o %s: --server-side ÷ client-side %.2fx\n", o, s / c }'
+done
+# The outputs are large (the server-side -o json of 10,000 objects is about 850 MB): kept only
+# as long as the run.
+rm -f "$work"/many*.json "$work"/many*.yaml "$work"/many*.text

@@ -13,6 +13,15 @@ pub fn parallel_map<T: Sync, R: Send>(items: &[T], f: impl Fn(&T) -> R + Sync) -
     items.par_iter().map(&f).collect()
 }
 
+/// [`parallel_map`] of `items` taken by `f`: each is dropped on the core that mapped it (a
+/// plan's drop is not left to the caller's thread, one after the other).
+pub fn parallel_map_owned<T: Send, R: Send>(items: Vec<T>, f: impl Fn(T) -> R + Sync) -> Vec<R> {
+    if items.len() <= 1 {
+        return items.into_iter().map(&f).collect();
+    }
+    items.into_par_iter().map(&f).collect()
+}
+
 /// `f` over `items` a chunk of `chunk` at a time, each chunk on every core ([`parallel_map`]),
 /// the results one by one in `items`' order: a chunk's results are held until they are taken,
 /// never all of them.
@@ -36,6 +45,15 @@ mod tests {
         let items: Vec<usize> = (0..1000).collect();
         let out = parallel_map(&items, |i| i * 2);
         assert_eq!(out, (0..1000).map(|i| i * 2).collect::<Vec<_>>());
+    }
+
+    #[test]
+    fn parallel_map_owned_keeps_order() {
+        for n in [0, 1, 2, 1000] {
+            let items: Vec<String> = (0..n).map(|i| i.to_string()).collect();
+            let out = parallel_map_owned(items, |s| s.len());
+            assert_eq!(out, (0..n).map(|i| i.to_string().len()).collect::<Vec<_>>());
+        }
     }
 
     #[test]

@@ -61,7 +61,9 @@ pub fn run(
     }
     // The engine reads the last-applied annotation itself (`engine::ssa::lastapplied`).
     let Some((local, live)) = super::single(args, false) else {
-        return run_many(args, &how, &time);
+        let run = run_many(args, &how, &time, &mut stages);
+        stages.print();
+        return run;
     };
     let show = |p: &std::path::Path| p.display().to_string();
     let (local_name, live_name) = (
@@ -204,11 +206,17 @@ use crate::session::ssa::CONFLICT_REMEDY as REMEDY;
 /// Many objects: every object's plan in the files' order (`-o json`: `{"objects": [...]}`, each
 /// with `object` and `source`); exit 1 when one conflicts, 2 when one cannot be planned, the
 /// others still printed.
-fn run_many(args: &PlanArgs, how: &How, time: &str) -> Result<Run, Error> {
+fn run_many(
+    args: &PlanArgs,
+    how: &How,
+    time: &str,
+    stages: &mut super::stages::Stages,
+) -> Result<Run, Error> {
     let mut stdin_used = false;
     let locals = objects::read_all(&args.local, args.recursive, &mut stdin_used)?;
     let lives = objects::read_all(&args.live, args.recursive, &mut stdin_used)?;
     let pairs = objects::pair(locals, lives, args.namespace.as_deref())?;
+    stages.end("read");
     let plan = |pair: &objects::Pair| {
         let live = pair.live.as_ref().map(|o| &o.value);
         let local = std::sync::Arc::new(kubectl_body(
@@ -241,13 +249,17 @@ fn run_many(args: &PlanArgs, how: &How, time: &str) -> Result<Run, Error> {
                 plan(pair),
             )
         });
-        return Ok(markdown(args, how, items));
+        let run = markdown(args, how, items);
+        stages.end("plan+write");
+        return Ok(run);
     }
     // Planned a chunk at a time on every core, written in order as they come.
     let planned = chunked_map(&pairs, CHUNK, |pair| {
         (&pair.key, pair.local.source.as_str(), plan(pair))
     });
-    Ok(many(args, how, planned))
+    let run = many(args, how, planned);
+    stages.end("plan+write");
+    Ok(run)
 }
 
 /// The live objects from the cluster: one object printed as from files, many as `run_many`.

@@ -3,7 +3,8 @@
 //! 0.006 s, walk+lints 0.090 s, write 0.157 s, total 0.384 s`), so that a benchmark can show
 //! where the time goes. Timed here, in the front end: the engine has no clock, it names each
 //! of its stages as it ends (`engine::plan::STAGES`, through `plan_owned_staged`). A
-//! server-side plan has one `plan` stage; many objects one `read+plan+write`.
+//! server-side plan has one `plan` stage; many objects `read` and `plan+write` (planned and
+//! written a chunk at a time).
 
 use std::time::{Duration, Instant};
 

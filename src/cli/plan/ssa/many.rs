@@ -13,7 +13,7 @@ use super::write::{BUFFER, Entries, Item, Tally};
 use super::{pretty, text, warning_line};
 use crate::cli::plan::chunked::Out;
 use crate::engine::goyaml::YamlOut;
-use crate::session::parallel::parallel_map;
+use crate::session::parallel::parallel_map_owned;
 use crate::session::ssa::SsaOutcome;
 use crate::value::Value;
 
@@ -41,7 +41,9 @@ fn in_parts<P: Send>(
         if broken {
             continue;
         }
-        for made in parallel_map(&batch, &part) {
+        // Each item dropped where its part was made.
+        let made = parallel_map_owned(batch, |item| part(&item));
+        for made in made {
             if put(made).is_err() {
                 broken = true;
                 break;
