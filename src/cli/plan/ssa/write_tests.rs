@@ -174,8 +174,7 @@ fn a_plan_in_pieces_is_written_as_its_value_was() {
 
 /// A plan of more fields than two pieces (its `-o json` and `-o yaml` written in pieces): the
 /// fields of [`every_key`]'s, over and over.
-#[test]
-fn a_large_plan_is_written_as_its_value_was() {
+fn large_plan() -> SsaPlan {
     let mut p = every_key(plans().swap_remove(0));
     let n = p.fields.len();
     for i in 0..3 * FIELDS + 5 {
@@ -186,6 +185,13 @@ fn a_large_plan_is_written_as_its_value_was() {
         ));
         p.fields.push(f);
     }
+    assert!(super::pieces::in_pieces(&p));
+    p
+}
+
+#[test]
+fn a_large_plan_is_written_as_its_value_was() {
+    let p = large_plan();
     for how in hows() {
         let mode = how.mode_value();
         let whole = Value::Object(how.with_mode(plan_value(&p, &how.manager)));
@@ -218,6 +224,9 @@ fn items() -> Vec<Planned> {
     ));
     let bad = Err(Error::Input("x.yaml: line 3: bad".into()));
     items.push(("bad".into(), "x.yaml".into(), bad));
+    // A plan big enough to be written straight to the sink in its turn, between two others.
+    let large = Ok(SsaOutcome::Planned(Box::new(large_plan())));
+    items.insert(1, ("large".into(), "l.yaml".into(), large));
     items
 }
 
