@@ -11,7 +11,7 @@
 
 use std::io::Write;
 
-use super::pieces::in_pieces;
+use super::pieces::{in_pieces, item_separator};
 use super::write::{BUFFER, Entries, Item, Tally};
 use super::{pretty, text, warning_line};
 use crate::cli::plan::chunked::Out;
@@ -30,16 +30,18 @@ pub(super) const CHUNK: usize = crate::cli::plan::many::MANY_CHUNK;
 /// still taken and tallied (for their failures' lines) but no part is made; the result says
 /// whether it is broken.
 fn in_parts<P: Send>(
-    items: impl Iterator<Item = Item>,
+    mut items: impl Iterator<Item = Item>,
     chunk: usize,
     tally: &mut Tally,
     mut broken: bool,
     part: impl Fn(Item) -> P + Sync,
     mut put: impl FnMut(P) -> std::io::Result<()>,
 ) -> bool {
-    let mut items = items.peekable();
-    while items.peek().is_some() {
+    loop {
         let batch: Vec<Item> = items.by_ref().take(chunk.max(1)).collect();
+        if batch.is_empty() {
+            return broken;
+        }
         batch.iter().for_each(|item| tally.record(item));
         if broken {
             continue;
@@ -52,7 +54,6 @@ fn in_parts<P: Send>(
             }
         }
     }
-    broken
 }
 
 /// An object's part of many objects' `-o json|yaml`: made on a worker, or, for a plan big
@@ -102,7 +103,7 @@ pub(super) fn json_many(
         out.write_all(b"\"objects\": [")
     };
     let broken = head().is_err();
-    let mut first = true;
+    let mut written = 0;
     let value = |item: &Item, sink: &mut dyn Write| {
         pretty::to_writer_at(&mut { sink }, 2, &Entries(&item.entries(layout.manager)))
     };
@@ -113,15 +114,19 @@ pub(super) fn json_many(
         })
     };
     let put = |part: Part<std::io::Result<Vec<u8>>>| {
-        out.write_all(if first { b"\n    " } else { b",\n    " })?;
-        first = false;
+        out.write_all(item_separator(written))?;
+        written += 1;
         match part {
             Part::Made(text) => out.write_all(&text?),
             Part::Big(item) => value(&item, &mut out),
         }
     };
     let broken = in_parts(items, layout.chunk, tally, broken, part, put);
-    let tail: &[u8] = if first { b"]\n}\n" } else { b"\n  ]\n}\n" };
+    let tail: &[u8] = if written == 0 {
+        b"]\n}\n"
+    } else {
+        b"\n  ]\n}\n"
+    };
     broken || out.write_all(tail).and_then(|()| out.flush()).is_err()
 }
 

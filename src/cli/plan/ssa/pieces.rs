@@ -107,7 +107,7 @@ fn lay_out<'e, 'a>(entries: &'e [(&'static str, Entry<'a>)], fields: usize) -> V
 }
 
 /// The separator before the item at `index` of a list one level deep.
-fn item_separator(index: usize) -> &'static [u8] {
+pub(super) fn item_separator(index: usize) -> &'static [u8] {
     if index == 0 { b"\n    " } else { b",\n    " }
 }
 
