@@ -267,8 +267,12 @@ pub fn apply_server_side_read(
 ) -> Result<(Vec<Step>, Managed), RequestError> {
     // The second apply after a csaupgrade reuses what the first handed on; a csaupgrade may
     // follow only when a client-side (Update) manager owns the annotation, and an apply only
-    // takes fields from Update managers.
+    // takes fields from Update managers. An object without managers gets them from the
+    // request first: `before-first-apply`'s Update entry, which owns every field it has.
     let hand_on = match &live {
+        Live::Read { object, managed } if managed.fields.is_empty() => {
+            lastapplied::carries_key(object)
+        }
         Live::Read { managed, .. } => may_upgrade(managed),
         Live::Stored(_) => true,
     };

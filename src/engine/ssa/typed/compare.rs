@@ -15,10 +15,10 @@ use crate::engine::ssa::set::Set;
 use crate::engine::ssa::typed::TypedError;
 use crate::value::{Map, Value};
 
+mod alone;
 mod comparer;
 mod errors;
 mod removal;
-mod removed;
 
 pub(super) use comparer::Comparer;
 pub use removal::remove_items_compared;
@@ -167,8 +167,8 @@ struct Walker<'s> {
     /// The path of each error of `errs`, prefixed step by step as the walk goes back up
     /// (`ValidationErrors.WithLazyPrefix`); shorter than `errs` while the last have none.
     paths: Vec<String>,
-    /// A value on the left alone is walked by [`Walker::removed`] (`false`: by the whole
-    /// walk, which the tests compare it with).
+    /// A value on one side alone is walked by [`Walker::alone`] (`false`: by the whole walk,
+    /// which the tests compare it with).
     one_sided: bool,
 }
 
@@ -183,14 +183,19 @@ impl Walker<'_> {
         within: Option<&Set>,
         depth: usize,
     ) -> Found {
-        // A value on the left alone: removed whole, walked with one set per node.
-        if self.one_sided
-            && within.is_none()
-            && rhs.is_none()
-            && let Some(lhs) = lhs
-        {
-            let (removed, own) = self.removed(lhs, tr, depth);
-            return ([removed, Set::new(), Set::new()], [own, false, false]);
+        // A value on one side alone: removed or added whole, walked with one set per node.
+        if self.one_sided && within.is_none() {
+            match (lhs, rhs) {
+                (Some(lhs), None) => {
+                    let (removed, own) = self.alone(lhs, tr, depth);
+                    return ([removed, Set::new(), Set::new()], [own, false, false]);
+                }
+                (None, Some(rhs)) => {
+                    let (added, own) = self.alone(rhs, tr, depth);
+                    return ([Set::new(), Set::new(), added], [false, false, own]);
+                }
+                _ => {}
+            }
         }
         let mut node = Node::default();
         if let Err(e) = check_depth(depth) {

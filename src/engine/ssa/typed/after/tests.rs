@@ -498,11 +498,11 @@ fn prune_from_the_sets_is_prune_from_the_objects() {
     );
 }
 
-/// A value on one side alone is compared by its own walk (`Walker::removed`, one set per node)
+/// A value on one side alone is compared by its own walk (`Walker::alone`, one set per node)
 /// as the whole walk compares it: the same sets and the same errors in the same order, for
 /// random Deployments, some with an item that lacks its key, a list that is no list or a map
-/// for a list, removed whole (the right side missing) or field by field (the right side an
-/// empty object).
+/// for a list, removed or added whole (the other side missing) or field by field (the other
+/// side an empty object or null: a live object's first managers are its comparison with null).
 #[test]
 fn a_value_on_one_side_is_compared_as_the_whole_walk_compares_it() {
     use super::super::compare::compare_sides;
@@ -517,17 +517,19 @@ fn a_value_on_one_side_is_compared_as_the_whole_walk_compares_it() {
             2 => value["spec"]["template"]["spec"]["tolerations"] = v(r#"{"a":1}"#),
             _ => {}
         }
-        let empty = v("{}");
-        for rhs in [None, Some(&empty)] {
-            let fast = compare_sides(schema, root, (Some(&value), rhs), None, true);
-            let whole = compare_sides(schema, root, (Some(&value), rhs), None, false);
-            assert_eq!(fast, whole, "{value} against {rhs:?}");
-            compared += 1;
-            failed += usize::from(whole.is_err());
+        let (empty, null) = (v("{}"), Value::Null);
+        for other in [None, Some(&empty), Some(&null)] {
+            for sides in [(Some(&value), other), (other, Some(&value))] {
+                let fast = compare_sides(schema, root, sides, None, true);
+                let whole = compare_sides(schema, root, sides, None, false);
+                assert_eq!(fast, whole, "{sides:?}");
+                compared += 1;
+                failed += usize::from(whole.is_err());
+            }
         }
     }
     assert!(
-        compared == 4000 && failed > 300,
+        compared == 12000 && failed > 900,
         "{compared} compared, {failed} failed"
     );
 }

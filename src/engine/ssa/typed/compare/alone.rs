@@ -1,6 +1,7 @@
-//! [`Walker::compare`] of a value on the left side alone (removed, with nothing to compare it
-//! with): every node of it is removed, and nothing is modified or added. Walked here with one
-//! set per node instead of three; the same sets, errors and error order as the whole walk.
+//! [`Walker::compare`] of a value on one side alone (removed or added, with nothing to compare
+//! it with): every node of it is removed (added), and nothing else is found. Walked here with
+//! one set per node instead of three; the same sets, errors and error order as the whole walk,
+//! which treats the two sides alike.
 
 use super::Walker;
 use crate::engine::ssa::path::PathElement;
@@ -10,9 +11,9 @@ use crate::engine::ssa::typed::{Part, deduce, enter, pick};
 use crate::value::Value;
 
 impl Walker<'_> {
-    /// `compare(Some(v), None)` with no limit on where they differ: the removed paths below
-    /// `v`, and whether `v` itself is removed.
-    pub(super) fn removed(&mut self, v: &Value, tr: TypeRef, depth: usize) -> (Set, bool) {
+    /// `compare(Some(v), None)` (or `compare(None, Some(v))`) with no limit on where they
+    /// differ: the removed (added) paths below `v`, and whether `v` itself is.
+    pub(super) fn alone(&mut self, v: &Value, tr: TypeRef, depth: usize) -> (Set, bool) {
         let Some(r) = enter(self.schema, tr, depth, &mut self.errs) else {
             return (Set::new(), false);
         };
@@ -29,13 +30,13 @@ impl Walker<'_> {
                 if t.rel == Relationship::Atomic {
                     return (Set::new(), true);
                 }
-                // A repeated item is removed as the item only.
+                // A repeated item is removed (added) as the item only.
                 let (order, by) = self.items(&t, items);
                 for pe in order {
                     match by.get(&pe).map(Vec::as_slice) {
                         Some([item]) => {
                             let n = self.errs.len();
-                            let found = self.removed(item, t.elem, depth + 1);
+                            let found = self.alone(item, t.elem, depth + 1);
                             self.under(n, &pe);
                             add(&mut members, &mut children, pe, found);
                         }
@@ -54,7 +55,7 @@ impl Walker<'_> {
                 for (k, lv) in m {
                     let pe = PathElement::Field(k.clone());
                     let n = self.errs.len();
-                    let found = self.removed(lv, t.field_type(k), depth + 1);
+                    let found = self.alone(lv, t.field_type(k), depth + 1);
                     self.under(n, &pe);
                     add(&mut members, &mut children, pe, found);
                 }
@@ -64,7 +65,7 @@ impl Walker<'_> {
     }
 }
 
-/// A child's findings on its node (`Node::add_child`, the removed side alone).
+/// A child's findings on its node (`Node::add_child`, one side alone).
 fn add(
     members: &mut Vec<PathElement>,
     children: &mut Vec<(PathElement, Set)>,
