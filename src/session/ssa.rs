@@ -11,7 +11,7 @@ use crate::engine::plan::{Code, Warning};
 use crate::engine::ssa::checks::{self, Planned, config::Refusal};
 use crate::engine::ssa::explain::{changes, fields, managed_of};
 use crate::engine::ssa::kubectl::{Step, StepKind};
-use crate::engine::ssa::managed::{Managed, ManagerId};
+use crate::engine::ssa::managed::{Managed, ManagerId, Written};
 use crate::engine::ssa::migrate::{migrate_then_apply, present};
 use crate::engine::ssa::openapi::OpenApiSchema;
 use crate::engine::ssa::par;
@@ -132,6 +132,12 @@ impl SsaPlan {
     #[must_use]
     pub fn result_managed_fields(&self) -> Option<&Value> {
         self.steps.last().and_then(Step::managed_fields)
+    }
+
+    /// [`SsaPlan::result_managed_fields`] for a writer ([`Step::managed_fields_written`]).
+    #[must_use]
+    pub fn result_managed_fields_written(&self) -> Option<Written<'_>> {
+        self.steps.last().and_then(Step::managed_fields_written)
     }
 
     /// The result as the API server stores it, its managedFields last in its metadata (a

@@ -11,6 +11,7 @@ use super::set::Set;
 use crate::engine::MAX_DEPTH;
 use crate::engine::gofmt::FastMap;
 use crate::value::{Map, Value};
+use serde::{Serialize, Serializer, ser::SerializeMap};
 
 /// Why a FieldsV1 document is not a field set.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -148,45 +149,62 @@ pub fn to_json(set: &Set) -> String {
 }
 
 fn write_contents(set: &Set, is_member: bool, out: &mut String) {
-    let mut first = true;
-    let mut sep = |out: &mut String| {
-        if !std::mem::take(&mut first) {
-            out.push(',');
-        }
-    };
     if is_member {
-        sep(out);
         out.push_str("\".\":{}");
     }
-    let members = set.members();
-    let children = set.children();
+    for (i, node) in nodes(set).enumerate() {
+        if is_member || i > 0 {
+            out.push(',');
+        }
+        path::write_object_key(&node.pe.to_fields_key(), out);
+        match node.child {
+            None => out.push_str(":{}"),
+            Some(child) => {
+                out.push_str(":{");
+                write_contents(child, node.member, out);
+                out.push('}');
+            }
+        }
+    }
+}
+
+/// One key of a FieldsV1 node: its element, what is below it (`None`: a leaf, `{}`), and
+/// whether it is also a member (its `.`, written inside).
+struct Key<'s> {
+    pe: &'s PathElement,
+    child: Option<&'s Set>,
+    member: bool,
+}
+
+/// A node's keys in the order they are written: its members and children merged, each
+/// element once (a child that is also a member holds `.`).
+fn nodes(set: &Set) -> impl Iterator<Item = Key<'_>> {
+    let (members, children) = (set.members(), set.children());
     let (mut mi, mut ci) = (0, 0);
-    while mi < members.len() || ci < children.len() {
+    std::iter::from_fn(move || {
         let ord = match (members.get(mi), children.get(ci)) {
             (Some(m), Some((c, _))) => m.cmp(c),
             (Some(_), None) => std::cmp::Ordering::Less,
-            _ => std::cmp::Ordering::Greater,
+            (None, Some(_)) => std::cmp::Ordering::Greater,
+            (None, None) => return None,
         };
-        sep(out);
-        match ord {
-            std::cmp::Ordering::Less => {
-                path::write_object_key(&members[mi].to_fields_key(), out);
-                out.push_str(":{}");
-                mi += 1;
-            }
-            // A child; when it is also a member (`Equal`), its `.` is written inside.
-            std::cmp::Ordering::Greater | std::cmp::Ordering::Equal => {
-                let also_member = ord == std::cmp::Ordering::Equal;
-                let (pe, child) = &children[ci];
-                path::write_object_key(&pe.to_fields_key(), out);
-                out.push_str(":{");
-                write_contents(child, also_member, out);
-                out.push('}');
-                mi += usize::from(also_member);
-                ci += 1;
-            }
+        if ord == std::cmp::Ordering::Less {
+            mi += 1;
+            return members.get(mi - 1).map(|pe| Key {
+                pe,
+                child: None,
+                member: true,
+            });
         }
-    }
+        let member = ord == std::cmp::Ordering::Equal;
+        mi += usize::from(member);
+        ci += 1;
+        children.get(ci - 1).map(|(pe, child)| Key {
+            pe,
+            child: Some(child),
+            member,
+        })
+    })
 }
 
 /// The set as a value (the object [`to_json`] writes, keys in its order).
@@ -199,9 +217,8 @@ pub fn to_value(set: &Set) -> Value {
 const SPLIT_AT: usize = 1024;
 
 fn node_value(set: &Set, is_member: bool) -> Map {
-    let members = set.members();
     let children = set.children();
-    let mut m = Map::with_capacity(members.len() + children.len() + usize::from(is_member));
+    let mut m = Map::with_capacity(set.members().len() + children.len() + usize::from(is_member));
     if is_member {
         m.push_unique(".", Value::Object(Map::new()));
     }
@@ -218,34 +235,59 @@ fn node_value(set: &Set, is_member: bool) -> Map {
         .into_iter()
     });
     // Keys are distinct: each comes from a distinct element, in the sets' order.
-    let (mut mi, mut ci) = (0, 0);
-    while mi < members.len() || ci < children.len() {
-        let ord = match (members.get(mi), children.get(ci)) {
-            (Some(m), Some((c, _))) => m.cmp(c),
-            (Some(_), None) => std::cmp::Ordering::Less,
-            _ => std::cmp::Ordering::Greater,
+    for key in nodes(set) {
+        let node = match (key.child, &mut written) {
+            (None, _) => Map::new(),
+            (Some(_), Some(nodes)) => nodes.next().unwrap_or_default(),
+            (Some(child), None) => node_value(child, key.member),
         };
-        match ord {
-            std::cmp::Ordering::Less => {
-                m.push_unique(members[mi].to_fields_key(), Value::Object(Map::new()));
-                mi += 1;
-            }
-            std::cmp::Ordering::Greater | std::cmp::Ordering::Equal => {
-                let (pe, child) = &children[ci];
-                let member = ord == std::cmp::Ordering::Equal;
-                let node = match &mut written {
-                    Some(nodes) => nodes.next().unwrap_or_default(),
-                    None => node_value(child, member),
-                };
-                m.push_unique(pe.to_fields_key(), Value::Object(node));
-                if member {
-                    mi += 1;
-                }
-                ci += 1;
-            }
-        }
+        m.push_unique(key.pe.to_fields_key(), Value::Object(node));
     }
     m
+}
+
+/// The set as [`to_value`]'s value serialized, written as it is serialized instead of built
+/// first (a big object's FieldsV1 are as big as the object, written for each step of a plan).
+pub struct AsValue<'s>(pub &'s Set);
+
+impl Serialize for AsValue<'_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        Node(self.0, false).serialize(s)
+    }
+}
+
+/// A node and whether it is a member ([`node_value`]'s arguments).
+struct Node<'s>(&'s Set, bool);
+
+impl Serialize for Node<'_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let Node(set, is_member) = *self;
+        let empty = !is_member && set.members().is_empty() && set.children().is_empty();
+        let mut map = s.serialize_map(empty.then_some(0))?;
+        if is_member {
+            map.serialize_entry(".", &Leaf)?;
+        }
+        // One buffer for the node's keys.
+        let mut key = String::with_capacity(32);
+        for k in nodes(set) {
+            key.clear();
+            k.pe.write_fields_key(&mut key);
+            match k.child {
+                None => map.serialize_entry(key.as_str(), &Leaf)?,
+                Some(child) => map.serialize_entry(key.as_str(), &Node(child, k.member))?,
+            }
+        }
+        map.end()
+    }
+}
+
+/// A leaf's `{}`.
+struct Leaf;
+
+impl Serialize for Leaf {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_map(Some(0))?.end()
+    }
 }
 
 #[cfg(test)]

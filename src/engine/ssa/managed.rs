@@ -19,6 +19,7 @@ use super::fieldsv1::{self, FieldsError};
 use super::set::Set;
 use super::update::{ManagedFields, VersionedSet};
 use crate::value::{Map, Value};
+use serde::ser::{Serialize, SerializeMap, SerializeSeq, Serializer};
 
 /// Every manager's set and the time of its last change.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -278,12 +279,11 @@ pub fn encode(managed: &Managed) -> Option<Value> {
 /// object).
 #[must_use]
 pub fn encode_with(managed: &Managed, write: impl Fn(&ManagerId) -> bool) -> Option<Value> {
-    let mut entries: Vec<(ManagerId, Option<&str>, Map)> = Vec::new();
-    for (key, vs) in &managed.fields {
-        let Some(id) = ManagerId::from_key(key) else {
-            continue;
-        };
-        let time = managed.times.get(key).and_then(Option::as_deref);
+    let entries = in_order(managed);
+    if entries.is_empty() {
+        return None;
+    }
+    let entry = |(id, time, vs): (ManagerId, Option<&str>, &VersionedSet)| {
         // Distinct keys: appended, not looked up first.
         let mut e = Map::with_capacity(7);
         e.push_unique("manager", Value::from(id.manager.as_str()));
@@ -302,35 +302,160 @@ pub fn encode_with(managed: &Managed, write: impl Fn(&ManagerId) -> bool) -> Opt
         if !id.subresource.is_empty() {
             e.push_unique("subresource", Value::from(id.subresource.as_str()));
         }
-        entries.push((id, time, e));
-    }
-    if entries.is_empty() {
-        return None;
-    }
-    entries.sort_by(|(a, at, ae), (b, bt, be)| {
-        let version = |e: &Map| {
-            e.get("apiVersion")
-                .and_then(Value::as_str)
-                .map(str::to_owned)
-        };
+        Value::Object(e)
+    };
+    Some(Value::Array(entries.into_iter().map(entry).collect()))
+}
+
+/// The managers with their times, in the order [`encode`] writes them: by operation, time,
+/// manager, apiVersion, subresource (a key that names no identity left out).
+fn in_order(managed: &Managed) -> Vec<(ManagerId, Option<&str>, &VersionedSet)> {
+    let mut entries: Vec<_> = managed
+        .fields
+        .iter()
+        .filter_map(|(key, vs)| {
+            let id = ManagerId::from_key(key)?;
+            Some((id, managed.times.get(key).and_then(Option::as_deref), vs))
+        })
+        .collect();
+    entries.sort_by(|(a, at, av), (b, bt, bv)| {
         a.operation
             .cmp(&b.operation)
             .then_with(|| at.unwrap_or("").cmp(bt.unwrap_or("")))
             .then_with(|| a.manager.cmp(&b.manager))
-            .then_with(|| version(ae).cmp(&version(be)))
+            .then_with(|| av.api_version.cmp(&bv.api_version))
             .then_with(|| a.subresource.cmp(&b.subresource))
     });
-    Some(Value::Array(
-        entries
-            .into_iter()
-            .map(|(_, _, e)| Value::Object(e))
-            .collect(),
-    ))
+    entries
+}
+
+/// [`encode`]'s value serialized, written from the managers as it is serialized instead of
+/// built first; `None` where [`encode`] gives none.
+#[must_use]
+pub fn encoded(managed: &Managed) -> Option<Encoded<'_>> {
+    let entries = in_order(managed);
+    (!entries.is_empty()).then_some(Encoded(entries))
+}
+
+/// The managers to serialize as `metadata.managedFields` ([`encoded`]).
+pub struct Encoded<'m>(Vec<(ManagerId, Option<&'m str>, &'m VersionedSet)>);
+
+impl Serialize for Encoded<'_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let mut seq = s.serialize_seq(Some(self.0.len()))?;
+        for (id, time, vs) in &self.0 {
+            seq.serialize_element(&EntryOut(id, *time, vs))?;
+        }
+        seq.end()
+    }
+}
+
+/// One entry of [`Encoded`], its keys in [`encode_with`]'s order.
+struct EntryOut<'m>(&'m ManagerId, Option<&'m str>, &'m VersionedSet);
+
+impl Serialize for EntryOut<'_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let EntryOut(id, time, vs) = *self;
+        let sub = !id.subresource.is_empty();
+        let len = 5 + usize::from(time.is_some()) + usize::from(sub);
+        let mut m = s.serialize_map(Some(len))?;
+        m.serialize_entry("manager", &id.manager)?;
+        m.serialize_entry("operation", id.operation.as_str())?;
+        m.serialize_entry("apiVersion", &vs.api_version)?;
+        if let Some(t) = time {
+            m.serialize_entry("time", t)?;
+        }
+        m.serialize_entry("fieldsType", "FieldsV1")?;
+        m.serialize_entry("fieldsV1", &fieldsv1::AsValue(&vs.set))?;
+        if sub {
+            m.serialize_entry("subresource", &id.subresource)?;
+        }
+        m.end()
+    }
+}
+
+/// `metadata.managedFields` for a writer: as written before, or [`encoded`] from the managers.
+pub enum Written<'a> {
+    Value(&'a Value),
+    Managers(Encoded<'a>),
+}
+
+impl Serialize for Written<'_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        match self {
+            Written::Value(v) => v.serialize(s),
+            Written::Managers(e) => e.serialize(s),
+        }
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The managers written as they are serialized ([`encoded`]) are [`encode`]'s value
+    /// serialized, byte for byte, compact and pretty: the entries in its order (operation,
+    /// time, manager, subresource), with and without times, the sets of sample Deployments
+    /// (keyed lists, members that are parents too, empty sets) and one with keys of every
+    /// kind.
+    #[test]
+    fn the_managers_serialized_as_written_are_the_encoded_value() {
+        use crate::engine::ssa::typed::{samples::object, to_field_set};
+        let kube = crate::engine::ssa::kubernetes::embedded();
+        let root = kube.root_for_gvk("apps/v1", "Deployment").unwrap();
+        let every_kind = fieldsv1::from_json(
+            r#"{"f:a":{".":{},"f:b":{}},"k:{\"name\":\"x\",\"port\":80}":{".":{},"f:v":{}},"v:\"q\"":{},"v:1":{},"i:3":{"f:c":{}}}"#,
+        )
+        .unwrap();
+        let status = ManagerId {
+            subresource: "status".into(),
+            ..ManagerId::update("ctrl", "apps/v1")
+        };
+        let ids = [
+            ManagerId::apply("kubectl"),
+            ManagerId::update("helm", "apps/v1"),
+            status,
+            ManagerId::apply("argo"),
+            ManagerId::update("before-first-apply", "apps/v1"),
+        ];
+        let (mut seed, mut compared, mut nonempty) = (7u64, 0, 0);
+        for round in 0..400usize {
+            let mut managed = Managed::default();
+            for (i, id) in ids.iter().enumerate().take(round % (ids.len() + 1)) {
+                let set = if (round + i) % 7 == 0 {
+                    every_kind.clone()
+                } else {
+                    to_field_set(&kube.schema, root, &object(&mut seed)).unwrap_or_default()
+                };
+                nonempty += usize::from(!set.is_empty());
+                let time = (round + i) % 3;
+                let time = (time > 0).then(|| format!("2026-11-2{time}T00:00:00Z"));
+                managed.times.insert(id.key(), time);
+                let vs = VersionedSet {
+                    set,
+                    api_version: "apps/v1".into(),
+                    applied: id.operation == Operation::Apply,
+                };
+                managed.fields.insert(id.key(), vs);
+            }
+            let value = encode(&managed);
+            let written = encoded(&managed);
+            assert_eq!(value.is_some(), written.is_some(), "round {round}");
+            let (Some(value), Some(written)) = (value, written) else {
+                continue;
+            };
+            assert_eq!(
+                serde_json::to_string(&written).unwrap(),
+                serde_json::to_string(&value).unwrap()
+            );
+            assert_eq!(
+                serde_json::to_string_pretty(&Written::Managers(written)).unwrap(),
+                serde_json::to_string_pretty(&value).unwrap()
+            );
+            compared += 1;
+        }
+        assert!(compared > 300 && nonempty > 700, "{compared} {nonempty}");
+    }
 
     #[test]
     fn bad_entries_are_named() {

@@ -135,8 +135,14 @@ impl PathElement {
     /// The FieldsV1 key (`SerializePathElement`).
     #[must_use]
     pub fn to_fields_key(&self) -> String {
-        // Written in place (a FieldsV1 of a big object has hundreds of thousands of keys).
         let mut out = String::with_capacity(32);
+        self.write_fields_key(&mut out);
+        out
+    }
+
+    /// [`PathElement::to_fields_key`] appended to `out` (a FieldsV1 of a big object has
+    /// hundreds of thousands of keys: written in place, into a buffer used again).
+    pub fn write_fields_key(&self, out: &mut String) {
         match self {
             PathElement::Field(name) => {
                 out.push_str("f:");
@@ -148,21 +154,20 @@ impl PathElement {
                     if i > 0 {
                         out.push(',');
                     }
-                    write_plain_string(name, &mut out);
+                    write_plain_string(name, out);
                     out.push(':');
-                    write_payload(value, &mut out);
+                    write_payload(value, out);
                 }
                 out.push('}');
             }
             PathElement::Value(value) => {
                 out.push_str("v:");
-                write_payload(value, &mut out);
+                write_payload(value, out);
             }
             PathElement::Index(i) => {
                 let _ = write!(out, "i:{i}");
             }
         }
-        out
     }
 
     /// Reads a FieldsV1 key (`DeserializePathElement`).

@@ -22,7 +22,7 @@ pub mod project;
 pub mod reconcile;
 pub mod remove;
 #[cfg(test)]
-mod samples;
+pub(crate) mod samples;
 pub mod toset;
 pub mod validate;
 

@@ -14,7 +14,7 @@ use serde::{Serialize, Serializer};
 use super::step_head;
 use crate::engine::plan::Warning;
 use crate::engine::ssa::kubectl::{Step, StepKind};
-use crate::engine::ssa::managed::ManagerId;
+use crate::engine::ssa::managed::{ManagerId, Written};
 use crate::error::Error;
 use crate::session::ssa::{Action, Field, Sides, SsaOutcome, SsaPlan, operation};
 use crate::value::{Map, Value};
@@ -206,7 +206,7 @@ impl Serialize for Entry<'_> {
             Entry::Value(v) => v.serialize(s),
             Entry::Result(plan) => Stored {
                 object: &plan.result,
-                managed: plan.result_managed_fields(),
+                managed: plan.result_managed_fields_written(),
             }
             .serialize(s),
             Entry::Steps(plan, manager) => s.collect_seq(
@@ -228,7 +228,7 @@ impl Serialize for Entry<'_> {
 /// copy.
 pub(super) struct Stored<'a> {
     pub object: &'a Value,
-    pub managed: Option<&'a Value>,
+    pub managed: Option<Written<'a>>,
 }
 
 impl Serialize for Stored<'_> {
@@ -243,20 +243,21 @@ impl Serialize for Stored<'_> {
         let mut map = s.serialize_map(Some(top.len() + usize::from(!has_meta)))?;
         for (key, value) in top {
             if key == "metadata" {
-                map.serialize_entry(key.as_str(), &Meta(value, self.managed))?;
+                map.serialize_entry(key.as_str(), &Meta(value, self.managed.as_ref()))?;
             } else {
                 map.serialize_entry(key.as_str(), value)?;
             }
         }
         if !has_meta {
-            map.serialize_entry("metadata", &Meta(&Value::Object(Map::new()), self.managed))?;
+            let meta = Meta(&Value::Object(Map::new()), self.managed.as_ref());
+            map.serialize_entry("metadata", &meta)?;
         }
         map.end()
     }
 }
 
 /// An object's metadata with these managedFields (`None`: none) in place of its own, or last.
-struct Meta<'a>(&'a Value, Option<&'a Value>);
+struct Meta<'a>(&'a Value, Option<&'a Written<'a>>);
 
 impl Serialize for Meta<'_> {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
@@ -311,10 +312,10 @@ impl Serialize for StepJson<'_> {
         {
             m.serialize_entry("from", from)?;
         }
-        m.serialize_entry("body", step.body())?;
+        m.serialize_entry("body", &step.body_written())?;
         m.serialize_entry("changed", &Changed(self.changes))?;
-        if let Some(mf) = managed_fields(step) {
-            m.serialize_entry("managedFields", mf)?;
+        if let Some(mf) = step.managed_fields_written() {
+            m.serialize_entry("managedFields", &mf)?;
         }
         m.end()
     }

@@ -438,6 +438,7 @@ fn the_key_order_is_goyamls() {
 /// as it is.
 #[test]
 fn a_stored_result_is_written_as_the_object_with_its_managed_fields() {
+    use crate::engine::ssa::managed::Written;
     use crate::engine::ssa::request::with_encoded;
     let objects = [
         Value::Null,
@@ -453,7 +454,11 @@ fn a_stored_result_is_written_as_the_object_with_its_managed_fields() {
         for managed in [None, Some(&entries)] {
             let stored = with_encoded(object.clone(), managed.cloned());
             assert_eq!(
-                serde_json::to_string_pretty(&Stored { object, managed }).unwrap(),
+                serde_json::to_string_pretty(&Stored {
+                    object,
+                    managed: managed.map(Written::Value)
+                })
+                .unwrap(),
                 serde_json::to_string_pretty(&stored).unwrap(),
                 "{object} with {managed:?}"
             );

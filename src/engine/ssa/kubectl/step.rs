@@ -3,7 +3,7 @@
 use std::sync::{Arc, OnceLock};
 
 use super::StepKind;
-use crate::engine::ssa::managed::{Managed, encode};
+use crate::engine::ssa::managed::{Managed, Written, encode, encoded};
 use crate::engine::ssa::request::{Answer, with_encoded};
 use crate::engine::ssa::typed::Comparison;
 use crate::value::Value;
@@ -114,6 +114,28 @@ impl Step {
         self.written
             .get_or_init(|| encode(&self.managed).map(Arc::new))
             .as_deref()
+    }
+
+    /// [`Step::managed_fields`] for a writer: as written when they were asked for before, else
+    /// written from the managers as they are serialized (a big object's, as big as it, are
+    /// never built as a value then).
+    #[must_use]
+    pub fn managed_fields_written(&self) -> Option<Written<'_>> {
+        match self.written.get() {
+            Some(written) => written.as_deref().map(Written::Value),
+            None => encoded(&self.managed).map(Written::Managers),
+        }
+    }
+
+    /// [`Step::body`] for a writer, as [`Step::managed_fields_written`].
+    #[must_use]
+    pub fn body_written(&self) -> Written<'_> {
+        match &self.body {
+            Body::Sent(body) => Written::Value(body),
+            Body::Entries => self
+                .managed_fields_written()
+                .unwrap_or(Written::Value(&NO_ENTRIES)),
+        }
     }
 
     /// The object as stored (a copy): [`Step::object`] with [`Step::managed_fields`] last in

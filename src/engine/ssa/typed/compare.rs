@@ -104,7 +104,7 @@ pub fn compare_within(
     compare_sides(schema, tr, (Some(lhs), Some(rhs)), Some(touched), true)
 }
 
-/// [`compare`] of sides that may be missing, with [`Walker::removed`] or without it (the tests
+/// [`compare`] of sides that may be missing, with [`Walker::alone`] or without it (the tests
 /// compare the two).
 pub(super) fn compare_sides(
     schema: &Schema,
