@@ -170,6 +170,8 @@ struct Walker<'s> {
     /// A value on one side alone is walked by [`Walker::alone`] (`false`: by the whole walk,
     /// which the tests compare it with).
     one_sided: bool,
+    /// Whether [`Walker::alone`] may still split a long list between two cores (once a walk).
+    fork: bool,
 }
 
 impl Walker<'_> {

@@ -498,6 +498,50 @@ fn prune_from_the_sets_is_prune_from_the_objects() {
     );
 }
 
+/// A long list of a big value, walked alone on two cores, is compared as the whole walk
+/// compares it: the same sets, and the errors of both halves in the list's order with their
+/// paths (an item without its key, and one below an item of each half), repeated keys in
+/// both halves owned as the item only, on either side.
+#[test]
+fn a_long_list_on_one_side_is_split_as_the_whole_walk_compares_it() {
+    use super::super::compare::compare_sides;
+    let kube = crate::engine::ssa::kubernetes::embedded();
+    let root = kube.root_for_gvk("apps/v1", "Deployment").unwrap();
+    let env: Vec<Value> = (0..12)
+        .map(|i| crate::json!({"name": format!("E{i}"), "value": "v"}))
+        .collect();
+    let mut containers: Vec<Value> = (0..2000)
+        .map(|i| crate::json!({"name": format!("c{i}"), "image": "app", "env": env.clone()}))
+        .collect();
+    containers[10]["name"] = crate::json!("c3");
+    containers[1500]["name"] = crate::json!("c1700");
+    containers[20]["env"][2] = crate::json!({"value": "no name"});
+    containers[1600]["env"][3] = crate::json!({"value": "no name"});
+    containers[1800]
+        .as_object_mut()
+        .unwrap()
+        .shift_remove("name");
+    let deployment = crate::json!({"apiVersion": "apps/v1", "kind": "Deployment",
+        "metadata": {"name": "d"}, "spec": {"template": {"spec": {"containers": containers}}}});
+    let valid = crate::json!({"apiVersion": "apps/v1", "kind": "Deployment",
+        "spec": {"template": {"spec": {"containers": env}}}});
+    let null = Value::Null;
+    for value in [&deployment, &valid] {
+        for sides in [
+            (Some(value), None),
+            (None, Some(value)),
+            (Some(&null), Some(value)),
+        ] {
+            let fast = compare_sides(&kube.schema, root, sides, None, true);
+            let whole = compare_sides(&kube.schema, root, sides, None, false);
+            assert_eq!(fast, whole);
+        }
+    }
+    let errors = compare_sides(&kube.schema, root, (None, Some(&deployment)), None, true);
+    let errors = errors.unwrap_err().0;
+    assert_eq!(errors.len(), 3, "{errors:?}");
+}
+
 /// A value on one side alone is compared by its own walk (`Walker::alone`, one set per node)
 /// as the whole walk compares it: the same sets and the same errors in the same order, for
 /// random Deployments, some with an item that lacks its key, a list that is no list or a map

@@ -1,14 +1,19 @@
 //! [`Walker::compare`] of a value on one side alone (removed or added, with nothing to compare
 //! it with): every node of it is removed (added), and nothing else is found. Walked here with
 //! one set per node instead of three; the same sets, errors and error order as the whole walk,
-//! which treats the two sides alike.
+//! which treats the two sides alike. A long list of a big value (a live object's first
+//! managers are its comparison with nothing) is split between two cores, once a walk.
 
 use super::Walker;
+use crate::engine::ssa::par;
 use crate::engine::ssa::path::PathElement;
-use crate::engine::ssa::schema::{Relationship, TypeRef};
+use crate::engine::ssa::schema::{ListView, Relationship, TypeRef};
 use crate::engine::ssa::set::Set;
-use crate::engine::ssa::typed::{Part, deduce, enter, pick};
+use crate::engine::ssa::typed::{Part, deduce, enter, list_item_element, pick};
 use crate::value::Value;
+
+/// The items of a list past which its walk forks (when they are big, [`par::are_big`]).
+const FORK_AT: usize = 512;
 
 impl Walker<'_> {
     /// `compare(Some(v), None)` (or `compare(None, Some(v))`) with no limit on where they
@@ -30,20 +35,7 @@ impl Walker<'_> {
                 if t.rel == Relationship::Atomic {
                     return (Set::new(), true);
                 }
-                // A repeated item is removed (added) as the item only.
-                let (order, by) = self.items(&t, items);
-                for pe in order {
-                    match by.get(&pe).map(Vec::as_slice) {
-                        Some([item]) => {
-                            let n = self.errs.len();
-                            let found = self.alone(item, t.elem, depth + 1);
-                            self.under(n, &pe);
-                            add(&mut members, &mut children, pe, found);
-                        }
-                        Some(_) => members.push(pe),
-                        None => {}
-                    }
-                }
+                return (self.items_alone(&t, items, depth), true);
             }
             Ok(Part::Map(t)) => {
                 let Some(m) = v.as_object().filter(|m| !m.is_empty()) else {
@@ -57,25 +49,87 @@ impl Walker<'_> {
                     let n = self.errs.len();
                     let found = self.alone(lv, t.field_type(k), depth + 1);
                     self.under(n, &pe);
-                    add(&mut members, &mut children, pe, found);
+                    if found.1 {
+                        members.push(pe.clone());
+                    }
+                    if !found.0.is_empty() {
+                        children.push((pe, found.0));
+                    }
                 }
             }
         }
         (Set::from_unsorted_parts(members, children), true)
     }
-}
 
-/// A child's findings on its node (`Node::add_child`, one side alone).
-fn add(
-    members: &mut Vec<PathElement>,
-    children: &mut Vec<(PathElement, Set)>,
-    pe: PathElement,
-    (set, own): (Set, bool),
-) {
-    if own {
-        members.push(pe.clone());
-    }
-    if !set.is_empty() {
-        children.push((pe, set));
+    /// The paths below a list's items, as [`Walker::alone`] finds them: each item's element
+    /// (an item without one reported, as the whole walk reports it, and left out), a repeated
+    /// element removed (added) as the item only, the others walked in the list's order.
+    fn items_alone(&mut self, t: &ListView<'_>, items: &[Value], depth: usize) -> Set {
+        let mut pes: Vec<PathElement> = Vec::with_capacity(items.len());
+        let mut values: Vec<&Value> = Vec::with_capacity(items.len());
+        for (i, item) in items.iter().enumerate() {
+            match list_item_element(self.schema, t, item) {
+                Err(e) => self.errs.push(format!("element {i}: {e}")),
+                Ok(pe) => {
+                    pes.push(pe);
+                    values.push(item);
+                }
+            }
+        }
+        // Sorted once: repeated elements are neighbours, and the members and children come
+        // out in order.
+        let mut order: Vec<usize> = (0..pes.len()).collect();
+        order.sort_by(|&a, &b| pes[a].cmp(&pes[b]));
+        let mut repeated = vec![false; pes.len()];
+        for w in order.windows(2) {
+            if pes[w[0]] == pes[w[1]] {
+                repeated[w[0]] = true;
+                repeated[w[1]] = true;
+            }
+        }
+        let walk = |w: &mut Walker<'_>, from: usize, to: usize| -> Vec<(Set, bool)> {
+            (from..to)
+                .map(|i| {
+                    if repeated[i] {
+                        return (Set::new(), true);
+                    }
+                    let n = w.errs.len();
+                    let found = w.alone(values[i], t.elem, depth + 1);
+                    w.under(n, &pes[i]);
+                    found
+                })
+                .collect()
+        };
+        let mut found = if self.fork && pes.len() >= FORK_AT && par::are_big(items) {
+            self.fork = false;
+            let mid = pes.len() / 2;
+            let mut other = self.beside();
+            let (second, mut first) = par::both(
+                true,
+                || walk(&mut other, mid, pes.len()),
+                || walk(self, 0, mid),
+            );
+            self.absorb(other);
+            first.extend(second);
+            first
+        } else {
+            walk(self, 0, pes.len())
+        };
+        let mut members: Vec<PathElement> = Vec::with_capacity(order.len());
+        let mut children: Vec<(PathElement, Set)> = Vec::new();
+        for i in order {
+            let pe = std::mem::replace(&mut pes[i], PathElement::Index(0));
+            let (set, own) = std::mem::take(&mut found[i]);
+            if members.last() == Some(&pe) || children.last().is_some_and(|(c, _)| *c == pe) {
+                continue;
+            }
+            if !set.is_empty() {
+                children.push((pe.clone(), set));
+            }
+            if own {
+                members.push(pe);
+            }
+        }
+        Set::from_parts(members, children)
     }
 }

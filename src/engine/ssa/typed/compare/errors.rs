@@ -13,7 +13,28 @@ impl<'s> Walker<'s> {
             errs: Vec::new(),
             paths: Vec::new(),
             one_sided,
+            fork: true,
         }
+    }
+
+    /// A walker for part of this one's walk on another core (it splits nothing itself).
+    pub(super) fn beside(&self) -> Walker<'s> {
+        Walker {
+            fork: false,
+            ..Walker::new(self.schema, self.one_sided)
+        }
+    }
+
+    /// The errors `other` found, after this walker's own (as one walk finds them in turn).
+    pub(super) fn absorb(&mut self, other: Walker<'s>) {
+        if other.errs.is_empty() {
+            return;
+        }
+        self.paths.resize(self.errs.len(), String::new());
+        let mut paths = other.paths;
+        paths.resize(other.errs.len(), String::new());
+        self.errs.extend(other.errs);
+        self.paths.extend(paths);
     }
 
     /// Back from the child `pe`: the errors found below it since there were `n` get `pe` in
