@@ -269,6 +269,21 @@ pub(crate) fn list_at<'s>(
     schema.resolve(tr)?.list()
 }
 
+/// A list's elements sorted once: the positions in the elements' order (equal ones
+/// neighbours, in the list's order), and which elements are repeated.
+pub(crate) fn sorted_elements(pes: &[PathElement]) -> (Vec<usize>, Vec<bool>) {
+    let mut order: Vec<usize> = (0..pes.len()).collect();
+    order.sort_by(|&a, &b| pes[a].cmp(&pes[b]));
+    let mut repeated = vec![false; pes.len()];
+    for w in order.windows(2) {
+        if pes[w[0]] == pes[w[1]] {
+            repeated[w[0]] = true;
+            repeated[w[1]] = true;
+        }
+    }
+    (order, repeated)
+}
+
 /// Guards recursion.
 pub(crate) fn check_depth(depth: usize) -> Result<(), String> {
     if depth > MAX_DEPTH {

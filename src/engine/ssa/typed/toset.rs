@@ -115,15 +115,7 @@ impl Walker<'_> {
                 }
                 // Sorted once: duplicates are neighbours, and members and children come out
                 // in order (the items are walked in the list's order, for the errors' order).
-                let mut order: Vec<usize> = (0..pes.len()).collect();
-                order.sort_by(|&a, &b| pes[a].cmp(&pes[b]));
-                let mut duplicated = vec![false; pes.len()];
-                for w in order.windows(2) {
-                    if pes[w[0]] == pes[w[1]] {
-                        duplicated[w[0]] = true;
-                        duplicated[w[1]] = true;
-                    }
-                }
+                let (order, duplicated) = super::sorted_elements(&pes);
                 // A repeated item is owned as the item only.
                 let items = |w: &mut Walker<'_>, from: usize, to: usize| -> Vec<Set> {
                     (from..to)

@@ -9,7 +9,7 @@ use crate::engine::ssa::par;
 use crate::engine::ssa::path::PathElement;
 use crate::engine::ssa::schema::{ListView, Relationship, TypeRef};
 use crate::engine::ssa::set::Set;
-use crate::engine::ssa::typed::{Part, deduce, enter, list_item_element, pick};
+use crate::engine::ssa::typed::{Part, deduce, enter, list_item_element, pick, sorted_elements};
 use crate::value::Value;
 
 /// The items of a list past which its walk forks (when they are big, [`par::are_big`]).
@@ -76,17 +76,8 @@ impl Walker<'_> {
                 }
             }
         }
-        // Sorted once: repeated elements are neighbours, and the members and children come
-        // out in order.
-        let mut order: Vec<usize> = (0..pes.len()).collect();
-        order.sort_by(|&a, &b| pes[a].cmp(&pes[b]));
-        let mut repeated = vec![false; pes.len()];
-        for w in order.windows(2) {
-            if pes[w[0]] == pes[w[1]] {
-                repeated[w[0]] = true;
-                repeated[w[1]] = true;
-            }
-        }
+        // Sorted once: the members and children come out in order.
+        let (order, repeated) = sorted_elements(&pes);
         let walk = |w: &mut Walker<'_>, from: usize, to: usize| -> Vec<(Set, bool)> {
             (from..to)
                 .map(|i| {
