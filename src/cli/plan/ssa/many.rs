@@ -104,13 +104,10 @@ pub(super) fn json_many(
     };
     let broken = head().is_err();
     let mut written = 0;
-    let value = |item: &Item, sink: &mut dyn Write| {
-        pretty::to_writer_at(&mut { sink }, 2, &Entries(&item.entries(layout.manager)))
-    };
     let part = |item: Item| {
         Part::of(item, |item| {
             let mut text = Vec::new();
-            value(item, &mut text).map(|()| text)
+            json_item(item, layout.manager, &mut text).map(|()| text)
         })
     };
     let put = |part: Part<std::io::Result<Vec<u8>>>| {
@@ -118,7 +115,7 @@ pub(super) fn json_many(
         written += 1;
         match part {
             Part::Made(text) => out.write_all(&text?),
-            Part::Big(item) => value(&item, &mut out),
+            Part::Big(item) => json_item(&item, layout.manager, &mut out),
         }
     };
     let broken = in_parts(items, layout.chunk, tally, broken, part, put);
@@ -128,6 +125,12 @@ pub(super) fn json_many(
         b"\n  ]\n}\n"
     };
     broken || out.write_all(tail).and_then(|()| out.flush()).is_err()
+}
+
+/// One object's item of `objects`, as `-o json` writes it two levels deep (to a sink of its
+/// own type: the serializer's many small writes are inlined, not called through a pointer).
+fn json_item(item: &Item, manager: &str, sink: &mut impl Write) -> std::io::Result<()> {
+    pretty::to_writer_at(sink, 2, &Entries(&item.entries(manager)))
 }
 
 /// Many objects' plans as `-o yaml` prints them (`mode`, `objects`), as [`json_many`].
