@@ -157,6 +157,16 @@ impl YamlOut {
         self.e.empty_flow("[", "]");
     }
 
+    /// A mapping's empty mapping value, `{}`.
+    pub fn empty_map(&mut self) {
+        self.e.empty_flow("{", "}");
+    }
+
+    /// A mapping's keys put in the order go-yaml writes them ([`YamlOut::key`] asks for it).
+    pub fn sort_keys(keys: &mut [&str]) {
+        keys.sort_by(|a, b| keys::key_order(a, b));
+    }
+
     /// Open a (non-empty) list, a mapping's value.
     pub fn begin_list(&mut self) {
         let indentless = !self.e.indention;

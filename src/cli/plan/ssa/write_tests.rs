@@ -433,7 +433,7 @@ fn the_key_order_is_goyamls() {
 }
 
 /// The result is written with its managedFields as `with_encoded` leaves the object, without
-/// the copy: in place of managedFields already there, last in the metadata, in a metadata
+/// the copy, by `-o json` and `-o yaml`: in place of managedFields already there, last in the metadata, in a metadata
 /// made for them; none removes them; an object that is not a map, or whose metadata is not,
 /// as it is.
 #[test]
@@ -447,12 +447,29 @@ fn a_stored_result_is_written_as_the_object_with_its_managed_fields() {
         crate::json!({"metadata": "x", "b": 2}),
         crate::json!({"apiVersion": "v1", "metadata": {"name": "n"}, "spec": {"x": [1]}}),
         crate::json!({"metadata": {"managedFields": [1], "name": "n"}, "z": true}),
+        crate::json!({"metadata": {"managedFields": [1]}, "kind": "K", "10": 1, "9": 2}),
         crate::json!([1, 2]),
     ];
     let entries = crate::json!([{"manager": "m", "operation": "Apply"}]);
     for object in &objects {
         for managed in [None, Some(&entries)] {
             let stored = with_encoded(object.clone(), managed.cloned());
+            // `-o yaml`: the result, one level deep, sorted as go-yaml sorts the copy.
+            let mut yaml = Vec::new();
+            let mut out = crate::cli::plan::chunked::Out::new(&mut yaml);
+            out.y.begin_mapping();
+            out.y.key("result");
+            out.stored(object, managed, 1);
+            out.y.end_mapping();
+            out.y.finish();
+            out.flush().unwrap();
+            let mut whole = Map::new();
+            whole.insert("result", stored.clone());
+            assert_eq!(
+                String::from_utf8(yaml).unwrap(),
+                to_yaml(&Value::Object(whole)),
+                "{object} with {managed:?}"
+            );
             assert_eq!(
                 serde_json::to_string_pretty(&Stored {
                     object,

@@ -1,4 +1,4 @@
-//! `plan --server-side -o yaml` written a piece at a time with [`YamlOut`](crate::engine::goyaml::YamlOut), exactly as
+//! `plan --server-side -o yaml` written a piece at a time with [`YamlOut`], exactly as
 //! `goyaml` writes the whole output as one value: the entries of [`super::write`] in go-yaml's
 //! key order, the plan's values borrowed, the text handed to the sink in chunks.
 
@@ -9,11 +9,12 @@ pub(super) mod pieces;
 use super::step_head;
 use super::write::{Entry, document_entries, managed_fields};
 use crate::cli::plan::chunked::Out;
+use crate::engine::goyaml::YamlOut;
 use crate::engine::plan::Warning;
 use crate::engine::ssa::kubectl::{Step, StepKind};
 use crate::engine::ssa::managed::ManagerId;
 use crate::session::ssa::{Action, Field, Sides, SsaPlan, operation};
-use crate::value::Value;
+use crate::value::{Map, Value};
 
 /// The outputs' keys in go-yaml's order (`sorter.go`; a test holds it to `goyaml`'s).
 pub(super) const KEY_ORDER: [&str; 13] = [
@@ -82,7 +83,7 @@ impl Out<'_> {
         match entry {
             Entry::Str(s) => self.y.str_value(s),
             Entry::Value(v) => self.y.value(v, depth),
-            Entry::Result(plan) => self.y.value(&plan.stored_result(), depth),
+            Entry::Result(plan) => self.stored(&plan.result, plan.result_managed_fields(), depth),
             Entry::Steps(plan, manager) => {
                 let steps = plan.steps.iter().zip(&plan.step_changes);
                 self.list(steps, |out, (step, changes)| {
@@ -99,6 +100,67 @@ impl Out<'_> {
             })?,
         }
         self.flush_if_full()
+    }
+
+    /// An object as stored, at `depth`: `object` with `managed` in its metadata in place of
+    /// its own managedFields (`None`: none), written as [`with_encoded`] leaves it (a metadata
+    /// made when it has none), without its copy.
+    ///
+    /// [`with_encoded`]: crate::engine::ssa::request::with_encoded
+    pub(super) fn stored(&mut self, object: &Value, managed: Option<&Value>, depth: usize) {
+        let empty = Map::new();
+        let top = match object {
+            Value::Object(m) => m,
+            Value::Null => &empty,
+            other => return self.y.value(other, depth),
+        };
+        let mut keys: Vec<&str> = top.keys().map(|k| k.as_str()).collect();
+        if !top.contains_key("metadata") {
+            keys.push("metadata");
+        }
+        YamlOut::sort_keys(&mut keys);
+        self.y.begin_mapping();
+        for key in keys {
+            self.y.key(key);
+            match (key, top.get(key)) {
+                ("metadata", Some(Value::Object(meta))) => self.metadata(meta, managed, depth + 1),
+                ("metadata", None) => self.metadata(&empty, managed, depth + 1),
+                // A metadata that is no mapping is left as it is.
+                (_, Some(v)) => self.y.value(v, depth + 1),
+                (_, None) => {}
+            }
+        }
+        self.y.end_mapping();
+    }
+
+    /// A metadata mapping at `depth` with these managedFields in place of its own.
+    fn metadata(&mut self, meta: &Map, managed: Option<&Value>, depth: usize) {
+        const KEY: &str = "managedFields";
+        let mut keys: Vec<&str> = meta
+            .keys()
+            .map(|k| k.as_str())
+            .filter(|k| *k != KEY)
+            .collect();
+        if managed.is_some() {
+            keys.push(KEY);
+        }
+        if keys.is_empty() {
+            return self.y.empty_map();
+        }
+        YamlOut::sort_keys(&mut keys);
+        self.y.begin_mapping();
+        for key in keys {
+            self.y.key(key);
+            match (key, managed) {
+                (KEY, Some(m)) => self.y.value(m, depth + 1),
+                _ => {
+                    if let Some(v) = meta.get(key) {
+                        self.y.value(v, depth + 1);
+                    }
+                }
+            }
+        }
+        self.y.end_mapping();
     }
 
     /// A list of mappings, each written by `item` (`[]` when empty).
