@@ -321,11 +321,6 @@ impl Serialize for StepJson<'_> {
     }
 }
 
-/// The object's `metadata.managedFields` after the step.
-pub(super) fn managed_fields(step: &Step) -> Option<&Value> {
-    step.managed_fields()
-}
-
 struct Changed<'a>(&'a [(String, Action)]);
 
 impl Serialize for Changed<'_> {

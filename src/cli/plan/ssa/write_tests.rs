@@ -433,9 +433,9 @@ fn the_key_order_is_goyamls() {
 }
 
 /// The result is written with its managedFields as `with_encoded` leaves the object, without
-/// the copy, by `-o json` and `-o yaml`: in place of managedFields already there, last in the metadata, in a metadata
-/// made for them; none removes them; an object that is not a map, or whose metadata is not,
-/// as it is.
+/// the copy, by `-o json` and `-o yaml`: in place of managedFields already there, last in the
+/// metadata, in a metadata made for them; none removes them; an object that is not a map, or
+/// whose metadata is not, as it is.
 #[test]
 fn a_stored_result_is_written_as_the_object_with_its_managed_fields() {
     use crate::engine::ssa::managed::Written;

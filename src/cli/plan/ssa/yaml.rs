@@ -7,7 +7,7 @@ use std::io::Write;
 pub(super) mod pieces;
 
 use super::step_head;
-use super::write::{Entry, document_entries, managed_fields};
+use super::write::{Entry, document_entries};
 use crate::cli::plan::chunked::Out;
 use crate::engine::goyaml::YamlOut;
 use crate::engine::plan::Warning;
@@ -241,7 +241,7 @@ impl Out<'_> {
             self.y.key("from");
             self.strings(from.iter().map(String::as_str));
         }
-        if let Some(mf) = managed_fields(step) {
+        if let Some(mf) = step.managed_fields() {
             self.y.key("managedFields");
             self.y.value(mf, depth + 1);
         }

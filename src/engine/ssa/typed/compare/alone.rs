@@ -111,7 +111,8 @@ impl Walker<'_> {
         for i in order {
             let pe = std::mem::replace(&mut pes[i], PathElement::Index(0));
             let (set, own) = std::mem::take(&mut found[i]);
-            if members.last() == Some(&pe) || children.last().is_some_and(|(c, _)| *c == pe) {
+            // A repeated element's later items (each is the item only, as the first).
+            if members.last() == Some(&pe) {
                 continue;
             }
             if !set.is_empty() {
